@@ -1,0 +1,41 @@
+//! The method stubs: one marker type per JSON-RPC method implementing the hand-written
+//! `RpcMethod` trait (name, params, result, error).
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::tokens::{doc_attrs, type_tokens, Scope};
+use crate::ir::Method;
+
+/// Renders the marker types and the list of all method names.
+pub fn emit<'a>(methods: impl Iterator<Item = &'a Method> + Clone) -> TokenStream {
+    let names = methods.clone().map(|m| &m.name);
+    let items = methods.map(|m| {
+        let doc = doc_attrs(m.doc.as_deref());
+        let marker = format_ident!("{}", m.rust_name);
+        let name = &m.name;
+        let params = type_tokens(&m.params, Scope::Outside);
+        let result = type_tokens(&m.result, Scope::Outside);
+        let error = type_tokens(&m.error, Scope::Outside);
+        let method_doc = format!(" The `{name}` method.");
+        quote! {
+            #[doc = #method_doc]
+            #[doc = ""]
+            #doc
+            #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+            pub struct #marker;
+
+            impl crate::RpcMethod for #marker {
+                const NAME: &'static str = #name;
+                type Params = #params;
+                type Result = #result;
+                type Error = #error;
+            }
+        }
+    });
+    quote! {
+        /// The JSON-RPC names of every method in the spec, sorted.
+        pub const ALL: &[&str] = &[#(#names),*];
+        #(#items)*
+    }
+}

@@ -1,0 +1,239 @@
+//! Stage 2: turn the OpenAPI 3.0 dialect into plain JSON schema that the IR builder and
+//! typify understand, apply our own corrections (`spec/patches/`), and clean doc text.
+//!
+//! Every rewrite here is structural and version-independent, so the same code serves all
+//! spec versions from 1.0.0 on.
+
+use serde_json::{Map, Value};
+
+use crate::{patch, Error};
+
+/// Normalizes the `components.schemas` of a document in place and returns them.
+pub fn normalize(document: &mut Value, version: &str) -> Result<Map<String, Value>, Error> {
+    patch::apply_all(document, version)?;
+    let schemas = document
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+        .ok_or_else(|| Error::new("spec has no components.schemas"))?;
+    for schema in schemas.values_mut() {
+        normalize_schema(schema);
+    }
+    Ok(schemas.clone())
+}
+
+/// Rewrites one schema and everything nested in it.
+pub fn normalize_schema(schema: &mut Value) {
+    let Value::Object(map) = schema else { return };
+    map.remove("$schema");
+    // Unknown fields must be ignored so that a 1.2.6 client keeps working against a
+    // newer node: `deny_unknown_fields` would turn every added field into an error.
+    if map.get("additionalProperties") == Some(&Value::Bool(false)) {
+        map.remove("additionalProperties");
+    }
+    // `format: uint` is Rust's usize in nearcore; on the wire it is an unsigned integer
+    // whose range must not depend on the client's platform.
+    if map.get("format").and_then(Value::as_str) == Some("uint") {
+        map.insert("format".into(), "uint64".into());
+    }
+    // `patternProperties` with one pattern is a map keyed by strings matching it; JSON
+    // object keys are strings anyway, so the map's value schema is what matters.
+    // Timestamps stay strings: nodes send RFC 3339 with nanoseconds, a string round-trips
+    // them exactly, and the bindings need no date-time crate.
+    if map.get("format").and_then(Value::as_str) == Some("date-time") {
+        map.remove("format");
+    }
+    if let Some(Value::Object(patterns)) = map.remove("patternProperties") {
+        if let Some(value_schema) = patterns.into_iter().next().map(|(_, v)| v) {
+            map.insert("additionalProperties".into(), value_schema);
+        }
+    }
+    if let Some(Value::String(text)) = map.get("description") {
+        let cleaned = clean_description(text);
+        map.insert("description".into(), cleaned.into());
+    }
+    for value in map.values_mut() {
+        match value {
+            Value::Object(_) => normalize_schema(value),
+            Value::Array(items) => items.iter_mut().for_each(normalize_schema),
+            _ => {}
+        }
+    }
+    if map.remove("nullable") == Some(Value::Bool(true)) {
+        make_nullable(map);
+    }
+}
+
+/// OpenAPI 3.0 `nullable: true` becomes JSON schema's explicit `null` alternative.
+fn make_nullable(map: &mut Map<String, Value>) {
+    // `{enum: [null], nullable: true}` is how schemars spells "null".
+    if map.get("enum") == Some(&Value::Array(vec![Value::Null])) {
+        map.remove("enum");
+        map.insert("type".into(), "null".into());
+        return;
+    }
+    match map.get("type").cloned() {
+        Some(Value::String(ty)) if ty != "null" => {
+            map.insert("type".into(), Value::Array(vec![ty.into(), "null".into()]));
+        }
+        Some(_) => {}
+        None => {
+            // A schema without `type` (a `$ref`, `anyOf`, ...): wrap it.
+            let docs: Vec<(String, Value)> = ["description", "title", "default"]
+                .into_iter()
+                .filter_map(|k| map.remove(k).map(|v| (k.to_owned(), v)))
+                .collect();
+            let inner = Value::Object(std::mem::take(map));
+            map.insert(
+                "anyOf".into(),
+                Value::Array(vec![inner, serde_json::json!({"type": "null"})]),
+            );
+            map.extend(docs);
+        }
+    }
+}
+
+/// Makes upstream doc text safe for rustdoc: code blocks become `text` (they are Rust
+/// snippets for nearcore's own crates and would fail as doctests here), bare URLs become
+/// autolinks, and `<`/`[` outside code are escaped so rustdoc does not read them as HTML
+/// tags or intra-doc links.
+pub fn clean_description(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_fence = false;
+    for (i, line) in text.lines().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") {
+            if !in_fence {
+                let indent = &line[..line.len() - trimmed.len()];
+                out.push_str(indent);
+                out.push_str("```text");
+            } else {
+                out.push_str(line);
+            }
+            in_fence = !in_fence;
+            continue;
+        }
+        if in_fence || is_link_definition(trimmed) {
+            out.push_str(line);
+        } else {
+            out.push_str(&escape_prose(line));
+        }
+    }
+    if in_fence {
+        out.push_str("\n```");
+    }
+    out.trim_end().to_owned()
+}
+
+/// `[label]: target` lines define markdown links and must stay as they are.
+fn is_link_definition(line: &str) -> bool {
+    line.starts_with('[') && line.contains("]:")
+}
+
+fn escape_prose(line: &str) -> String {
+    let mut out = String::with_capacity(line.len() + 8);
+    let mut in_code = false;
+    let mut rest = line;
+    while let Some(c) = rest.chars().next() {
+        if c == '`' {
+            in_code = !in_code;
+        }
+        if !in_code {
+            if let Some(url_len) = bare_url_len(rest, &out) {
+                out.push('<');
+                out.push_str(&rest[..url_len]);
+                out.push('>');
+                rest = &rest[url_len..];
+                continue;
+            }
+            if c == '<' && !rest[1..].starts_with("http") {
+                out.push_str("&lt;");
+                rest = &rest[1..];
+                continue;
+            }
+            if c == '[' && !is_markdown_link(rest) {
+                out.push_str("\\[");
+                rest = &rest[1..];
+                continue;
+            }
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// Length of a bare `http(s)://` URL at the start of `rest`, unless it is already inside
+/// `<...>` or a markdown link target.
+fn bare_url_len(rest: &str, before: &str) -> Option<usize> {
+    if !(rest.starts_with("https://") || rest.starts_with("http://")) {
+        return None;
+    }
+    if before.ends_with('<') || before.ends_with("](") {
+        return None;
+    }
+    let len = rest
+        .find(|c: char| c.is_whitespace() || c == '>' || c == ')')
+        .unwrap_or(rest.len());
+    let len = rest[..len].trim_end_matches(['.', ',', ';']).len();
+    Some(len)
+}
+
+/// `[text](url)` is a real link: keep it.
+fn is_markdown_link(rest: &str) -> bool {
+    rest.find(']')
+        .is_some_and(|close| rest[close + 1..].starts_with('('))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn nullable_forms_become_json_schema() {
+        let mut s = json!({"type": "integer", "format": "uint", "nullable": true});
+        normalize_schema(&mut s);
+        assert_eq!(s, json!({"type": ["integer", "null"], "format": "uint64"}));
+
+        let mut s = json!({"enum": [null], "nullable": true, "title": "X"});
+        normalize_schema(&mut s);
+        assert_eq!(s, json!({"type": "null", "title": "X"}));
+
+        let mut s = json!({"allOf": [{"$ref": "#/a"}], "nullable": true, "description": "d"});
+        normalize_schema(&mut s);
+        assert_eq!(
+            s,
+            json!({"anyOf": [{"allOf": [{"$ref": "#/a"}]}, {"type": "null"}], "description": "d"})
+        );
+    }
+
+    #[test]
+    fn objects_accept_unknown_fields_and_tuples_stay() {
+        let mut s = json!({"type": "object", "additionalProperties": false,
+            "properties": {"t": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}]}}});
+        normalize_schema(&mut s);
+        assert!(s.get("additionalProperties").is_none());
+        assert!(s.pointer("/properties/t/items").unwrap().is_array());
+    }
+
+    #[test]
+    fn pattern_properties_become_a_map() {
+        let mut s = json!({"type": "object", "patternProperties": {"^\\d+$": {"type": "string"}}});
+        normalize_schema(&mut s);
+        assert_eq!(s["additionalProperties"], json!({"type": "string"}));
+    }
+
+    #[test]
+    fn descriptions_are_made_rustdoc_safe() {
+        let d = clean_description(
+            "See <https://a.b/c> and https://x.y/z.\n```\nlet a: Vec<u8> = [1];\n```\nA `Vec<u8>` or Vec<u8> in [S_0, S_1] and [a link](https://q).",
+        );
+        assert_eq!(
+            d,
+            "See <https://a.b/c> and <https://x.y/z>.\n```text\nlet a: Vec<u8> = [1];\n```\nA `Vec<u8>` or Vec&lt;u8> in \\[S_0, S_1] and [a link](https://q)."
+        );
+    }
+}

@@ -1,0 +1,158 @@
+//! Decoding helpers that report the JSON path of a failure.
+//!
+//! ```
+//! # use near_rpc::decode::from_slice;
+//! #[derive(Debug, serde::Deserialize)]
+//! struct Outer { inner: Vec<Inner> }
+//! #[derive(Debug, serde::Deserialize)]
+//! struct Inner { height: u64 }
+//!
+//! let err = from_slice::<Outer>(br#"{"inner":[{"height":1},{"height":"x"}]}"#).unwrap_err();
+//! assert_eq!(err.path(), "inner[1].height");
+//! ```
+
+use std::fmt;
+
+use serde::de::DeserializeOwned;
+
+/// A decoding failure: where it happened and what went wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError {
+    path: String,
+    message: String,
+}
+
+impl DecodeError {
+    /// Builds an error from a path (may be empty) and a message.
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        DecodeError {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The JSON path of the failing value, such as
+    /// `result.receipts_outcome[3].outcome.status`; empty for the document root.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// What went wrong. It may itself start with a path produced by a nested
+    /// decoder (e.g. `cause.info.block_height: ...` from an error object).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "at {}: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+fn convert(e: serde_path_to_error::Error<serde_json::Error>) -> DecodeError {
+    let path = e.path().to_string();
+    // serde_path_to_error writes the root as ".".
+    let path = if path == "." { String::new() } else { path };
+    DecodeError {
+        path,
+        message: e.into_inner().to_string(),
+    }
+}
+
+/// Decodes a JSON document, tracking the path of any failure.
+///
+/// Like `serde_json::from_slice`, trailing non-whitespace is an error.
+pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(convert)?;
+    de.end().map_err(|e| DecodeError::new("", e.to_string()))?;
+    Ok(value)
+}
+
+/// Decodes an already parsed JSON value, tracking the path of any failure.
+pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, DecodeError> {
+    serde_path_to_error::deserialize(value).map_err(convert)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+    use serde_json::json;
+
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Outcome {
+        status: u8,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Receipt {
+        outcome: Outcome,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Doc {
+        receipts_outcome: Vec<Receipt>,
+    }
+
+    fn doc(bad: serde_json::Value) -> serde_json::Value {
+        json!({"receipts_outcome": [
+            {"outcome": {"status": 0}}, {"outcome": {"status": 1}},
+            {"outcome": {"status": 2}}, {"outcome": {"status": bad}}
+        ]})
+    }
+
+    #[test]
+    fn path_from_slice() {
+        let text = serde_json::to_vec(&doc(json!("x"))).expect("ser");
+        let err = from_slice::<Doc>(&text).unwrap_err();
+        assert_eq!(err.path(), "receipts_outcome[3].outcome.status");
+        assert!(err.message().starts_with("invalid type: string \"x\""));
+        assert!(err
+            .to_string()
+            .starts_with("at receipts_outcome[3].outcome.status: invalid type"));
+    }
+
+    #[test]
+    fn path_from_value() {
+        let err = from_value::<Doc>(doc(json!(300))).unwrap_err();
+        assert_eq!(err.path(), "receipts_outcome[3].outcome.status");
+        assert!(err.message().contains("300"), "{err}");
+    }
+
+    #[test]
+    fn root_errors_have_no_path() {
+        let err = from_slice::<Doc>(b"\"s\"").unwrap_err();
+        assert_eq!(err.path(), "");
+        assert!(err.to_string().starts_with("invalid type: string"), "{err}");
+        let err = from_slice::<Doc>(b"{\"receipts_outcome\":[]} x").unwrap_err();
+        assert!(err.message().starts_with("trailing characters"), "{err}");
+        let err = from_slice::<Doc>(b"{\"receipts_outcome\":[").unwrap_err();
+        assert!(err.message().contains("EOF"), "{err}");
+    }
+
+    #[test]
+    fn success() {
+        let ok = from_value::<Doc>(doc(json!(4))).map(|d| d.receipts_outcome.len());
+        assert_eq!(ok, Ok(4));
+        let ok = from_slice::<u64>(b" 18446744073709551615 ");
+        assert_eq!(ok, Ok(u64::MAX));
+    }
+
+    #[test]
+    fn new_and_display() {
+        let e = DecodeError::new("a.b", "boom");
+        assert_eq!(e.to_string(), "at a.b: boom");
+        assert_eq!(DecodeError::new("", "boom").to_string(), "boom");
+    }
+}

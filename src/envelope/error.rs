@@ -1,0 +1,512 @@
+//! [`ErrorWrapper`]: the JSON-RPC error object as sent by nearcore.
+//!
+//! nearcore error bodies look like
+//!
+//! ```json
+//! {"name":"HANDLER_ERROR","cause":{"name":"UNKNOWN_BLOCK","info":{}},
+//!  "code":-32000,"message":"Server error","data":"DB Not Found Error: ..."}
+//! ```
+//!
+//! where `name` selects how `cause` is decoded. Very old nodes send only
+//! `code`, `message` and `data`.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeOwned, MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+/// Wire name of [`ErrorCause::RequestValidation`].
+pub const REQUEST_VALIDATION_ERROR: &str = "REQUEST_VALIDATION_ERROR";
+/// Wire name of [`ErrorCause::Handler`].
+pub const HANDLER_ERROR: &str = "HANDLER_ERROR";
+/// Wire name of [`ErrorCause::Internal`].
+pub const INTERNAL_ERROR: &str = "INTERNAL_ERROR";
+
+/// The `name`/`cause` pair of an error object.
+///
+/// * `V`: the request-validation cause (`name = "REQUEST_VALIDATION_ERROR"`).
+/// * `E`: the method's handler error (`name = "HANDLER_ERROR"`).
+/// * `I`: the internal error (`name = "INTERNAL_ERROR"`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ErrorCause<
+    E,
+    V = crate::types::RpcRequestValidationErrorKind,
+    I = crate::types::InternalError,
+> {
+    /// The request was malformed (parse error, unknown method, ...).
+    RequestValidation(V),
+    /// The method handler failed (unknown block, unknown account, ...).
+    Handler(E),
+    /// The node failed internally.
+    Internal(I),
+    /// A `name` this crate does not know, kept with its raw `cause`
+    /// (`Value::Null` when the body had no `cause`).
+    Unknown {
+        /// The wire name.
+        name: String,
+        /// The raw cause.
+        cause: Value,
+    },
+    /// The body had no `name` (legacy nodes send only code/message/data).
+    Missing,
+}
+
+impl<E, V, I> ErrorCause<E, V, I> {
+    /// The wire name: one of the `*_ERROR` constants, the unknown name as
+    /// received, or `""` for [`ErrorCause::Missing`].
+    pub fn name(&self) -> &str {
+        match self {
+            ErrorCause::RequestValidation(_) => REQUEST_VALIDATION_ERROR,
+            ErrorCause::Handler(_) => HANDLER_ERROR,
+            ErrorCause::Internal(_) => INTERNAL_ERROR,
+            ErrorCause::Unknown { name, .. } => name,
+            ErrorCause::Missing => "",
+        }
+    }
+}
+
+/// A JSON-RPC error object with nearcore's `name`/`cause` extension.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErrorWrapper<
+    E,
+    V = crate::types::RpcRequestValidationErrorKind,
+    I = crate::types::InternalError,
+> {
+    /// The typed cause, selected by the wire `name`.
+    pub cause: ErrorCause<E, V, I>,
+    /// The JSON-RPC error code (e.g. `-32000`), when present and not null.
+    pub code: Option<i64>,
+    /// The JSON-RPC error message (e.g. `"Server error"`), when present and not null.
+    pub message: Option<String>,
+    /// The free-form `data` member, when present (kept even when it is `null`).
+    pub data: Option<Value>,
+}
+
+impl<E, V, I> ErrorWrapper<E, V, I> {
+    /// The wire name, as [`ErrorCause::name`].
+    pub fn name(&self) -> &str {
+        self.cause.name()
+    }
+}
+
+impl<E: fmt::Debug, V: fmt::Debug, I: fmt::Debug> fmt::Display for ErrorWrapper<E, V, I> {
+    /// One line: `NAME: message: data`. Without a name, the code (if any) is
+    /// used; without a message, the cause's `Debug`; `data` is omitted when
+    /// absent or null, and written without quotes when it is a string.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.cause, self.code) {
+            (ErrorCause::Missing, Some(code)) => write!(f, "error {code}")?,
+            (ErrorCause::Missing, None) => f.write_str("error")?,
+            (cause, _) => f.write_str(cause.name())?,
+        }
+        match (&self.message, &self.cause) {
+            (Some(message), _) => write!(f, ": {message}")?,
+            (None, ErrorCause::RequestValidation(v)) => write!(f, ": {v:?}")?,
+            (None, ErrorCause::Handler(e)) => write!(f, ": {e:?}")?,
+            (None, ErrorCause::Internal(i)) => write!(f, ": {i:?}")?,
+            (None, ErrorCause::Unknown { cause, .. }) => write!(f, ": {cause}")?,
+            (None, ErrorCause::Missing) => {}
+        }
+        match &self.data {
+            None | Some(Value::Null) => Ok(()),
+            Some(Value::String(s)) => write!(f, ": {s}"),
+            Some(other) => write!(f, ": {other}"),
+        }
+    }
+}
+
+impl<E: fmt::Debug, V: fmt::Debug, I: fmt::Debug> std::error::Error for ErrorWrapper<E, V, I> {}
+
+impl<E: Serialize, V: Serialize, I: Serialize> Serialize for ErrorWrapper<E, V, I> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        match &self.cause {
+            ErrorCause::RequestValidation(v) => {
+                map.serialize_entry("name", REQUEST_VALIDATION_ERROR)?;
+                map.serialize_entry("cause", v)?;
+            }
+            ErrorCause::Handler(e) => {
+                map.serialize_entry("name", HANDLER_ERROR)?;
+                map.serialize_entry("cause", e)?;
+            }
+            ErrorCause::Internal(i) => {
+                map.serialize_entry("name", INTERNAL_ERROR)?;
+                map.serialize_entry("cause", i)?;
+            }
+            ErrorCause::Unknown { name, cause } => {
+                map.serialize_entry("name", name)?;
+                map.serialize_entry("cause", cause)?;
+            }
+            ErrorCause::Missing => {}
+        }
+        if let Some(code) = self.code {
+            map.serialize_entry("code", &code)?;
+        }
+        if let Some(message) = &self.message {
+            map.serialize_entry("message", message)?;
+        }
+        if let Some(data) = &self.data {
+            map.serialize_entry("data", data)?;
+        }
+        map.end()
+    }
+}
+
+/// Decodes `cause` as `T`; on failure the message is `cause.<path>: <error>`.
+///
+/// Path tracking cannot see inside internally or adjacently tagged enums
+/// (serde buffers their content), so when the failure is reported at the root
+/// of the cause, the cause's own `name` (if any) is added instead:
+/// `cause (UNKNOWN_ACCOUNT): <error>`.
+fn decode_cause<T: DeserializeOwned, Err: de::Error>(cause: Value) -> Result<T, Err> {
+    let inner_name = match cause.get("name") {
+        Some(Value::String(name)) => Some(name.clone()),
+        _ => None,
+    };
+    serde_path_to_error::deserialize(cause).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        match (path.as_str(), inner_name) {
+            (".", Some(name)) => Err::custom(format_args!("cause ({name}): {inner}")),
+            (".", None) => Err::custom(format_args!("cause: {inner}")),
+            _ => Err::custom(format_args!("cause.{path}: {inner}")),
+        }
+    })
+}
+
+/// Collects the object into a map, rejecting duplicate keys.
+struct ObjectVisitor;
+
+impl<'de> Visitor<'de> for ObjectVisitor {
+    type Value = Map<String, Value>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON-RPC error object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
+        let mut map = Map::new();
+        while let Some(key) = access.next_key::<String>()? {
+            let value: Value = access.next_value()?;
+            if map.contains_key(&key) {
+                return Err(de::Error::custom(format_args!(
+                    "duplicate key `{key}` in error object"
+                )));
+            }
+            map.insert(key, value);
+        }
+        Ok(map)
+    }
+}
+
+impl<'de, E, V, I> Deserialize<'de> for ErrorWrapper<E, V, I>
+where
+    E: DeserializeOwned,
+    V: DeserializeOwned,
+    I: DeserializeOwned,
+{
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let mut map = deserializer.deserialize_map(ObjectVisitor)?;
+
+        let code = match map.remove("code") {
+            None | Some(Value::Null) => None,
+            Some(Value::Number(n)) => match n.as_i64() {
+                Some(code) => Some(code),
+                None => {
+                    return Err(de::Error::custom(format_args!(
+                        "code: expected an integer error code, got {n}"
+                    )))
+                }
+            },
+            Some(other) => {
+                return Err(de::Error::custom(format_args!(
+                    "code: expected an integer error code, got {other}"
+                )))
+            }
+        };
+        let message = match map.remove("message") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => Some(s),
+            Some(other) => {
+                return Err(de::Error::custom(format_args!(
+                    "message: expected a string, got {other}"
+                )))
+            }
+        };
+        let data = map.remove("data");
+        let raw_cause = map.remove("cause");
+
+        let cause = match map.remove("name") {
+            None | Some(Value::Null) => {
+                if raw_cause.is_some() {
+                    return Err(de::Error::custom(
+                        "error object has a `cause` but no `name`",
+                    ));
+                }
+                ErrorCause::Missing
+            }
+            Some(Value::String(name)) => {
+                let known = matches!(
+                    name.as_str(),
+                    REQUEST_VALIDATION_ERROR | HANDLER_ERROR | INTERNAL_ERROR
+                );
+                match raw_cause {
+                    None if known => {
+                        return Err(de::Error::custom(format_args!(
+                            "error object named {name} has no `cause`"
+                        )))
+                    }
+                    None => ErrorCause::Unknown {
+                        name,
+                        cause: Value::Null,
+                    },
+                    Some(cause) => match name.as_str() {
+                        REQUEST_VALIDATION_ERROR => {
+                            ErrorCause::RequestValidation(decode_cause(cause)?)
+                        }
+                        HANDLER_ERROR => ErrorCause::Handler(decode_cause(cause)?),
+                        INTERNAL_ERROR => ErrorCause::Internal(decode_cause(cause)?),
+                        _ => ErrorCause::Unknown { name, cause },
+                    },
+                }
+            }
+            Some(other) => {
+                return Err(de::Error::custom(format_args!(
+                    "name: expected a string, got {other}"
+                )))
+            }
+        };
+
+        Ok(ErrorWrapper {
+            cause,
+            code,
+            message,
+            data,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(tag = "name", content = "info", rename_all = "SCREAMING_SNAKE_CASE")]
+    enum HandlerError {
+        UnknownBlock {},
+        UnknownAccount {
+            requested_account_id: String,
+            block_height: u64,
+        },
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(tag = "name", content = "info", rename_all = "SCREAMING_SNAKE_CASE")]
+    enum ValidationError {
+        ParseError { error_message: String },
+        MethodNotFound { method_name: String },
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(tag = "name", content = "info", rename_all = "SCREAMING_SNAKE_CASE")]
+    enum InternalError {
+        InternalError { error_message: String },
+    }
+
+    type Wrapper = ErrorWrapper<HandlerError, ValidationError, InternalError>;
+
+    fn decode(v: &Value) -> Wrapper {
+        match serde_json::from_value(v.clone()) {
+            Ok(w) => w,
+            Err(e) => panic!("decoding {v} failed: {e}"),
+        }
+    }
+
+    fn decode_err(v: Value) -> String {
+        match serde_json::from_value::<Wrapper>(v) {
+            Ok(w) => format!("unexpected success: {w:?}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    fn assert_round_trip(v: &Value) -> Wrapper {
+        let w = decode(v);
+        assert_eq!(&serde_json::to_value(&w).expect("ser"), v);
+        w
+    }
+
+    #[test]
+    fn handler_error() {
+        let body = json!({
+            "name": "HANDLER_ERROR",
+            "cause": {"name": "UNKNOWN_BLOCK", "info": {}},
+            "code": -32000,
+            "message": "Server error",
+            "data": "DB Not Found Error: BLOCK HEIGHT: 1 \n Cause: Unknown"
+        });
+        let w = assert_round_trip(&body);
+        assert_eq!(w.cause, ErrorCause::Handler(HandlerError::UnknownBlock {}));
+        assert_eq!(w.name(), "HANDLER_ERROR");
+        assert_eq!(w.code, Some(-32000));
+        assert_eq!(
+            w.to_string(),
+            "HANDLER_ERROR: Server error: DB Not Found Error: BLOCK HEIGHT: 1 \n Cause: Unknown"
+        );
+    }
+
+    #[test]
+    fn request_validation_error() {
+        let body = json!({
+            "name": "REQUEST_VALIDATION_ERROR",
+            "cause": {"name": "PARSE_ERROR", "info": {"error_message": "bad"}},
+            "code": -32700,
+            "message": "Parse error",
+            "data": "bad"
+        });
+        let w = assert_round_trip(&body);
+        assert_eq!(
+            w.cause,
+            ErrorCause::RequestValidation(ValidationError::ParseError {
+                error_message: "bad".into()
+            })
+        );
+        assert_eq!(w.name(), REQUEST_VALIDATION_ERROR);
+    }
+
+    #[test]
+    fn internal_error() {
+        let body = json!({
+            "name": "INTERNAL_ERROR",
+            "cause": {"name": "INTERNAL_ERROR", "info": {"error_message": "boom"}},
+            "code": -32000,
+            "message": "Server error",
+            "data": "boom"
+        });
+        let w = assert_round_trip(&body);
+        assert!(matches!(w.cause, ErrorCause::Internal(_)));
+        assert_eq!(w.name(), INTERNAL_ERROR);
+    }
+
+    #[test]
+    fn legacy_error_without_name() {
+        let body = json!({"code": -32000, "message": "Server error", "data": {"x": 1}});
+        let w = assert_round_trip(&body);
+        assert_eq!(w.cause, ErrorCause::Missing);
+        assert_eq!(w.name(), "");
+        assert_eq!(w.to_string(), "error -32000: Server error: {\"x\":1}");
+        let w = assert_round_trip(&json!({}));
+        assert_eq!(w.to_string(), "error");
+    }
+
+    #[test]
+    fn unknown_name_is_preserved() {
+        let body = json!({
+            "name": "FUTURE_ERROR",
+            "cause": {"name": "SOMETHING", "info": {"a": [1, 2]}},
+            "code": -32001,
+            "message": "Future"
+        });
+        let w = assert_round_trip(&body);
+        assert_eq!(w.name(), "FUTURE_ERROR");
+        assert_eq!(
+            w.cause,
+            ErrorCause::Unknown {
+                name: "FUTURE_ERROR".into(),
+                cause: json!({"name": "SOMETHING", "info": {"a": [1, 2]}})
+            }
+        );
+        assert_eq!(w.to_string(), "FUTURE_ERROR: Future");
+    }
+
+    /// A cause type without a tagged enum, so the path is visible.
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct PlainCause {
+        name: String,
+        info: PlainInfo,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct PlainInfo {
+        block_height: u64,
+    }
+
+    #[test]
+    fn bad_cause_names_its_path() {
+        let body = json!({
+            "name": "REQUEST_VALIDATION_ERROR",
+            "cause": {"name": "X", "info": {"block_height": "x"}},
+            "code": -32000
+        });
+        let err = serde_json::from_value::<ErrorWrapper<Value, PlainCause, Value>>(body)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            err.starts_with("cause.info.block_height: invalid type: string \"x\""),
+            "{err}"
+        );
+        // Inside a tagged enum the path is lost; the cause name stands in.
+        let err = decode_err(json!({
+            "name": "HANDLER_ERROR",
+            "cause": {"name": "UNKNOWN_ACCOUNT",
+                      "info": {"requested_account_id": "a.near", "block_height": "x"}},
+            "code": -32000
+        }));
+        assert!(
+            err.starts_with("cause (UNKNOWN_ACCOUNT): invalid type: string \"x\""),
+            "{err}"
+        );
+        let err = decode_err(json!({"name": "INTERNAL_ERROR", "cause": 5}));
+        assert!(err.starts_with("cause: invalid type: integer `5`"), "{err}");
+        // An unknown handler variant is an error, never silently Unknown.
+        let err = decode_err(json!({
+            "name": "HANDLER_ERROR",
+            "cause": {"name": "NEW_VARIANT", "info": {}}
+        }));
+        assert!(err.starts_with("cause"), "{err}");
+        assert!(err.contains("NEW_VARIANT"), "{err}");
+        let err = decode_err(json!({"name": "HANDLER_ERROR"}));
+        assert_eq!(err, "error object named HANDLER_ERROR has no `cause`");
+        let err = decode_err(json!({"cause": {}}));
+        assert_eq!(err, "error object has a `cause` but no `name`");
+    }
+
+    #[test]
+    fn bad_members_are_named() {
+        let err = decode_err(json!({"code": "x"}));
+        assert_eq!(err, "code: expected an integer error code, got \"x\"");
+        let err = decode_err(json!({"code": 1.5}));
+        assert!(err.starts_with("code: expected an integer"), "{err}");
+        let err = decode_err(json!({"message": 3}));
+        assert_eq!(err, "message: expected a string, got 3");
+        let err = decode_err(json!({"name": 3, "cause": {}}));
+        assert_eq!(err, "name: expected a string, got 3");
+        let err = decode_err(json!("oops"));
+        assert!(err.contains("expected a JSON-RPC error object"), "{err}");
+    }
+
+    #[test]
+    fn display_without_message_uses_cause() {
+        let w = Wrapper {
+            cause: ErrorCause::Handler(HandlerError::UnknownBlock {}),
+            code: None,
+            message: None,
+            data: None,
+        };
+        assert_eq!(w.to_string(), "HANDLER_ERROR: UnknownBlock");
+        let e: &dyn std::error::Error = &w;
+        assert!(e.to_string().starts_with("HANDLER_ERROR"));
+    }
+
+    #[test]
+    fn null_data_is_kept() {
+        let w = assert_round_trip(&json!({"code": 1, "data": null}));
+        assert_eq!(w.data, Some(Value::Null));
+        assert_eq!(w.to_string(), "error 1");
+    }
+}

@@ -1,0 +1,14 @@
+//! The JSON-RPC 2.0 envelope: ids, requests, responses and nearcore's error object.
+
+pub mod error;
+pub mod id;
+pub mod request;
+pub mod response;
+mod version;
+
+pub use error::{
+    ErrorCause, ErrorWrapper, HANDLER_ERROR, INTERNAL_ERROR, REQUEST_VALIDATION_ERROR,
+};
+pub use id::Id;
+pub use request::Request;
+pub use response::Response;

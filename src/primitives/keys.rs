@@ -1,0 +1,521 @@
+//! [`PublicKey`] and [`Signature`]: curve-prefixed base58 strings such as
+//! `ed25519:<base58>` or `secp256k1:<base58>`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::de::{self, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::base58::{self, Base58Error};
+
+/// The elliptic curve of a [`PublicKey`] or [`Signature`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum KeyType {
+    /// Ed25519: 32-byte public keys, 64-byte signatures.
+    Ed25519,
+    /// Secp256k1: 64-byte (uncompressed, no prefix byte) public keys,
+    /// 65-byte recoverable signatures.
+    Secp256k1,
+}
+
+impl KeyType {
+    /// The wire name: `"ed25519"` or `"secp256k1"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KeyType::Ed25519 => "ed25519",
+            KeyType::Secp256k1 => "secp256k1",
+        }
+    }
+
+    /// Length in bytes of a public key on this curve.
+    pub fn public_key_len(self) -> usize {
+        match self {
+            KeyType::Ed25519 => 32,
+            KeyType::Secp256k1 => 64,
+        }
+    }
+
+    /// Length in bytes of a signature on this curve.
+    pub fn signature_len(self) -> usize {
+        match self {
+            KeyType::Ed25519 => 64,
+            KeyType::Secp256k1 => 65,
+        }
+    }
+}
+
+impl fmt::Display for KeyType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for KeyType {
+    type Err = ParseKeyError;
+
+    /// Parses a curve name. Like nearcore, the comparison ignores ASCII case.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s.eq_ignore_ascii_case("ed25519") {
+            Ok(KeyType::Ed25519)
+        } else if s.eq_ignore_ascii_case("secp256k1") {
+            Ok(KeyType::Secp256k1)
+        } else {
+            Err(ParseKeyError::UnknownKeyType {
+                key_type: s.to_owned(),
+            })
+        }
+    }
+}
+
+/// Why a string is not a valid [`KeyType`], [`PublicKey`] or [`Signature`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseKeyError {
+    /// The prefix before `:` is not a known curve.
+    UnknownKeyType {
+        /// The prefix as written.
+        key_type: String,
+    },
+    /// The data after the prefix contains a character outside the base58 alphabet.
+    InvalidBase58 {
+        /// The offending character.
+        character: char,
+        /// Its position in the data part (after the prefix), in characters from 0.
+        position: usize,
+    },
+    /// The data decoded to the wrong number of bytes for the curve.
+    WrongLength {
+        /// The curve named by the prefix (ed25519 when there is no prefix).
+        key_type: KeyType,
+        /// The number of bytes required.
+        expected: usize,
+        /// The number of bytes decoded.
+        actual: usize,
+    },
+    /// The data is far too long for the curve (it was not decoded).
+    TooLong {
+        /// The curve named by the prefix (ed25519 when there is no prefix).
+        key_type: KeyType,
+        /// The number of bytes required.
+        expected: usize,
+        /// Length of the base58 data, in characters.
+        chars: usize,
+    },
+}
+
+impl fmt::Display for ParseKeyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseKeyError::UnknownKeyType { key_type } => write!(
+                f,
+                "unknown curve {key_type:?} (expected \"ed25519\" or \"secp256k1\")"
+            ),
+            ParseKeyError::InvalidBase58 {
+                character,
+                position,
+            } => write!(
+                f,
+                "bad base58: invalid character {character:?} at position {position}"
+            ),
+            ParseKeyError::WrongLength {
+                key_type,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "wrong length {actual} for curve {key_type}: expected {expected} bytes"
+            ),
+            ParseKeyError::TooLong {
+                key_type,
+                expected,
+                chars,
+            } => write!(
+                f,
+                "base58 data of {chars} characters is too long for curve {key_type} \
+                 ({expected} bytes)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ParseKeyError {}
+
+/// Splits `curve:data`; a string without `:` is ed25519 data, as in nearcore.
+fn split_key_type(s: &str) -> Result<(KeyType, &str), ParseKeyError> {
+    match s.split_once(':') {
+        Some((prefix, data)) => Ok((prefix.parse()?, data)),
+        None => Ok((KeyType::Ed25519, s)),
+    }
+}
+
+/// Decodes `data` into exactly `N` bytes, mapping errors to [`ParseKeyError`].
+fn decode<const N: usize>(key_type: KeyType, data: &str) -> Result<[u8; N], ParseKeyError> {
+    base58::decode_array::<N>(data).map_err(|e| match e {
+        Base58Error::InvalidCharacter {
+            character,
+            position,
+        } => ParseKeyError::InvalidBase58 {
+            character,
+            position,
+        },
+        Base58Error::TooLong { chars } => ParseKeyError::TooLong {
+            key_type,
+            expected: N,
+            chars,
+        },
+        Base58Error::WrongLength { actual } => ParseKeyError::WrongLength {
+            key_type,
+            expected: N,
+            actual,
+        },
+    })
+}
+
+/// Copies `bytes` into an array of length `N`, or reports the wrong length.
+fn to_array<const N: usize>(key_type: KeyType, bytes: &[u8]) -> Result<[u8; N], ParseKeyError> {
+    <[u8; N]>::try_from(bytes).map_err(|_| ParseKeyError::WrongLength {
+        key_type,
+        expected: N,
+        actual: bytes.len(),
+    })
+}
+
+/// Writes `curve:base58`.
+fn write_prefixed(f: &mut fmt::Formatter<'_>, key_type: KeyType, bytes: &[u8]) -> fmt::Result {
+    write!(f, "{key_type}:{}", base58::encode(bytes))
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum PublicKeyData {
+    Ed25519([u8; 32]),
+    Secp256k1([u8; 64]),
+}
+
+/// A public key: `ed25519:<base58 of 32 bytes>` or `secp256k1:<base58 of 64 bytes>`.
+///
+/// Parsing accepts a string without a prefix as ed25519 and ignores the case of
+/// the prefix (both as nearcore does); [`Display`](fmt::Display) always writes
+/// the lowercase prefix, so canonical input round-trips byte for byte.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct PublicKey(PublicKeyData);
+
+impl PublicKey {
+    /// Builds a key from its curve and raw bytes, checking the length.
+    pub fn from_parts(key_type: KeyType, bytes: &[u8]) -> Result<Self, ParseKeyError> {
+        Ok(PublicKey(match key_type {
+            KeyType::Ed25519 => PublicKeyData::Ed25519(to_array(key_type, bytes)?),
+            KeyType::Secp256k1 => PublicKeyData::Secp256k1(to_array(key_type, bytes)?),
+        }))
+    }
+
+    /// Builds an ed25519 key.
+    pub fn ed25519(bytes: [u8; 32]) -> Self {
+        PublicKey(PublicKeyData::Ed25519(bytes))
+    }
+
+    /// Builds a secp256k1 key (64 bytes, uncompressed, without the `0x04` prefix).
+    pub fn secp256k1(bytes: [u8; 64]) -> Self {
+        PublicKey(PublicKeyData::Secp256k1(bytes))
+    }
+
+    /// The curve of the key.
+    pub fn key_type(&self) -> KeyType {
+        match self.0 {
+            PublicKeyData::Ed25519(_) => KeyType::Ed25519,
+            PublicKeyData::Secp256k1(_) => KeyType::Secp256k1,
+        }
+    }
+
+    /// The raw key bytes (32 for ed25519, 64 for secp256k1).
+    pub fn as_bytes(&self) -> &[u8] {
+        match &self.0 {
+            PublicKeyData::Ed25519(b) => b,
+            PublicKeyData::Secp256k1(b) => b,
+        }
+    }
+}
+
+impl FromStr for PublicKey {
+    type Err = ParseKeyError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (key_type, data) = split_key_type(s)?;
+        Ok(PublicKey(match key_type {
+            KeyType::Ed25519 => PublicKeyData::Ed25519(decode(key_type, data)?),
+            KeyType::Secp256k1 => PublicKeyData::Secp256k1(decode(key_type, data)?),
+        }))
+    }
+}
+
+impl fmt::Display for PublicKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_prefixed(f, self.key_type(), self.as_bytes())
+    }
+}
+
+impl fmt::Debug for PublicKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PublicKey({self})")
+    }
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum SignatureData {
+    Ed25519([u8; 64]),
+    Secp256k1([u8; 65]),
+}
+
+/// A signature: `ed25519:<base58 of 64 bytes>` or `secp256k1:<base58 of 65 bytes>`.
+///
+/// Parsing follows the same rules as [`PublicKey`].
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Signature(SignatureData);
+
+impl Signature {
+    /// Builds a signature from its curve and raw bytes, checking the length.
+    pub fn from_parts(key_type: KeyType, bytes: &[u8]) -> Result<Self, ParseKeyError> {
+        Ok(Signature(match key_type {
+            KeyType::Ed25519 => SignatureData::Ed25519(to_array(key_type, bytes)?),
+            KeyType::Secp256k1 => SignatureData::Secp256k1(to_array(key_type, bytes)?),
+        }))
+    }
+
+    /// Builds an ed25519 signature.
+    pub fn ed25519(bytes: [u8; 64]) -> Self {
+        Signature(SignatureData::Ed25519(bytes))
+    }
+
+    /// Builds a secp256k1 signature (65 bytes: r, s, recovery id).
+    pub fn secp256k1(bytes: [u8; 65]) -> Self {
+        Signature(SignatureData::Secp256k1(bytes))
+    }
+
+    /// The curve of the signature.
+    pub fn key_type(&self) -> KeyType {
+        match self.0 {
+            SignatureData::Ed25519(_) => KeyType::Ed25519,
+            SignatureData::Secp256k1(_) => KeyType::Secp256k1,
+        }
+    }
+
+    /// The raw signature bytes (64 for ed25519, 65 for secp256k1).
+    pub fn as_bytes(&self) -> &[u8] {
+        match &self.0 {
+            SignatureData::Ed25519(b) => b,
+            SignatureData::Secp256k1(b) => b,
+        }
+    }
+}
+
+impl FromStr for Signature {
+    type Err = ParseKeyError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (key_type, data) = split_key_type(s)?;
+        Ok(Signature(match key_type {
+            KeyType::Ed25519 => SignatureData::Ed25519(decode(key_type, data)?),
+            KeyType::Secp256k1 => SignatureData::Secp256k1(decode(key_type, data)?),
+        }))
+    }
+}
+
+impl fmt::Display for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_prefixed(f, self.key_type(), self.as_bytes())
+    }
+}
+
+impl fmt::Debug for Signature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Signature({self})")
+    }
+}
+
+/// Serde visitor for any string-encoded type parsed with [`FromStr`].
+struct StrVisitor<T> {
+    what: &'static str,
+    marker: std::marker::PhantomData<T>,
+}
+
+impl<T> Visitor<'_> for StrVisitor<T>
+where
+    T: FromStr<Err = ParseKeyError>,
+{
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a {} string such as \"ed25519:<base58>\"", self.what)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+        v.parse()
+            .map_err(|e| E::custom(format_args!("invalid {}: {e}", self.what)))
+    }
+}
+
+macro_rules! string_serde {
+    ($ty:ty, $what:literal) => {
+        impl Serialize for $ty {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_str(self)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                deserializer.deserialize_str(StrVisitor {
+                    what: $what,
+                    marker: std::marker::PhantomData,
+                })
+            }
+        }
+    };
+}
+
+string_serde!(PublicKey, "public key");
+string_serde!(Signature, "signature");
+string_serde!(KeyType, "key type");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ED_KEY: &str = "ed25519:6E8sCci9badyRkXb3JoRpBj5p8C6Tw41ELDZoiihKEtp";
+
+    #[test]
+    fn key_type_display_and_parse() {
+        assert_eq!(KeyType::Ed25519.to_string(), "ed25519");
+        assert_eq!(KeyType::Secp256k1.to_string(), "secp256k1");
+        assert_eq!("secp256k1".parse::<KeyType>(), Ok(KeyType::Secp256k1));
+        assert_eq!("ED25519".parse::<KeyType>(), Ok(KeyType::Ed25519));
+        let err = "x".parse::<KeyType>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown curve \"x\" (expected \"ed25519\" or \"secp256k1\")"
+        );
+        assert_eq!(
+            serde_json::to_string(&KeyType::Secp256k1).expect("ser"),
+            "\"secp256k1\""
+        );
+    }
+
+    #[test]
+    fn ed25519_public_key_round_trip() {
+        let key: PublicKey = ED_KEY.parse().expect("valid key");
+        assert_eq!(key.key_type(), KeyType::Ed25519);
+        assert_eq!(key.as_bytes().len(), 32);
+        assert_eq!(key.to_string(), ED_KEY);
+        assert_eq!(format!("{key:?}"), format!("PublicKey({ED_KEY})"));
+    }
+
+    #[test]
+    fn missing_prefix_means_ed25519() {
+        let bare = ED_KEY.trim_start_matches("ed25519:");
+        let key: PublicKey = bare.parse().expect("valid bare key");
+        assert_eq!(key.key_type(), KeyType::Ed25519);
+        assert_eq!(key.to_string(), ED_KEY);
+    }
+
+    #[test]
+    fn secp256k1_round_trip() {
+        let key = PublicKey::secp256k1([0xab; 64]);
+        let s = key.to_string();
+        assert!(s.starts_with("secp256k1:"), "{s}");
+        assert_eq!(s.parse::<PublicKey>(), Ok(key.clone()));
+        assert_eq!(key.as_bytes(), &[0xab; 64][..]);
+
+        let sig = Signature::secp256k1([7; 65]);
+        let s = sig.to_string();
+        let back: Signature = s.parse().expect("valid signature");
+        assert_eq!(back, sig);
+        assert_eq!(back.key_type(), KeyType::Secp256k1);
+        assert_eq!(back.as_bytes().len(), 65);
+        assert_eq!(back.to_string(), s);
+    }
+
+    #[test]
+    fn ed25519_signature_round_trip() {
+        let sig = Signature::ed25519([0x11; 64]);
+        let s = sig.to_string();
+        assert!(s.starts_with("ed25519:"));
+        let back: Signature = s.parse().expect("valid");
+        assert_eq!(back, sig);
+        assert_eq!(format!("{back:?}"), format!("Signature({s})"));
+    }
+
+    #[test]
+    fn errors_name_the_problem() {
+        let err = "x:abc".parse::<PublicKey>().unwrap_err();
+        assert!(err.to_string().contains("unknown curve \"x\""), "{err}");
+
+        let err = "ed25519:abc0".parse::<PublicKey>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "bad base58: invalid character '0' at position 3"
+        );
+
+        // A 32-byte ed25519 key is not a valid secp256k1 key.
+        let data = ED_KEY.trim_start_matches("ed25519:");
+        let err = format!("secp256k1:{data}")
+            .parse::<PublicKey>()
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "wrong length 32 for curve secp256k1: expected 64 bytes"
+        );
+
+        // An ed25519 public key is not a signature.
+        let err = ED_KEY.parse::<Signature>().unwrap_err();
+        assert_eq!(
+            err,
+            ParseKeyError::WrongLength {
+                key_type: KeyType::Ed25519,
+                expected: 64,
+                actual: 32
+            }
+        );
+
+        let err = "ed25519:".parse::<PublicKey>().unwrap_err();
+        assert!(err.to_string().contains("wrong length 0"), "{err}");
+
+        let err = format!("ed25519:{}", "z".repeat(1000))
+            .parse::<PublicKey>()
+            .unwrap_err();
+        assert!(err.to_string().contains("1000 characters"), "{err}");
+    }
+
+    #[test]
+    fn from_parts_checks_length() {
+        let key = PublicKey::from_parts(KeyType::Ed25519, &[1; 32]).expect("32 bytes");
+        assert_eq!(key, PublicKey::ed25519([1; 32]));
+        let err = PublicKey::from_parts(KeyType::Secp256k1, &[1; 65]).unwrap_err();
+        assert!(err.to_string().contains("wrong length 65"), "{err}");
+        let err = Signature::from_parts(KeyType::Secp256k1, &[1; 64]).unwrap_err();
+        assert!(err.to_string().contains("expected 65"), "{err}");
+        assert!(Signature::from_parts(KeyType::Ed25519, &[1; 64]).is_ok());
+    }
+
+    #[test]
+    fn serde_as_strings() {
+        let key: PublicKey = serde_json::from_str(&format!("\"{ED_KEY}\"")).expect("de");
+        assert_eq!(
+            serde_json::to_string(&key).expect("ser"),
+            format!("\"{ED_KEY}\"")
+        );
+        let err = serde_json::from_str::<PublicKey>("\"bad:key\"").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("invalid public key: unknown curve \"bad\""),
+            "{err}"
+        );
+        let err = serde_json::from_str::<Signature>("\"ed25519:1\"").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("invalid signature: wrong length 1"),
+            "{err}"
+        );
+        let err = serde_json::from_str::<Signature>("[]").unwrap_err();
+        assert!(err.to_string().contains("a signature string"), "{err}");
+    }
+}

@@ -1,0 +1,12 @@
+//! Primitive NEAR types as they appear in JSON-RPC messages.
+
+mod base58;
+pub mod block_id;
+pub mod crypto_hash;
+pub mod keys;
+
+pub use block_id::{BlockId, ParseBlockIdError};
+pub use crypto_hash::{CryptoHash, ParseCryptoHashError};
+pub use keys::{KeyType, ParseKeyError, PublicKey, Signature};
+mod gas;
+pub use gas::NearGas;

@@ -1,0 +1,200 @@
+//! Support code that generated types call. Not part of the public API.
+
+use serde::de::{DeserializeOwned, Error as _};
+use serde::Deserializer;
+use serde_json::Value;
+
+/// How an open enum's variant is named on the wire.
+#[derive(Debug, Clone, Copy)]
+pub enum Tagging {
+    /// `"Name"` or `{"Name": payload}`.
+    External,
+    /// `{"<field>": "Name", ...}`.
+    Field(&'static str),
+}
+
+/// The variant name of `value` for `tagging`, or why there is none.
+pub fn tag(value: &Value, tagging: Tagging) -> Result<&str, String> {
+    match (tagging, value) {
+        (Tagging::External, Value::String(name)) => Ok(name),
+        (Tagging::External, Value::Object(map)) if map.len() == 1 => {
+            Ok(map.keys().next().map(String::as_str).unwrap_or_default())
+        }
+        (Tagging::External, _) => Err(format!(
+            "expected a variant name or an object with exactly one key, found {}",
+            describe(value)
+        )),
+        (Tagging::Field(field), Value::Object(map)) => match map.get(field) {
+            Some(Value::String(name)) => Ok(name),
+            Some(other) => Err(format!(
+                "expected `{field}` to be a string, found {}",
+                describe(other)
+            )),
+            None => Err(format!("missing field `{field}`")),
+        },
+        (Tagging::Field(field), _) => Err(format!(
+            "expected an object with a `{field}` field, found {}",
+            describe(value)
+        )),
+    }
+}
+
+/// Joins the path of a nested decode to its message, so that the outer path (which
+/// `serde_path_to_error` tracks up to the buffered value) and the inner one read as one.
+pub fn with_path(path: &serde_path_to_error::Path, error: impl std::fmt::Display) -> String {
+    let path = path.to_string();
+    if path.is_empty() || path == "." {
+        error.to_string()
+    } else {
+        format!("{path}: {error}")
+    }
+}
+
+/// Decodes a buffered value, keeping the path of a failure in the message.
+pub fn decode<T: DeserializeOwned>(value: &Value) -> Result<T, String> {
+    let mut track = serde_path_to_error::Track::new();
+    T::deserialize(serde_path_to_error::Deserializer::new(value, &mut track))
+        .map_err(|e| with_path(&track.path(), e))
+}
+
+/// Decodes an untagged enum: buffers the value, picks the variant whose required
+/// properties are all present (the most specific one when several fit), then decodes
+/// only that variant, so that its errors keep their path. `decode` gets the variant's
+/// index, or `shapes.len()` when none fits.
+pub fn deserialize_shape<'de, D, T>(
+    deserializer: D,
+    type_name: &str,
+    shapes: &[&[&str]],
+    decode: impl FnOnce(usize, &Value) -> Result<T, String>,
+) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    let value = <Value as serde::Deserialize>::deserialize(deserializer)?;
+    let Value::Object(map) = &value else {
+        return Err(D::Error::custom(format!(
+            "expected an object for {type_name}, found {}",
+            describe(&value)
+        )));
+    };
+    let index = shapes
+        .iter()
+        .enumerate()
+        .filter(|(_, keys)| keys.iter().all(|k| map.contains_key(*k)))
+        .max_by_key(|(index, keys)| (keys.len(), std::cmp::Reverse(*index)))
+        .map_or(shapes.len(), |(index, _)| index);
+    decode(index, &value).map_err(D::Error::custom)
+}
+
+/// The error of an untagged enum whose shapes all failed to fit.
+pub fn no_shape_matched(shapes: &[&[&str]]) -> String {
+    let expected: Vec<String> = shapes
+        .iter()
+        .map(|keys| format!("{{{}}}", keys.join(", ")))
+        .collect();
+    format!(
+        "expected an object with the fields {}",
+        expected.join(" or ")
+    )
+}
+
+fn describe(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Implements `Deserialize` and `Serialize` for an open enum whose known variants have
+/// inherent `deserialize`/`serialize` functions (derived with `#[serde(remote = "Self")]`).
+///
+/// An unknown variant name lands in the catch-all variant with its raw JSON; a known name
+/// whose payload fails to decode is an error naming the path, never the catch-all.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! open_enum {
+    ($name:ident, $tagging:ident $(($field:literal))?, [$($known:literal),* $(,)?], $unknown:ident) => {
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::std::result::Result<Self, D::Error> {
+                use ::serde::de::Error as _;
+                const KNOWN: &[&str] = &[$($known),*];
+                let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                let tagging = $crate::__private::Tagging::$tagging $(($field))?;
+                match $crate::__private::tag(&value, tagging) {
+                    ::std::result::Result::Ok(tag) if KNOWN.contains(&tag) => {
+                        let mut track = ::serde_path_to_error::Track::new();
+                        $name::deserialize(::serde_path_to_error::Deserializer::new(&value, &mut track))
+                            .map_err(|e| D::Error::custom($crate::__private::with_path(&track.path(), e)))
+                    }
+                    ::std::result::Result::Ok(_) => ::std::result::Result::Ok($name::$unknown(value)),
+                    ::std::result::Result::Err(message) => ::std::result::Result::Err(D::Error::custom(message)),
+                }
+            }
+        }
+
+        impl ::serde::Serialize for $name {
+            fn serialize<S: ::serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::std::result::Result<S::Ok, S::Error> {
+                match self {
+                    $name::$unknown(value) => ::serde::Serialize::serialize(value, serializer),
+                    known => $name::serialize(known, serializer),
+                }
+            }
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn tags_are_found_or_explained() {
+        assert_eq!(tag(&json!("A"), Tagging::External), Ok("A"));
+        assert_eq!(tag(&json!({"B": 1}), Tagging::External), Ok("B"));
+        assert!(tag(&json!({"B": 1, "C": 2}), Tagging::External)
+            .unwrap_err()
+            .contains("exactly one key"));
+        assert_eq!(tag(&json!({"name": "X"}), Tagging::Field("name")), Ok("X"));
+        assert_eq!(
+            tag(&json!({}), Tagging::Field("name")).unwrap_err(),
+            "missing field `name`"
+        );
+        assert!(tag(&json!(3), Tagging::Field("type"))
+            .unwrap_err()
+            .contains("found a number"));
+    }
+
+    #[test]
+    fn decode_keeps_the_inner_path() {
+        #[derive(serde::Deserialize, Debug)]
+        struct Inner {
+            #[allow(dead_code)]
+            n: u8,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        struct Outer {
+            #[allow(dead_code)]
+            inner: Vec<Inner>,
+        }
+        let err = decode::<Outer>(&json!({"inner": [{"n": 1}, {"n": 300}]})).unwrap_err();
+        assert!(err.starts_with("inner[1].n: "), "{err}");
+    }
+
+    #[test]
+    fn no_shape_lists_every_shape() {
+        assert_eq!(
+            no_shape_matched(&[&["a", "b"], &["c"]]),
+            "expected an object with the fields {a, b} or {c}"
+        );
+    }
+}
