@@ -1174,6 +1174,7 @@ pub enum ReceiptEnumView {
         actions: ::std::vec::Vec<ActionView>,
         gas_price: crate::NearToken,
         input_data_ids: ::std::vec::Vec<crate::CryptoHash>,
+        /// Default: `false`.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
         is_promise_yield: ::std::option::Option<bool>,
         output_data_receivers: ::std::vec::Vec<DataReceiverView>,
@@ -1183,9 +1184,11 @@ pub enum ReceiptEnumView {
         signer_public_key: crate::PublicKey,
     },
     Data {
+        /// Default: `null`.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
         data: ::std::option::Option<::std::string::String>,
         data_id: crate::CryptoHash,
+        /// Default: `false`.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
         is_promise_resume: ::std::option::Option<bool>,
     },
@@ -1958,6 +1961,7 @@ crate::open_enum!(
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcTransactionStatusRequest {
+    /// Default: `"EXECUTED_OPTIMISTIC"`.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub wait_until: ::std::option::Option<TxExecutionStatus>,
     /// The alternatives of this type; see [`RpcTransactionStatusRequestKind`].
@@ -2250,10 +2254,13 @@ crate::open_enum!(
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcViewStateRequest {
     pub account_id: crate::AccountId,
+    /// Default: `null`.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub after_key_base64: ::std::option::Option<StoreKey>,
+    /// Default: `false`.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub include_proof: ::std::option::Option<bool>,
+    /// Default: `null`.
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub limit: ::std::option::Option<u32>,
     pub prefix_base64: StoreKey,
@@ -2369,6 +2376,8 @@ pub enum StateChangeWithCauseViewKind {
         global_contract_hash: ::std::option::Option<crate::CryptoHash>,
         locked: crate::NearToken,
         /// TODO(2271): deprecated.
+        ///
+        /// Default: `0`.
         #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
         storage_paid_at: ::std::option::Option<u64>,
         storage_usage: u64,

@@ -42,6 +42,106 @@ pub const ALL: &[&str] = &[
     "tx",
     "validators",
 ];
+/// Calls `visitor` with the marker type of the method called `name`, or returns
+/// `None` for a name the spec does not have.
+pub fn visit<V: crate::MethodVisitor>(
+    name: &str,
+    visitor: V,
+) -> ::std::option::Option<V::Output> {
+    match name {
+        "EXPERIMENTAL_call_function" => {
+            ::std::option::Option::Some(visitor.visit::<ExperimentalCallFunction>())
+        }
+        "EXPERIMENTAL_changes" => {
+            ::std::option::Option::Some(visitor.visit::<ExperimentalChanges>())
+        }
+        "EXPERIMENTAL_changes_in_block" => {
+            ::std::option::Option::Some(visitor.visit::<ExperimentalChangesInBlock>())
+        }
+        "EXPERIMENTAL_congestion_level" => {
+            ::std::option::Option::Some(visitor.visit::<ExperimentalCongestionLevel>())
+        }
+        "EXPERIMENTAL_genesis_config" => {
+            ::std::option::Option::Some(visitor.visit::<ExperimentalGenesisConfig>())
+        }
+        "EXPERIMENTAL_light_client_block_proof" => {
+            ::std::option::Option::Some(
+                visitor.visit::<ExperimentalLightClientBlockProof>(),
+            )
+        }
+        "EXPERIMENTAL_light_client_proof" => {
+            ::std::option::Option::Some(visitor.visit::<ExperimentalLightClientProof>())
+        }
+        "EXPERIMENTAL_maintenance_windows" => {
+            ::std::option::Option::Some(
+                visitor.visit::<ExperimentalMaintenanceWindows>(),
+            )
+        }
+        "EXPERIMENTAL_protocol_config" => {
+            ::std::option::Option::Some(visitor.visit::<ExperimentalProtocolConfig>())
+        }
+        "EXPERIMENTAL_receipt" => {
+            ::std::option::Option::Some(visitor.visit::<ExperimentalReceipt>())
+        }
+        "EXPERIMENTAL_receipt_to_tx" => {
+            ::std::option::Option::Some(visitor.visit::<ExperimentalReceiptToTx>())
+        }
+        "EXPERIMENTAL_split_storage_info" => {
+            ::std::option::Option::Some(visitor.visit::<ExperimentalSplitStorageInfo>())
+        }
+        "EXPERIMENTAL_tx_status" => {
+            ::std::option::Option::Some(visitor.visit::<ExperimentalTxStatus>())
+        }
+        "EXPERIMENTAL_validators_ordered" => {
+            ::std::option::Option::Some(visitor.visit::<ExperimentalValidatorsOrdered>())
+        }
+        "EXPERIMENTAL_view_access_key" => {
+            ::std::option::Option::Some(visitor.visit::<ExperimentalViewAccessKey>())
+        }
+        "EXPERIMENTAL_view_access_key_list" => {
+            ::std::option::Option::Some(visitor.visit::<ExperimentalViewAccessKeyList>())
+        }
+        "EXPERIMENTAL_view_account" => {
+            ::std::option::Option::Some(visitor.visit::<ExperimentalViewAccount>())
+        }
+        "EXPERIMENTAL_view_code" => {
+            ::std::option::Option::Some(visitor.visit::<ExperimentalViewCode>())
+        }
+        "EXPERIMENTAL_view_state" => {
+            ::std::option::Option::Some(visitor.visit::<ExperimentalViewState>())
+        }
+        "block" => ::std::option::Option::Some(visitor.visit::<Block>()),
+        "block_effects" => ::std::option::Option::Some(visitor.visit::<BlockEffects>()),
+        "broadcast_tx_async" => {
+            ::std::option::Option::Some(visitor.visit::<BroadcastTxAsync>())
+        }
+        "broadcast_tx_commit" => {
+            ::std::option::Option::Some(visitor.visit::<BroadcastTxCommit>())
+        }
+        "changes" => ::std::option::Option::Some(visitor.visit::<Changes>()),
+        "chunk" => ::std::option::Option::Some(visitor.visit::<Chunk>()),
+        "client_config" => ::std::option::Option::Some(visitor.visit::<ClientConfig>()),
+        "gas_price" => ::std::option::Option::Some(visitor.visit::<GasPrice>()),
+        "genesis_config" => ::std::option::Option::Some(visitor.visit::<GenesisConfig>()),
+        "health" => ::std::option::Option::Some(visitor.visit::<Health>()),
+        "light_client_proof" => {
+            ::std::option::Option::Some(visitor.visit::<LightClientProof>())
+        }
+        "maintenance_windows" => {
+            ::std::option::Option::Some(visitor.visit::<MaintenanceWindows>())
+        }
+        "network_info" => ::std::option::Option::Some(visitor.visit::<NetworkInfo>()),
+        "next_light_client_block" => {
+            ::std::option::Option::Some(visitor.visit::<NextLightClientBlock>())
+        }
+        "query" => ::std::option::Option::Some(visitor.visit::<Query>()),
+        "send_tx" => ::std::option::Option::Some(visitor.visit::<SendTx>()),
+        "status" => ::std::option::Option::Some(visitor.visit::<Status>()),
+        "tx" => ::std::option::Option::Some(visitor.visit::<Tx>()),
+        "validators" => ::std::option::Option::Some(visitor.visit::<Validators>()),
+        _ => ::std::option::Option::None,
+    }
+}
 /// The `EXPERIMENTAL_call_function` method.
 ///
 /// Calls a view function on a contract and returns the result.

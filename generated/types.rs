@@ -142,9 +142,11 @@ pub struct AccountView {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub global_contract_hash: ::std::option::Option<crate::CryptoHash>,
     pub locked: crate::NearToken,
-    ///TODO(2271): deprecated.
-    #[serde(default)]
-    pub storage_paid_at: u64,
+    /**TODO(2271): deprecated.
+
+Default: `0`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub storage_paid_at: ::std::option::Option<u64>,
     pub storage_usage: u64,
 }
 ///Account ID with its public key.
@@ -287,9 +289,11 @@ pub struct BlockHeaderView {
     pub prev_last_certified_block_epoch_id: ::std::option::Option<EpochId>,
     pub prev_state_root: crate::CryptoHash,
     pub random_value: crate::CryptoHash,
-    ///TODO(2271): deprecated.
-    #[serde(default = "defaults::block_header_view_rent_paid")]
-    pub rent_paid: crate::NearToken,
+    /**TODO(2271): deprecated.
+
+Default: `"0"`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub rent_paid: ::std::option::Option<crate::NearToken>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub shard_split: ::std::option::Option<(ShardId, crate::AccountId)>,
     ///Signature of the block producer.
@@ -299,9 +303,11 @@ pub struct BlockHeaderView {
     pub timestamp_nanosec: ::std::string::String,
     pub total_supply: crate::NearToken,
     pub validator_proposals: ::std::vec::Vec<crate::types::ValidatorStakeView>,
-    ///TODO(2271): deprecated.
-    #[serde(default = "defaults::block_header_view_validator_reward")]
-    pub validator_reward: crate::NearToken,
+    /**TODO(2271): deprecated.
+
+Default: `"0"`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub validator_reward: ::std::option::Option<crate::NearToken>,
 }
 ///Height and hash of a block
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -392,41 +398,42 @@ pub struct ChunkHeaderView {
 `Some(Some(split))`: field present and set*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub proposed_split: ::std::option::Option<TrieSplit>,
-    ///TODO(2271): deprecated.
-    #[serde(default = "defaults::chunk_header_view_rent_paid")]
-    pub rent_paid: crate::NearToken,
+    /**TODO(2271): deprecated.
+
+Default: `"0"`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub rent_paid: ::std::option::Option<crate::NearToken>,
     pub shard_id: ShardId,
     pub signature: crate::Signature,
     pub tx_root: crate::CryptoHash,
     pub validator_proposals: ::std::vec::Vec<crate::types::ValidatorStakeView>,
-    ///TODO(2271): deprecated.
-    #[serde(default = "defaults::chunk_header_view_validator_reward")]
-    pub validator_reward: crate::NearToken,
+    /**TODO(2271): deprecated.
+
+Default: `"0"`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub validator_reward: ::std::option::Option<crate::NearToken>,
 }
 /**Configuration for a cloud-based archival writer. If this config is present, the writer is enabled and
 writes chunk-related data based on the tracked shards. This config also controls additional archival
 behavior such as block data and polling interval.*/
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct CloudArchivalWriterConfig {
-    ///Determines whether block-related data should be written to cloud storage.
-    #[serde(default)]
-    pub archive_block_data: bool,
-    ///Interval at which the system checks for new blocks or chunks to archive.
-    #[serde(default = "defaults::cloud_archival_writer_config_polling_interval")]
-    pub polling_interval: DurationAsStdSchemaProvider,
+    /**Determines whether block-related data should be written to cloud storage.
+
+Default: `false`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub archive_block_data: ::std::option::Option<bool>,
+    /**Interval at which the system checks for new blocks or chunks to archive.
+
+Default: `{"nanos":0,"secs":1}`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub polling_interval: ::std::option::Option<DurationAsStdSchemaProvider>,
     /**Cadence of state snapshots, in epochs. Higher values reduce bucket cost at
-the expense of potentially longer delta replay during reader bootstrap.*/
-    #[serde(default = "defaults::default_u64::<u64, 10>")]
-    pub snapshot_every_n_epochs: u64,
-}
-impl ::std::default::Default for CloudArchivalWriterConfig {
-    fn default() -> Self {
-        Self {
-            archive_block_data: Default::default(),
-            polling_interval: defaults::cloud_archival_writer_config_polling_interval(),
-            snapshot_every_n_epochs: defaults::default_u64::<u64, 10>(),
-        }
-    }
+the expense of potentially longer delta replay during reader bootstrap.
+
+Default: `10`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub snapshot_every_n_epochs: ::std::option::Option<u64>,
 }
 ///The configuration for congestion control. More info about congestion [here](https://near.github.io/nearcore/architecture/how/receipt-congestion.html?highlight=congestion#receipt-congestion)
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -548,31 +555,43 @@ pub struct CurrentEpochValidatorInfo {
     pub account_id: crate::AccountId,
     pub is_slashed: bool,
     pub num_expected_blocks: u64,
-    #[serde(default)]
-    pub num_expected_chunks: u64,
+    ///Default: `0`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub num_expected_chunks: ::std::option::Option<u64>,
     /**Number of chunks this validator was expected to produce in each shard.
-Each entry in the array corresponds to the shard in the `shards_produced` array.*/
+Each entry in the array corresponds to the shard in the `shards_produced` array.
+
+Default: `[]`.*/
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub num_expected_chunks_per_shard: ::std::vec::Vec<u64>,
-    #[serde(default)]
-    pub num_expected_endorsements: u64,
+    ///Default: `0`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub num_expected_endorsements: ::std::option::Option<u64>,
     /**Number of chunks this validator was expected to validate and endorse in each shard.
-Each entry in the array corresponds to the shard in the `shards_endorsed` array.*/
+Each entry in the array corresponds to the shard in the `shards_endorsed` array.
+
+Default: `[]`.*/
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub num_expected_endorsements_per_shard: ::std::vec::Vec<u64>,
     pub num_produced_blocks: u64,
-    #[serde(default)]
-    pub num_produced_chunks: u64,
+    ///Default: `0`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub num_produced_chunks: ::std::option::Option<u64>,
+    ///Default: `[]`.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub num_produced_chunks_per_shard: ::std::vec::Vec<u64>,
-    #[serde(default)]
-    pub num_produced_endorsements: u64,
+    ///Default: `0`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub num_produced_endorsements: ::std::option::Option<u64>,
+    ///Default: `[]`.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub num_produced_endorsements_per_shard: ::std::vec::Vec<u64>,
     pub public_key: crate::PublicKey,
     ///Shards this validator is assigned to as chunk producer in the current epoch.
     pub shards: ::std::vec::Vec<ShardId>,
-    ///Shards this validator is assigned to as chunk validator in the current epoch.
+    /**Shards this validator is assigned to as chunk validator in the current epoch.
+
+Default: `[]`.*/
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub shards_endorsed: ::std::vec::Vec<ShardId>,
     pub stake: crate::NearToken,
@@ -716,25 +735,19 @@ impl ::std::convert::From<crate::CryptoHash> for EpochId {
     }
 }
 ///`EpochSyncConfig`
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct EpochSyncConfig {
     /**Number of epochs behind the network head beyond which the node will use
 epoch sync instead of header sync. At the consumption site, this is
-multiplied by epoch_length to get the horizon in blocks.*/
-    #[serde(default = "defaults::default_u64::<u64, 2>")]
-    pub epoch_sync_horizon_num_epochs: u64,
+multiplied by epoch_length to get the horizon in blocks.
+
+Default: `2`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub epoch_sync_horizon_num_epochs: ::std::option::Option<u64>,
     /**Timeout for epoch sync requests. The node will continue retrying indefinitely even
 if this timeout is exceeded.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub timeout_for_epoch_sync: ::std::option::Option<DurationAsStdSchemaProvider>,
-}
-impl ::std::default::Default for EpochSyncConfig {
-    fn default() -> Self {
-        Self {
-            epoch_sync_horizon_num_epochs: defaults::default_u64::<u64, 2>(),
-            timeout_for_epoch_sync: Default::default(),
-        }
-    }
 }
 ///`ExecutionMetadataView`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -753,9 +766,11 @@ for receipt this is receiver_id.*/
     pub gas_burnt: crate::NearGas,
     ///Logs from this transaction or receipt.
     pub logs: ::std::vec::Vec<::std::string::String>,
-    ///Execution metadata, versioned
-    #[serde(default = "defaults::execution_outcome_view_metadata")]
-    pub metadata: ExecutionMetadataView,
+    /**Execution metadata, versioned
+
+Default: `{"version":1}`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub metadata: ::std::option::Option<ExecutionMetadataView>,
     ///Receipt IDs generated by this transaction or receipt.
     pub receipt_ids: ::std::vec::Vec<crate::CryptoHash>,
     ///Execution status. Contains the result in case of successful execution.
@@ -1028,33 +1043,29 @@ pub struct ExtCostsConfigView {
     pub yield_resume_byte: ::std::option::Option<crate::NearGas>,
 }
 ///`ExternalStorageConfig`
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct ExternalStorageConfig {
     /**The number of attempts the node will make to obtain a part from peers in
-the network before it fetches from external storage.*/
-    #[serde(default = "defaults::default_u64::<u64, 3>")]
-    pub external_storage_fallback_threshold: u64,
+the network before it fetches from external storage.
+
+Default: `3`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub external_storage_fallback_threshold: ::std::option::Option<u64>,
     ///Location of state parts.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub location: ::std::option::Option<crate::types::ExternalStorageLocation>,
     /**When fetching state parts from external storage, throttle fetch requests
-to this many concurrent requests.*/
-    #[serde(default = "defaults::default_u64::<u8, 25>")]
-    pub num_concurrent_requests: u8,
+to this many concurrent requests.
+
+Default: `25`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub num_concurrent_requests: ::std::option::Option<u8>,
     /**During catchup, the node will use a different number of concurrent requests
-to reduce the performance impact of state sync.*/
-    #[serde(default = "defaults::default_u64::<u8, 5>")]
-    pub num_concurrent_requests_during_catchup: u8,
-}
-impl ::std::default::Default for ExternalStorageConfig {
-    fn default() -> Self {
-        Self {
-            external_storage_fallback_threshold: defaults::default_u64::<u64, 3>(),
-            location: Default::default(),
-            num_concurrent_requests: defaults::default_u64::<u8, 25>(),
-            num_concurrent_requests_during_catchup: defaults::default_u64::<u8, 5>(),
-        }
-    }
+to reduce the performance impact of state sync.
+
+Default: `5`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub num_concurrent_requests_during_catchup: ::std::option::Option<u8>,
 }
 /**Costs associated with an object that can only be sent over the network (and executed
 by the receiver).
@@ -1192,32 +1203,30 @@ pub struct GasKeyNoncesView {
     pub nonces: ::std::vec::Vec<u64>,
 }
 ///Configuration for garbage collection.
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct GcConfig {
     /**Maximum number of blocks to garbage collect at every garbage collection
-call.*/
-    #[serde(default = "defaults::default_u64::<u64, 2>")]
-    pub gc_blocks_limit: u64,
+call.
+
+Default: `2`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub gc_blocks_limit: ::std::option::Option<u64>,
     /**Maximum number of height to go through at each garbage collection step
-when cleaning forks during garbage collection.*/
-    #[serde(default = "defaults::default_u64::<u64, 100>")]
-    pub gc_fork_clean_step: u64,
-    ///Number of epochs for which we keep store data.
-    #[serde(default = "defaults::default_u64::<u64, 5>")]
-    pub gc_num_epochs_to_keep: u64,
-    ///How often gc should be run
-    #[serde(default = "defaults::gc_config_gc_step_period")]
-    pub gc_step_period: DurationAsStdSchemaProvider,
-}
-impl ::std::default::Default for GcConfig {
-    fn default() -> Self {
-        Self {
-            gc_blocks_limit: defaults::default_u64::<u64, 2>(),
-            gc_fork_clean_step: defaults::default_u64::<u64, 100>(),
-            gc_num_epochs_to_keep: defaults::default_u64::<u64, 5>(),
-            gc_step_period: defaults::gc_config_gc_step_period(),
-        }
-    }
+when cleaning forks during garbage collection.
+
+Default: `100`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub gc_fork_clean_step: ::std::option::Option<u64>,
+    /**Number of epochs for which we keep store data.
+
+Default: `5`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub gc_num_epochs_to_keep: ::std::option::Option<u64>,
+    /**How often gc should be run
+
+Default: `{"nanos":500000000,"secs":0}`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub gc_step_period: ::std::option::Option<DurationAsStdSchemaProvider>,
 }
 ///`GenesisConfig`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1229,14 +1238,18 @@ If your testnet blockchains do not have unique chain IDs, you will have a bad ti
     pub chain_id: ::std::string::String,
     /**Limits the number of shard changes in chunk producer assignments,
 if algorithm is able to choose assignment with better balance of
-number of chunk producers for shards.*/
-    #[serde(default = "defaults::default_u64::<u64, 5>")]
-    pub chunk_producer_assignment_changes_limit: u64,
+number of chunk producers for shards.
+
+Default: `5`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub chunk_producer_assignment_changes_limit: ::std::option::Option<u64>,
     ///Threshold for kicking out chunk producers, between 0 and 100.
     pub chunk_producer_kickout_threshold: u8,
-    ///Threshold for kicking out nodes which are only chunk validators, between 0 and 100.
-    #[serde(default = "defaults::default_u64::<u8, 80>")]
-    pub chunk_validator_only_kickout_threshold: u8,
+    /**Threshold for kicking out nodes which are only chunk validators, between 0 and 100.
+
+Default: `80`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub chunk_validator_only_kickout_threshold: ::std::option::Option<u8>,
     ///Enable dynamic re-sharding.
     pub dynamic_resharding: bool,
     ///Epoch length counted in block heights.
@@ -1254,67 +1267,92 @@ number of chunk producers for shards.*/
     pub max_gas_price: crate::NearToken,
     ///Maximum inflation on the total supply every epoch.
     pub max_inflation_rate: [i32; 2usize],
-    ///Max stake percentage of the validators we will kick out.
-    #[serde(default = "defaults::default_u64::<u8, 100>")]
-    pub max_kickout_stake_perc: u8,
+    /**Max stake percentage of the validators we will kick out.
+
+Default: `100`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub max_kickout_stake_perc: ::std::option::Option<u8>,
     ///Minimum gas price. It is also the initial gas price.
     pub min_gas_price: crate::NearToken,
-    ///The minimum stake required for staking is last seat price divided by this number.
-    #[serde(default = "defaults::default_u64::<u64, 10>")]
-    pub minimum_stake_divisor: u64,
+    /**The minimum stake required for staking is last seat price divided by this number.
+
+Default: `10`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub minimum_stake_divisor: ::std::option::Option<u64>,
     /**The lowest ratio s/s_total any block producer can have.
-See <https://github.com/near/NEPs/pull/167> for details*/
-    #[serde(default = "defaults::genesis_config_minimum_stake_ratio")]
-    pub minimum_stake_ratio: [i32; 2usize],
-    ///The minimum number of validators each shard must have
-    #[serde(default = "defaults::default_u64::<u64, 1>")]
-    pub minimum_validators_per_shard: u64,
+See <https://github.com/near/NEPs/pull/167> for details
+
+Default: `[1,6250]`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub minimum_stake_ratio: ::std::option::Option<[i32; 2usize]>,
+    /**The minimum number of validators each shard must have
+
+Default: `1`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub minimum_validators_per_shard: ::std::option::Option<u64>,
     ///Number of block producer seats at genesis.
     pub num_block_producer_seats: u64,
     ///Expected number of blocks per year
     pub num_blocks_per_year: u64,
     /**Number of chunk producers.
-Don't mess it up with chunk-only producers feature which is deprecated.*/
-    #[serde(default = "defaults::default_u64::<u64, 100>")]
-    pub num_chunk_producer_seats: u64,
-    #[serde(default = "defaults::default_u64::<u64, 300>")]
-    pub num_chunk_validator_seats: u64,
-    ///Online maximum threshold above which validator gets full reward.
-    #[serde(default = "defaults::genesis_config_online_max_threshold")]
-    pub online_max_threshold: [i32; 2usize],
-    ///Online minimum threshold below which validator doesn't receive reward.
-    #[serde(default = "defaults::genesis_config_online_min_threshold")]
-    pub online_min_threshold: [i32; 2usize],
+Don't mess it up with chunk-only producers feature which is deprecated.
+
+Default: `100`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub num_chunk_producer_seats: ::std::option::Option<u64>,
+    ///Default: `300`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub num_chunk_validator_seats: ::std::option::Option<u64>,
+    /**Online maximum threshold above which validator gets full reward.
+
+Default: `[99,100]`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub online_max_threshold: ::std::option::Option<[i32; 2usize]>,
+    /**Online minimum threshold below which validator doesn't receive reward.
+
+Default: `[9,10]`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub online_min_threshold: ::std::option::Option<[i32; 2usize]>,
     ///Protocol treasury rate
     pub protocol_reward_rate: [i32; 2usize],
     ///Protocol treasury account
     pub protocol_treasury_account: crate::AccountId,
-    ///Threshold of stake that needs to indicate that they ready for upgrade.
-    #[serde(default = "defaults::genesis_config_protocol_upgrade_stake_threshold")]
-    pub protocol_upgrade_stake_threshold: [i32; 2usize],
+    /**Threshold of stake that needs to indicate that they ready for upgrade.
+
+Default: `[4,5]`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub protocol_upgrade_stake_threshold: ::std::option::Option<[i32; 2usize]>,
     ///Protocol version that this genesis works with.
     pub protocol_version: u32,
-    ///Layout information regarding how to split accounts to shards
-    #[serde(default = "defaults::genesis_config_shard_layout")]
-    pub shard_layout: crate::types::ShardLayout,
+    /**Layout information regarding how to split accounts to shards
+
+Default: `{"V2":{"boundary_accounts":[],"id_to_index_map":{"0":0},"index_to_id_map":{"0":0},"shard_ids":[0],"version":0}}`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub shard_layout: ::std::option::Option<crate::types::ShardLayout>,
     /**If true, shuffle the chunk producers across shards. In other words, if
 the shard assignments were `[S_0, S_1, S_2, S_3]` where `S_i` represents
 the set of chunk producers for shard `i`, if this flag were true, the
-shard assignments might become, for example, `[S_2, S_0, S_3, S_1]`.*/
-    #[serde(default)]
-    pub shuffle_shard_assignment_for_chunk_producers: bool,
-    ///Number of target chunk validator mandates for each shard.
-    #[serde(default = "defaults::default_u64::<u64, 68>")]
-    pub target_validator_mandates_per_shard: u64,
+shard assignments might become, for example, `[S_2, S_0, S_3, S_1]`.
+
+Default: `false`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub shuffle_shard_assignment_for_chunk_producers: ::std::option::Option<bool>,
+    /**Number of target chunk validator mandates for each shard.
+
+Default: `68`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub target_validator_mandates_per_shard: ::std::option::Option<u64>,
     ///Total supply of tokens at genesis.
     pub total_supply: crate::NearToken,
     ///Number of blocks for which a given transaction is valid
     pub transaction_validity_period: u64,
     /**This is only for test purposes. We hard code some configs for mainnet and testnet
 in AllEpochConfig, and we want to have a way to test that code path. This flag is for that.
-If set to true, the node will use the same config override path as mainnet and testnet.*/
-    #[serde(default)]
-    pub use_production_config: bool,
+If set to true, the node will use the same config override path as mainnet and testnet.
+
+Default: `false`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub use_production_config: ::std::option::Option<bool>,
     ///List of initial validators.
     pub validators: ::std::vec::Vec<AccountInfo>,
 }
@@ -1417,12 +1455,16 @@ pub struct LightClientBlockLiteView {
 }
 /**Describes limits for VM and Runtime.
 TODO #4139: consider switching to strongly-typed wrappers instead of raw quantities*/
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct LimitConfig {
     /**Whether to enforce account_id well-formed-ness where it wasn't enforced
-historically.*/
-    #[serde(default = "defaults::limit_config_account_id_validity_rules_version")]
-    pub account_id_validity_rules_version: AccountIdValidityRulesVersion,
+historically.
+
+Default: `0`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub account_id_validity_rules_version: ::std::option::Option<
+        AccountIdValidityRulesVersion,
+    >,
     /**The initial number of memory pages.
 NOTE: It's not a limiter itself, but it's a value we use for initial_memory_pages.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -1553,51 +1595,6 @@ a contract may declare.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub yield_timeout_length_in_blocks: ::std::option::Option<u64>,
 }
-impl ::std::default::Default for LimitConfig {
-    fn default() -> Self {
-        Self {
-            account_id_validity_rules_version: defaults::limit_config_account_id_validity_rules_version(),
-            initial_memory_pages: Default::default(),
-            max_actions_per_receipt: Default::default(),
-            max_arguments_length: Default::default(),
-            max_blocks_per_contract: Default::default(),
-            max_blocks_per_function: Default::default(),
-            max_contract_size: Default::default(),
-            max_deploy_actions_per_receipt: Default::default(),
-            max_elements_per_contract_table: Default::default(),
-            max_function_body_size: Default::default(),
-            max_functions_number_per_contract: Default::default(),
-            max_gas_burnt: Default::default(),
-            max_instrumented_code_size: Default::default(),
-            max_length_method_name: Default::default(),
-            max_length_returned_data: Default::default(),
-            max_length_storage_key: Default::default(),
-            max_length_storage_value: Default::default(),
-            max_locals_per_contract: Default::default(),
-            max_memory_pages: Default::default(),
-            max_number_bytes_method_names: Default::default(),
-            max_number_input_data_dependencies: Default::default(),
-            max_number_logs: Default::default(),
-            max_number_registers: Default::default(),
-            max_operand_stack_bytes_per_function: Default::default(),
-            max_params_per_contract: Default::default(),
-            max_params_per_function: Default::default(),
-            max_promises_per_function_call_action: Default::default(),
-            max_receipt_size: Default::default(),
-            max_register_size: Default::default(),
-            max_stack_height: Default::default(),
-            max_tables_per_contract: Default::default(),
-            max_total_log_length: Default::default(),
-            max_total_prepaid_gas: Default::default(),
-            max_transaction_size: Default::default(),
-            max_types_per_contract: Default::default(),
-            max_yield_payload_size: Default::default(),
-            per_receipt_storage_proof_size_limit: Default::default(),
-            registers_memory_limit: Default::default(),
-            yield_timeout_length_in_blocks: Default::default(),
-        }
-    }
-}
 ///`MerklePathItem`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct MerklePathItem {
@@ -1723,9 +1720,11 @@ pub struct RangeOfUint64 {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ReceiptView {
     pub predecessor_id: crate::AccountId,
-    ///Deprecated, retained for backward compatibility.
-    #[serde(default)]
-    pub priority: u64,
+    /**Deprecated, retained for backward compatibility.
+
+Default: `0`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub priority: ::std::option::Option<u64>,
     pub receipt: crate::types::ReceiptEnumView,
     pub receipt_id: crate::CryptoHash,
     pub receiver_id: crate::AccountId,
@@ -2297,9 +2296,11 @@ pub struct RpcReceiptRequest {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcReceiptResponse {
     pub predecessor_id: crate::AccountId,
-    ///Deprecated, retained for backward compatibility.
-    #[serde(default)]
-    pub priority: u64,
+    /**Deprecated, retained for backward compatibility.
+
+Default: `0`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub priority: ::std::option::Option<u64>,
     pub receipt: crate::types::ReceiptEnumView,
     pub receipt_id: crate::CryptoHash,
     pub receiver_id: crate::AccountId,
@@ -2319,8 +2320,9 @@ pub struct RpcReceiptToTxResponse {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcSendTransactionRequest {
     pub signed_tx_base64: SignedTransaction,
-    #[serde(default = "defaults::rpc_send_transaction_request_wait_until")]
-    pub wait_until: crate::types::TxExecutionStatus,
+    ///Default: `"EXECUTED_OPTIMISTIC"`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub wait_until: ::std::option::Option<crate::types::TxExecutionStatus>,
 }
 ///`RpcSplitStorageInfoRequest`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2451,7 +2453,9 @@ pub struct RpcValidatorResponse {
     /**Per-validator rewards paid out at the start of the previous epoch.
 For epoch E, this contains the rewards earned in epoch E-2 that were
 added to validator and treasury balances at the first block of epoch
-E-1 (via `ValidatorAccountsUpdate`).*/
+E-1 (via `ValidatorAccountsUpdate`).
+
+Default: `{}`.*/
     #[serde(
         default,
         skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty"
@@ -2494,9 +2498,11 @@ pub struct RpcViewAccountResponse {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub global_contract_hash: ::std::option::Option<crate::CryptoHash>,
     pub locked: crate::NearToken,
-    ///TODO(2271): deprecated.
-    #[serde(default)]
-    pub storage_paid_at: u64,
+    /**TODO(2271): deprecated.
+
+Default: `0`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub storage_paid_at: ::std::option::Option<u64>,
     pub storage_usage: u64,
 }
 ///A view of the contract code.
@@ -2755,9 +2761,11 @@ pub struct SignedTransactionView {
     pub nonce_index: ::std::option::Option<u16>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub nonce_mode: ::std::option::Option<crate::types::NonceMode>,
-    ///Deprecated, retained for backward compatibility.
-    #[serde(default)]
-    pub priority_fee: u64,
+    /**Deprecated, retained for backward compatibility.
+
+Default: `0`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub priority_fee: ::std::option::Option<u64>,
     pub public_key: crate::PublicKey,
     pub receiver_id: crate::AccountId,
     pub signature: crate::Signature,
@@ -2784,28 +2792,20 @@ pub struct StateItem {
     pub value: StoreValue,
 }
 ///`StateSyncConfig`
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct StateSyncConfig {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub concurrency: ::std::option::Option<SyncConcurrency>,
     ///`none` value disables state dump to external storage.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub dump: ::std::option::Option<DumpConfig>,
-    ///Zstd compression level for state parts.
-    #[serde(default = "defaults::default_u64::<i32, 1>")]
-    pub parts_compression_lvl: i32,
+    /**Zstd compression level for state parts.
+
+Default: `1`.*/
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub parts_compression_lvl: ::std::option::Option<i32>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub sync: ::std::option::Option<crate::types::SyncConfig>,
-}
-impl ::std::default::Default for StateSyncConfig {
-    fn default() -> Self {
-        Self {
-            concurrency: Default::default(),
-            dump: Default::default(),
-            parts_compression_lvl: defaults::default_u64::<i32, 1>(),
-            sync: Default::default(),
-        }
-    }
 }
 ///`StatusSyncInfo`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3008,8 +3008,9 @@ pub struct Version {
     pub build: ::std::string::String,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub commit: ::std::option::Option<::std::string::String>,
-    #[serde(default)]
-    pub rustc_version: ::std::string::String,
+    ///Default: `""`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub rustc_version: ::std::option::Option<::std::string::String>,
     pub version: ::std::string::String,
 }
 ///Resulting state values for a view state query request
@@ -3109,73 +3110,4 @@ After this limit is reached we defer execution of any new receipts.*/
     ///Soft size limit of storage proof used to validate new transactions in ChunkStateWitness.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub new_transactions_validation_state_size_soft_limit: ::std::option::Option<u64>,
-}
-/// Generation of default values for serde.
-pub mod defaults {
-    pub(super) fn default_u64<T, const V: u64>() -> T
-    where
-        T: ::std::convert::TryFrom<u64>,
-        <T as ::std::convert::TryFrom<u64>>::Error: ::std::fmt::Debug,
-    {
-        T::try_from(V).unwrap()
-    }
-    pub(super) fn block_header_view_rent_paid() -> crate::NearToken {
-        ::serde_json::from_str::<crate::NearToken>("\"0\"").unwrap()
-    }
-    pub(super) fn block_header_view_validator_reward() -> crate::NearToken {
-        ::serde_json::from_str::<crate::NearToken>("\"0\"").unwrap()
-    }
-    pub(super) fn chunk_header_view_rent_paid() -> crate::NearToken {
-        ::serde_json::from_str::<crate::NearToken>("\"0\"").unwrap()
-    }
-    pub(super) fn chunk_header_view_validator_reward() -> crate::NearToken {
-        ::serde_json::from_str::<crate::NearToken>("\"0\"").unwrap()
-    }
-    pub(super) fn cloud_archival_writer_config_polling_interval() -> super::DurationAsStdSchemaProvider {
-        super::DurationAsStdSchemaProvider {
-            nanos: 0_i32,
-            secs: 1_i64,
-        }
-    }
-    pub(super) fn execution_outcome_view_metadata() -> super::ExecutionMetadataView {
-        super::ExecutionMetadataView {
-            gas_profile: Default::default(),
-            version: 1_u32,
-        }
-    }
-    pub(super) fn gc_config_gc_step_period() -> super::DurationAsStdSchemaProvider {
-        super::DurationAsStdSchemaProvider {
-            nanos: 500000000_i32,
-            secs: 0_i64,
-        }
-    }
-    pub(super) fn genesis_config_minimum_stake_ratio() -> [i32; 2usize] {
-        [1_i32, 6250_i32]
-    }
-    pub(super) fn genesis_config_online_max_threshold() -> [i32; 2usize] {
-        [99_i32, 100_i32]
-    }
-    pub(super) fn genesis_config_online_min_threshold() -> [i32; 2usize] {
-        [9_i32, 10_i32]
-    }
-    pub(super) fn genesis_config_protocol_upgrade_stake_threshold() -> [i32; 2usize] {
-        [4_i32, 5_i32]
-    }
-    pub(super) fn genesis_config_shard_layout() -> crate::types::ShardLayout {
-        ::serde_json::from_str::<
-            crate::types::ShardLayout,
-        >(
-                "{\"V2\":{\"boundary_accounts\":[],\"id_to_index_map\":{\"0\":0},\"index_to_id_map\":{\"0\":0},\"shard_ids\":[0],\"version\":0}}",
-            )
-            .unwrap()
-    }
-    pub(super) fn limit_config_account_id_validity_rules_version() -> super::AccountIdValidityRulesVersion {
-        super::AccountIdValidityRulesVersion(0_u8)
-    }
-    pub(super) fn rpc_send_transaction_request_wait_until() -> crate::types::TxExecutionStatus {
-        ::serde_json::from_str::<
-            crate::types::TxExecutionStatus,
-        >("\"EXECUTED_OPTIMISTIC\"")
-            .unwrap()
-    }
 }

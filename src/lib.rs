@@ -42,7 +42,7 @@ mod tx_response;
 pub mod __private;
 
 pub use envelope::{ErrorCause, ErrorWrapper, Id, Request, Response};
-pub use method::RpcMethod;
+pub use method::{MethodVisitor, RpcMethod};
 pub use near_account_id::AccountId;
 pub use near_token::NearToken;
 pub use primitives::{BlockId, CryptoHash, KeyType, NearGas, PublicKey, Signature};

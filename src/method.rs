@@ -27,3 +27,26 @@ pub trait RpcMethod {
     /// The `cause` of a `HANDLER_ERROR` response.
     type Error: Serialize + DeserializeOwned;
 }
+
+/// Something to do with a method chosen by name at run time (see
+/// [`methods::visit`](crate::methods::visit)).
+///
+/// ```
+/// use near_rpc::{methods, MethodVisitor, RpcMethod};
+///
+/// struct Name;
+/// impl MethodVisitor for Name {
+///     type Output = &'static str;
+///     fn visit<M: RpcMethod>(self) -> &'static str {
+///         M::NAME
+///     }
+/// }
+/// assert_eq!(methods::visit("block", Name), Some("block"));
+/// assert_eq!(methods::visit("no_such_method", Name), None);
+/// ```
+pub trait MethodVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Called with the chosen method.
+    fn visit<M: RpcMethod>(self) -> Self::Output;
+}

@@ -47,6 +47,17 @@ pub fn normalize_schema(schema: &mut Value) {
             map.insert("additionalProperties".into(), value_schema);
         }
     }
+    // A property the node omitted decodes as `None`, not as the spec's default, so that
+    // re-encoding reproduces what was sent and a request leaves the default to the node.
+    // The default stays visible in the doc text.
+    if let Some(default) = map.remove("default") {
+        let note = format!("Default: `{default}`.");
+        let text = match map.get("description").and_then(Value::as_str) {
+            Some(text) => format!("{text}\n\n{note}"),
+            None => note,
+        };
+        map.insert("description".into(), text.into());
+    }
     if let Some(Value::String(text)) = map.get("description") {
         let cleaned = clean_description(text);
         map.insert("description".into(), cleaned.into());

@@ -10,6 +10,11 @@ use crate::ir::Method;
 /// Renders the marker types and the list of all method names.
 pub fn emit<'a>(methods: impl Iterator<Item = &'a Method> + Clone) -> TokenStream {
     let names = methods.clone().map(|m| &m.name);
+    let visit_arms = methods.clone().map(|m| {
+        let name = &m.name;
+        let marker = format_ident!("{}", m.rust_name);
+        quote!(#name => ::std::option::Option::Some(visitor.visit::<#marker>()),)
+    });
     let items = methods.map(|m| {
         let doc = doc_attrs(m.doc.as_deref());
         let marker = format_ident!("{}", m.rust_name);
@@ -36,6 +41,15 @@ pub fn emit<'a>(methods: impl Iterator<Item = &'a Method> + Clone) -> TokenStrea
     quote! {
         /// The JSON-RPC names of every method in the spec, sorted.
         pub const ALL: &[&str] = &[#(#names),*];
+
+        /// Calls `visitor` with the marker type of the method called `name`, or returns
+        /// `None` for a name the spec does not have.
+        pub fn visit<V: crate::MethodVisitor>(name: &str, visitor: V) -> ::std::option::Option<V::Output> {
+            match name {
+                #(#visit_arms)*
+                _ => ::std::option::Option::None,
+            }
+        }
         #(#items)*
     }
 }

@@ -1,0 +1,79 @@
+//! Finding the upstream data in `../shared` (spec versions and recorded fixtures).
+//!
+//! The directory comes from `NEAR_RPC_SHARED`, by default `../shared` beside the
+//! repository. Without it, tests that need it say what is missing and pass vacuously,
+//! unless `NEAR_RPC_REQUIRE_SHARED=1` (set by `.ci/run`), which makes it a failure.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// The shared data directory, or `None` (after saying why) when it is absent.
+pub fn shared_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("NEAR_RPC_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    if dir.join("spec").is_dir() && dir.join("fixtures").is_dir() {
+        return Some(dir);
+    }
+    let message = format!(
+        "upstream data not found at {} (expected spec/ and fixtures/ there; set NEAR_RPC_SHARED)",
+        dir.display()
+    );
+    if std::env::var("NEAR_RPC_REQUIRE_SHARED").as_deref() == Ok("1") {
+        panic!("{message}");
+    }
+    eprintln!("SKIPPED: {message}");
+    None
+}
+
+/// Path of spec version `version` in the shared data.
+pub fn spec_path(shared: &Path, version: &str) -> PathBuf {
+    shared.join("spec").join(format!("openapi-{version}.json"))
+}
+
+/// The fixture files, as (method directory, file name, schema-check note) from
+/// `fixtures/SOURCES.tsv`.
+pub fn fixtures(shared: &Path) -> Vec<Fixture> {
+    let tsv = std::fs::read_to_string(shared.join("fixtures/SOURCES.tsv"))
+        .expect("fixtures/SOURCES.tsv is readable");
+    let mut lines = tsv.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .expect("SOURCES.tsv column")
+    };
+    let (file, kind, notes) = (col("file"), col("kind"), col("notes"));
+    lines
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let cells: Vec<&str> = line.split('\t').collect();
+            let path = cells[file];
+            let (method, name) = path.split_once('/').expect("file is method/name");
+            Fixture {
+                method: method.to_owned(),
+                path: shared.join("fixtures").join(path),
+                name: name.to_owned(),
+                kind: cells[kind].to_owned(),
+                schema_ok: cells[notes].contains("schema check: ok"),
+            }
+        })
+        .collect()
+}
+
+/// One recorded body.
+#[derive(Debug, Clone)]
+pub struct Fixture {
+    /// The method directory.
+    pub method: String,
+    /// Full path.
+    pub path: PathBuf,
+    /// File name.
+    pub name: String,
+    /// `request`, `response`, ...
+    pub kind: String,
+    /// Whether SOURCES.tsv says the body passes the 1.2.6 schema.
+    pub schema_ok: bool,
+}
