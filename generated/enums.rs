@@ -1877,9 +1877,6 @@ crate::open_enum!(
     "INTERNAL_ERROR", "SHARD_NOT_APPLIED"], Unknown
 );
 /// It is a \[serializable view] of \[`StateChangesRequest`].
-///
-/// [serializable view]: ./index.html
-/// [`StateChangesRequest`]: ../types/struct.StateChangesRequest.html
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcStateChangesInBlockByTypeRequest {
     /// The alternatives of this type; see [`BlockReference`].
@@ -2329,9 +2326,6 @@ crate::open_enum!(
     "bandwidth_scheduler_state_update"], Unknown
 );
 /// It is a \[serializable view] of \[`StateChangeKind`].
-///
-/// [serializable view]: ./index.html
-/// [`StateChangeKind`]: ../types/struct.StateChangeKind.html
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "type", content = "account_id")]

@@ -3025,25 +3025,25 @@ pub struct ViewStateResult {
 ///`VmConfigView`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct VmConfigView {
-    ///See [VMConfig::discard_custom_sections](crate::vm::Config::discard_custom_sections).
+    ///See VMConfig::discard_custom_sections.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub discard_custom_sections: ::std::option::Option<bool>,
-    ///See [VMConfig::eth_implicit_accounts](crate::vm::Config::eth_implicit_accounts).
+    ///See VMConfig::eth_implicit_accounts.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub eth_implicit_accounts: ::std::option::Option<bool>,
-    ///See [VMConfig::eth_implicit_global_contract](crate::vm::Config::eth_implicit_global_contract).
+    ///See VMConfig::eth_implicit_global_contract.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub eth_implicit_global_contract: ::std::option::Option<bool>,
     ///Costs for runtime externals
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub ext_costs: ::std::option::Option<ExtCostsConfigView>,
-    ///See [VMConfig::fix_contract_loading_cost](crate::vm::Config::fix_contract_loading_cost).
+    ///See VMConfig::fix_contract_loading_cost.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub fix_contract_loading_cost: ::std::option::Option<bool>,
-    ///See [VMConfig::gas_key_host_fns](crate::vm::Config::gas_key_host_fns).
+    ///See VMConfig::gas_key_host_fns.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub gas_key_host_fns: ::std::option::Option<bool>,
-    ///See [VMConfig::global_contract_host_fns](crate::vm::Config::global_contract_host_fns).
+    ///See VMConfig::global_contract_host_fns.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub global_contract_host_fns: ::std::option::Option<bool>,
     ///Gas cost of a growing memory by single page.
@@ -3064,22 +3064,22 @@ on runtime.*/
     ///Unit gas cost of a linear operation
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub linear_op_unit_cost: ::std::option::Option<u64>,
-    ///See [VMConfig::one_yocto_on_promise](crate::vm::Config::one_yocto_on_promise).
+    ///See VMConfig::one_yocto_on_promise.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub one_yocto_on_promise: ::std::option::Option<bool>,
-    ///See [VMConfig::p256_verify_host_fn](crate::vm::Config::p256_verify_host_fn).
+    ///See VMConfig::p256_verify_host_fn.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub p256_verify_host_fn: ::std::option::Option<bool>,
-    ///See [VMConfig::reftypes_bulk_memory](crate::vm::Config::reftypes_bulk_memory).
+    ///See VMConfig::reftypes_bulk_memory.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub reftypes_bulk_memory: ::std::option::Option<bool>,
     ///Gas cost of a regular operation.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub regular_op_cost: ::std::option::Option<u32>,
-    ///See [VMConfig::storage_get_mode](crate::vm::Config::storage_get_mode).
+    ///See VMConfig::storage_get_mode.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub storage_get_mode: ::std::option::Option<crate::types::StorageGetMode>,
-    ///See [VMConfig::vm_kind](crate::vm::Config::vm_kind).
+    ///See VMConfig::vm_kind.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub vm_kind: ::std::option::Option<crate::types::VmKind>,
 }

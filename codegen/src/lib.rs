@@ -12,7 +12,7 @@
 //!    render enums, flattened alternatives, the envelope aliases and the method stubs;
 //!    schemas with a hand-written replacement are listed in [`handwritten`];
 //! 5. format with prettyplease;
-//! 6. [`write`]: add the `@generated` header and write only files that changed.
+//! 6. [`mod@write`]: add the `@generated` header and write only files that changed.
 //!
 //! # Why not progenitor
 //! progenitor was measured on this spec and rejected: it rejects the tuple `items` used

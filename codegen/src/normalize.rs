@@ -126,6 +126,10 @@ pub fn clean_description(text: &str) -> String {
             in_fence = !in_fence;
             continue;
         }
+        if is_link_definition(trimmed) && !trimmed.contains("://") {
+            // A link into nearcore's own rustdoc: it would dangle here.
+            continue;
+        }
         if in_fence || is_link_definition(trimmed) {
             out.push_str(line);
         } else {
@@ -135,7 +139,7 @@ pub fn clean_description(text: &str) -> String {
     if in_fence {
         out.push_str("\n```");
     }
-    out.trim_end().to_owned()
+    out.trim().to_owned()
 }
 
 /// `[label]: target` lines define markdown links and must stay as they are.
@@ -164,6 +168,13 @@ fn escape_prose(line: &str) -> String {
                 rest = &rest[1..];
                 continue;
             }
+            if let Some((text_len, total)) = relative_link(rest) {
+                // `[text](crate::x::Y)` or `[text](../x.html)` point into nearcore's own
+                // docs; keep the text.
+                out.push_str(&escape_prose(&rest[1..1 + text_len]));
+                rest = &rest[total..];
+                continue;
+            }
             if c == '[' && !is_markdown_link(rest) {
                 out.push_str("\\[");
                 rest = &rest[1..];
@@ -190,6 +201,21 @@ fn bare_url_len(rest: &str, before: &str) -> Option<usize> {
         .unwrap_or(rest.len());
     let len = rest[..len].trim_end_matches(['.', ',', ';']).len();
     Some(len)
+}
+
+/// `[text](target)` at the start of `rest` whose target is not an absolute URL: the
+/// length of `text` and of the whole link.
+fn relative_link(rest: &str) -> Option<(usize, usize)> {
+    if !rest.starts_with('[') {
+        return None;
+    }
+    let close = rest.find(']')?;
+    if !rest[close + 1..].starts_with('(') {
+        return None;
+    }
+    let end = close + 2 + rest[close + 2..].find(')')?;
+    let target = &rest[close + 2..end];
+    (!target.contains("://")).then_some((close - 1, end + 1))
 }
 
 /// `[text](url)` is a real link: keep it.
@@ -240,11 +266,11 @@ mod tests {
     #[test]
     fn descriptions_are_made_rustdoc_safe() {
         let d = clean_description(
-            "See <https://a.b/c> and https://x.y/z.\n```\nlet a: Vec<u8> = [1];\n```\nA `Vec<u8>` or Vec<u8> in [S_0, S_1] and [a link](https://q).",
+            "See <https://a.b/c> and https://x.y/z.\n```\nlet a: Vec<u8> = [1];\n```\nA `Vec<u8>` or Vec<u8> in [S_0, S_1] and [a link](https://q).\nSee [Config::x](crate::vm::Config::x) and [view].\n[view]: ./index.html",
         );
         assert_eq!(
             d,
-            "See <https://a.b/c> and <https://x.y/z>.\n```text\nlet a: Vec<u8> = [1];\n```\nA `Vec<u8>` or Vec&lt;u8> in \\[S_0, S_1] and [a link](https://q)."
+            "See <https://a.b/c> and <https://x.y/z>.\n```text\nlet a: Vec<u8> = [1];\n```\nA `Vec<u8>` or Vec&lt;u8> in \\[S_0, S_1] and [a link](https://q).\nSee Config::x and \\[view]."
         );
     }
 }

@@ -1,0 +1,111 @@
+//! The checked-in `generated/` is exactly what the generator makes of the pinned spec,
+//! and the `codegen` feature's build-script path produces the same code.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+const SHIPPED: &str = near_rpc::SPEC_VERSION;
+
+#[test]
+fn checked_in_bindings_match_the_spec() {
+    let Some(shared) = common::shared_dir() else {
+        return;
+    };
+    let files = near_rpc_codegen::generate(&common::spec_path(&shared, SHIPPED))
+        .expect("the shipped spec generates");
+    let generated = Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
+    let drift = near_rpc_codegen::write::drift(&generated, &files).expect("generated/ is readable");
+    assert!(
+        drift.is_empty(),
+        "generated/ is stale; run `cargo run -p near-rpc-codegen -- generate --spec \
+         ../shared/spec/openapi-{SHIPPED}.json`:\n{drift}"
+    );
+}
+
+#[test]
+fn generation_is_deterministic() {
+    let Some(shared) = common::shared_dir() else {
+        return;
+    };
+    let spec = common::spec_path(&shared, SHIPPED);
+    let first = near_rpc_codegen::generate(&spec).expect("generates");
+    let second = near_rpc_codegen::generate(&spec).expect("generates");
+    assert_eq!(first, second);
+}
+
+#[test]
+fn a_tampered_shipped_spec_is_rejected() {
+    let Some(shared) = common::shared_dir() else {
+        return;
+    };
+    let mut bytes = std::fs::read(common::spec_path(&shared, SHIPPED)).expect("spec");
+    bytes.push(b'\n');
+    let err = near_rpc_codegen::generate_from_bytes(&bytes).unwrap_err();
+    assert!(err.to_string().contains("spec/SOURCE.toml pins"), "{err}");
+}
+
+/// Builds the crate with `--features codegen` against the shipped spec (in its own target
+/// directory) and compares what build.rs wrote to OUT_DIR with `generated/`.
+#[test]
+fn build_script_path_produces_the_checked_in_code() {
+    let Some(shared) = common::shared_dir() else {
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let target = root.join("target/build-rs-check");
+    let output = Command::new(env!("CARGO"))
+        .current_dir(root)
+        .args([
+            "build",
+            "--quiet",
+            "--lib",
+            "--features",
+            "codegen",
+            "--message-format=json",
+        ])
+        .arg("--target-dir")
+        .arg(&target)
+        .env("NEAR_RPC_SPEC", common::spec_path(&shared, SHIPPED))
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "cargo build --features codegen failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // The build-script-executed message of this package names its OUT_DIR and the cfg
+    // that switches the crate to the regenerated code.
+    let message = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .find(|m| {
+            m["reason"] == "build-script-executed"
+                && m["package_id"]
+                    .as_str()
+                    .is_some_and(|p| p.contains("#near-rpc@"))
+        })
+        .expect("cargo reports near-rpc's build script");
+    assert!(
+        message["cfgs"]
+            .to_string()
+            .contains("near_rpc_generated_in_out_dir"),
+        "build.rs did not switch to the regenerated code: {message}"
+    );
+    let out_dir = message["out_dir"].as_str().expect("out_dir").to_owned();
+    let mut compared = 0;
+    for entry in std::fs::read_dir(root.join("generated")).expect("generated/") {
+        let path = entry.expect("entry").path();
+        let name = path.file_name().expect("file name");
+        let from_build = std::fs::read_to_string(Path::new(&out_dir).join(name))
+            .unwrap_or_else(|e| panic!("build.rs did not write {name:?}: {e}"));
+        let checked_in = std::fs::read_to_string(&path).expect("checked-in file");
+        assert!(
+            from_build == checked_in,
+            "{name:?} differs between build.rs and generated/"
+        );
+        compared += 1;
+    }
+    assert_eq!(compared, 4, "expected the four generated files");
+}
