@@ -2328,16 +2328,16 @@ crate::open_enum!(
 /// It is a \[serializable view] of \[`StateChangeKind`].
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
-#[serde(tag = "type", content = "account_id")]
+#[serde(tag = "type")]
 pub enum StateChangeKindView {
     #[serde(rename = "account_touched")]
-    AccountTouched(crate::AccountId),
+    AccountTouched { account_id: crate::AccountId },
     #[serde(rename = "access_key_touched")]
-    AccessKeyTouched(crate::AccountId),
+    AccessKeyTouched { account_id: crate::AccountId },
     #[serde(rename = "data_touched")]
-    DataTouched(crate::AccountId),
+    DataTouched { account_id: crate::AccountId },
     #[serde(rename = "contract_code_touched")]
-    ContractCodeTouched(crate::AccountId),
+    ContractCodeTouched { account_id: crate::AccountId },
     /// A variant this version of the bindings does not know (sent by a newer
     /// node), kept as the raw JSON.
     #[serde(skip)]

@@ -551,9 +551,17 @@ impl Builder<'_> {
             })
             .collect();
         let content_names: BTreeSet<&String> = others.iter().flatten().copied().collect();
+        // `{"name": .., "info": {..}}`: one shared property holding an object is the
+        // variant's payload (adjacent tagging); a shared scalar such as `account_id` is a
+        // field of each variant (internal tagging).
         let adjacent = others.iter().all(|o| o.len() <= 1)
             && content_names.len() == 1
-            && arms.iter().all(|arm| arm.get("allOf").is_none());
+            && arms.iter().all(|arm| arm.get("allOf").is_none())
+            && arms.iter().zip(&others).all(|(arm, other)| {
+                other.first().is_none_or(|content| {
+                    self.is_object_schema(&arm["properties"][content.as_str()])
+                })
+            });
         let tagging = match (adjacent, content_names.iter().next()) {
             (true, Some(content)) => Tagging::Adjacent {
                 tag: tag.to_owned(),
@@ -602,6 +610,15 @@ impl Builder<'_> {
             });
         }
         Ok((tagging, variants))
+    }
+
+    /// An object schema, inline or behind one `$ref`.
+    fn is_object_schema(&self, schema: &Value) -> bool {
+        let schema = ref_name(schema)
+            .and_then(|name| self.schemas.get(name))
+            .unwrap_or(schema);
+        schema.get("type").and_then(Value::as_str) == Some("object")
+            || schema.get("properties").is_some()
     }
 
     /// Arms told apart only by which properties they require.

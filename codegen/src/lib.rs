@@ -32,7 +32,7 @@ pub mod write;
 use std::fmt;
 use std::path::Path;
 
-pub use emit::Files;
+pub use emit::{Files, Options};
 
 /// A generator error: what went wrong, in words for the person running it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,7 +62,12 @@ pub fn api_from_bytes(bytes: &[u8]) -> Result<ir::Api, Error> {
 
 /// Runs stages 1 to 5 on a spec document: the generated files, in memory.
 pub fn generate_from_bytes(bytes: &[u8]) -> Result<Files, Error> {
-    emit::emit(&api_from_bytes(bytes)?)
+    generate_with_options(bytes, &Options::default())
+}
+
+/// [`generate_from_bytes`] with rendering options.
+pub fn generate_with_options(bytes: &[u8], options: &Options) -> Result<Files, Error> {
+    emit::emit(&api_from_bytes(bytes)?, options)
 }
 
 /// Runs stages 1 to 5 on a spec file.

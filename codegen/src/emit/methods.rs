@@ -10,6 +10,12 @@ use crate::ir::Method;
 /// Renders the marker types and the list of all method names.
 pub fn emit<'a>(methods: impl Iterator<Item = &'a Method> + Clone) -> TokenStream {
     let names = methods.clone().map(|m| &m.name);
+    // With no method, `visitor` would be an unused parameter.
+    let visitor = if methods.clone().next().is_some() {
+        format_ident!("visitor")
+    } else {
+        format_ident!("_visitor")
+    };
     let visit_arms = methods.clone().map(|m| {
         let name = &m.name;
         let marker = format_ident!("{}", m.rust_name);
@@ -44,7 +50,7 @@ pub fn emit<'a>(methods: impl Iterator<Item = &'a Method> + Clone) -> TokenStrea
 
         /// Calls `visitor` with the marker type of the method called `name`, or returns
         /// `None` for a name the spec does not have.
-        pub fn visit<V: crate::MethodVisitor>(name: &str, visitor: V) -> ::std::option::Option<V::Output> {
+        pub fn visit<V: crate::MethodVisitor>(name: &str, #visitor: V) -> ::std::option::Option<V::Output> {
             match name {
                 #(#visit_arms)*
                 _ => ::std::option::Option::None,

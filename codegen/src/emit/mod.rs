@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use proc_macro2::TokenStream;
 use quote::quote;
+use syn::visit_mut::{self, VisitMut};
 
 use crate::ir::{Api, Kind};
 use crate::Error;
@@ -16,12 +17,31 @@ use crate::Error;
 /// The generated files, by file name, formatted and with their `@generated` header.
 pub type Files = BTreeMap<String, String>;
 
+/// Rendering options.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The Rust path under which the generated modules and the hand-written items live:
+    /// `crate` for `near-rpc` itself; golden tests compile several APIs side by side
+    /// under `crate::<name>`.
+    pub root: String,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            root: "crate".to_owned(),
+        }
+    }
+}
+
 /// Renders every file of the generated API.
-pub fn emit(api: &Api) -> Result<Files, Error> {
+pub fn emit(api: &Api, options: &Options) -> Result<Files, Error> {
+    let root: syn::Path = syn::parse_str(&options.root)
+        .map_err(|e| Error::new(format!("root {:?} is not a Rust path: {e}", options.root)))?;
     let mut files = Files::new();
     let header = header(api);
     let mut add = |name: &str, tokens: TokenStream| -> Result<(), Error> {
-        let body = format(tokens).map_err(|e| Error::new(format!("{name}: {e}")))?;
+        let body = format(tokens, &root).map_err(|e| Error::new(format!("{name}: {e}")))?;
         files.insert(name.to_owned(), format!("{header}{body}"));
         Ok(())
     };
@@ -59,8 +79,24 @@ fn spec_constants(api: &Api) -> TokenStream {
 }
 
 /// Stage 5: prettyplease, so generated files need no rustfmt run.
-fn format(tokens: TokenStream) -> Result<String, Error> {
-    let file: syn::File =
+fn format(tokens: TokenStream, root: &syn::Path) -> Result<String, Error> {
+    let mut file: syn::File =
         syn::parse2(tokens).map_err(|e| Error::new(format!("generated invalid Rust: {e}")))?;
+    if !(root.segments.len() == 1 && root.segments[0].ident == "crate") {
+        RerootCrate(root).visit_file_mut(&mut file);
+    }
     Ok(prettyplease::unparse(&file))
+}
+
+/// Rewrites every `crate::...` path to `<root>::...`.
+struct RerootCrate<'a>(&'a syn::Path);
+
+impl VisitMut for RerootCrate<'_> {
+    fn visit_path_mut(&mut self, path: &mut syn::Path) {
+        if path.segments.first().is_some_and(|s| s.ident == "crate") {
+            let rest: Vec<_> = path.segments.iter().skip(1).cloned().collect();
+            path.segments = self.0.segments.iter().cloned().chain(rest).collect();
+        }
+        visit_mut::visit_path_mut(self, path);
+    }
 }
