@@ -511,6 +511,8 @@ crate::open_enum!(
     "LinkError", "MethodResolveError", "WasmTrap", "HostError", "ExecutionError"],
     Unknown
 );
+pub type GenesisConfigError = ();
+pub type GenesisConfigRequest = ();
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 pub enum GlobalContractDeployMode {
@@ -1409,6 +1411,7 @@ pub enum RpcClientConfigError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(RpcClientConfigError, Field("name"), ["INTERNAL_ERROR"], Unknown);
+pub type RpcClientConfigRequest = ();
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcCongestionLevelRequest {
     /// The alternatives of this type; see [`RpcCongestionLevelRequestKind`].
@@ -1481,6 +1484,8 @@ pub enum RpcGasPriceError {
 crate::open_enum!(
     RpcGasPriceError, Field("name"), ["INTERNAL_ERROR", "UNKNOWN_BLOCK"], Unknown
 );
+pub type RpcHealthRequest = ();
+pub type RpcHealthResponse = ();
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcLightClientExecutionProofRequest {
     pub light_client_head: crate::CryptoHash,
@@ -1568,6 +1573,7 @@ pub enum RpcNetworkInfoError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(RpcNetworkInfoError, Field("name"), ["INTERNAL_ERROR"], Unknown);
+pub type RpcNetworkInfoRequest = ();
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1931,6 +1937,7 @@ crate::open_enum!(
     RpcStatusError, Field("name"), ["NODE_IS_SYNCING", "NO_NEW_BLOCKS",
     "EPOCH_OUT_OF_BOUNDS", "INTERNAL_ERROR"], Unknown
 );
+pub type RpcStatusRequest = ();
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]

@@ -1356,46 +1356,6 @@ Default: `false`.*/
     ///List of initial validators.
     pub validators: ::std::vec::Vec<AccountInfo>,
 }
-///`GenesisConfigError`
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
-pub struct GenesisConfigError(pub ());
-impl ::std::ops::Deref for GenesisConfigError {
-    type Target = ();
-    fn deref(&self) -> &() {
-        &self.0
-    }
-}
-impl ::std::convert::From<GenesisConfigError> for () {
-    fn from(value: GenesisConfigError) -> Self {
-        value.0
-    }
-}
-impl ::std::convert::From<()> for GenesisConfigError {
-    fn from(value: ()) -> Self {
-        Self(value)
-    }
-}
-///`GenesisConfigRequest`
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
-pub struct GenesisConfigRequest(pub ());
-impl ::std::ops::Deref for GenesisConfigRequest {
-    type Target = ();
-    fn deref(&self) -> &() {
-        &self.0
-    }
-}
-impl ::std::convert::From<GenesisConfigRequest> for () {
-    fn from(value: GenesisConfigRequest) -> Self {
-        value.0
-    }
-}
-impl ::std::convert::From<()> for GenesisConfigRequest {
-    fn from(value: ()) -> Self {
-        Self(value)
-    }
-}
 ///`KeyHandle`
 #[derive(
     ::serde::Deserialize,
@@ -1753,26 +1713,6 @@ pub struct RpcChunkResponse {
     pub receipts: ::std::vec::Vec<ReceiptView>,
     pub transactions: ::std::vec::Vec<SignedTransactionView>,
 }
-///`RpcClientConfigRequest`
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
-pub struct RpcClientConfigRequest(pub ());
-impl ::std::ops::Deref for RpcClientConfigRequest {
-    type Target = ();
-    fn deref(&self) -> &() {
-        &self.0
-    }
-}
-impl ::std::convert::From<RpcClientConfigRequest> for () {
-    fn from(value: RpcClientConfigRequest) -> Self {
-        value.0
-    }
-}
-impl ::std::convert::From<()> for RpcClientConfigRequest {
-    fn from(value: ()) -> Self {
-        Self(value)
-    }
-}
 ///ClientConfig where some fields can be updated at runtime.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct RpcClientConfigResponse {
@@ -2047,46 +1987,6 @@ pub struct RpcGasPriceRequest {
 pub struct RpcGasPriceResponse {
     pub gas_price: crate::NearToken,
 }
-///`RpcHealthRequest`
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
-pub struct RpcHealthRequest(pub ());
-impl ::std::ops::Deref for RpcHealthRequest {
-    type Target = ();
-    fn deref(&self) -> &() {
-        &self.0
-    }
-}
-impl ::std::convert::From<RpcHealthRequest> for () {
-    fn from(value: RpcHealthRequest) -> Self {
-        value.0
-    }
-}
-impl ::std::convert::From<()> for RpcHealthRequest {
-    fn from(value: ()) -> Self {
-        Self(value)
-    }
-}
-///`RpcHealthResponse`
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
-pub struct RpcHealthResponse(pub ());
-impl ::std::ops::Deref for RpcHealthResponse {
-    type Target = ();
-    fn deref(&self) -> &() {
-        &self.0
-    }
-}
-impl ::std::convert::From<RpcHealthResponse> for () {
-    fn from(value: RpcHealthResponse) -> Self {
-        value.0
-    }
-}
-impl ::std::convert::From<()> for RpcHealthResponse {
-    fn from(value: ()) -> Self {
-        Self(value)
-    }
-}
 ///`RpcKnownProducer`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcKnownProducer {
@@ -2144,26 +2044,6 @@ pub struct RpcLightClientNextBlockResponse {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcMaintenanceWindowsRequest {
     pub account_id: crate::AccountId,
-}
-///`RpcNetworkInfoRequest`
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
-pub struct RpcNetworkInfoRequest(pub ());
-impl ::std::ops::Deref for RpcNetworkInfoRequest {
-    type Target = ();
-    fn deref(&self) -> &() {
-        &self.0
-    }
-}
-impl ::std::convert::From<RpcNetworkInfoRequest> for () {
-    fn from(value: RpcNetworkInfoRequest) -> Self {
-        value.0
-    }
-}
-impl ::std::convert::From<()> for RpcNetworkInfoRequest {
-    fn from(value: ()) -> Self {
-        Self(value)
-    }
 }
 ///`RpcNetworkInfoResponse`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2373,26 +2253,6 @@ pub struct RpcStateChangesInBlockByTypeResponse {
 pub struct RpcStateChangesInBlockResponse {
     pub block_hash: crate::CryptoHash,
     pub changes: ::std::vec::Vec<crate::types::StateChangeWithCauseView>,
-}
-///`RpcStatusRequest`
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
-pub struct RpcStatusRequest(pub ());
-impl ::std::ops::Deref for RpcStatusRequest {
-    type Target = ();
-    fn deref(&self) -> &() {
-        &self.0
-    }
-}
-impl ::std::convert::From<RpcStatusRequest> for () {
-    fn from(value: RpcStatusRequest) -> Self {
-        value.0
-    }
-}
-impl ::std::convert::From<()> for RpcStatusRequest {
-    fn from(value: ()) -> Self {
-        Self(value)
-    }
 }
 ///`RpcStatusResponse`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]

@@ -6,7 +6,8 @@
 //!
 //! Decisions, in the order [`build`] takes them for each schema:
 //! 1. a schema listed in [`crate::handwritten`] maps to a hand-written type;
-//! 2. the per-method envelope schemas become aliases of the hand-written generics;
+//! 2. the per-method envelope schemas become aliases of the hand-written generics, and
+//!    `null` schemas aliases of `()`;
 //! 3. properties mixed with `oneOf`/`anyOf` (and a method's params that are a bare
 //!    `oneOf`) become a struct with the alternatives as a flattened, named enum;
 //! 4. other `oneOf`/`anyOf` schemas become enums (see [`Tagging`] for how the wire format
@@ -59,8 +60,8 @@ pub enum Kind {
         /// Path of the type.
         rust_path: String,
     },
-    /// An alias of a hand-written generic envelope type.
-    Envelope {
+    /// An alias: of a hand-written generic envelope type, or `()` for a `null` schema.
+    Alias {
         /// The aliased type.
         target: TypeExpr,
     },
@@ -387,7 +388,13 @@ impl Builder<'_> {
         }
         if ENVELOPE_PREFIXES.iter().any(|p| name.starts_with(p)) {
             let target = self.envelope_target(name, schema)?;
-            return self.insert(def(Kind::Envelope { target }));
+            return self.insert(def(Kind::Alias { target }));
+        }
+        // `params: null` methods: the unit type serializes as `null`.
+        if is_null(schema) {
+            return self.insert(def(Kind::Alias {
+                target: TypeExpr::Unit,
+            }));
         }
         let open = self.open_roots.contains(name);
         let has_props = schema.get("properties").is_some();

@@ -1,6 +1,6 @@
 //! Our emitter for the shapes typify renders badly: enums (named variants, open enums
 //! with a catch-all, untagged enums told apart by their required properties), structs
-//! with flattened alternatives, and the envelope aliases.
+//! with flattened alternatives, and aliases (the envelope, `null`).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -16,7 +16,7 @@ pub fn emit<'a>(types: impl Iterator<Item = &'a TypeDef>) -> TokenStream {
         match &def.kind {
             Kind::Enum(e) => enumeration(&doc, &name, e),
             Kind::Flattened(f) => flattened(&doc, &name, f),
-            Kind::Envelope { target } => {
+            Kind::Alias { target } => {
                 let target = type_tokens(target, Scope::Types);
                 quote! { #doc pub type #name = #target; }
             }

@@ -27,6 +27,8 @@ pub enum HealthError {
     Unknown(::serde_json::Value),
 }
 crate::nullable::open_enum!(HealthError, Field("name"), ["NODE_IS_SYNCING"], Unknown);
+pub type HealthRequest = ();
+pub type HealthResponse = ();
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
