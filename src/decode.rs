@@ -37,8 +37,7 @@ impl DecodeError {
         &self.path
     }
 
-    /// What went wrong. It may itself start with a path produced by a nested
-    /// decoder (e.g. `cause.info.block_height: ...` from an error object).
+    /// What went wrong.
     pub fn message(&self) -> &str {
         &self.message
     }
@@ -60,10 +59,30 @@ fn convert(e: serde_path_to_error::Error<serde_json::Error>) -> DecodeError {
     let path = e.path().to_string();
     // serde_path_to_error writes the root as ".".
     let path = if path == "." { String::new() } else { path };
-    DecodeError {
-        path,
-        message: e.into_inner().to_string(),
+    join_nested_paths(path, e.into_inner().to_string())
+}
+
+/// Types that buffer their input (open enums, untagged shapes) decode it again with their
+/// own path tracking and report `"<inner path>: <message>"`. This moves those inner
+/// paths from the message onto the outer path, so that `path()` is the whole path.
+fn join_nested_paths(mut path: String, message: String) -> DecodeError {
+    let mut rest = message.as_str();
+    while let Some((segment, tail)) = rest.split_once(": ") {
+        let path_like = !segment.is_empty()
+            && segment
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.[]-".contains(c));
+        if !path_like {
+            break;
+        }
+        if !path.is_empty() && !segment.starts_with('[') {
+            path.push('.');
+        }
+        path.push_str(segment);
+        rest = tail;
     }
+    let message = rest.to_owned();
+    DecodeError { path, message }
 }
 
 /// Decodes a JSON document, tracking the path of any failure.
@@ -154,5 +173,30 @@ mod tests {
         let e = DecodeError::new("a.b", "boom");
         assert_eq!(e.to_string(), "at a.b: boom");
         assert_eq!(DecodeError::new("", "boom").to_string(), "boom");
+    }
+}
+
+#[cfg(test)]
+mod nested_path_tests {
+    use super::*;
+
+    #[test]
+    fn nested_paths_join_the_outer_path() {
+        let e = join_nested_paths(
+            "result".into(),
+            "receipts[0].receipt: Action.actions[0]: FunctionCall.gas: invalid digit".into(),
+        );
+        assert_eq!(
+            e.path(),
+            "result.receipts[0].receipt.Action.actions[0].FunctionCall.gas"
+        );
+        assert_eq!(e.message(), "invalid digit");
+        let e = join_nested_paths("a".into(), "[3]: missing field `x`".into());
+        assert_eq!((e.path(), e.message()), ("a[3]", "missing field `x`"));
+        let e = join_nested_paths(String::new(), "invalid type: null, expected u8".into());
+        assert_eq!(
+            (e.path(), e.message()),
+            ("", "invalid type: null, expected u8")
+        );
     }
 }

@@ -1,5 +1,6 @@
 //! Support code that generated types call. Not part of the public API.
 
+use serde::de::value::MapDeserializer;
 use serde::de::{DeserializeOwned, Error as _};
 use serde::Deserializer;
 use serde_json::Value;
@@ -109,6 +110,25 @@ fn describe(value: &Value) -> &'static str {
     }
 }
 
+/// A deserializer over an object that yields the tag field first.
+///
+/// serde decodes `{"tag": .., "content": ..}` as a stream when the tag comes first, but
+/// sets the content aside (losing its error path) when it comes first, as it does in a
+/// `Value`, whose keys are sorted.
+pub fn tag_first<'a>(
+    value: &'a Value,
+    field: &str,
+) -> MapDeserializer<'a, std::vec::IntoIter<(&'a str, &'a Value)>, serde_json::Error> {
+    let mut entries: Vec<(&str, &Value)> = value
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.as_str(), v))
+        .collect();
+    entries.sort_by_key(|(k, _)| *k != field);
+    MapDeserializer::new(entries.into_iter())
+}
+
 /// Implements `Deserialize` and `Serialize` for an open enum whose known variants have
 /// inherent `deserialize`/`serialize` functions (derived with `#[serde(remote = "Self")]`).
 ///
@@ -117,22 +137,29 @@ fn describe(value: &Value) -> &'static str {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! open_enum {
-    ($name:ident, $tagging:ident $(($field:literal))?, [$($known:literal),* $(,)?], $unknown:ident) => {
+    ($name:ident, External, [$($known:literal),* $(,)?], $unknown:ident) => {
+        $crate::open_enum!(@impl $name, $crate::__private::Tagging::External, [$($known),*], $unknown,
+            |value| value);
+    };
+    ($name:ident, Field($field:literal), [$($known:literal),* $(,)?], $unknown:ident) => {
+        $crate::open_enum!(@impl $name, $crate::__private::Tagging::Field($field), [$($known),*], $unknown,
+            |value| $crate::__private::tag_first(value, $field));
+    };
+    (@impl $name:ident, $tagging:expr, [$($known:literal),*], $unknown:ident, |$value:ident| $source:expr) => {
         impl<'de> ::serde::Deserialize<'de> for $name {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> ::std::result::Result<Self, D::Error> {
                 use ::serde::de::Error as _;
                 const KNOWN: &[&str] = &[$($known),*];
-                let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-                let tagging = $crate::__private::Tagging::$tagging $(($field))?;
-                match $crate::__private::tag(&value, tagging) {
+                let $value = &<::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                match $crate::__private::tag($value, $tagging) {
                     ::std::result::Result::Ok(tag) if KNOWN.contains(&tag) => {
                         let mut track = ::serde_path_to_error::Track::new();
-                        $name::deserialize(::serde_path_to_error::Deserializer::new(&value, &mut track))
+                        $name::deserialize(::serde_path_to_error::Deserializer::new($source, &mut track))
                             .map_err(|e| D::Error::custom($crate::__private::with_path(&track.path(), e)))
                     }
-                    ::std::result::Result::Ok(_) => ::std::result::Result::Ok($name::$unknown(value)),
+                    ::std::result::Result::Ok(_) => ::std::result::Result::Ok($name::$unknown($value.clone())),
                     ::std::result::Result::Err(message) => ::std::result::Result::Err(D::Error::custom(message)),
                 }
             }

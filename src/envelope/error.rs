@@ -154,26 +154,10 @@ impl<E: Serialize, V: Serialize, I: Serialize> Serialize for ErrorWrapper<E, V, 
     }
 }
 
-/// Decodes `cause` as `T`; on failure the message is `cause.<path>: <error>`.
-///
-/// Path tracking cannot see inside internally or adjacently tagged enums
-/// (serde buffers their content), so when the failure is reported at the root
-/// of the cause, the cause's own `name` (if any) is added instead:
-/// `cause (UNKNOWN_ACCOUNT): <error>`.
+/// Decodes `cause` as `T`; on failure the message is `cause: <inner path>: <error>`,
+/// which [`crate::decode`] folds into one path.
 fn decode_cause<T: DeserializeOwned, Err: de::Error>(cause: Value) -> Result<T, Err> {
-    let inner_name = match cause.get("name") {
-        Some(Value::String(name)) => Some(name.clone()),
-        _ => None,
-    };
-    serde_path_to_error::deserialize(cause).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
-        match (path.as_str(), inner_name) {
-            (".", Some(name)) => Err::custom(format_args!("cause ({name}): {inner}")),
-            (".", None) => Err::custom(format_args!("cause: {inner}")),
-            _ => Err::custom(format_args!("cause.{path}: {inner}")),
-        }
-    })
+    crate::__private::decode(&cause).map_err(|e| Err::custom(format_args!("cause: {e}")))
 }
 
 /// Collects the object into a map, rejecting duplicate keys.
@@ -447,10 +431,11 @@ mod tests {
             .map(|e| e.to_string())
             .unwrap_or_default();
         assert!(
-            err.starts_with("cause.info.block_height: invalid type: string \"x\""),
+            err.starts_with("cause: info.block_height: invalid type: string \"x\""),
             "{err}"
         );
-        // Inside a tagged enum the path is lost; the cause name stands in.
+        // Inside a serde-derived tagged enum the inner path is lost (serde buffers the
+        // content); the generated open enums track it themselves.
         let err = decode_err(json!({
             "name": "HANDLER_ERROR",
             "cause": {"name": "UNKNOWN_ACCOUNT",
@@ -458,7 +443,7 @@ mod tests {
             "code": -32000
         }));
         assert!(
-            err.starts_with("cause (UNKNOWN_ACCOUNT): invalid type: string \"x\""),
+            err.starts_with("cause: invalid type: string \"x\""),
             "{err}"
         );
         let err = decode_err(json!({"name": "INTERNAL_ERROR", "cause": 5}));

@@ -311,16 +311,16 @@ mod tests {
         let e = from_value::<Response<u8, ErrorWrapper<Foo, Value, Value>>>(body).err();
         let e = e.map(|e| e.to_string()).unwrap_or_default();
         assert!(
-            e.starts_with("at error: cause.foo.bar: invalid type: string \"x\""),
+            e.starts_with("at error.cause.foo.bar: invalid type: string \"x\""),
             "{e}"
         );
-        // A tagged-enum cause names the variant instead.
+        // Inside a serde-derived tagged enum the path stops at the cause.
         let body = json!({"jsonrpc":"2.0","id":1,"error":{
             "name":"HANDLER_ERROR","cause":{"name":"UNKNOWN_ACCOUNT","info":{"requested_account_id":5}}}});
         let e = from_value::<Resp<Foo>>(body).err();
         let e = e.map(|e| e.to_string()).unwrap_or_default();
         assert!(
-            e.starts_with("at error: cause (UNKNOWN_ACCOUNT): invalid type: integer `5`"),
+            e.starts_with("at error.cause: invalid type: integer `5`"),
             "{e}"
         );
     }

@@ -261,8 +261,8 @@ mod tests {
 
         #[test]
         fn null_params_and_results() {
-            let params: <Health as RpcMethod>::Params = decode(json!(null)).unwrap();
-            assert_eq!(serde_json::to_value(params).unwrap(), json!(null));
+            assert_eq!(decode::<<Health as RpcMethod>::Params>(json!(null)), Ok(()));
+            assert!(decode::<<Health as RpcMethod>::Params>(json!({})).is_err());
             let request = near_rpc::Request::new(Health::NAME, ());
             let body = serde_json::to_value(&request).unwrap();
             assert_eq!(body["params"], json!(null));
