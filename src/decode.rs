@@ -100,6 +100,67 @@ pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, De
     serde_path_to_error::deserialize(value).map_err(convert)
 }
 
+/// Decodes a value the user wrote (request params, say) and rejects any field the type
+/// does not know, instead of ignoring it as response decoding does for forward
+/// compatibility.
+///
+/// ```
+/// use near_rpc::{decode, types::RpcViewAccountRequest};
+/// use serde_json::json;
+///
+/// let err = decode::from_value_strict::<RpcViewAccountRequest>(
+///     json!({"account_id": "alice.near", "finality": "final", "acount": "typo"}),
+/// )
+/// .unwrap_err();
+/// assert_eq!(err.path(), "acount");
+/// assert_eq!(err.message(), "unknown field, not part of this type");
+/// ```
+pub fn from_value_strict<T: DeserializeOwned + serde::Serialize>(
+    value: serde_json::Value,
+) -> Result<T, DecodeError> {
+    let decoded: T = from_value(value.clone())?;
+    let encoded =
+        serde_json::to_value(&decoded).map_err(|e| DecodeError::new("", e.to_string()))?;
+    match first_dropped(&value, &encoded, String::new()) {
+        Some(path) => Err(DecodeError::new(
+            path,
+            "unknown field, not part of this type",
+        )),
+        None => Ok(decoded),
+    }
+}
+
+/// The path of the first non-null field of `given` that re-encoding did not keep.
+fn first_dropped(
+    given: &serde_json::Value,
+    kept: &serde_json::Value,
+    path: String,
+) -> Option<String> {
+    use serde_json::Value;
+    let join = |key: &str| {
+        if path.is_empty() {
+            key.to_owned()
+        } else {
+            format!("{path}.{key}")
+        }
+    };
+    match (given, kept) {
+        (Value::Object(given), Value::Object(kept)) => {
+            given.iter().find_map(|(key, value)| match kept.get(key) {
+                Some(k) => first_dropped(value, k, join(key)),
+                None if value.is_null() => None,
+                None => Some(join(key)),
+            })
+        }
+        (Value::Array(given), Value::Array(kept)) => given
+            .iter()
+            .zip(kept)
+            .enumerate()
+            .find_map(|(i, (g, k))| first_dropped(g, k, format!("{path}[{i}]"))),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,7 @@
 //! Support code that generated types call. Not part of the public API.
 
+use std::borrow::Cow;
+
 use serde::de::value::MapDeserializer;
 use serde::de::{DeserializeOwned, Error as _};
 use serde::Deserializer;
@@ -14,19 +16,68 @@ pub enum Tagging {
     Field(&'static str),
 }
 
-/// The variant name of `value` for `tagging`, or why there is none.
-pub fn tag(value: &Value, tagging: Tagging) -> Result<&str, String> {
+/// Which variant a buffered open-enum value is.
+#[derive(Debug, PartialEq)]
+pub enum Selected<'a> {
+    /// A known variant, to be decoded from this value.
+    Known(Cow<'a, Value>),
+    /// A variant this version does not know.
+    Unknown,
+}
+
+/// Picks the variant of `value`, or says why it has none.
+///
+/// An externally tagged enum flattened into a struct (`BlockReference` in
+/// `{"account_id": .., "finality": ..}`) sees the struct's other fields too: then the one
+/// known variant key among them selects the variant.
+pub fn select<'a>(
+    value: &'a Value,
+    tagging: Tagging,
+    known: &[&str],
+) -> Result<Selected<'a>, String> {
+    let known_or_unknown = |name: &str| {
+        if known.contains(&name) {
+            Selected::Known(Cow::Borrowed(value))
+        } else {
+            Selected::Unknown
+        }
+    };
     match (tagging, value) {
-        (Tagging::External, Value::String(name)) => Ok(name),
-        (Tagging::External, Value::Object(map)) if map.len() == 1 => {
-            Ok(map.keys().next().map(String::as_str).unwrap_or_default())
+        (Tagging::External, Value::String(name)) => Ok(known_or_unknown(name)),
+        (Tagging::External, Value::Object(map)) if map.len() == 1 => Ok(known_or_unknown(
+            map.keys().next().map_or("", String::as_str),
+        )),
+        (Tagging::External, Value::Object(map)) => {
+            let present: Vec<&String> =
+                map.keys().filter(|k| known.contains(&k.as_str())).collect();
+            match present.as_slice() {
+                [key] => Ok(Selected::Known(Cow::Owned(Value::Object(
+                    map.iter()
+                        .filter(|(k, _)| k == key)
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect(),
+                )))),
+                [] => Err(format!(
+                    "expected one of the fields `{}`",
+                    known.join("`, `")
+                )),
+                several => Err(format!(
+                    "expected only one of the fields `{}`, found `{}`",
+                    known.join("`, `"),
+                    several
+                        .iter()
+                        .map(|k| k.as_str())
+                        .collect::<Vec<_>>()
+                        .join("` and `")
+                )),
+            }
         }
         (Tagging::External, _) => Err(format!(
-            "expected a variant name or an object with exactly one key, found {}",
+            "expected a variant name or an object with one key, found {}",
             describe(value)
         )),
         (Tagging::Field(field), Value::Object(map)) => match map.get(field) {
-            Some(Value::String(name)) => Ok(name),
+            Some(Value::String(name)) => Ok(known_or_unknown(name)),
             Some(other) => Err(format!(
                 "expected `{field}` to be a string, found {}",
                 describe(other)
@@ -152,14 +203,17 @@ macro_rules! open_enum {
             ) -> ::std::result::Result<Self, D::Error> {
                 use ::serde::de::Error as _;
                 const KNOWN: &[&str] = &[$($known),*];
-                let $value = &<::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-                match $crate::__private::tag($value, $tagging) {
-                    ::std::result::Result::Ok(tag) if KNOWN.contains(&tag) => {
+                let buffered = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                match $crate::__private::select(&buffered, $tagging, KNOWN) {
+                    ::std::result::Result::Ok($crate::__private::Selected::Known(known)) => {
+                        let $value = known.as_ref();
                         let mut track = ::serde_path_to_error::Track::new();
                         $name::deserialize(::serde_path_to_error::Deserializer::new($source, &mut track))
                             .map_err(|e| D::Error::custom($crate::__private::with_path(&track.path(), e)))
                     }
-                    ::std::result::Result::Ok(_) => ::std::result::Result::Ok($name::$unknown($value.clone())),
+                    ::std::result::Result::Ok($crate::__private::Selected::Unknown) => {
+                        ::std::result::Result::Ok($name::$unknown(buffered))
+                    }
                     ::std::result::Result::Err(message) => ::std::result::Result::Err(D::Error::custom(message)),
                 }
             }
@@ -185,18 +239,39 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn tags_are_found_or_explained() {
-        assert_eq!(tag(&json!("A"), Tagging::External), Ok("A"));
-        assert_eq!(tag(&json!({"B": 1}), Tagging::External), Ok("B"));
-        assert!(tag(&json!({"B": 1, "C": 2}), Tagging::External)
-            .unwrap_err()
-            .contains("exactly one key"));
-        assert_eq!(tag(&json!({"name": "X"}), Tagging::Field("name")), Ok("X"));
+    fn variants_are_selected_or_explained() {
+        fn select(value: &Value, tagging: Tagging) -> Result<Selected<'_>, String> {
+            super::select(value, tagging, &["A", "B"])
+        }
+        assert!(matches!(
+            select(&json!("A"), Tagging::External),
+            Ok(Selected::Known(_))
+        ));
         assert_eq!(
-            tag(&json!({}), Tagging::Field("name")).unwrap_err(),
+            select(&json!({"Z": 1}), Tagging::External),
+            Ok(Selected::Unknown)
+        );
+        // Flattened beside other fields: the known key is picked out.
+        assert_eq!(
+            select(&json!({"B": 1, "other": 2}), Tagging::External),
+            Ok(Selected::Known(Cow::Owned(json!({"B": 1}))))
+        );
+        assert_eq!(
+            select(&json!({"x": 1, "y": 2}), Tagging::External).unwrap_err(),
+            "expected one of the fields `A`, `B`"
+        );
+        assert!(select(&json!({"A": 1, "B": 2, "c": 3}), Tagging::External)
+            .unwrap_err()
+            .contains("found `A` and `B`"));
+        assert!(matches!(
+            select(&json!({"name": "A"}), Tagging::Field("name")),
+            Ok(Selected::Known(_))
+        ));
+        assert_eq!(
+            select(&json!({}), Tagging::Field("name")).unwrap_err(),
             "missing field `name`"
         );
-        assert!(tag(&json!(3), Tagging::Field("type"))
+        assert!(select(&json!(3), Tagging::Field("type"))
             .unwrap_err()
             .contains("found a number"));
     }

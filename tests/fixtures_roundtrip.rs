@@ -112,3 +112,113 @@ fn recorded_responses_round_trip() {
     assert!(passed + failures.len() > 50, "too few fixtures found");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Decodes a body as a request of a method and re-encodes it.
+struct RequestRoundTrip<'a>(&'a [u8]);
+
+impl MethodVisitor for RequestRoundTrip<'_> {
+    type Output = Result<Value, String>;
+    fn visit<M: RpcMethod>(self) -> Result<Value, String> {
+        let r: near_rpc::Request<M::Params> =
+            decode::from_slice(self.0).map_err(|e| e.to_string())?;
+        serde_json::to_value(&r).map_err(|e| e.to_string())
+    }
+}
+
+/// Whether a method's params decode strictly (no unknown field).
+struct StrictParams(Value);
+
+impl MethodVisitor for StrictParams {
+    type Output = bool;
+    fn visit<M: RpcMethod>(self) -> bool {
+        decode::from_value_strict::<M::Params>(self.0).is_ok()
+    }
+}
+
+/// The `method/file` names in `method/file: path` entries.
+fn dropped_requests(dropped: &[String]) -> std::collections::BTreeSet<String> {
+    dropped
+        .iter()
+        .filter_map(|d| d.split_once(": ").map(|(name, _)| name.to_owned()))
+        .collect()
+}
+
+#[test]
+fn recorded_requests_round_trip() {
+    let Some(shared) = common::shared_dir() else {
+        return;
+    };
+    let mut dropped: Vec<String> = Vec::new();
+    let mut strict_rejections = std::collections::BTreeSet::new();
+    let (mut passed, mut rejected, mut failures) = (0, 0, Vec::new());
+    for fixture in common::fixtures(&shared) {
+        if !fixture.schema_ok || fixture.kind != "request" {
+            continue;
+        }
+        let bytes = std::fs::read(&fixture.path).expect("fixture is readable");
+        // Requests the node answered with a parse error (an invalid account id, a block
+        // id that is neither height nor hash) pass the schema's `string` types but not our
+        // typed ones: they must be rejected, with the path of the bad value.
+        let response = fixture
+            .path
+            .with_file_name(fixture.name.replace("-request.json", ".json"));
+        let node_rejected = fixture.notes.contains("INVALID request")
+            || std::fs::read_to_string(response).is_ok_and(|r| r.contains("PARSE_ERROR"));
+        if node_rejected {
+            match methods::visit(&fixture.method, RequestRoundTrip(&bytes)) {
+                Some(Err(e)) if e.starts_with("at params.") || e.starts_with("at params:") => {
+                    rejected += 1
+                }
+                other => failures.push(format!(
+                    "{}/{}: the node rejected it, so should we: {other:?}",
+                    fixture.method, fixture.name
+                )),
+            }
+            continue;
+        }
+        let original: Value = serde_json::from_slice(&bytes).expect("fixture is JSON");
+        let params = original["params"].clone();
+        if methods::visit(&fixture.method, StrictParams(params)) == Some(false) {
+            strict_rejections.insert(format!("{}/{}", fixture.method, fixture.name));
+        }
+        let outcome = methods::visit(&fixture.method, RequestRoundTrip(&bytes))
+            .unwrap_or_else(|| Err(format!("no method {}", fixture.method)))
+            .and_then(|encoded| {
+                let mut lost = Vec::new();
+                match first_difference(&mut lost, "", &original, &encoded) {
+                    None => {
+                        let at = |p: &String| format!("{}/{}: {p}", fixture.method, fixture.name);
+                        dropped.extend(lost.iter().map(at));
+                        Ok(())
+                    }
+                    Some(d) => Err(format!("round trip differs at {d}")),
+                }
+            });
+        match outcome {
+            Ok(()) => passed += 1,
+            Err(e) => failures.push(format!("{}/{}: {e}", fixture.method, fixture.name)),
+        }
+    }
+    println!(
+        "recorded requests: {passed} passed, {rejected} rejected like the node did, {} failed",
+        failures.len()
+    );
+    assert!(rejected > 0, "the invalid recorded requests were not found");
+    assert!(
+        passed + failures.len() > 50,
+        "too few request fixtures found"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Some real requests carry fields the spec doesn't have (docs examples mixing two
+    // variants, `gas` on call_function): decoding ignores them like a node does, and the
+    // strict decode used for user input reports each of them.
+    println!("request fields not in the spec: {}", dropped.len());
+    for entry in &dropped {
+        println!("  {entry}");
+    }
+    assert_eq!(
+        strict_rejections,
+        dropped_requests(&dropped),
+        "strict decoding must flag exactly the requests with dropped fields"
+    );
+}

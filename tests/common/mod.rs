@@ -58,6 +58,7 @@ pub fn fixtures(shared: &Path) -> Vec<Fixture> {
                 name: name.to_owned(),
                 kind: cells[kind].to_owned(),
                 schema_ok: cells[notes].contains("schema check: ok"),
+                notes: cells[notes].to_owned(),
             }
         })
         .collect()
@@ -76,4 +77,6 @@ pub struct Fixture {
     pub kind: String,
     /// Whether SOURCES.tsv says the body passes the 1.2.6 schema.
     pub schema_ok: bool,
+    /// The SOURCES.tsv notes.
+    pub notes: String,
 }

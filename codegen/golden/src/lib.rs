@@ -176,7 +176,7 @@ mod tests {
                 "{err}"
             );
             let err = decode::<Action>(json!({"Transfer": {}, "Stake": "Done"})).unwrap_err();
-            assert!(err.contains("exactly one key"), "{err}");
+            assert!(err.contains("only one of the fields"), "{err}");
         }
 
         #[test]
