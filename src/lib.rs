@@ -31,8 +31,11 @@
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "client")]
+pub mod client;
 pub mod decode;
 pub mod envelope;
+mod extras;
 mod method;
 pub mod primitives;
 mod tx_response;
@@ -42,6 +45,7 @@ mod tx_response;
 pub mod __private;
 
 pub use envelope::{ErrorCause, ErrorWrapper, Id, Request, Response};
+pub use extras::InvalidBase64;
 pub use method::{MethodVisitor, RpcMethod};
 pub use near_account_id::AccountId;
 pub use near_token::NearToken;

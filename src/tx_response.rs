@@ -45,16 +45,6 @@ pub enum TransactionOutcome {
     WithoutReceipts(FinalExecutionOutcomeView),
 }
 
-impl TransactionOutcome {
-    /// The outcome without the receipts.
-    pub fn status(&self) -> &crate::types::FinalExecutionStatus {
-        match self {
-            Self::WithReceipts(o) => &o.status,
-            Self::WithoutReceipts(o) => &o.status,
-        }
-    }
-}
-
 /// Keys of which any one means an outcome is present.
 const OUTCOME_KEYS: [&str; 4] = [
     "status",

@@ -1,0 +1,430 @@
+//! The client against a real HTTP server on loopback: request bodies and paths for both
+//! transports, every error class, retries and Retry-After, timeouts, failover, the size
+//! limit, and redaction of API keys on every error path.
+
+#![cfg(feature = "client")]
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use near_rpc::client::{
+    ApiKey, Client, ClientBuilder, Error, RetryPolicy, Transport, TransportKind,
+};
+use near_rpc::types::{
+    Finality, RpcBlockRequest, RpcTransactionError, SyncCheckpoint, TxExecutionStatus,
+};
+use near_rpc::{methods, BlockId, CryptoHash, ErrorCause};
+use serde_json::json;
+use support::{refused_url, Reply, TestServer};
+
+const KEY: &str = "SeCrEt-ApI-KeY-42";
+
+/// Fast retries, so tests don't wait for the default backoff.
+fn fast_retry() -> RetryPolicy {
+    RetryPolicy {
+        initial_backoff: Duration::from_millis(5),
+        max_backoff: Duration::from_millis(20),
+        ..RetryPolicy::default()
+    }
+}
+
+fn builder(url: &str) -> ClientBuilder {
+    Client::builder()
+        .endpoint(url)
+        .expect("valid URL")
+        .retry(fast_retry())
+}
+
+const STATUS_OK: &str =
+    r#"{"jsonrpc":"2.0","id":"1","result":{"final_execution_status":"INCLUDED"}}"#;
+const HASH: &str = "11111111111111111111111111111111";
+
+fn tx_ref() -> (CryptoHash, near_rpc::AccountId) {
+    (HASH.parse().unwrap(), "alice.near".parse().unwrap())
+}
+
+fn block_final() -> RpcBlockRequest {
+    RpcBlockRequest {
+        block_reference: Finality::Final.into(),
+    }
+}
+
+/// No error text may reveal the key, whatever the error.
+fn assert_redacted<E: std::fmt::Debug>(error: &Error<E>) {
+    let shown = format!("{error} {error:?}");
+    assert!(!shown.contains(KEY), "the API key leaked: {shown}");
+}
+
+#[tokio::test]
+async fn json_rpc_post_to_the_base_url() {
+    let server = TestServer::start(vec![Reply::json(STATUS_OK)]);
+    let client = builder(&server.url(&format!("/{KEY}"))).build().unwrap();
+    let response = client.tx_status(tx_ref(), None).await.unwrap();
+    assert_eq!(response.final_execution_status, TxExecutionStatus::Included);
+    assert!(response.outcome.is_none());
+
+    let request = &server.requests()[0];
+    assert_eq!(
+        (request.method.as_str(), request.path.as_str()),
+        ("POST", &*format!("/{KEY}"))
+    );
+    assert_eq!(request.header("content-type"), Some("application/json"));
+    let body = request.json();
+    assert_eq!(body["jsonrpc"], "2.0");
+    assert_eq!(body["method"], "EXPERIMENTAL_tx_status");
+    assert!(body["id"].is_string(), "ids are strings by default: {body}");
+    assert_eq!(
+        body["params"],
+        json!({"tx_hash": HASH, "sender_account_id": "alice.near", "wait_until": "EXECUTED_OPTIMISTIC"})
+    );
+}
+
+#[tokio::test]
+async fn method_in_path_transport_and_header_keys() {
+    let server = TestServer::start(vec![Reply::json(
+        r#"{"jsonrpc":"2.0","id":1,"result":{"final_execution_status":"FINAL"}}"#,
+    )]);
+    let client = builder(&server.url("/v1"))
+        .transport(Transport::MethodInPath)
+        .api_key(ApiKey::x_api_key(KEY).unwrap())
+        .build()
+        .unwrap();
+    let response = client
+        .tx(tx_ref(), Some(TxExecutionStatus::Final))
+        .await
+        .unwrap();
+    assert_eq!(response.final_execution_status, TxExecutionStatus::Final);
+    let request = &server.requests()[0];
+    assert_eq!(request.path, "/v1/tx");
+    assert_eq!(request.header("x-api-key"), Some(KEY));
+    assert_eq!(request.json()["params"]["wait_until"], "FINAL");
+    assert!(!format!("{client:?}").contains(KEY));
+
+    let server = TestServer::start(vec![Reply::json(STATUS_OK)]);
+    let client = builder(&server.url(""))
+        .api_key(ApiKey::bearer(KEY).unwrap())
+        .build()
+        .unwrap();
+    client.tx_status(tx_ref(), None).await.unwrap();
+    assert_eq!(
+        server.requests()[0].header("authorization"),
+        Some(&*format!("Bearer {KEY}"))
+    );
+}
+
+#[tokio::test]
+async fn core_method_wrappers_send_the_right_params() {
+    let config = r#"{"jsonrpc":"2.0","id":"1","result":{"protocol_version":73}}"#;
+    let server = TestServer::start(vec![Reply::json(config)]);
+    let client = builder(&server.url("")).build().unwrap();
+    let at_final = client.protocol_config_at(Finality::Final).await.unwrap();
+    assert_eq!(at_final.protocol_version, Some(73));
+    client
+        .protocol_config_at(BlockId::Height(42))
+        .await
+        .unwrap();
+    client
+        .protocol_config_at(SyncCheckpoint::Genesis)
+        .await
+        .unwrap();
+    // That result is no genesis config: the decode error names what is missing.
+    let err = client.genesis_config().await.unwrap_err();
+    let Error::Decode {
+        error, status: 200, ..
+    } = &err
+    else {
+        panic!("{err}")
+    };
+    assert_eq!(error.path(), "result", "{err}");
+    assert!(error.message().contains("missing field"), "{err}");
+    let params: Vec<_> = server
+        .requests()
+        .iter()
+        .map(|r| r.json()["params"].clone())
+        .collect();
+    assert_eq!(
+        params,
+        [
+            json!({"finality": "final"}),
+            json!({"block_id": 42}),
+            json!({"sync_checkpoint": "genesis"}),
+            json!(null)
+        ]
+    );
+}
+
+#[tokio::test]
+async fn json_rpc_errors_are_decoded_whatever_the_http_status() {
+    for status in [200, 400, 408, 422, 500] {
+        let body = r#"{"jsonrpc":"2.0","id":"1","error":{"name":"HANDLER_ERROR",
+            "cause":{"name":"UNKNOWN_TRANSACTION","info":{"requested_transaction_hash":"11111111111111111111111111111111"}},
+            "code":-32000,"message":"Server error","data":"tx not found"}}"#;
+        let server = TestServer::start(vec![Reply::status(status, body)]);
+        let client = builder(&server.url(&format!("/{KEY}")))
+            .retry(RetryPolicy::none())
+            .build()
+            .unwrap();
+        let err = client.tx_status(tx_ref(), None).await.unwrap_err();
+        assert_redacted(&err);
+        let Error::Rpc {
+            status: got, error, ..
+        } = &err
+        else {
+            panic!("HTTP {status}: {err}")
+        };
+        assert_eq!(*got, status);
+        assert!(
+            matches!(
+                error.cause,
+                ErrorCause::Handler(RpcTransactionError::UnknownTransaction { .. })
+            ),
+            "{err}"
+        );
+        assert_eq!(
+            (error.code, error.message.as_deref()),
+            (Some(-32000), Some("Server error"))
+        );
+        assert_eq!(error.data, Some(json!("tx not found")));
+        assert_eq!(err.is_retryable(), status == 408, "HTTP {status}");
+    }
+}
+
+#[tokio::test]
+async fn validation_errors_and_internal_errors_are_typed() {
+    let body = r#"{"jsonrpc":"2.0","id":"1","error":{"name":"REQUEST_VALIDATION_ERROR",
+        "cause":{"name":"PARSE_ERROR","info":{"error_message":"bad params"}},"code":-32700,"message":"Parse error"}}"#;
+    let server = TestServer::start(vec![Reply::status(400, body)]);
+    let client = builder(&server.url("")).build().unwrap();
+    let err = client
+        .call::<methods::Block>(block_final())
+        .await
+        .unwrap_err();
+    let rpc = err.rpc_error().expect("a JSON-RPC error");
+    assert!(
+        matches!(rpc.cause, ErrorCause::RequestValidation(_)),
+        "{err}"
+    );
+    assert!(!err.is_retryable());
+    assert_eq!(
+        server.requests().len(),
+        1,
+        "validation errors are not retried"
+    );
+}
+
+#[tokio::test]
+async fn http_errors_without_a_json_rpc_body_keep_status_and_body() {
+    let server = TestServer::start(vec![Reply::status(502, "<html>bad gateway</html>")]);
+    let client = builder(&server.url(&format!("/{KEY}")))
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let err = client
+        .call::<methods::Block>(block_final())
+        .await
+        .unwrap_err();
+    assert_redacted(&err);
+    let Error::Http {
+        status: 502, body, ..
+    } = &err
+    else {
+        panic!("{err}")
+    };
+    assert!(body.contains("bad gateway"));
+    assert!(err.is_retryable());
+    assert!(err.to_string().contains("HTTP 502"), "{err}");
+}
+
+#[tokio::test]
+async fn undecodable_responses_name_the_path_and_keep_the_body() {
+    let body = r#"{"jsonrpc":"2.0","id":"1","result":{"final_execution_status":"INCLUDED",
+        "status":{"SuccessValue":""},"transaction":{},"transaction_outcome":5,"receipts_outcome":[]}}"#;
+    let server = TestServer::start(vec![Reply::json(body)]);
+    let client = builder(&server.url(&format!("/{KEY}"))).build().unwrap();
+    let err = client.tx(tx_ref(), None).await.unwrap_err();
+    assert_redacted(&err);
+    let Error::Decode {
+        error,
+        body: kept,
+        status: 200,
+        ..
+    } = &err
+    else {
+        panic!("{err}")
+    };
+    assert!(error.path().starts_with("result"), "{err}");
+    assert!(kept.contains("transaction_outcome"));
+    assert!(!err.is_retryable());
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[tokio::test]
+async fn oversized_responses_are_refused() {
+    let big = format!(
+        r#"{{"jsonrpc":"2.0","id":"1","result":"{}"}}"#,
+        "x".repeat(100_000)
+    );
+    let server = TestServer::start(vec![Reply::json(&big)]);
+    let client = builder(&server.url(&format!("/{KEY}")))
+        .max_response_bytes(10_000)
+        .build()
+        .unwrap();
+    let err = client
+        .call::<methods::Block>(block_final())
+        .await
+        .unwrap_err();
+    assert_redacted(&err);
+    assert!(
+        matches!(err, Error::TooLarge { limit: 10_000, .. }),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn timeouts_are_transport_errors() {
+    let server = TestServer::start(vec![Reply::json(STATUS_OK).delayed(Duration::from_secs(3))]);
+    let client = builder(&server.url(&format!("/{KEY}")))
+        .timeout(Duration::from_millis(200))
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+    let started = Instant::now();
+    let err = client.tx_status(tx_ref(), None).await.unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(2));
+    assert_redacted(&err);
+    assert!(
+        matches!(
+            err,
+            Error::Transport {
+                kind: TransportKind::Timeout,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(err.is_retryable());
+}
+
+#[tokio::test]
+async fn connection_failures_are_transport_errors_without_the_key() {
+    let url = format!("{}/{KEY}", refused_url());
+    let client = builder(&url).retry(RetryPolicy::none()).build().unwrap();
+    let err = client.tx_status(tx_ref(), None).await.unwrap_err();
+    assert_redacted(&err);
+    assert!(
+        matches!(
+            err,
+            Error::Transport {
+                kind: TransportKind::Connect,
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn retries_back_off_and_then_succeed() {
+    let server = TestServer::start(vec![
+        Reply::status(503, "busy"),
+        Reply::status(429, "slow down"),
+        Reply::json(STATUS_OK),
+    ]);
+    let client = builder(&server.url("")).build().unwrap();
+    client.tx_status(tx_ref(), None).await.unwrap();
+    assert_eq!(server.requests().len(), 3);
+}
+
+#[tokio::test]
+async fn retry_after_is_honoured() {
+    let server = TestServer::start(vec![
+        Reply::status(503, "busy").header("retry-after", "1"),
+        Reply::json(STATUS_OK),
+    ]);
+    let client = builder(&server.url("")).build().unwrap();
+    let started = Instant::now();
+    client.tx_status(tx_ref(), None).await.unwrap();
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "waited only {:?}",
+        started.elapsed()
+    );
+    assert_eq!(server.requests().len(), 2);
+
+    // A wait longer than the policy allows ends the call with the error.
+    let server = TestServer::start(vec![
+        Reply::status(429, "later").header("retry-after", "3600")
+    ]);
+    let client = builder(&server.url("")).build().unwrap();
+    let err = client.tx_status(tx_ref(), None).await.unwrap_err();
+    assert_eq!(err.retry_after(), Some(Duration::from_secs(3600)));
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[tokio::test]
+async fn retries_give_up_after_the_limit() {
+    let server = TestServer::start(vec![Reply::status(503, "busy")]);
+    let client = builder(&server.url("")).build().unwrap();
+    let err = client.tx_status(tx_ref(), None).await.unwrap_err();
+    assert_eq!(err.status(), Some(503));
+    assert_eq!(server.requests().len(), 4, "one attempt and three retries");
+}
+
+#[tokio::test]
+async fn timeout_error_from_the_node_is_retried() {
+    let timeout = r#"{"jsonrpc":"2.0","id":"1","error":{"name":"HANDLER_ERROR","cause":{"name":"TIMEOUT_ERROR"},"code":-32000,"message":"Server error"}}"#;
+    let server = TestServer::start(vec![Reply::status(200, timeout), Reply::json(STATUS_OK)]);
+    let client = builder(&server.url("")).build().unwrap();
+    client.tx_status(tx_ref(), None).await.unwrap();
+    assert_eq!(server.requests().len(), 2);
+}
+
+#[tokio::test]
+async fn writes_are_not_retried_unless_the_caller_opts_in() {
+    let params = || near_rpc::types::RpcSendTransactionRequest {
+        signed_tx_base64: near_rpc::types::SignedTransaction("AAAA".into()),
+        wait_until: None,
+    };
+    let server = TestServer::start(vec![Reply::status(503, "busy"), Reply::json(STATUS_OK)]);
+    let client = builder(&server.url("")).build().unwrap();
+    client.call::<methods::SendTx>(params()).await.unwrap_err();
+    assert_eq!(
+        server.requests().len(),
+        1,
+        "send_tx must not be retried by default"
+    );
+
+    let server = TestServer::start(vec![Reply::status(503, "busy"), Reply::json(STATUS_OK)]);
+    let retry = RetryPolicy {
+        retry_writes: true,
+        ..fast_retry()
+    };
+    let client = builder(&server.url("")).retry(retry).build().unwrap();
+    client.call::<methods::SendTx>(params()).await.unwrap();
+    assert_eq!(server.requests().len(), 2);
+}
+
+#[tokio::test]
+async fn failover_moves_to_the_next_endpoint_in_order() {
+    let server = TestServer::start(vec![Reply::json(STATUS_OK)]);
+    let client = Client::builder()
+        .endpoint(&format!("{}/{KEY}", refused_url()))
+        .unwrap()
+        .endpoint(&server.url(""))
+        .unwrap()
+        .retry(fast_retry())
+        .build()
+        .unwrap();
+    client.tx_status(tx_ref(), None).await.unwrap();
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[test]
+fn building_needs_an_endpoint_and_validates_it() {
+    assert!(Client::builder().build().is_err());
+    let err = Client::builder()
+        .endpoint(&format!("ftp://h.io/{KEY}"))
+        .unwrap_err();
+    assert!(!err.to_string().contains(KEY));
+}
