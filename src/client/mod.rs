@@ -83,6 +83,8 @@ impl Default for ClientBuilder {
 pub enum BuildError {
     /// No endpoint was given.
     NoEndpoint,
+    /// An endpoint URL is not valid.
+    InvalidEndpoint(InvalidEndpoint),
     /// The HTTP client could not be set up (TLS roots, ...).
     Http(String),
 }
@@ -91,12 +93,19 @@ impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::NoEndpoint => f.write_str("no endpoint given"),
+            Self::InvalidEndpoint(e) => e.fmt(f),
             Self::Http(message) => write!(f, "cannot set up HTTP: {message}"),
         }
     }
 }
 
 impl std::error::Error for BuildError {}
+
+impl From<InvalidEndpoint> for BuildError {
+    fn from(e: InvalidEndpoint) -> Self {
+        Self::InvalidEndpoint(e)
+    }
+}
 
 impl ClientBuilder {
     /// Adds an endpoint; with several, a failing call moves on to the next, in order.
@@ -196,8 +205,8 @@ impl Client {
     }
 
     /// A client of one endpoint with the defaults.
-    pub fn new(url: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
-        Ok(Self::builder().endpoint(url)?.build()?)
+    pub fn new(url: &str) -> Result<Self, BuildError> {
+        Self::builder().endpoint(url)?.build()
     }
 
     /// Calls method `M` with `params`: the typed result, or a typed error.

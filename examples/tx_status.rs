@@ -1,0 +1,43 @@
+//! Looks up a transaction with `EXPERIMENTAL_tx_status` and prints what happened.
+//!
+//! ```sh
+//! cargo run --example tx_status -- <TX_HASH> <SENDER_ACCOUNT> [RPC_URL]
+//! ```
+
+use near_rpc::client::Client;
+use near_rpc::types::TxExecutionStatus;
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let (Some(hash), Some(sender)) = (args.next(), args.next()) else {
+        return Err("usage: tx_status <TX_HASH> <SENDER_ACCOUNT> [RPC_URL]".into());
+    };
+    let url = args
+        .next()
+        .unwrap_or_else(|| "https://rpc.mainnet.near.org".into());
+    let client = Client::new(&url)?;
+
+    let response = client
+        .tx_status(
+            (hash.parse()?, sender.parse()?),
+            Some(TxExecutionStatus::Final),
+        )
+        .await?;
+    println!("reached: {:?}", response.final_execution_status);
+    if let Some(failure) = response.first_failure() {
+        println!("failed: {failure:?}");
+    } else if let Some(value) = response.success_value() {
+        println!("returned {} bytes", value?.len());
+    }
+    for (receipt, outcome) in response.receipts_with_outcomes() {
+        let burnt = outcome
+            .map(|o| o.outcome.gas_burnt.as_gas())
+            .unwrap_or_default();
+        println!(
+            "receipt {} -> {}: {burnt} gas",
+            receipt.receipt_id, receipt.receiver_id
+        );
+    }
+    Ok(())
+}
