@@ -118,6 +118,8 @@ pub enum Tagging {
     },
     /// No tag: the variant is the one whose required properties are present.
     Shape,
+    /// No tag, and not all objects: each variant is tried in order (serde's `untagged`).
+    Untagged,
 }
 
 /// One enum variant.
@@ -457,7 +459,13 @@ impl Builder<'_> {
                 flattened.push((rust_field_name(&existing), existing));
                 continue;
             }
-            let enum_name = format!("{rust_name}Kind");
+            // Two synthesized factors (specs before a named BlockReference existed) are
+            // told apart by number.
+            let suffix = match flattened.iter().filter(|(f, _)| f.starts_with("kind")).count() {
+                0 => String::new(),
+                n => (n + 1).to_string(),
+            };
+            let enum_name = format!("{rust_name}Kind{suffix}");
             let e = self.enumeration(&enum_name, &part, open)?;
             self.insert(TypeDef {
                 rust_name: enum_name.clone(),
@@ -468,7 +476,7 @@ impl Builder<'_> {
                 kind: Kind::Enum(e),
                 schema: Value::Array(part),
             })?;
-            flattened.push(("kind".to_owned(), enum_name));
+            flattened.push((format!("kind{suffix}"), enum_name));
         }
         Ok(Flattened { fields, flattened })
     }
@@ -495,8 +503,17 @@ impl Builder<'_> {
             self.tagged_variants(owner, arms, &tag)?
         } else if arms.iter().all(is_external_arm) {
             (Tagging::External, self.external_variants(owner, arms)?)
-        } else {
+        } else if arms.iter().all(|arm| self.is_object_schema(arm)) {
             (Tagging::Shape, self.shape_variants(owner, arms)?)
+        } else {
+            // A string that is a hash or an account id: only trying each in turn tells.
+            // Such a union can't tell a new variant from a broken one, so it is closed.
+            let variants = self.untagged_variants(owner, arms)?;
+            return Ok(Enum {
+                tagging: Tagging::Untagged,
+                variants,
+                open: false,
+            });
         };
         Ok(Enum {
             tagging,
@@ -665,6 +682,27 @@ impl Builder<'_> {
                 required_keys,
                 doc: doc_of(arm),
                 payload,
+            });
+        }
+        Ok(variants)
+    }
+
+    /// Arms tried in order (at least one is not an object).
+    fn untagged_variants(&mut self, owner: &str, arms: &[Value]) -> Result<Vec<Variant>, Error> {
+        let mut variants = Vec::new();
+        for arm in arms {
+            let rust_name = match (ref_name(arm), arm.get("title").and_then(Value::as_str)) {
+                (Some(name), _) => rust_type_name(name),
+                (None, Some(title)) => variant_name(title),
+                (None, None) => variant_name(arm["type"].as_str().unwrap_or("value")),
+            };
+            let hoist = format!("{owner}{rust_name}");
+            variants.push(Variant {
+                payload: Payload::Newtype(self.type_expr(arm, &hoist)?),
+                rust_name,
+                wire: String::new(),
+                required_keys: Vec::new(),
+                doc: doc_of(arm),
             });
         }
         Ok(variants)

@@ -67,7 +67,7 @@ fn enumeration(doc: &TokenStream, name: &syn::Ident, e: &Enum) -> TokenStream {
         Tagging::External => quote!(),
         Tagging::Internal { tag } => quote!(#[serde(tag = #tag)]),
         Tagging::Adjacent { tag, content } => quote!(#[serde(tag = #tag, content = #content)]),
-        Tagging::Shape => quote!(#[serde(untagged)]),
+        Tagging::Shape | Tagging::Untagged => quote!(#[serde(untagged)]),
     };
     if e.tagging == Tagging::Shape {
         // Untagged serialization writes the raw JSON of the catch-all as it is.
@@ -100,7 +100,7 @@ fn enumeration(doc: &TokenStream, name: &syn::Ident, e: &Enum) -> TokenStream {
     let tagging = match &e.tagging {
         Tagging::External => quote!(External),
         Tagging::Internal { tag } | Tagging::Adjacent { tag, .. } => quote!(Field(#tag)),
-        Tagging::Shape => unreachable!("handled above"),
+        Tagging::Shape | Tagging::Untagged => unreachable!("handled above"),
     };
     let known = e.variants.iter().map(|v| &v.wire);
     quote! {
@@ -117,7 +117,7 @@ fn variant(v: &Variant, tagging: &Tagging) -> TokenStream {
     let doc = doc_attrs(v.doc.as_deref());
     let name = format_ident!("{}", v.rust_name);
     let wire = &v.wire;
-    let rename = (*tagging != Tagging::Shape && v.rust_name != v.wire)
+    let rename = (!matches!(tagging, Tagging::Shape | Tagging::Untagged) && v.rust_name != v.wire)
         .then(|| quote!(#[serde(rename = #wire)]));
     let payload = match &v.payload {
         Payload::Unit => quote!(),
