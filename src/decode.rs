@@ -100,9 +100,9 @@ pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, De
     serde_path_to_error::deserialize(value).map_err(convert)
 }
 
-/// Decodes a value the user wrote (request params, say) and rejects any field the type
-/// does not know, instead of ignoring it as response decoding does for forward
-/// compatibility.
+/// Decodes a value the user wrote (request params, say) and rejects any field or enum
+/// variant the type does not know, instead of ignoring the field or keeping the variant
+/// as `Unknown` as response decoding does for forward compatibility.
 ///
 /// ```
 /// use near_rpc::{decode, types::RpcViewAccountRequest};
@@ -114,11 +114,17 @@ pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, De
 /// .unwrap_err();
 /// assert_eq!(err.path(), "acount");
 /// assert_eq!(err.message(), "unknown field, not part of this type");
+///
+/// let err = decode::from_value_strict::<RpcViewAccountRequest>(
+///     json!({"account_id": "alice.near", "finality": "bogus"}),
+/// )
+/// .unwrap_err();
+/// assert_eq!(err.path(), "finality");
 /// ```
 pub fn from_value_strict<T: DeserializeOwned + serde::Serialize>(
     value: serde_json::Value,
 ) -> Result<T, DecodeError> {
-    let decoded: T = from_value(value.clone())?;
+    let decoded: T = crate::__private::strictly(|| from_value(value.clone()))?;
     let encoded =
         serde_json::to_value(&decoded).map_err(|e| DecodeError::new("", e.to_string()))?;
     match first_dropped(&value, &encoded, String::new()) {

@@ -11,6 +11,8 @@
 //! - Domain types: [`CryptoHash`], [`AccountId`], [`NearToken`], [`NearGas`],
 //!   [`PublicKey`], [`Signature`], [`BlockId`].
 //! - [`decode`]: decoding with errors that name the JSON path of the bad field.
+//! - [`client`] (feature `client`, default): an async client with typed errors, retries,
+//!   failover and redaction of API keys; `blocking` adds a blocking one.
 //!
 //! ```
 //! use near_rpc::{decode, methods, RpcMethod, ErrorWrapper, Response};
@@ -43,6 +45,11 @@ mod tx_response;
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
+
+/// The README's Rust examples compile as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 pub use envelope::{ErrorCause, ErrorWrapper, Id, Request, Response};
 pub use extras::InvalidBase64;

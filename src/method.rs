@@ -21,11 +21,11 @@ pub trait RpcMethod {
     /// The JSON-RPC method name, e.g. `"block"`.
     const NAME: &'static str;
     /// The `params` of a request.
-    type Params: Serialize + DeserializeOwned;
+    type Params: Serialize + DeserializeOwned + std::fmt::Debug;
     /// The `result` of a successful response.
-    type Result: Serialize + DeserializeOwned;
+    type Result: Serialize + DeserializeOwned + std::fmt::Debug;
     /// The `cause` of a `HANDLER_ERROR` response.
-    type Error: Serialize + DeserializeOwned;
+    type Error: Serialize + DeserializeOwned + std::fmt::Debug;
 }
 
 /// Something to do with a method chosen by name at run time (see

@@ -135,7 +135,38 @@ where
         .filter(|(_, keys)| keys.iter().all(|k| map.contains_key(*k)))
         .max_by_key(|(index, keys)| (keys.len(), std::cmp::Reverse(*index)))
         .map_or(shapes.len(), |(index, _)| index);
+    if index == shapes.len() && is_strict() {
+        return Err(D::Error::custom(no_shape_matched(shapes)));
+    }
     decode(index, &value).map_err(D::Error::custom)
+}
+
+thread_local! {
+    static STRICT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the decode running on this thread rejects what it doesn't know (input a user
+/// wrote) rather than keeping it (what a node sent). serde passes no context to
+/// `Deserialize` impls, so [`crate::decode::from_value_strict`] sets this for its call.
+pub fn is_strict() -> bool {
+    STRICT.with(std::cell::Cell::get)
+}
+
+/// Runs `f` with strict decoding on this thread.
+pub fn strictly<T>(f: impl FnOnce() -> T) -> T {
+    struct Reset(bool);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            STRICT.with(|s| s.set(self.0));
+        }
+    }
+    let _reset = Reset(STRICT.with(|s| s.replace(true)));
+    f()
+}
+
+/// The error for a variant name not in `known`, under strict decoding.
+pub fn unknown_variant(known: &[&str]) -> String {
+    format!("unknown variant, expected one of `{}`", known.join("`, `"))
 }
 
 /// The error of an untagged enum whose shapes all failed to fit.
@@ -210,6 +241,9 @@ macro_rules! open_enum {
                         let mut track = ::serde_path_to_error::Track::new();
                         $name::deserialize(::serde_path_to_error::Deserializer::new($source, &mut track))
                             .map_err(|e| D::Error::custom($crate::__private::with_path(&track.path(), e)))
+                    }
+                    ::std::result::Result::Ok($crate::__private::Selected::Unknown) if $crate::__private::is_strict() => {
+                        ::std::result::Result::Err(D::Error::custom($crate::__private::unknown_variant(KNOWN)))
                     }
                     ::std::result::Result::Ok($crate::__private::Selected::Unknown) => {
                         ::std::result::Result::Ok($name::$unknown(buffered))

@@ -461,7 +461,11 @@ impl Builder<'_> {
             }
             // Two synthesized factors (specs before a named BlockReference existed) are
             // told apart by number.
-            let suffix = match flattened.iter().filter(|(f, _)| f.starts_with("kind")).count() {
+            let suffix = match flattened
+                .iter()
+                .filter(|(f, _)| f.starts_with("kind"))
+                .count()
+            {
                 0 => String::new(),
                 n => (n + 1).to_string(),
             };

@@ -12,7 +12,7 @@
 //!
 //! let client = Client::builder().endpoint("https://rpc.mainnet.near.org")?.build()?;
 //! let config = client.protocol_config_at(Finality::Final).await?;
-//! println!("protocol {}", config.protocol_version);
+//! println!("protocol {:?}", config.protocol_version);
 //! # Ok(()) }
 //! ```
 
@@ -34,7 +34,7 @@ use reqwest::header::{HeaderValue, CONTENT_TYPE, RETRY_AFTER};
 pub use endpoint::{ApiKey, Endpoint, InvalidApiKey, InvalidEndpoint};
 pub use error::{Error, TransportKind, ERROR_BODY_LIMIT};
 pub use retry::{RetryPolicy, WRITE_METHODS};
-pub use wrappers::TxRef;
+pub use wrappers::{TxRef, DEFAULT_WAIT_UNTIL};
 
 use crate::{decode, ErrorWrapper, Request, Response, RpcMethod};
 

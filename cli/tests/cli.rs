@@ -1,0 +1,637 @@
+//! End-to-end tests of the `near-rpc` binary: each runs the built binary as a subprocess
+//! against a real HTTP server on loopback (`support`), and checks the request the server
+//! saw, the exit status, stdout and stderr.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use support::{near_rpc, near_rpc_with_stdin, refused_url, Reply, Server};
+
+/// A key sent with `--api-key`; it must never be printed.
+const HEADER_KEY: &str = "HeAdEr-KeY-7f3a";
+/// A key in the URL path; it must never be printed either.
+const PATH_KEY: &str = "PaTh-KeY-91c2";
+
+const HASH: &str = "11111111111111111111111111111111";
+
+const TX_INCLUDED: &str =
+    r#"{"jsonrpc":"2.0","id":"1","result":{"final_execution_status":"INCLUDED"}}"#;
+const PROTOCOL_CONFIG: &str = r#"{"jsonrpc":"2.0","id":"1","result":{"protocol_version":73}}"#;
+const GENESIS_CONFIG: &str = r#"{"jsonrpc":"2.0","id":"1","result":{
+    "protocol_version":73,"genesis_time":"2020-07-21T16:55:51.591948Z","chain_id":"localnet",
+    "genesis_height":0,"num_block_producer_seats":100,"dynamic_resharding":false,
+    "epoch_length":600,"gas_limit":1000000000000000,"min_gas_price":"1000000000",
+    "max_gas_price":"10000000000000000000000","block_producer_kickout_threshold":90,
+    "chunk_producer_kickout_threshold":90,"gas_price_adjustment_rate":[1,100],
+    "validators":[],"transaction_validity_period":86400,"protocol_reward_rate":[1,10],
+    "max_inflation_rate":[1,20],"total_supply":"1000000000000000000000000000000000",
+    "num_blocks_per_year":31536000,"protocol_treasury_account":"treasury.near",
+    "fishermen_threshold":"10000000000000000000000000"}}"#;
+/// A handler error as nearcore sends it (HTTP 500), with a newline in `data`.
+const UNKNOWN_TRANSACTION: &str = r#"{"jsonrpc":"2.0","id":"1","error":{
+    "name":"HANDLER_ERROR",
+    "cause":{"name":"UNKNOWN_TRANSACTION","info":{"requested_transaction_hash":"11111111111111111111111111111111"}},
+    "code":-32000,"message":"Server error",
+    "data":"Transaction 11111111111111111111111111111111 doesn't exist\nsecond line"}}"#;
+/// A protocol config whose nested field has the wrong type.
+const BAD_PROTOCOL_CONFIG: &str = r#"{"jsonrpc":"2.0","id":"1","result":{"protocol_version":73,"runtime_config":{"storage_amount_per_byte":true}}}"#;
+const BAD_PATH: &str = "result.runtime_config.storage_amount_per_byte";
+const HTML_503: &str =
+    "<html>\n<head><title>503 Service Unavailable</title></head>\n<body>busy</body>\n</html>";
+
+/// `--url URL --retries 0`, so that failures come back at once.
+fn at(url: &str) -> Vec<String> {
+    vec!["--url".into(), url.into(), "--retries".into(), "0".into()]
+}
+
+fn run(prefix: &[String], rest: &[&str]) -> support::Run {
+    let args: Vec<&str> = prefix
+        .iter()
+        .map(String::as_str)
+        .chain(rest.iter().copied())
+        .collect();
+    near_rpc(&args)
+}
+
+fn assert_exit(run: &support::Run, code: i32) {
+    assert_eq!(run.code, code, "unexpected exit status: {run:?}");
+}
+
+/// Stderr is exactly one non-empty line.
+fn assert_one_line(stderr: &str) {
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "stderr is not one line: {stderr:?}");
+    assert!(!lines[0].trim().is_empty());
+}
+
+#[test]
+fn tx_status_by_hash_posts_the_request_and_prints_the_result() {
+    let server = Server::start(vec![Reply::json(TX_INCLUDED)]);
+    let out = run(
+        &at(&server.url("")),
+        &["tx-status", "--hash", HASH, "--sender", "alice.near"],
+    );
+    assert_exit(&out, 0);
+    assert_eq!(out.json(), json!({"final_execution_status": "INCLUDED"}));
+    assert!(out.stderr.is_empty(), "{out:?}");
+
+    let request = server.only_request();
+    assert_eq!(
+        (request.method.as_str(), request.path.as_str()),
+        ("POST", "/")
+    );
+    assert_eq!(request.header("content-type"), Some("application/json"));
+    let body = request.json();
+    assert_eq!(body["jsonrpc"], "2.0");
+    assert_eq!(body["method"], "EXPERIMENTAL_tx_status");
+    assert_eq!(
+        body["params"],
+        json!({"tx_hash": HASH, "sender_account_id": "alice.near", "wait_until": "EXECUTED_OPTIMISTIC"})
+    );
+}
+
+#[test]
+fn tx_status_wait_until_and_signed_transaction() {
+    let server = Server::start(vec![Reply::json(TX_INCLUDED)]);
+    let out = run(
+        &at(&server.url("")),
+        &[
+            "tx-status",
+            "--hash",
+            HASH,
+            "--sender",
+            "bob.testnet",
+            "--wait-until",
+            "FINAL",
+        ],
+    );
+    assert_exit(&out, 0);
+    let out = run(
+        &at(&server.url("")),
+        &[
+            "tx-status",
+            "--signed-tx",
+            "AAAA",
+            "--wait-until=INCLUDED_FINAL",
+        ],
+    );
+    assert_exit(&out, 0);
+    let seen = server.seen();
+    assert_eq!(
+        seen[0].json()["params"],
+        json!({"tx_hash": HASH, "sender_account_id": "bob.testnet", "wait_until": "FINAL"})
+    );
+    assert_eq!(
+        seen[1].json()["params"],
+        json!({"signed_tx_base64": "AAAA", "wait_until": "INCLUDED_FINAL"})
+    );
+}
+
+#[test]
+fn tx_status_refuses_bad_input_without_sending() {
+    let server = Server::start(vec![Reply::json(TX_INCLUDED)]);
+    let prefix = at(&server.url(""));
+    let cases: [&[&str]; 7] = [
+        &[
+            "tx-status",
+            "--hash",
+            "not-a-hash",
+            "--sender",
+            "alice.near",
+        ],
+        &["tx-status", "--hash", HASH, "--sender", "Not An Account"],
+        &[
+            "tx-status",
+            "--hash",
+            HASH,
+            "--sender",
+            "alice.near",
+            "--wait-until",
+            "SOON",
+        ],
+        &[
+            "tx-status",
+            "--hash",
+            HASH,
+            "--sender",
+            "alice.near",
+            "--wait-until",
+            "final",
+        ],
+        &["tx-status", "--hash", HASH],
+        &[
+            "tx-status",
+            "--signed-tx",
+            "AAAA",
+            "--hash",
+            HASH,
+            "--sender",
+            "a.near",
+        ],
+        &["tx-status"],
+    ];
+    for args in cases {
+        let out = run(&prefix, args);
+        assert_exit(&out, 2);
+        assert!(out.stdout.is_empty(), "{out:?}");
+    }
+    assert!(server.seen().is_empty());
+}
+
+#[test]
+fn protocol_config_at_finality_block_or_genesis() {
+    let server = Server::start(vec![Reply::json(PROTOCOL_CONFIG)]);
+    let prefix = at(&server.url(""));
+    let cases: [(&[&str], Value); 6] = [
+        (&[], json!({"finality": "final"})),
+        (
+            &["--finality", "optimistic"],
+            json!({"finality": "optimistic"}),
+        ),
+        (
+            &["--finality", "near-final"],
+            json!({"finality": "near-final"}),
+        ),
+        (&["--block-id", "123456789"], json!({"block_id": 123456789})),
+        (&["--block-id", HASH], json!({"block_id": HASH})),
+        (&["--genesis"], json!({"sync_checkpoint": "genesis"})),
+    ];
+    for (i, (options, params)) in cases.iter().enumerate() {
+        let args: Vec<&str> = ["protocol-config"]
+            .iter()
+            .chain(options.iter())
+            .copied()
+            .collect();
+        let out = run(&prefix, &args);
+        assert_exit(&out, 0);
+        assert_eq!(out.json(), json!({"protocol_version": 73}));
+        let body = server.seen()[i].json();
+        assert_eq!(body["method"], "EXPERIMENTAL_protocol_config");
+        assert_eq!(&body["params"], params, "{options:?}");
+    }
+    for bad in [
+        &["protocol-config", "--finality", "soon"][..],
+        &["protocol-config", "--block-id", "not-a-block"],
+        &["protocol-config", "--genesis", "--finality", "final"],
+        &["protocol-config", "--genesis=yes"],
+    ] {
+        assert_exit(&run(&prefix, bad), 2);
+    }
+    assert_eq!(server.seen().len(), cases.len());
+}
+
+#[test]
+fn genesis_config_sends_null_params() {
+    let server = Server::start(vec![Reply::json(GENESIS_CONFIG)]);
+    let out = run(&at(&server.url("")), &["genesis-config"]);
+    assert_exit(&out, 0);
+    let result = out.json();
+    assert_eq!(result["chain_id"], "localnet");
+    assert_eq!(result["protocol_treasury_account"], "treasury.near");
+    let body = server.only_request().json();
+    assert_eq!(body["method"], "genesis_config");
+    assert_eq!(body["params"], Value::Null);
+    assert!(body.as_object().is_some_and(|o| o.contains_key("params")));
+}
+
+#[test]
+fn call_sends_checked_params() {
+    let server = Server::start(vec![
+        Reply::json(r#"{"jsonrpc":"2.0","id":"1","result":{"gas_price":"100000000"}}"#),
+        Reply::json(r#"{"jsonrpc":"2.0","id":"1","result":null}"#),
+    ]);
+    let prefix = at(&server.url(""));
+    let out = run(&prefix, &["call", "gas_price", r#"{"block_id": 100}"#]);
+    assert_exit(&out, 0);
+    assert_eq!(out.json(), json!({"gas_price": "100000000"}));
+    // Without PARAMS_JSON the params are null.
+    let out = run(&prefix, &["call", "health"]);
+    assert_exit(&out, 0);
+    assert_eq!(out.json(), Value::Null);
+
+    let seen = server.seen();
+    assert_eq!(seen[0].json()["method"], "gas_price");
+    assert_eq!(seen[0].json()["params"], json!({"block_id": 100}));
+    assert_eq!(seen[1].json()["method"], "health");
+    assert_eq!(seen[1].json()["params"], Value::Null);
+}
+
+#[test]
+fn call_refuses_params_that_do_not_check() {
+    let server = Server::start(vec![Reply::json(PROTOCOL_CONFIG)]);
+    let prefix = at(&server.url(""));
+
+    let out = run(
+        &prefix,
+        &["call", "gas_price", r#"{"block_id": 1, "blok": 2}"#],
+    );
+    assert_exit(&out, 2);
+    assert!(out.stderr.contains("`blok`"), "{out:?}");
+    assert!(out.stderr.contains("unknown field"), "{out:?}");
+
+    let out = run(
+        &prefix,
+        &[
+            "call",
+            "EXPERIMENTAL_tx_status",
+            &format!(
+                r#"{{"tx_hash": "{HASH}", "sender_account_id": "alice.near", "wait_until": 3}}"#
+            ),
+        ],
+    );
+    assert_exit(&out, 2);
+    assert!(out.stderr.contains("`wait_until`"), "{out:?}");
+
+    let out = run(&prefix, &["call", "gas_price", r#"{"block_id": true}"#]);
+    assert_exit(&out, 2);
+    assert!(out.stderr.contains("`block_id`"), "{out:?}");
+
+    // gas_price needs an object; null (the default) does not check.
+    assert_exit(&run(&prefix, &["call", "gas_price"]), 2);
+    assert!(server.seen().is_empty());
+}
+
+#[test]
+fn call_refuses_invalid_json_and_unknown_methods() {
+    let server = Server::start(vec![Reply::json(PROTOCOL_CONFIG)]);
+    let prefix = at(&server.url(""));
+
+    let out = run(&prefix, &["call", "gas_price", r#"{"block_id": 1"#]);
+    assert_exit(&out, 2);
+    assert!(out.stderr.contains("not valid JSON"), "{out:?}");
+
+    let out = run(&prefix, &["call", "no_such_method", "{}"]);
+    assert_exit(&out, 2);
+    assert!(out.stderr.contains("`near-rpc call` accepts"), "{out:?}");
+    for name in near_rpc::methods::ALL {
+        assert!(out.stderr.contains(name), "{name} is not listed: {out:?}");
+    }
+    assert!(server.seen().is_empty());
+}
+
+#[test]
+fn json_rpc_error_exits_3_with_the_typed_error() {
+    let server = Server::start(vec![Reply::with_status(500, UNKNOWN_TRANSACTION)]);
+    let out = run(
+        &at(&server.url("")),
+        &["tx-status", "--hash", HASH, "--sender", "alice.near"],
+    );
+    assert_exit(&out, 3);
+    let error = out.json();
+    assert_eq!(error["name"], "HANDLER_ERROR");
+    assert_eq!(error["cause"]["name"], "UNKNOWN_TRANSACTION");
+    assert_eq!(error["cause"]["info"]["requested_transaction_hash"], HASH);
+    assert_eq!(error["code"], -32000);
+    assert_one_line(&out.stderr);
+    assert!(out.stderr.contains("HTTP 500"), "{out:?}");
+    assert!(out.stderr.contains("UNKNOWN_TRANSACTION"), "{out:?}");
+}
+
+#[test]
+fn undecodable_response_exits_4_naming_the_path() {
+    let server = Server::start(vec![Reply::json(BAD_PROTOCOL_CONFIG)]);
+    let out = run(&at(&server.url("")), &["protocol-config"]);
+    assert_exit(&out, 4);
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert!(out.stderr.contains(&format!("`{BAD_PATH}`")), "{out:?}");
+    assert_one_line(&out.stderr);
+}
+
+#[test]
+fn connection_refused_exits_5() {
+    let out = run(&at(&refused_url()), &["genesis-config"]);
+    assert_exit(&out, 5);
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert!(out.stderr.contains("connect"), "{out:?}");
+    assert_one_line(&out.stderr);
+}
+
+#[test]
+fn http_503_html_exits_5() {
+    let server = Server::start(vec![Reply::html(503, HTML_503)]);
+    let out = run(&at(&server.url("")), &["genesis-config"]);
+    assert_exit(&out, 5);
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert!(out.stderr.contains("HTTP 503"), "{out:?}");
+    assert_one_line(&out.stderr);
+}
+
+#[test]
+fn timeout_exits_5() {
+    let server = Server::start(vec![
+        Reply::json(PROTOCOL_CONFIG).after(Duration::from_secs(5))
+    ]);
+    let started = Instant::now();
+    let mut args = at(&server.url(""));
+    args.extend(["--timeout".into(), "0.3".into()]);
+    let out = run(&args, &["protocol-config"]);
+    assert_exit(&out, 5);
+    assert!(out.stderr.contains("timeout"), "{out:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "--timeout was not applied"
+    );
+}
+
+#[test]
+fn secrets_are_never_printed() {
+    let failures = [
+        (Reply::with_status(500, UNKNOWN_TRANSACTION), 3),
+        (
+            Reply::json(r#"{"jsonrpc":"2.0","id":"1","result":{"final_execution_status":7}}"#),
+            4,
+        ),
+        (Reply::html(503, HTML_503), 5),
+    ];
+    for (reply, code) in failures {
+        let server = Server::start(vec![reply]);
+        let url = server.url(&format!("/{PATH_KEY}"));
+        for transport in [&[][..], &["--method-in-path"]] {
+            let mut args = vec!["--api-key", HEADER_KEY, "--url", &url, "--retries", "0"];
+            args.extend_from_slice(transport);
+            args.extend(["tx-status", "--hash", HASH, "--sender", "alice.near"]);
+            let out = near_rpc(&args);
+            assert_exit(&out, code);
+            out.assert_hides(HEADER_KEY);
+            out.assert_hides(PATH_KEY);
+            assert!(
+                out.stderr.contains("/***"),
+                "the endpoint is not shown redacted: {out:?}"
+            );
+        }
+        // The secrets did reach the server.
+        for request in server.seen() {
+            assert_eq!(request.header("x-api-key"), Some(HEADER_KEY));
+            assert!(
+                request.path.starts_with(&format!("/{PATH_KEY}")),
+                "{request:?}"
+            );
+        }
+    }
+
+    // Connection refused, through the retries and both endpoints.
+    let refused = format!("{}/{PATH_KEY}", refused_url());
+    let out = near_rpc(&[
+        "--url",
+        &refused,
+        "--url",
+        &refused,
+        "--api-key",
+        HEADER_KEY,
+        "--retries",
+        "1",
+        "genesis-config",
+    ]);
+    assert_exit(&out, 5);
+    out.assert_hides(HEADER_KEY);
+    out.assert_hides(PATH_KEY);
+
+    // Usage errors: a bad URL, a bad key, params that don't check, a mistyped option.
+    let server = Server::start(vec![Reply::json(PROTOCOL_CONFIG)]);
+    let url = server.url(&format!("/{PATH_KEY}"));
+    let bad_url = format!("ftp://host/{PATH_KEY}");
+    let bad_key = format!("{HEADER_KEY}\n");
+    let usage: [Vec<&str>; 5] = [
+        vec!["--url", &bad_url, "genesis-config"],
+        vec!["--url", &url, "--api-key", &bad_key, "genesis-config"],
+        vec![
+            "--url",
+            &url,
+            "--api-key",
+            HEADER_KEY,
+            "call",
+            "gas_price",
+            "{\"x\":1}",
+        ],
+        vec!["--api-kee", HEADER_KEY, "--url", &url, "genesis-config"],
+        vec![&url, "genesis-config"],
+    ];
+    for args in usage {
+        let out = near_rpc(&args);
+        assert_exit(&out, 2);
+        out.assert_hides(HEADER_KEY);
+        out.assert_hides(PATH_KEY);
+    }
+    assert!(server.seen().is_empty());
+}
+
+#[test]
+fn method_in_path_posts_to_the_method() {
+    let server = Server::start(vec![Reply::json(PROTOCOL_CONFIG)]);
+    let out = near_rpc(&[
+        "--method-in-path",
+        "--url",
+        &server.url(""),
+        "protocol-config",
+        "--genesis",
+    ]);
+    assert_exit(&out, 0);
+    let out = near_rpc(&[
+        "--url",
+        &server.url(&format!("/{PATH_KEY}")),
+        "protocol-config",
+        "--method-in-path",
+    ]);
+    assert_exit(&out, 0);
+    let seen = server.seen();
+    assert_eq!(seen[0].path, "/EXPERIMENTAL_protocol_config");
+    assert_eq!(seen[0].json()["method"], "EXPERIMENTAL_protocol_config");
+    assert_eq!(
+        seen[1].path,
+        format!("/{PATH_KEY}/EXPERIMENTAL_protocol_config")
+    );
+}
+
+#[test]
+fn retries_and_failover() {
+    // Two 503s then a result: --retries 2 gets through, with three requests.
+    let busy = Reply::html(503, HTML_503).header("retry-after", "0");
+    let server = Server::start(vec![busy.clone(), busy, Reply::json(PROTOCOL_CONFIG)]);
+    let out = near_rpc(&[
+        "--url",
+        &server.url(""),
+        "--retries",
+        "2",
+        "protocol-config",
+    ]);
+    assert_exit(&out, 0);
+    assert_eq!(server.seen().len(), 3);
+
+    // With --retries 0 the first 503 is final.
+    let server = Server::start(vec![
+        Reply::html(503, HTML_503),
+        Reply::json(PROTOCOL_CONFIG),
+    ]);
+    let out = near_rpc(&[
+        "--url",
+        &server.url(""),
+        "--retries",
+        "0",
+        "protocol-config",
+    ]);
+    assert_exit(&out, 5);
+    assert_eq!(server.seen().len(), 1);
+
+    // The first --url refuses; the retry goes to the second.
+    let server = Server::start(vec![Reply::json(PROTOCOL_CONFIG)]);
+    let out = near_rpc(&[
+        "--url",
+        &refused_url(),
+        "--url",
+        &server.url(""),
+        "--retries",
+        "1",
+        "protocol-config",
+    ]);
+    assert_exit(&out, 0);
+    assert_eq!(server.seen().len(), 1);
+}
+
+#[test]
+fn decode_from_a_file_and_from_stdin() {
+    let dir = std::env::temp_dir().join(format!("near-rpc-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create a temp dir");
+    let good = dir.join("good.json");
+    let bad = dir.join("bad.json");
+    std::fs::write(&good, PROTOCOL_CONFIG).expect("write");
+    std::fs::write(&bad, BAD_PROTOCOL_CONFIG).expect("write");
+    let path = |p: &std::path::Path| p.to_str().expect("UTF-8 temp path").to_owned();
+
+    let out = near_rpc(&["decode", "EXPERIMENTAL_protocol_config", &path(&good)]);
+    assert_exit(&out, 0);
+    assert_eq!(out.json(), json!({"protocol_version": 73}));
+
+    let out = near_rpc(&["decode", "EXPERIMENTAL_protocol_config", &path(&bad)]);
+    assert_exit(&out, 4);
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert!(out.stderr.contains(&format!("`{BAD_PATH}`")), "{out:?}");
+    assert!(out.stderr.contains("invalid type: boolean"), "{out:?}");
+
+    let out = near_rpc(&[
+        "decode",
+        "EXPERIMENTAL_protocol_config",
+        &path(&dir.join("missing")),
+    ]);
+    assert_exit(&out, 2);
+    std::fs::remove_dir_all(&dir).ok();
+
+    let out = near_rpc_with_stdin(
+        &["decode", "EXPERIMENTAL_tx_status"],
+        TX_INCLUDED.as_bytes(),
+    );
+    assert_exit(&out, 0);
+    assert_eq!(out.json(), json!({"final_execution_status": "INCLUDED"}));
+
+    let body = r#"{"jsonrpc":"2.0","id":1,"result":{"final_execution_status":"FINAL","status":{"SuccessValue":5}}}"#;
+    let out = near_rpc_with_stdin(&["decode", "tx", "-"], body.as_bytes());
+    assert_exit(&out, 4);
+    assert!(
+        out.stderr.contains("`result.status.SuccessValue`"),
+        "{out:?}"
+    );
+
+    // A JSON-RPC error body decodes to the typed error, with exit 3.
+    let out = near_rpc_with_stdin(&["decode", "tx"], UNKNOWN_TRANSACTION.as_bytes());
+    assert_exit(&out, 3);
+    assert_eq!(out.json()["cause"]["name"], "UNKNOWN_TRANSACTION");
+    assert_one_line(&out.stderr);
+
+    // Not JSON at all: exit 4, at the top level.
+    let out = near_rpc_with_stdin(&["decode", "status"], b"<html>busy</html>");
+    assert_exit(&out, 4);
+    assert!(out.stderr.contains("top level"), "{out:?}");
+
+    let out = near_rpc_with_stdin(&["decode", "no_such_method"], b"{}");
+    assert_exit(&out, 2);
+}
+
+#[test]
+fn usage_errors_exit_2_and_help_exits_0() {
+    let out = near_rpc(&[]);
+    assert_exit(&out, 2);
+    assert!(out.stderr.contains("no command"), "{out:?}");
+    assert!(out.stderr.contains("--help"), "{out:?}");
+
+    for args in [
+        &["--frobnicate", "genesis-config"][..],
+        &["genesis-config", "--frobnicate"],
+        &["frobnicate"],
+        &["genesis-config", "extra"],
+        &["--retries", "many", "genesis-config"],
+        &["--timeout", "0", "genesis-config"],
+        &["--network", "devnet", "genesis-config"],
+        &[
+            "--network",
+            "testnet",
+            "--url",
+            "http://127.0.0.1:1",
+            "genesis-config",
+        ],
+        &["--url"],
+        &["call"],
+        &["decode"],
+    ] {
+        let out = near_rpc(args);
+        assert_exit(&out, 2);
+        assert!(out.stdout.is_empty(), "{out:?}");
+        assert!(out.stderr.starts_with("near-rpc: "), "{out:?}");
+    }
+
+    let out = near_rpc(&["--help"]);
+    assert_exit(&out, 0);
+    for needle in [
+        "tx-status",
+        "protocol-config",
+        "call METHOD",
+        "decode METHOD",
+        "Exit status",
+    ] {
+        assert!(out.stdout.contains(needle), "{needle}: {out:?}");
+    }
+    assert_exit(&near_rpc(&["help"]), 0);
+    let out = near_rpc(&["--version"]);
+    assert_exit(&out, 0);
+    assert!(out.stdout.starts_with("near-rpc "), "{out:?}");
+}
