@@ -4,6 +4,7 @@
 /// Defines permissions for AccessKey
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum AccessKeyPermission {
     FunctionCall(FunctionCallPermission),
     /// Grants full access to the account.
@@ -27,6 +28,7 @@ crate::open_enum!(
 /// Describes the permission scope for an access key. Whether it is a function call or a full access key.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum AccessKeyPermissionView {
     FullAccess,
     FunctionCall {
@@ -55,6 +57,7 @@ crate::open_enum!(
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum ActionErrorKind {
     /// Happens when CreateAccount action tries to create an account with account_id which is already exists in the storage
     AccountAlreadyExists { account_id: crate::AccountId },
@@ -168,6 +171,7 @@ crate::open_enum!(
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum ActionView {
     CreateAccount,
     DeployContract { code: ::std::string::String },
@@ -209,6 +213,7 @@ crate::open_enum!(
 /// Describes the error for validating a list of actions.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum ActionsValidationError {
     /// The delete action must be a final action in transaction
     DeleteActionMustBeFinal,
@@ -278,6 +283,7 @@ crate::open_enum!(
 /// Describes how much the shard would like to send to other shards.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum BandwidthRequests {
     V1(BandwidthRequestsV1),
     /// A variant this version of the bindings does not know (sent by a newer
@@ -288,6 +294,7 @@ pub enum BandwidthRequests {
 crate::open_enum!(BandwidthRequests, External, ["V1"], Unknown);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum BlockReference {
     #[serde(rename = "block_id")]
     BlockId(crate::BlockId),
@@ -305,6 +312,7 @@ crate::open_enum!(
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum CompilationError {
     CodeDoesNotExist { account_id: crate::AccountId },
     PrepareError(PrepareError),
@@ -325,6 +333,7 @@ crate::open_enum!(
 /// In these cases, gas is still charged from the gas key.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum DepositCostFailureReason {
     NotEnoughBalance,
     LackBalanceForState,
@@ -339,6 +348,7 @@ crate::open_enum!(
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum DeterministicAccountStateInit {
     V1(DeterministicAccountStateInitV1),
     /// A variant this version of the bindings does not know (sent by a newer
@@ -349,6 +359,7 @@ pub enum DeterministicAccountStateInit {
 crate::open_enum!(DeterministicAccountStateInit, External, ["V1"], Unknown);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum Direction {
     Left,
     Right,
@@ -398,6 +409,7 @@ pub type ErrorWrapperForRpcViewCodeError = crate::ErrorWrapper<RpcViewCodeError>
 pub type ErrorWrapperForRpcViewStateError = crate::ErrorWrapper<RpcViewStateError>;
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum ExecutionStatusView {
     /// The execution is pending or unknown.
     Unknown,
@@ -420,6 +432,7 @@ crate::open_enum!(
 /// Supported external storage backends and their minimal config.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum ExternalStorageLocation {
     S3 {
         /// Location on S3.
@@ -442,6 +455,7 @@ crate::open_enum!(
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum FinalExecutionStatus {
     /// The execution has not yet started.
     NotStarted,
@@ -463,6 +477,7 @@ crate::open_enum!(
 /// Different types of finality.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum Finality {
     #[serde(rename = "optimistic")]
     Optimistic,
@@ -482,6 +497,7 @@ crate::open_enum!(Finality, External, ["optimistic", "near-final", "final"], Unk
 /// carefully). It describes stable serialization format, and only used by serialization logic.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum FunctionCallError {
     WasmUnknownError,
     #[serde(rename = "_EVMError")]
@@ -515,6 +531,7 @@ pub type GenesisConfigError = ();
 pub type GenesisConfigRequest = ();
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum GlobalContractDeployMode {
     /// Contract is deployed under its code hash.
     /// Users will be able reference it by that hash.
@@ -534,6 +551,7 @@ crate::open_enum!(
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum GlobalContractIdentifier {
     #[serde(rename = "hash")]
     Hash(crate::CryptoHash),
@@ -547,6 +565,7 @@ pub enum GlobalContractIdentifier {
 crate::open_enum!(GlobalContractIdentifier, External, ["hash", "account_id"], Unknown);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum GlobalContractIdentifierView {
     #[serde(rename = "hash")]
     Hash(crate::CryptoHash),
@@ -562,6 +581,7 @@ crate::open_enum!(
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum HostError {
     /// String encoding is bad UTF-16 sequence
     #[serde(rename = "BadUTF16")]
@@ -662,6 +682,7 @@ crate::open_enum!(
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum InternalError {
     #[serde(rename = "INTERNAL_ERROR")]
     InternalError { error_message: ::std::string::String },
@@ -673,6 +694,7 @@ pub enum InternalError {
 crate::open_enum!(InternalError, Field("name"), ["INTERNAL_ERROR"], Unknown);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum InvalidAccessKeyError {
     /// The access key identified by the `public_key` doesn't exist for the account
     AccessKeyNotFound { account_id: crate::AccountId, public_key: crate::PublicKey },
@@ -707,6 +729,7 @@ crate::open_enum!(
 /// An error happened during TX execution
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum InvalidTxError {
     /// Happens if a wrong AccessKey used or AccessKey has not enough permissions
     InvalidAccessKeyError(InvalidAccessKeyError),
@@ -998,6 +1021,7 @@ pub type JsonRpcResponseForRpcViewStateResponseAndRpcViewStateError = crate::Res
 >;
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum LogSummaryStyle {
     #[serde(rename = "plain")]
     Plain,
@@ -1011,6 +1035,7 @@ pub enum LogSummaryStyle {
 crate::open_enum!(LogSummaryStyle, External, ["plain", "colored"], Unknown);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum MethodResolveError {
     MethodEmptyName,
     MethodNotFound,
@@ -1027,6 +1052,7 @@ crate::open_enum!(
 /// Contexts in which `StorageError::MissingTrieValue` error might occur.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum MissingTrieValueContext {
     /// Missing trie value when reading from TrieIterator.
     TrieIterator,
@@ -1048,6 +1074,7 @@ crate::open_enum!(
 /// An Action that can be included in a transaction or receipt, excluding delegate actions. This type represents all possible action types except DelegateAction to prevent infinite recursion in meta-transactions.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum NonDelegateAction {
     /// Create an (sub)account using a transaction `receiver_id` as an ID for
     /// a new account ID must pass validation rules described here
@@ -1080,6 +1107,7 @@ crate::open_enum!(
 /// Controls how the transaction nonce is validated against the access key nonce.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum NonceMode {
     /// Any nonce strictly greater than the current access key nonce (default behavior).
     #[serde(rename = "monotonic")]
@@ -1096,6 +1124,7 @@ crate::open_enum!(NonceMode, External, ["monotonic", "strict"], Unknown);
 /// Error that can occur while preparing or executing Wasm smart-contract.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum PrepareError {
     /// Error happened while serializing the module.
     Serialization,
@@ -1160,6 +1189,7 @@ crate::open_enum!(
 /// Configures whether the node checks the next or the next next epoch for network version compatibility.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum ProtocolVersionCheckConfig {
     Next,
     NextNext,
@@ -1171,6 +1201,7 @@ pub enum ProtocolVersionCheckConfig {
 crate::open_enum!(ProtocolVersionCheckConfig, External, ["Next", "NextNext"], Unknown);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum ReceiptEnumView {
     Action {
         actions: ::std::vec::Vec<ActionView>,
@@ -1213,6 +1244,7 @@ crate::open_enum!(
 /// Describes the error for validating a receipt.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum ReceiptValidationError {
     /// The `predecessor_id` of a Receipt is not valid.
     InvalidPredecessorId { account_id: ::std::string::String },
@@ -1249,6 +1281,7 @@ crate::open_enum!(
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcBlockError {
     #[serde(rename = "UNKNOWN_BLOCK")]
     UnknownBlock(::serde_json::Value),
@@ -1274,6 +1307,7 @@ pub struct RpcBlockRequest {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcCallFunctionError {
     #[serde(rename = "UNKNOWN_BLOCK")]
     UnknownBlock { block_reference: BlockReference },
@@ -1325,6 +1359,7 @@ pub struct RpcCallFunctionRequest {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcChunkError {
     #[serde(rename = "INTERNAL_ERROR")]
     InternalError { error_message: ::std::string::String },
@@ -1402,6 +1437,7 @@ impl<'de> ::serde::Deserialize<'de> for RpcChunkRequestKind {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcClientConfigError {
     #[serde(rename = "INTERNAL_ERROR")]
     InternalError { error_message: ::std::string::String },
@@ -1471,6 +1507,7 @@ impl<'de> ::serde::Deserialize<'de> for RpcCongestionLevelRequestKind {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcGasPriceError {
     #[serde(rename = "INTERNAL_ERROR")]
     InternalError { error_message: ::std::string::String },
@@ -1505,6 +1542,7 @@ pub enum RpcLightClientExecutionProofRequestKind {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcLightClientNextBlockError {
     #[serde(rename = "INTERNAL_ERROR")]
     InternalError { error_message: ::std::string::String },
@@ -1524,6 +1562,7 @@ crate::open_enum!(
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcLightClientProofError {
     #[serde(rename = "UNKNOWN_BLOCK")]
     UnknownBlock(::serde_json::Value),
@@ -1550,6 +1589,7 @@ crate::open_enum!(
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcMaintenanceWindowsError {
     #[serde(rename = "INTERNAL_ERROR")]
     InternalError { error_message: ::std::string::String },
@@ -1564,6 +1604,7 @@ crate::open_enum!(
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcNetworkInfoError {
     #[serde(rename = "INTERNAL_ERROR")]
     InternalError { error_message: ::std::string::String },
@@ -1577,6 +1618,7 @@ pub type RpcNetworkInfoRequest = ();
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcProtocolConfigError {
     #[serde(rename = "UNKNOWN_BLOCK")]
     UnknownBlock(::serde_json::Value),
@@ -1599,6 +1641,7 @@ pub struct RpcProtocolConfigRequest {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcQueryError {
     #[serde(rename = "NO_SYNCED_BLOCKS")]
     NoSyncedBlocks,
@@ -1727,6 +1770,7 @@ pub struct RpcQueryResponse {
 /// The alternatives of [`RpcQueryResponse`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum RpcQueryResponseKind {
     AccountView(AccountView),
     ContractCodeView(ContractCodeView),
@@ -1798,6 +1842,7 @@ impl<'de> ::serde::Deserialize<'de> for RpcQueryResponseKind {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcReceiptError {
     #[serde(rename = "INTERNAL_ERROR")]
     InternalError { error_message: ::std::string::String },
@@ -1814,6 +1859,7 @@ crate::open_enum!(
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcReceiptToTxError {
     #[serde(rename = "UNKNOWN_RECEIPT")]
     UnknownReceipt { receipt_id: crate::CryptoHash },
@@ -1835,6 +1881,7 @@ crate::open_enum!(
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcRequestValidationErrorKind {
     #[serde(rename = "METHOD_NOT_FOUND")]
     MethodNotFound { method_name: ::std::string::String },
@@ -1852,6 +1899,7 @@ crate::open_enum!(
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcSplitStorageInfoError {
     #[serde(rename = "INTERNAL_ERROR")]
     InternalError { error_message: ::std::string::String },
@@ -1864,6 +1912,7 @@ crate::open_enum!(RpcSplitStorageInfoError, Field("name"), ["INTERNAL_ERROR"], U
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcStateChangesError {
     #[serde(rename = "UNKNOWN_BLOCK")]
     UnknownBlock(::serde_json::Value),
@@ -1919,6 +1968,7 @@ pub struct RpcStateChangesInBlockRequest {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcStatusError {
     #[serde(rename = "NODE_IS_SYNCING")]
     NodeIsSyncing,
@@ -1941,6 +1991,7 @@ pub type RpcStatusRequest = ();
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcTransactionError {
     #[serde(rename = "INVALID_TRANSACTION")]
     InvalidTransaction(::serde_json::Value),
@@ -2031,6 +2082,7 @@ impl<'de> ::serde::Deserialize<'de> for RpcTransactionStatusRequestKind {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcValidatorError {
     #[serde(rename = "UNKNOWN_EPOCH")]
     UnknownEpoch,
@@ -2066,6 +2118,7 @@ pub enum RpcValidatorRequestKind {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcViewAccessKeyError {
     #[serde(rename = "UNKNOWN_BLOCK")]
     UnknownBlock { block_reference: BlockReference },
@@ -2101,6 +2154,7 @@ crate::open_enum!(
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcViewAccessKeyListError {
     #[serde(rename = "UNKNOWN_BLOCK")]
     UnknownBlock { block_reference: BlockReference },
@@ -2145,6 +2199,7 @@ pub struct RpcViewAccessKeyRequest {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcViewAccountError {
     #[serde(rename = "UNKNOWN_BLOCK")]
     UnknownBlock { block_reference: BlockReference },
@@ -2181,6 +2236,7 @@ pub struct RpcViewAccountRequest {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcViewCodeError {
     #[serde(rename = "UNKNOWN_BLOCK")]
     UnknownBlock { block_reference: BlockReference },
@@ -2223,6 +2279,7 @@ pub struct RpcViewCodeRequest {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcViewStateError {
     #[serde(rename = "UNKNOWN_BLOCK")]
     UnknownBlock { block_reference: BlockReference },
@@ -2282,6 +2339,7 @@ pub struct RpcViewStateRequest {
 /// functionalities of ShardLayout interface.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum ShardLayout {
     V0(ShardLayoutV0),
     V1(ShardLayoutV1),
@@ -2297,6 +2355,7 @@ crate::open_enum!(ShardLayout, External, ["V0", "V1", "V2", "V3"], Unknown);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "type")]
+#[non_exhaustive]
 pub enum StateChangeCauseView {
     #[serde(rename = "not_writable_to_disk")]
     NotWritableToDisk,
@@ -2336,6 +2395,7 @@ crate::open_enum!(
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "type")]
+#[non_exhaustive]
 pub enum StateChangeKindView {
     #[serde(rename = "account_touched")]
     AccountTouched { account_id: crate::AccountId },
@@ -2365,6 +2425,7 @@ pub struct StateChangeWithCauseView {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "type", content = "change")]
+#[non_exhaustive]
 pub enum StateChangeWithCauseViewKind {
     #[serde(rename = "account_update")]
     AccountUpdate {
@@ -2429,6 +2490,7 @@ crate::open_enum!(
 /// trie values (trie nodes and state values) by their hashes.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum StorageError {
     /// Key-value db internal failure
     StorageInternalError,
@@ -2463,6 +2525,7 @@ crate::open_enum!(
 /// This enum represents if a storage_get call will be performed through flat storage or trie
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum StorageGetMode {
     FlatStorage,
     Trie,
@@ -2474,6 +2537,7 @@ pub enum StorageGetMode {
 crate::open_enum!(StorageGetMode, External, ["FlatStorage", "Trie"], Unknown);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum SyncCheckpoint {
     #[serde(rename = "genesis")]
     Genesis,
@@ -2488,6 +2552,7 @@ crate::open_enum!(SyncCheckpoint, External, ["genesis", "earliest_available"], U
 /// Configures how to fetch state parts during state sync.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum SyncConfig {
     /// Syncs state from the peers without reading anything from external storage.
     Peers,
@@ -2505,6 +2570,7 @@ crate::open_enum!(SyncConfig, External, ["Peers", "ExternalStorage"], Unknown);
 /// If the node is an active validator, it will also track the shards it is responsible for as a validator.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum TrackedShardsConfig {
     /// Tracks no shards (light client).
     NoShards,
@@ -2531,6 +2597,7 @@ crate::open_enum!(
 /// Error returned in the ExecutionOutcome in case of failure
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum TxExecutionError {
     /// An error happened during Action execution
     ActionError(ActionError),
@@ -2546,6 +2613,7 @@ crate::open_enum!(
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum TxExecutionStatus {
     /// Transaction is waiting to be included into the block
     #[serde(rename = "NONE")]
@@ -2582,6 +2650,7 @@ crate::open_enum!(
 /// Reasons for removing a validator from the validator set.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum ValidatorKickoutReason {
     /// Deprecated
     #[serde(rename = "_UnusedSlashed")]
@@ -2614,6 +2683,7 @@ crate::open_enum!(
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "validator_stake_struct_version")]
+#[non_exhaustive]
 pub enum ValidatorStakeView {
     V1(ValidatorStakeViewV1),
     /// A variant this version of the bindings does not know (sent by a newer
@@ -2626,6 +2696,7 @@ crate::open_enum!(
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum VmKind {
     /// Wasmer 0.17.x VM. Gone now.
     Wasmer0,
@@ -2646,6 +2717,7 @@ crate::open_enum!(
 /// A kind of a trap happened during execution of a binary
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum WasmTrap {
     /// An `unreachable` opcode was executed.
     Unreachable,

@@ -14,6 +14,9 @@
 //! 5. format with prettyplease;
 //! 6. [`mod@write`]: add the `@generated` header and write only files that changed.
 //!
+//! [`diff`] compares the IRs of two spec versions: what changed in the generated API,
+//! classified for semver.
+//!
 //! # Why not progenitor
 //! progenitor was measured on this spec and rejected: it rejects the tuple `items` used
 //! from spec 1.2.2 on; it posts every method to `{base}/{method}` with an `api-version`
@@ -21,6 +24,7 @@
 //! enum with `Variant0`/`Variant1`; and it drops `patternProperties`. The JSON-RPC
 //! methods are few and regular, so their stubs are generated here from `paths`.
 
+pub mod diff;
 pub mod emit;
 pub mod handwritten;
 pub mod ir;

@@ -78,10 +78,12 @@ fn enumeration(doc: &TokenStream, name: &syn::Ident, e: &Enum) -> TokenStream {
             }
         });
         let deserialize = shape_deserialize(name, e);
+        let non_exhaustive = e.open.then(|| quote!(#[non_exhaustive]));
         return quote! {
             #doc
             #[derive(#derives, ::serde::Serialize)]
             #tag_attr
+            #non_exhaustive
             pub enum #name { #(#variants,)* #unknown_variant }
             #deserialize
         };
@@ -108,6 +110,7 @@ fn enumeration(doc: &TokenStream, name: &syn::Ident, e: &Enum) -> TokenStream {
         #[derive(#derives, ::serde::Serialize, ::serde::Deserialize)]
         #[serde(remote = "Self")]
         #tag_attr
+        #[non_exhaustive]
         pub enum #name { #(#variants,)* #unknown_variant }
         crate::open_enum!(#name, #tagging, [#(#known),*], #unknown);
     }

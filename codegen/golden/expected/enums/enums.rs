@@ -4,6 +4,7 @@
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum ActError {
     #[serde(rename = "UNKNOWN_BLOCK")]
     UnknownBlock(::serde_json::Value),
@@ -22,6 +23,7 @@ crate::enums::open_enum!(
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum Action {
     /// Unit variant.
     CreateAccount,
@@ -39,6 +41,7 @@ crate::enums::open_enum!(
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "type")]
+#[non_exhaustive]
 pub enum Cause {
     #[serde(rename = "initial_state")]
     InitialState,
@@ -56,6 +59,7 @@ pub type ErrorWrapperForActError = crate::enums::ErrorWrapper<ActError>;
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum InternalError {
     #[serde(rename = "INTERNAL_ERROR")]
     InternalError { error_message: ::std::string::String },
@@ -72,6 +76,7 @@ pub type JsonRpcResponseForActResultAndActError = crate::enums::Response<
 >;
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum Kind {
     /// The protocol's own Unknown.
     Unknown,
@@ -85,6 +90,7 @@ crate::enums::open_enum!(Kind, External, ["Unknown", "Known"], Other);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcRequestValidationErrorKind {
     #[serde(rename = "PARSE_ERROR")]
     ParseError { error_message: ::std::string::String },
@@ -107,6 +113,7 @@ pub enum Speed {
 /// In a response: open.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum Status {
     Pending,
     Done,

@@ -81,6 +81,7 @@ pub enum Finality {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name")]
+#[non_exhaustive]
 pub enum FlatError {
     #[serde(rename = "UNAVAILABLE")]
     Unavailable,
@@ -93,6 +94,7 @@ crate::flattened::open_enum!(FlatError, Field("name"), ["UNAVAILABLE"], Unknown)
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum InternalError {
     #[serde(rename = "INTERNAL_ERROR")]
     InternalError { error_message: ::std::string::String },
@@ -124,6 +126,7 @@ pub struct LookupRequest {
 /// The alternatives of [`LookupRequest`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum LookupRequestKind {
     SignedTxBase64 { signed_tx_base64: ::std::string::String },
     TxHashSenderAccountId {
@@ -200,6 +203,7 @@ pub enum QueryRequestKind {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcRequestValidationErrorKind {
     #[serde(rename = "PARSE_ERROR")]
     ParseError { error_message: ::std::string::String },
@@ -221,6 +225,7 @@ pub struct ShapeResponse {
 /// The alternatives of [`ShapeResponse`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum ShapeResponseKind {
     AccountView(AccountView),
     CodeView(CodeView),

@@ -3,6 +3,7 @@
 
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
+#[non_exhaustive]
 pub enum Color {
     #[serde(rename = "red")]
     Red,
@@ -18,6 +19,7 @@ pub type ErrorWrapperForHealthError = crate::nullable::ErrorWrapper<HealthError>
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum HealthError {
     #[serde(rename = "NODE_IS_SYNCING")]
     NodeIsSyncing { maybe: Maybe },
@@ -32,6 +34,7 @@ pub type HealthResponse = ();
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum InternalError {
     #[serde(rename = "INTERNAL_ERROR")]
     InternalError { error_message: ::std::string::String },
@@ -49,6 +52,7 @@ pub type JsonRpcResponseForHealthResponseAndHealthError = crate::nullable::Respo
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcRequestValidationErrorKind {
     #[serde(rename = "PARSE_ERROR")]
     ParseError { error_message: ::std::string::String },

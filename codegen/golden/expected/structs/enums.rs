@@ -5,6 +5,7 @@ pub type ErrorWrapperForThingError = crate::structs::ErrorWrapper<ThingError>;
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum InternalError {
     #[serde(rename = "INTERNAL_ERROR")]
     InternalError { error_message: ::std::string::String },
@@ -22,6 +23,7 @@ pub type JsonRpcResponseForThingAndThingError = crate::structs::Response<
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum RpcRequestValidationErrorKind {
     #[serde(rename = "PARSE_ERROR")]
     ParseError { error_message: ::std::string::String },
@@ -36,6 +38,7 @@ crate::structs::open_enum!(
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
+#[non_exhaustive]
 pub enum ThingError {
     #[serde(rename = "NO_THING")]
     NoThing { id: crate::structs::CryptoHash },

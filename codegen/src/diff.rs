@@ -1,0 +1,622 @@
+//! What changed in the generated Rust API between two spec versions, computed from their
+//! IRs (not a text diff), with each change classified for semver.
+//!
+//! Classification, from the point of view of code using the bindings:
+//! - **breaking**: a method, type, field or variant removed; a type renamed; a method's
+//!   params/result/error type or a field's type changed (`T` ↔ `Option<T>` included); a
+//!   required field added; a variant added to a closed enum; an enum opened or closed.
+//! - **additive**: a method, type or optional field added; a variant added to an open
+//!   enum (those are `#[non_exhaustive]`, and older bindings decode the variant as
+//!   `Unknown`).
+//! - **docs**: only the doc text changed.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::{self, Write as _};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::handwritten;
+use crate::ir::{self, Api, Kind, Payload, TypeExpr};
+
+/// How a change affects users.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Code using the old API may stop compiling or decoding.
+    Breaking,
+    /// Something new; old code keeps working.
+    Additive,
+    /// Doc text only.
+    Docs,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Breaking => "breaking",
+            Self::Additive => "additive",
+            Self::Docs => "docs",
+        })
+    }
+}
+
+/// One change.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Change {
+    /// How it affects users.
+    pub severity: Severity,
+    /// What kind of item: `method`, `type`, `field` or `variant`.
+    pub item: &'static str,
+    /// The item, e.g. `RpcBlockRequest.finality` or `ActionView::DelegateV2`.
+    pub name: String,
+    /// What happened, in words.
+    pub description: String,
+}
+
+/// All changes between two versions, sorted (so the output is deterministic).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ApiDiff {
+    /// The old spec version.
+    pub old_version: String,
+    /// The new spec version.
+    pub new_version: String,
+    /// The changes.
+    pub changes: Vec<Change>,
+}
+
+/// Compares two APIs.
+pub fn diff(old: &Api, new: &Api) -> ApiDiff {
+    let mut changes = Vec::new();
+    diff_methods(old, new, &mut changes);
+    diff_types(old, new, &mut changes);
+    changes.sort();
+    changes.dedup();
+    ApiDiff {
+        old_version: old.version.clone(),
+        new_version: new.version.clone(),
+        changes,
+    }
+}
+
+fn change(
+    severity: Severity,
+    item: &'static str,
+    name: impl Into<String>,
+    description: impl Into<String>,
+) -> Change {
+    Change {
+        severity,
+        item,
+        name: name.into(),
+        description: description.into(),
+    }
+}
+
+fn diff_methods(old: &Api, new: &Api, out: &mut Vec<Change>) {
+    for (name, method) in &new.methods {
+        let Some(before) = old.methods.get(name) else {
+            out.push(change(Severity::Additive, "method", name, "method added"));
+            continue;
+        };
+        for (part, a, b) in [
+            ("params", &before.params, &method.params),
+            ("result", &before.result, &method.result),
+            ("error", &before.error, &method.error),
+        ] {
+            if a != b {
+                let description = format!(
+                    "{part} type changed from `{}` to `{}`",
+                    render(a),
+                    render(b)
+                );
+                out.push(change(Severity::Breaking, "method", name, description));
+            }
+        }
+        if before.doc != method.doc {
+            out.push(change(Severity::Docs, "method", name, "doc changed"));
+        }
+    }
+    for name in old.methods.keys().filter(|n| !new.methods.contains_key(*n)) {
+        out.push(change(Severity::Breaking, "method", name, "method removed"));
+    }
+}
+
+/// The comparable form of a type: its shape, without docs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Shape {
+    /// Named fields (wire name → field), plus flattened enums.
+    Struct(BTreeMap<String, FieldShape>),
+    /// Variants (Rust name → payload), and whether the enum is open.
+    Enum(BTreeMap<String, String>, bool),
+    /// Anything else, described by its target type.
+    Alias(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FieldShape {
+    ty: String,
+    required: bool,
+}
+
+/// Per-item docs of a type, for doc-only changes: (type doc, field/variant → doc).
+type Docs = (Option<String>, BTreeMap<String, Option<String>>);
+
+fn shape_of(def: &ir::TypeDef) -> (Shape, Docs) {
+    let mut docs = BTreeMap::new();
+    let shape = match &def.kind {
+        Kind::Enum(e) => {
+            let variants = e
+                .variants
+                .iter()
+                .map(|v| {
+                    docs.insert(v.rust_name.clone(), v.doc.clone());
+                    (v.rust_name.clone(), payload_text(&v.payload))
+                })
+                .collect();
+            Shape::Enum(variants, e.open)
+        }
+        Kind::Flattened(f) => {
+            let mut fields = fields_shape(&f.fields, &mut docs);
+            for (field, ty) in &f.flattened {
+                let shape = FieldShape {
+                    ty: format!("flatten {ty}"),
+                    required: true,
+                };
+                fields.insert(field.clone(), shape);
+            }
+            Shape::Struct(fields)
+        }
+        Kind::Typify if def.schema.get("properties").is_some() => {
+            let required: BTreeSet<&str> = def.schema["required"]
+                .as_array()
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let fields = def.schema["properties"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(name, prop)| {
+                    docs.insert(
+                        name.clone(),
+                        prop.get("description")
+                            .and_then(Value::as_str)
+                            .map(str::to_owned),
+                    );
+                    let shape = FieldShape {
+                        ty: schema_type(prop),
+                        required: required.contains(name.as_str()),
+                    };
+                    (name.clone(), shape)
+                })
+                .collect();
+            Shape::Struct(fields)
+        }
+        Kind::Typify => Shape::Alias(schema_type(&def.schema)),
+        Kind::Alias { target } => Shape::Alias(render(target)),
+        Kind::HandWritten { rust_path } => Shape::Alias(rust_path.clone()),
+    };
+    (shape, (def.doc.clone(), docs))
+}
+
+fn fields_shape(
+    fields: &[ir::Field],
+    docs: &mut BTreeMap<String, Option<String>>,
+) -> BTreeMap<String, FieldShape> {
+    fields
+        .iter()
+        .map(|f| {
+            docs.insert(f.wire_name.clone(), f.doc.clone());
+            let shape = FieldShape {
+                ty: render(&f.ty),
+                required: f.required,
+            };
+            (f.wire_name.clone(), shape)
+        })
+        .collect()
+}
+
+fn payload_text(payload: &Payload) -> String {
+    match payload {
+        Payload::Unit => String::new(),
+        Payload::Newtype(ty) => format!("({})", render(ty)),
+        Payload::Struct(fields) => {
+            let fields: Vec<String> = fields
+                .iter()
+                .map(|f| {
+                    let ty = render(&f.ty);
+                    let optional = !f.required && !matches!(f.ty, TypeExpr::Option(_));
+                    if optional {
+                        format!("{}: Option<{ty}>", f.wire_name)
+                    } else {
+                        format!("{}: {ty}", f.wire_name)
+                    }
+                })
+                .collect();
+            format!(" {{ {} }}", fields.join(", "))
+        }
+    }
+}
+
+fn diff_types(old: &Api, new: &Api, out: &mut Vec<Change>) {
+    let shapes = |api: &Api| -> BTreeMap<String, (Shape, Docs)> {
+        api.types
+            .iter()
+            .map(|(name, def)| (name.clone(), shape_of(def)))
+            .collect()
+    };
+    let (before, after) = (shapes(old), shapes(new));
+    let removed: Vec<&String> = before.keys().filter(|n| !after.contains_key(*n)).collect();
+    let added: Vec<&String> = after.keys().filter(|n| !before.contains_key(*n)).collect();
+    // A removed type whose shape reappears under a new name was renamed. Any two string
+    // newtypes have the same shape, so for those the doc text must match too.
+    let mut renamed_to: BTreeMap<&String, &String> = BTreeMap::new();
+    for old_name in &removed {
+        let (old_shape, old_docs) = &before[*old_name];
+        let target = added.iter().find(|new_name| {
+            let (new_shape, new_docs) = &after[**new_name];
+            let trivial = matches!(old_shape, Shape::Alias(_));
+            !renamed_to.values().any(|taken| taken == *new_name)
+                && new_shape == old_shape
+                && (!trivial || new_docs.0 == old_docs.0)
+        });
+        if let Some(new_name) = target {
+            renamed_to.insert(old_name, new_name);
+        }
+    }
+    for old_name in &removed {
+        match renamed_to.get(old_name) {
+            Some(new_name) => out.push(change(
+                Severity::Breaking,
+                "type",
+                *old_name,
+                format!("renamed to `{new_name}`"),
+            )),
+            None => out.push(change(
+                Severity::Breaking,
+                "type",
+                *old_name,
+                "type removed",
+            )),
+        }
+    }
+    for new_name in added
+        .iter()
+        .filter(|n| !renamed_to.values().any(|taken| taken == *n))
+    {
+        out.push(change(Severity::Additive, "type", *new_name, "type added"));
+    }
+    for (name, (shape, docs)) in &after {
+        if let Some((old_shape, old_docs)) = before.get(name) {
+            diff_shape(name, old_shape, shape, out);
+            diff_docs(name, old_docs, docs, out);
+        }
+    }
+}
+
+fn diff_shape(name: &str, old: &Shape, new: &Shape, out: &mut Vec<Change>) {
+    match (old, new) {
+        (Shape::Struct(a), Shape::Struct(b)) => {
+            for (field, after) in b {
+                let item = format!("{name}.{field}");
+                match a.get(field) {
+                    None if after.required => out.push(change(
+                        Severity::Breaking,
+                        "field",
+                        item,
+                        format!("required field added: `{}`", after.ty),
+                    )),
+                    None => out.push(change(
+                        Severity::Additive,
+                        "field",
+                        item,
+                        format!("optional field added: `{}`", after.ty),
+                    )),
+                    Some(before) => {
+                        if before.ty != after.ty {
+                            out.push(change(
+                                Severity::Breaking,
+                                "field",
+                                item.clone(),
+                                format!("type changed from `{}` to `{}`", before.ty, after.ty),
+                            ));
+                        }
+                        if before.required != after.required {
+                            let how = if after.required {
+                                "optional to required"
+                            } else {
+                                "required to optional"
+                            };
+                            out.push(change(
+                                Severity::Breaking,
+                                "field",
+                                item,
+                                format!("changed from {how}"),
+                            ));
+                        }
+                    }
+                }
+            }
+            for field in a.keys().filter(|f| !b.contains_key(*f)) {
+                out.push(change(
+                    Severity::Breaking,
+                    "field",
+                    format!("{name}.{field}"),
+                    "field removed",
+                ));
+            }
+        }
+        (Shape::Enum(a, was_open), Shape::Enum(b, is_open)) => {
+            for (variant, payload) in b {
+                let item = format!("{name}::{variant}");
+                match a.get(variant) {
+                    None if *was_open && *is_open => out.push(change(
+                        Severity::Additive,
+                        "variant",
+                        item,
+                        "variant added (older bindings decode it as Unknown)",
+                    )),
+                    None => out.push(change(
+                        Severity::Breaking,
+                        "variant",
+                        item,
+                        "variant added to a closed enum",
+                    )),
+                    Some(before) if before != payload => out.push(change(
+                        Severity::Breaking,
+                        "variant",
+                        item,
+                        format!(
+                            "payload changed from `{}` to `{}`",
+                            before.trim(),
+                            payload.trim()
+                        ),
+                    )),
+                    Some(_) => {}
+                }
+            }
+            for variant in a.keys().filter(|v| !b.contains_key(*v)) {
+                out.push(change(
+                    Severity::Breaking,
+                    "variant",
+                    format!("{name}::{variant}"),
+                    "variant removed",
+                ));
+            }
+            if was_open != is_open {
+                let how = if *is_open {
+                    "became open (gained an Unknown variant)"
+                } else {
+                    "became closed"
+                };
+                out.push(change(Severity::Breaking, "type", name, how));
+            }
+        }
+        (a, b) if a != b => out.push(change(
+            Severity::Breaking,
+            "type",
+            name,
+            format!("changed from {} to {}", describe(a), describe(b)),
+        )),
+        _ => {}
+    }
+}
+
+fn describe(shape: &Shape) -> String {
+    match shape {
+        Shape::Struct(_) => "a struct".into(),
+        Shape::Enum(..) => "an enum".into(),
+        Shape::Alias(target) => format!("`{target}`"),
+    }
+}
+
+fn diff_docs(name: &str, old: &Docs, new: &Docs, out: &mut Vec<Change>) {
+    if old.0 != new.0 {
+        out.push(change(Severity::Docs, "type", name, "doc changed"));
+    }
+    for (item, doc) in &new.1 {
+        if old.1.get(item).is_some_and(|before| before != doc) {
+            out.push(change(
+                Severity::Docs,
+                "field",
+                format!("{name}.{item}"),
+                "doc changed",
+            ));
+        }
+    }
+}
+
+/// A type expression as Rust-like text.
+pub fn render(ty: &TypeExpr) -> String {
+    match ty {
+        TypeExpr::Named(name) => short(name),
+        TypeExpr::Prim(p) => (*p).to_owned(),
+        TypeExpr::Vec(inner) => format!("Vec<{}>", render(inner)),
+        TypeExpr::Option(inner) => format!("Option<{}>", render(inner)),
+        TypeExpr::Map(inner) => format!("Map<String, {}>", render(inner)),
+        TypeExpr::Tuple(items) => format!(
+            "({})",
+            items.iter().map(render).collect::<Vec<_>>().join(", ")
+        ),
+        TypeExpr::Value => "Value".into(),
+        TypeExpr::Unit => "()".into(),
+        TypeExpr::Generic(name, args) => {
+            format!(
+                "{}<{}>",
+                short(name),
+                args.iter().map(render).collect::<Vec<_>>().join(", ")
+            )
+        }
+    }
+}
+
+fn short(path: &str) -> String {
+    path.rsplit("::").next().unwrap_or(path).to_owned()
+}
+
+/// The Rust type of a property schema, as text, the way typify renders it (enough to
+/// tell when a field's type changed).
+fn schema_type(schema: &Value) -> String {
+    if let Some(name) = ir::ref_name(schema) {
+        return match handwritten::replacement(name) {
+            Some(r) => short(r.rust_path),
+            None => ir::rust_type_name(name),
+        };
+    }
+    if let Some(arms) = ir::alternatives(schema) {
+        let non_null: Vec<&Value> = arms
+            .iter()
+            .filter(|a| a.get("type").and_then(Value::as_str) != Some("null"))
+            .collect();
+        return match non_null.as_slice() {
+            [single] if non_null.len() < arms.len() => format!("Option<{}>", schema_type(single)),
+            _ => format!(
+                "one of [{}]",
+                arms.iter().map(schema_type).collect::<Vec<_>>().join(", ")
+            ),
+        };
+    }
+    if let Some([single]) = schema
+        .get("allOf")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+    {
+        return schema_type(single);
+    }
+    let (ty, nullable) = match schema.get("type") {
+        Some(Value::Array(types)) => (
+            types
+                .iter()
+                .find(|t| *t != "null")
+                .and_then(Value::as_str)
+                .unwrap_or("null"),
+            types.iter().any(|t| t == "null"),
+        ),
+        Some(Value::String(t)) => (t.as_str(), false),
+        _ => ("", false),
+    };
+    let base = match ty {
+        "string" if schema.get("enum").is_some() => format!("enum {}", schema["enum"]),
+        "string" => "String".into(),
+        "boolean" => "bool".into(),
+        "number" => "f64".into(),
+        "null" => "()".into(),
+        "integer" => match schema.get("format").and_then(Value::as_str) {
+            Some("uint8") => "u8",
+            Some("uint16") => "u16",
+            Some("uint32") => "u32",
+            Some("int32") => "i32",
+            Some("int64") => "i64",
+            _ => "u64",
+        }
+        .into(),
+        "array" => match schema.get("items") {
+            Some(Value::Array(items)) => format!(
+                "({})",
+                items.iter().map(schema_type).collect::<Vec<_>>().join(", ")
+            ),
+            Some(item) => format!("Vec<{}>", schema_type(item)),
+            None => "Vec<Value>".into(),
+        },
+        _ => match (schema.get("properties"), schema.get("additionalProperties")) {
+            (Some(Value::Object(props)), _) => {
+                let fields: Vec<String> = props
+                    .iter()
+                    .map(|(k, v)| format!("{k}: {}", schema_type(v)))
+                    .collect();
+                format!("{{ {} }}", fields.join(", "))
+            }
+            (None, Some(value)) if value.is_object() => {
+                format!("Map<String, {}>", schema_type(value))
+            }
+            _ => "Value".into(),
+        },
+    };
+    if nullable {
+        format!("Option<{base}>")
+    } else {
+        base
+    }
+}
+
+impl ApiDiff {
+    /// Count of changes per severity.
+    pub fn counts(&self) -> (usize, usize, usize) {
+        let count = |s| self.changes.iter().filter(|c| c.severity == s).count();
+        (
+            count(Severity::Breaking),
+            count(Severity::Additive),
+            count(Severity::Docs),
+        )
+    }
+
+    /// The one-line summary.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} → {}: {}",
+            self.old_version,
+            self.new_version,
+            self.counts_text()
+        )
+    }
+
+    fn counts_text(&self) -> String {
+        let (breaking, additive, docs) = self.counts();
+        let plural = if docs == 1 { "" } else { "s" };
+        format!("{breaking} breaking, {additive} additive, {docs} doc-only change{plural}")
+    }
+
+    /// Plain text: the summary, then one line per change.
+    pub fn to_text(&self) -> String {
+        let mut text = format!("{}\n", self.summary());
+        for c in &self.changes {
+            let _ = writeln!(
+                text,
+                "{:<9} {:<8} {}: {}",
+                c.severity, c.item, c.name, c.description
+            );
+        }
+        text
+    }
+
+    /// Markdown for a CHANGELOG section.
+    pub fn to_markdown(&self) -> String {
+        let mut md = format!(
+            "## Spec {} → {}\n\n{}.\n",
+            self.old_version,
+            self.new_version,
+            self.counts_text()
+        );
+        for (severity, heading) in [
+            (Severity::Breaking, "Breaking"),
+            (Severity::Additive, "Added"),
+            (Severity::Docs, "Documentation"),
+        ] {
+            let items: Vec<&Change> = self
+                .changes
+                .iter()
+                .filter(|c| c.severity == severity)
+                .collect();
+            if items.is_empty() {
+                continue;
+            }
+            let _ = write!(md, "\n### {heading}\n\n");
+            for c in items {
+                let _ = writeln!(md, "- {} `{}`: {}", c.item, c.name, c.description);
+            }
+        }
+        md
+    }
+
+    /// JSON: the versions, the counts and every change.
+    pub fn to_json(&self) -> String {
+        let (breaking, additive, docs) = self.counts();
+        let value = serde_json::json!({
+            "old_version": self.old_version,
+            "new_version": self.new_version,
+            "summary": {"breaking": breaking, "additive": additive, "docs": docs},
+            "changes": self.changes,
+        });
+        serde_json::to_string_pretty(&value).unwrap_or_default()
+    }
+}

@@ -1,0 +1,194 @@
+//! The API diff over consecutive spec versions in the shared data, checked against facts
+//! known from the specs.
+
+use std::path::PathBuf;
+
+use near_rpc_codegen::diff::{diff, ApiDiff, Severity};
+
+/// The shared spec directory, or `None` after saying why (a failure when
+/// `NEAR_RPC_REQUIRE_SHARED=1`).
+fn spec_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("NEAR_RPC_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared")))
+        .join("spec");
+    if dir.join("SOURCES.tsv").is_file() {
+        return Some(dir);
+    }
+    let message = format!("spec versions not found in {}", dir.display());
+    assert!(
+        std::env::var("NEAR_RPC_REQUIRE_SHARED").as_deref() != Ok("1"),
+        "{message}"
+    );
+    eprintln!("SKIPPED: {message}");
+    None
+}
+
+/// The OpenAPI versions listed in SOURCES.tsv, oldest first.
+fn versions(dir: &std::path::Path) -> Vec<String> {
+    let tsv = std::fs::read_to_string(dir.join("SOURCES.tsv")).expect("SOURCES.tsv");
+    let mut versions: Vec<String> = tsv
+        .lines()
+        .filter_map(|l| l.split('\t').next())
+        .filter_map(|f| {
+            f.strip_prefix("openapi-")?
+                .strip_suffix(".json")
+                .map(str::to_owned)
+        })
+        .collect();
+    let key = |v: &String| {
+        v.split('.')
+            .map(|n| n.parse::<u32>().unwrap_or(0))
+            .collect::<Vec<_>>()
+    };
+    versions.sort_by_key(key);
+    versions
+}
+
+fn api(dir: &std::path::Path, version: &str) -> near_rpc_codegen::ir::Api {
+    let bytes = std::fs::read(dir.join(format!("openapi-{version}.json"))).expect("spec");
+    near_rpc_codegen::api_from_bytes(&bytes).unwrap_or_else(|e| panic!("{version}: {e}"))
+}
+
+fn has(d: &ApiDiff, severity: Severity, item: &str, name: &str, description: &str) -> bool {
+    d.changes.iter().any(|c| {
+        c.severity == severity
+            && c.item == item
+            && c.name == name
+            && c.description.contains(description)
+    })
+}
+
+#[test]
+fn consecutive_versions_diff_with_known_facts() {
+    let Some(dir) = spec_dir() else { return };
+    let versions = versions(&dir);
+    assert_eq!(versions.len(), 16, "{versions:?}");
+    let apis: Vec<_> = versions.iter().map(|v| api(&dir, v)).collect();
+    let mut diffs = Vec::new();
+    for pair in apis.windows(2) {
+        let d = diff(&pair[0], &pair[1]);
+        println!("{}", d.summary());
+        diffs.push(d);
+    }
+    let find = |old: &str| diffs.iter().find(|d| d.old_version == old).expect("pair");
+
+    let d = find("1.2.1");
+    for method in [
+        "EXPERIMENTAL_call_function",
+        "EXPERIMENTAL_view_access_key",
+        "EXPERIMENTAL_view_access_key_list",
+        "EXPERIMENTAL_view_account",
+        "EXPERIMENTAL_view_code",
+        "EXPERIMENTAL_view_state",
+    ] {
+        assert!(
+            has(d, Severity::Additive, "method", method, "method added"),
+            "{method}"
+        );
+    }
+    for ty in [
+        "AddGasKeyAction",
+        "DeleteGasKeyAction",
+        "GasKey",
+        "GasKeyInfoView",
+        "GasKeyList",
+        "GasKeyView",
+    ] {
+        assert!(
+            has(d, Severity::Breaking, "type", ty, "type removed"),
+            "{ty}"
+        );
+    }
+
+    // KeyHandle is gone; the same string type, with the same docs, is now PublicKeyHandle.
+    let d = find("1.2.6");
+    assert!(
+        has(
+            d,
+            Severity::Breaking,
+            "type",
+            "KeyHandle",
+            "renamed to `PublicKeyHandle`"
+        ),
+        "{}",
+        d.to_text()
+    );
+    assert!(
+        !d.changes.iter().any(|c| c.name == "PublicKeyHandle"),
+        "a rename is not also an addition"
+    );
+
+    // New variants of open enums are additive: older bindings keep them as Unknown.
+    let d = find("1.2.10");
+    assert!(
+        has(
+            d,
+            Severity::Additive,
+            "variant",
+            "ActionView::DelegateV2",
+            "variant added"
+        ),
+        "{}",
+        d.to_text()
+    );
+    let d = find("1.2.7");
+    assert!(has(
+        d,
+        Severity::Additive,
+        "variant",
+        "RpcReceiptToTxError::BudgetExceeded",
+        "variant added"
+    ));
+
+    // A version compared with itself has no change.
+    assert!(diff(&apis[10], &apis[10]).changes.is_empty());
+}
+
+#[test]
+fn output_is_deterministic_and_well_formed() {
+    let Some(dir) = spec_dir() else { return };
+    let (old, new) = (api(&dir, "1.2.5"), api(&dir, "1.2.6"));
+    let first = diff(&old, &new);
+    let second = diff(&api(&dir, "1.2.5"), &api(&dir, "1.2.6"));
+    assert_eq!(first, second);
+    assert_eq!(first.to_markdown(), second.to_markdown());
+    assert!(!first.changes.is_empty());
+    let mut sorted = first.changes.clone();
+    sorted.sort();
+    assert_eq!(sorted, first.changes, "changes are sorted");
+
+    let json: serde_json::Value =
+        serde_json::from_str(&first.to_json()).expect("JSON output parses");
+    let (breaking, additive, docs) = first.counts();
+    assert_eq!(json["summary"]["breaking"], breaking);
+    assert_eq!(json["summary"]["additive"], additive);
+    assert_eq!(json["summary"]["docs"], docs);
+    assert_eq!(
+        json["changes"].as_array().map(Vec::len),
+        Some(first.changes.len())
+    );
+
+    let markdown = first.to_markdown();
+    assert!(
+        markdown.starts_with("## Spec 1.2.5 → 1.2.6\n"),
+        "{markdown}"
+    );
+    let text = first.to_text();
+    assert_eq!(text.lines().count(), first.changes.len() + 1);
+    assert!(text.starts_with(&first.summary()));
+}
+
+#[test]
+fn the_changelog_section_is_current() {
+    let Some(dir) = spec_dir() else { return };
+    let section = diff(&api(&dir, "1.2.5"), &api(&dir, "1.2.6")).to_markdown();
+    let changelog =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../CHANGELOG.md"))
+            .expect("CHANGELOG.md");
+    assert!(
+        changelog.contains(&section),
+        "CHANGELOG.md lacks the generated 1.2.5 → 1.2.6 section; regenerate it with \
+         `near-rpc-codegen diff openapi-1.2.5.json openapi-1.2.6.json --format markdown`"
+    );
+}
