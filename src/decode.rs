@@ -65,22 +65,8 @@ fn convert(e: serde_path_to_error::Error<serde_json::Error>) -> DecodeError {
 /// Types that buffer their input (open enums, untagged shapes) decode it again with their
 /// own path tracking and report `"<inner path>: <message>"`. This moves those inner
 /// paths from the message onto the outer path, so that `path()` is the whole path.
-fn join_nested_paths(mut path: String, message: String) -> DecodeError {
-    let mut rest = message.as_str();
-    while let Some((segment, tail)) = rest.split_once(": ") {
-        let path_like = !segment.is_empty()
-            && segment
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "_.[]-".contains(c));
-        if !path_like {
-            break;
-        }
-        if !path.is_empty() && !segment.starts_with('[') {
-            path.push('.');
-        }
-        path.push_str(segment);
-        rest = tail;
-    }
+fn join_nested_paths(path: String, message: String) -> DecodeError {
+    let (path, rest) = crate::__private::join_paths(path, &message);
     let message = rest.to_owned();
     DecodeError { path, message }
 }

@@ -3,7 +3,10 @@
 use std::borrow::Cow;
 
 use serde::de::value::MapDeserializer;
-use serde::de::{DeserializeOwned, Error as _};
+use serde::de::{
+    DeserializeOwned, DeserializeSeed, EnumAccess, Error as _, IgnoredAny, IntoDeserializer,
+    MapAccess, VariantAccess, Visitor,
+};
 use serde::Deserializer;
 use serde_json::Value;
 
@@ -95,11 +98,41 @@ pub fn select<'a>(
 /// `serde_path_to_error` tracks up to the buffered value) and the inner one read as one.
 pub fn with_path(path: &serde_path_to_error::Path, error: impl std::fmt::Display) -> String {
     let path = path.to_string();
-    if path.is_empty() || path == "." {
-        error.to_string()
+    let path = if path == "." { String::new() } else { path };
+    let message = error.to_string();
+    let (path, rest) = join_paths(path, &message);
+    if path.is_empty() {
+        rest.to_owned()
     } else {
-        format!("{path}: {error}")
+        format!("{path}: {rest}")
     }
+}
+
+/// Joins `path` with the paths a message starts with (`"a.b: c[0]: what"`), skipping a
+/// message path that `path` already ends with (a nested decode that tracked a path the
+/// outer tracker also saw). Returns the joined path and the rest of the message.
+pub fn join_paths(mut path: String, message: &str) -> (String, &str) {
+    let mut rest = message;
+    while let Some((segment, tail)) = rest.split_once(": ") {
+        let path_like = !segment.is_empty()
+            && segment
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.[]-".contains(c));
+        if !path_like {
+            break;
+        }
+        let already_there = path == segment
+            || path.ends_with(&format!(".{segment}"))
+            || (segment.starts_with('[') && path.ends_with(segment));
+        if !already_there {
+            if !path.is_empty() && !segment.starts_with('[') {
+                path.push('.');
+            }
+            path.push_str(segment);
+        }
+        rest = tail;
+    }
+    (path, rest)
 }
 
 /// Decodes a buffered value, keeping the path of a failure in the message.
@@ -216,43 +249,97 @@ pub fn tag_first<'a>(
 ///
 /// An unknown variant name lands in the catch-all variant with its raw JSON; a known name
 /// whose payload fails to decode is an error naming the path, never the catch-all.
+/// Externally tagged enums (`"Name"` / `{"Name": ..}`, most protocol enums) decode as a
+/// stream; the others, and an object whose first key isn't a variant (a flattened enum's
+/// siblings), are buffered first.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! open_enum {
     ($name:ident, External, [$($known:literal),* $(,)?], $unknown:ident) => {
-        $crate::open_enum!(@impl $name, $crate::__private::Tagging::External, [$($known),*], $unknown,
-            |value| value);
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::std::result::Result<Self, D::Error> {
+                const KNOWN: &[&str] = &[$($known),*];
+                $crate::open_enum!(@buffered $name, $crate::__private::Tagging::External, $unknown, |value| value);
+
+                struct Streaming;
+                impl<'de> ::serde::de::Visitor<'de> for Streaming {
+                    type Value = $name;
+
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        $crate::__private::expecting_external(f, KNOWN)
+                    }
+
+                    fn visit_str<E: ::serde::de::Error>(self, name: &str) -> ::std::result::Result<$name, E> {
+                        if KNOWN.contains(&name) {
+                            $name::deserialize(::serde::de::IntoDeserializer::<E>::into_deserializer(name))
+                        } else if $crate::__private::is_strict() {
+                            ::std::result::Result::Err(E::custom($crate::__private::unknown_variant(KNOWN)))
+                        } else {
+                            ::std::result::Result::Ok($name::$unknown(::serde_json::Value::String(name.to_owned())))
+                        }
+                    }
+
+                    fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut map: A) -> ::std::result::Result<$name, A::Error> {
+                        use ::serde::de::Error as _;
+                        let ::std::option::Option::Some(key) = map.next_key::<::std::string::String>()? else {
+                            return ::std::result::Result::Err(A::Error::custom($crate::__private::no_variant(KNOWN)));
+                        };
+                        if KNOWN.contains(&key.as_str()) {
+                            // Tracked here too: inside a flattened struct, serde buffers the
+                            // object and the outer path stops above this enum.
+                            let mut track = ::serde_path_to_error::Track::new();
+                            let variant = $crate::__private::KnownVariant::new(key.clone(), &mut map);
+                            let value = $name::deserialize(::serde_path_to_error::Deserializer::new(variant, &mut track))
+                                .map_err(|e| A::Error::custom($crate::__private::with_path(&track.path(), e)))?;
+                            $crate::__private::rest_of_variant_object(&mut map, &key, KNOWN)?;
+                            ::std::result::Result::Ok(value)
+                        } else {
+                            let buffered = $crate::__private::buffer_rest(key, map)?;
+                            from_buffered(buffered).map_err(A::Error::custom)
+                        }
+                    }
+                }
+                deserializer.deserialize_any(Streaming)
+            }
+        }
+        $crate::open_enum!(@serialize $name, $unknown);
     };
     ($name:ident, Field($field:literal), [$($known:literal),* $(,)?], $unknown:ident) => {
-        $crate::open_enum!(@impl $name, $crate::__private::Tagging::Field($field), [$($known),*], $unknown,
-            |value| $crate::__private::tag_first(value, $field));
-    };
-    (@impl $name:ident, $tagging:expr, [$($known:literal),*], $unknown:ident, |$value:ident| $source:expr) => {
         impl<'de> ::serde::Deserialize<'de> for $name {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> ::std::result::Result<Self, D::Error> {
                 use ::serde::de::Error as _;
                 const KNOWN: &[&str] = &[$($known),*];
+                $crate::open_enum!(@buffered $name, $crate::__private::Tagging::Field($field), $unknown,
+                    |value| $crate::__private::tag_first(value, $field));
                 let buffered = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-                match $crate::__private::select(&buffered, $tagging, KNOWN) {
-                    ::std::result::Result::Ok($crate::__private::Selected::Known(known)) => {
-                        let $value = known.as_ref();
-                        let mut track = ::serde_path_to_error::Track::new();
-                        $name::deserialize(::serde_path_to_error::Deserializer::new($source, &mut track))
-                            .map_err(|e| D::Error::custom($crate::__private::with_path(&track.path(), e)))
-                    }
-                    ::std::result::Result::Ok($crate::__private::Selected::Unknown) if $crate::__private::is_strict() => {
-                        ::std::result::Result::Err(D::Error::custom($crate::__private::unknown_variant(KNOWN)))
-                    }
-                    ::std::result::Result::Ok($crate::__private::Selected::Unknown) => {
-                        ::std::result::Result::Ok($name::$unknown(buffered))
-                    }
-                    ::std::result::Result::Err(message) => ::std::result::Result::Err(D::Error::custom(message)),
-                }
+                from_buffered(buffered).map_err(D::Error::custom)
             }
         }
-
+        $crate::open_enum!(@serialize $name, $unknown);
+    };
+    // `fn from_buffered(Value) -> Result<$name, String>`: selects the variant of a buffered
+    // value and decodes it with its own path tracking (`KNOWN` must be in scope).
+    (@buffered $name:ident, $tagging:expr, $unknown:ident, |$value:ident| $source:expr) => {
+        fn from_buffered(buffered: ::serde_json::Value) -> ::std::result::Result<$name, ::std::string::String> {
+            match $crate::__private::select(&buffered, $tagging, KNOWN)? {
+                $crate::__private::Selected::Known(known) => {
+                    let $value = known.as_ref();
+                    let mut track = ::serde_path_to_error::Track::new();
+                    $name::deserialize(::serde_path_to_error::Deserializer::new($source, &mut track))
+                        .map_err(|e| $crate::__private::with_path(&track.path(), e))
+                }
+                $crate::__private::Selected::Unknown if $crate::__private::is_strict() => {
+                    ::std::result::Result::Err($crate::__private::unknown_variant(KNOWN))
+                }
+                $crate::__private::Selected::Unknown => ::std::result::Result::Ok($name::$unknown(buffered)),
+            }
+        }
+    };
+    (@serialize $name:ident, $unknown:ident) => {
         impl ::serde::Serialize for $name {
             fn serialize<S: ::serde::Serializer>(
                 &self,
@@ -265,6 +352,149 @@ macro_rules! open_enum {
             }
         }
     };
+}
+
+/// What an externally tagged open enum expects, for serde's "invalid type" errors.
+pub fn expecting_external(f: &mut std::fmt::Formatter<'_>, known: &[&str]) -> std::fmt::Result {
+    write!(
+        f,
+        "a variant name or an object with one key, one of `{}`",
+        known.join("`, `")
+    )
+}
+
+/// The error for an object without any variant key.
+pub fn no_variant(known: &[&str]) -> String {
+    format!("expected one of the fields `{}`", known.join("`, `"))
+}
+
+/// After a known variant `{"Name": ..}`: a second variant key is an error; other keys
+/// are skipped (a flattened enum shares its object with the struct's other fields, and
+/// strict decoding of user input catches dropped keys by re-encoding).
+pub fn rest_of_variant_object<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    key: &str,
+    known: &[&str],
+) -> Result<(), A::Error> {
+    while let Some(other) = map.next_key::<String>()? {
+        if known.contains(&other.as_str()) {
+            return Err(A::Error::custom(format!(
+                "expected only one of the fields `{}`, found `{key}` and `{other}`",
+                known.join("`, `")
+            )));
+        }
+        map.next_value::<IgnoredAny>()?;
+    }
+    Ok(())
+}
+
+/// The object being read, as a value, from its first key on.
+pub fn buffer_rest<'de, A: MapAccess<'de>>(
+    first_key: String,
+    mut map: A,
+) -> Result<Value, A::Error> {
+    let mut object = serde_json::Map::new();
+    object.insert(first_key, map.next_value()?);
+    while let Some((key, value)) = map.next_entry::<String, Value>()? {
+        object.insert(key, value);
+    }
+    Ok(Value::Object(object))
+}
+
+/// A deserializer for one variant of an externally tagged enum, `{"Name": payload}`,
+/// whose name was already read from `map`: the payload is decoded straight from the
+/// input, so its errors keep their path.
+pub struct KnownVariant<A> {
+    name: String,
+    map: A,
+}
+
+impl<A> KnownVariant<A> {
+    /// The variant `name`, whose payload is `map`'s next value.
+    pub fn new(name: String, map: A) -> Self {
+        Self { name, map }
+    }
+}
+
+impl<'de, A: MapAccess<'de>> Deserializer<'de> for KnownVariant<A> {
+    type Error = A::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
+        visitor.visit_enum(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+impl<'de, A: MapAccess<'de>> EnumAccess<'de> for KnownVariant<A> {
+    type Error = A::Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self), A::Error> {
+        let variant = seed.deserialize(self.name.as_str().into_deserializer())?;
+        Ok((variant, self))
+    }
+}
+
+impl<'de, A: MapAccess<'de>> VariantAccess<'de> for KnownVariant<A> {
+    type Error = A::Error;
+
+    fn unit_variant(mut self) -> Result<(), A::Error> {
+        self.map.next_value::<()>()
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(
+        mut self,
+        seed: T,
+    ) -> Result<T::Value, A::Error> {
+        self.map.next_value_seed(seed)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(
+        mut self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        self.map.next_value_seed(TupleSeed { len, visitor })
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        mut self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        self.map.next_value_seed(StructSeed { fields, visitor })
+    }
+}
+
+struct TupleSeed<V> {
+    len: usize,
+    visitor: V,
+}
+
+impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for TupleSeed<V> {
+    type Value = V::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<V::Value, D::Error> {
+        deserializer.deserialize_tuple(self.len, self.visitor)
+    }
+}
+
+struct StructSeed<V> {
+    fields: &'static [&'static str],
+    visitor: V,
+}
+
+impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for StructSeed<V> {
+    type Value = V::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<V::Value, D::Error> {
+        deserializer.deserialize_struct("", self.fields, self.visitor)
+    }
 }
 
 #[cfg(test)]

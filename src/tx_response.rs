@@ -2,11 +2,10 @@
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::{Map, Value};
 
-use crate::__private::decode;
 use crate::types::{
-    FinalExecutionOutcomeView, FinalExecutionOutcomeWithReceiptView, TxExecutionStatus,
+    ExecutionOutcomeWithIdView, FinalExecutionOutcomeView, FinalExecutionOutcomeWithReceiptView,
+    FinalExecutionStatus, ReceiptView, SignedTransactionView, TxExecutionStatus,
 };
 
 /// A transaction's status: how far it got (`final_execution_status`) and, once it has
@@ -45,37 +44,80 @@ pub enum TransactionOutcome {
     WithoutReceipts(FinalExecutionOutcomeView),
 }
 
-/// Keys of which any one means an outcome is present.
-const OUTCOME_KEYS: [&str; 4] = [
-    "status",
-    "transaction",
-    "transaction_outcome",
-    "receipts_outcome",
-];
-
 impl<'de> Deserialize<'de> for RpcTransactionResponse {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let mut map = Map::<String, Value>::deserialize(deserializer)?;
-        let status = map
-            .remove("final_execution_status")
-            .ok_or_else(|| D::Error::missing_field("final_execution_status"))?;
-        let final_execution_status = decode(&status)
-            .map_err(|e| D::Error::custom(format!("final_execution_status: {e}")))?;
-        if !OUTCOME_KEYS.iter().any(|k| map.contains_key(*k)) {
-            return Ok(Self {
-                final_execution_status,
-                outcome: None,
-            });
+        // Every field of both outcome shapes, optional, decoded in one pass straight
+        // from the input (no buffering: this is the largest common response, and errors
+        // keep their path); which shape it is gets decided afterwards.
+        #[derive(Deserialize)]
+        struct Wire {
+            final_execution_status: TxExecutionStatus,
+            #[serde(default)]
+            status: Option<FinalExecutionStatus>,
+            #[serde(default)]
+            transaction: Option<SignedTransactionView>,
+            #[serde(default)]
+            transaction_outcome: Option<ExecutionOutcomeWithIdView>,
+            #[serde(default)]
+            receipts_outcome: Option<Vec<ExecutionOutcomeWithIdView>>,
+            #[serde(default)]
+            receipts: Option<Vec<ReceiptView>>,
         }
-        let value = Value::Object(map);
-        let outcome = if value.get("receipts").is_some() {
-            decode(&value).map(TransactionOutcome::WithReceipts)
-        } else {
-            decode(&value).map(TransactionOutcome::WithoutReceipts)
+        let wire = Wire::deserialize(deserializer)?;
+        let final_execution_status = wire.final_execution_status;
+        let parts = (
+            wire.status,
+            wire.transaction,
+            wire.transaction_outcome,
+            wire.receipts_outcome,
+        );
+        let outcome = match parts {
+            (None, None, None, None) if wire.receipts.is_none() => None,
+            (
+                Some(status),
+                Some(transaction),
+                Some(transaction_outcome),
+                Some(receipts_outcome),
+            ) => {
+                // Exhaustive literals: a field the spec adds to these views fails to compile
+                // here, rather than being dropped.
+                Some(match wire.receipts {
+                    Some(receipts) => {
+                        TransactionOutcome::WithReceipts(FinalExecutionOutcomeWithReceiptView {
+                            receipts,
+                            receipts_outcome,
+                            status,
+                            transaction,
+                            transaction_outcome,
+                        })
+                    }
+                    None => TransactionOutcome::WithoutReceipts(FinalExecutionOutcomeView {
+                        receipts_outcome,
+                        status,
+                        transaction,
+                        transaction_outcome,
+                    }),
+                })
+            }
+            (status, transaction, transaction_outcome, _) => {
+                let missing = if status.is_none() {
+                    "status"
+                } else if transaction.is_none() {
+                    "transaction"
+                } else if transaction_outcome.is_none() {
+                    "transaction_outcome"
+                } else {
+                    "receipts_outcome"
+                };
+                return Err(D::Error::custom(format!(
+                    "missing field `{missing}`: an outcome has status, transaction, \
+                     transaction_outcome and receipts_outcome"
+                )));
+            }
         };
         Ok(Self {
             final_execution_status,
-            outcome: Some(outcome.map_err(D::Error::custom)?),
+            outcome,
         })
     }
 }

@@ -55,13 +55,43 @@ pub(crate) fn encode(bytes: &[u8]) -> String {
     bs58::encode(bytes).into_string()
 }
 
+/// The value of each ASCII character in the alphabet, or `INVALID`.
+const DIGITS: [u8; 128] = {
+    let mut table = [INVALID; 128];
+    let mut i = 0;
+    while i < ALPHABET.len() {
+        table[ALPHABET[i] as usize] = i as u8;
+        i += 1;
+    }
+    table
+};
+const INVALID: u8 = 0xff;
+
+/// Digits folded in per pass: 58⁵ is the largest power of 58 below 2³², so a limb times
+/// it plus the carry fits in a u64.
+const CHUNK_DIGITS: usize = 5;
+
+/// Room for the largest number accepted (2·96+2 characters ≈ 1 100 bits).
+const MAX_LIMBS: usize = 36;
+
 /// Decodes `s` and checks that it yields exactly `N` bytes.
+///
+/// Hashes and keys fill every response, so this is on the hot path of decoding: a
+/// lookup table validates the characters, and the number is built in 32-bit limbs,
+/// five digits per pass, with no allocation.
 pub(crate) fn decode_array<const N: usize>(s: &str) -> Result<[u8; N], Base58Error> {
-    if let Some((position, character)) = s
-        .chars()
-        .enumerate()
-        .find(|&(_, c)| !c.is_ascii() || !ALPHABET.contains(&(c as u8)))
+    let input = s.as_bytes();
+    if let Some(position) = input
+        .iter()
+        .position(|&b| b >= 128 || DIGITS[b as usize] == INVALID)
     {
+        // Report the character (not byte) and its position in characters.
+        let (position, character) = s
+            .char_indices()
+            .enumerate()
+            .find(|&(_, (byte, _))| byte >= position)
+            .map(|(chars, (_, c))| (chars, c))
+            .unwrap_or((0, ' '));
         return Err(Base58Error::InvalidCharacter {
             character,
             position,
@@ -71,23 +101,53 @@ pub(crate) fn decode_array<const N: usize>(s: &str) -> Result<[u8; N], Base58Err
     // leading '1' is a whole zero byte, so a string longer than 2*N characters
     // always decodes to more than N bytes (and N bytes never need more than
     // 1.37*N + 1 characters). Rejecting early keeps decoding linear-bounded.
-    let chars = s.len();
+    let chars = input.len();
     if chars > N.saturating_mul(2).saturating_add(2) {
         return Err(Base58Error::TooLong { chars });
     }
-    let decoded = match bs58::decode(s).into_vec() {
-        Ok(decoded) => decoded,
-        // Unreachable after the scan above, but never panic: report position 0.
-        Err(_) => {
-            return Err(Base58Error::InvalidCharacter {
-                character: s.chars().next().unwrap_or(' '),
-                position: 0,
-            })
+    let leading_zeros = input.iter().take_while(|&&b| b == b'1').count();
+    // The number, little-endian in 32-bit limbs.
+    let mut limbs = [0u32; MAX_LIMBS];
+    let mut used = 0usize;
+    for chunk in input[leading_zeros..].chunks(CHUNK_DIGITS) {
+        let (mut value, mut base) = (0u64, 1u64);
+        for &b in chunk {
+            value = value * 58 + u64::from(DIGITS[b as usize]);
+            base *= 58;
         }
+        let mut carry = value;
+        for limb in &mut limbs[..used] {
+            let x = u64::from(*limb) * base + carry;
+            *limb = x as u32;
+            carry = x >> 32;
+        }
+        while carry > 0 {
+            if used == MAX_LIMBS {
+                return Err(Base58Error::TooLong { chars });
+            }
+            limbs[used] = carry as u32;
+            used += 1;
+            carry >>= 32;
+        }
+    }
+    // Significant bytes of the number, without leading zero bytes.
+    let top_bytes = limbs[..used]
+        .last()
+        .map_or(0, |top| 4 - (top.leading_zeros() / 8) as usize);
+    let significant = if used == 0 {
+        0
+    } else {
+        (used - 1) * 4 + top_bytes
     };
-    <[u8; N]>::try_from(decoded.as_slice()).map_err(|_| Base58Error::WrongLength {
-        actual: decoded.len(),
-    })
+    let actual = leading_zeros + significant;
+    if actual != N {
+        return Err(Base58Error::WrongLength { actual });
+    }
+    let mut out = [0u8; N];
+    for (i, byte) in out[leading_zeros..].iter_mut().rev().enumerate() {
+        *byte = (limbs[i / 4] >> (8 * (i % 4))) as u8;
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -164,6 +224,39 @@ mod tests {
             );
         }
         assert_eq!(decode_array::<65>(&encode(&[0xff; 65])), Ok([0xff; 65]));
+    }
+
+    #[test]
+    fn agrees_with_bs58_on_many_values() {
+        // Every length, leading zeros included, and values with high bits set.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for len in 0..=65usize {
+            for zeros in [0usize, 1, 3] {
+                let mut bytes = vec![0u8; len];
+                for b in bytes.iter_mut().skip(zeros.min(len)) {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    *b = state as u8;
+                }
+                let text = encode(&bytes);
+                let reference = bs58::decode(&text).into_vec().unwrap();
+                assert_eq!(reference, bytes);
+                match len {
+                    32 => assert_eq!(decode_array::<32>(&text).unwrap().to_vec(), bytes),
+                    64 => assert_eq!(decode_array::<64>(&text).unwrap().to_vec(), bytes),
+                    _ if text.len() > 66 => assert_eq!(
+                        decode_array::<32>(&text),
+                        Err(Base58Error::TooLong { chars: text.len() })
+                    ),
+                    _ => assert_eq!(
+                        decode_array::<32>(&text),
+                        Err(Base58Error::WrongLength { actual: len }),
+                        "{text}"
+                    ),
+                }
+            }
+        }
     }
 
     #[test]

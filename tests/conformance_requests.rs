@@ -1,0 +1,153 @@
+//! Requests for all 38 methods: typed params built from generated instances of each
+//! method's params schema, wrapped with `Request::new(M::NAME, params)`, must serialize
+//! to a body that passes the method's `JsonRpcRequest_for_<method>` schema and carries
+//! the params unchanged.
+
+mod common;
+mod conformance;
+
+use std::collections::BTreeSet;
+
+use conformance::{Gen, Universe, Validator, BASE_VERSION};
+use near_rpc::{decode, methods, MethodVisitor, Request, RpcMethod};
+use serde_json::Value;
+
+/// Instances per method, on top of one per arm or enum value of the params schema, and
+/// more while some choice point of the params schema misses an option.
+const INSTANCES: usize = 8;
+const TOP_UP: usize = 800;
+
+/// What building a request from one params instance gave.
+struct Built {
+    /// The serialized request, or why there is none.
+    request: Result<Value, String>,
+    /// Whether strict decoding (the one used for user input) accepts the instance.
+    strict: Result<(), String>,
+}
+
+struct BuildRequests(Vec<Value>);
+
+impl MethodVisitor for BuildRequests {
+    type Output = Vec<Built>;
+    fn visit<M: RpcMethod>(self) -> Vec<Built> {
+        self.0
+            .into_iter()
+            .map(|instance| {
+                let strict = decode::from_value_strict::<M::Params>(instance.clone())
+                    .map(|_| ())
+                    .map_err(|e| e.to_string());
+                let request = decode::from_value::<M::Params>(instance)
+                    .map_err(|e| format!("params decode: {e}"))
+                    .and_then(|params| {
+                        serde_json::to_value(Request::new(M::NAME, params))
+                            .map_err(|e| format!("encode: {e}"))
+                    });
+                Built { request, strict }
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn requests_for_every_method_pass_their_schema() {
+    let Some(shared) = common::shared_dir() else {
+        return;
+    };
+    let schemas = conformance::normalized_schemas(&shared, BASE_VERSION);
+    let validator = Validator::new(&schemas, BASE_VERSION);
+    let universe = Universe::of(&schemas);
+    let mut gen = Gen::new(&schemas, 1);
+
+    let spec_methods: BTreeSet<&str> = schemas
+        .keys()
+        .filter_map(|k| k.strip_prefix("JsonRpcRequest_for_"))
+        .collect();
+    let ours: BTreeSet<&str> = methods::ALL.iter().copied().collect();
+    assert_eq!(
+        spec_methods, ours,
+        "methods::ALL vs the spec's JsonRpcRequest_for_*"
+    );
+    assert_eq!(ours.len(), 38);
+
+    let mut failures = Vec::new();
+    let (mut total, mut valid, mut strict_ok) = (0, 0, 0);
+    println!("method: instances / requests valid / params kept / strict decode accepts");
+    for method in methods::ALL {
+        let request_schema = format!("JsonRpcRequest_for_{method}");
+        let params_ref = schemas[&request_schema]
+            .pointer("/properties/params")
+            .expect("request schema has params");
+        let params_schema = conformance::ref_name(params_ref)
+            .unwrap_or_else(|| panic!("{request_schema}: params is not a $ref"))
+            .to_owned();
+        let width = ["oneOf", "anyOf", "enum"]
+            .iter()
+            .filter_map(|k| schemas[&params_schema].get(*k).and_then(Value::as_array))
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0);
+        let mut instances = Vec::new();
+        while instances.len() < INSTANCES + width
+            || (instances.len() < INSTANCES + width + TOP_UP
+                && universe.pending(&params_schema, &gen.usage) > 0)
+        {
+            gen.reseed(conformance::seed_of(method, instances.len() as u64));
+            let (instance, _, _) = gen.instance(&params_schema);
+            validator
+                .validate(&params_schema, &instance)
+                .unwrap_or_else(|e| panic!("generated {params_schema} is invalid: {e}"));
+            instances.push(instance);
+        }
+        for u in universe.uncovered_in(&params_schema, &gen.usage) {
+            failures.push(format!("{method}: never generated: {u}"));
+        }
+        let built = methods::visit(method, BuildRequests(instances.clone()))
+            .unwrap_or_else(|| panic!("methods::visit does not know {method}"));
+        let (mut m_valid, mut m_kept, mut m_strict) = (0, 0, 0);
+        for (instance, built) in instances.iter().zip(built) {
+            total += 1;
+            match &built.strict {
+                Ok(()) => m_strict += 1,
+                Err(e) => failures.push(format!(
+                    "{method}: strict decoding rejects a valid instance: {e} <- {}",
+                    conformance::short(instance)
+                )),
+            }
+            let request = match built.request {
+                Ok(request) => request,
+                Err(e) => {
+                    failures.push(format!("{method}: {e} <- {}", conformance::short(instance)));
+                    continue;
+                }
+            };
+            match validator.validate(&request_schema, &request) {
+                Ok(()) => m_valid += 1,
+                Err(e) => failures.push(format!(
+                    "{method}: request fails {request_schema}: {e} <- {}",
+                    conformance::short(&request)
+                )),
+            }
+            assert_eq!(request["method"], Value::from(*method));
+            assert_eq!(request["jsonrpc"], "2.0");
+            match conformance::first_difference(instance, &request["params"], "/params") {
+                None => m_kept += 1,
+                Some(d) => failures.push(format!("{method}: params changed at {d}")),
+            }
+        }
+        println!(
+            "  {method}: {} / {m_valid} / {m_kept} / {m_strict}",
+            instances.len()
+        );
+        valid += m_valid;
+        strict_ok += m_strict;
+    }
+    println!(
+        "requests: 38 methods, {total} requests, {valid} valid, {strict_ok} accepted by strict decoding, {} failures",
+        failures.len()
+    );
+    for f in &failures {
+        println!("  FAILURE {f}");
+    }
+    assert!(total >= 38 * INSTANCES, "too few requests: {total}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
