@@ -1779,6 +1779,11 @@ pub enum RpcQueryResponseKind {
     AccessKeyView(AccessKeyView),
     AccessKeyList(AccessKeyList),
     GasKeyNoncesView(GasKeyNoncesView),
+    /// A query failure reported inside `result` (legacy node behaviour), not as a JSON-RPC error.
+    LegacyError {
+        error: ::std::string::String,
+        logs: ::std::vec::Vec<::std::string::String>,
+    },
     /// A shape this version of the bindings does not know, kept as the raw JSON.
     Unknown(::serde_json::Value),
 }
@@ -1794,6 +1799,7 @@ impl<'de> ::serde::Deserialize<'de> for RpcQueryResponseKind {
             &["nonce", "permission"],
             &["keys"],
             &["nonces"],
+            &["error", "logs"],
         ];
         crate::__private::deserialize_shape(
             deserializer,
@@ -1828,6 +1834,18 @@ impl<'de> ::serde::Deserialize<'de> for RpcQueryResponseKind {
                     6usize => {
                         crate::__private::decode(value)
                             .map(RpcQueryResponseKind::GasKeyNoncesView)
+                    }
+                    7usize => {
+                        #[derive(::serde::Deserialize)]
+                        struct Arm {
+                            error: ::std::string::String,
+                            logs: ::std::vec::Vec<::std::string::String>,
+                        }
+                        crate::__private::decode(value)
+                            .map(|arm: Arm| RpcQueryResponseKind::LegacyError {
+                                error: arm.error,
+                                logs: arm.logs,
+                            })
                     }
                     _ => {
                         ::std::result::Result::Ok(

@@ -73,17 +73,28 @@ fn join_nested_paths(path: String, message: String) -> DecodeError {
 
 /// Decodes a JSON document, tracking the path of any failure.
 ///
-/// Like `serde_json::from_slice`, trailing non-whitespace is an error.
+/// Like `serde_json::from_slice`, trailing non-whitespace is an error. Path tracking
+/// costs time on every value, so the document is decoded without it first, and only a
+/// failing document is decoded again to find the path.
 pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
+    if let Ok(value) = serde_json::from_slice(bytes) {
+        return Ok(value);
+    }
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    let value = serde_path_to_error::deserialize(&mut de).map_err(convert)?;
+    let value = crate::__private::with_paths(|| serde_path_to_error::deserialize(&mut de))
+        .map_err(convert)?;
     de.end().map_err(|e| DecodeError::new("", e.to_string()))?;
     Ok(value)
 }
 
-/// Decodes an already parsed JSON value, tracking the path of any failure.
+/// Decodes an already parsed JSON value, tracking the path of any failure (like
+/// [`from_slice`], the path is only tracked when decoding fails).
 pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, DecodeError> {
-    serde_path_to_error::deserialize(value).map_err(convert)
+    match T::deserialize(&value) {
+        Ok(decoded) => Ok(decoded),
+        Err(_) => crate::__private::with_paths(|| serde_path_to_error::deserialize(&value))
+            .map_err(convert),
+    }
 }
 
 /// Decodes a value the user wrote (request params, say) and rejects any field or enum
@@ -114,20 +125,19 @@ pub fn from_value_strict<T: DeserializeOwned + serde::Serialize>(
     let encoded =
         serde_json::to_value(&decoded).map_err(|e| DecodeError::new("", e.to_string()))?;
     match first_dropped(&value, &encoded, String::new()) {
-        Some(path) => Err(DecodeError::new(
-            path,
-            "unknown field, not part of this type",
-        )),
+        Some(error) => Err(error),
         None => Ok(decoded),
     }
 }
 
-/// The path of the first non-null field of `given` that re-encoding did not keep.
+/// The first thing `given` has that re-encoding did not keep: a non-null field the type
+/// doesn't know, or params written positionally (serde lets a struct be read from an
+/// array of its fields in order, but the spec only has named params).
 fn first_dropped(
     given: &serde_json::Value,
     kept: &serde_json::Value,
     path: String,
-) -> Option<String> {
+) -> Option<DecodeError> {
     use serde_json::Value;
     let join = |key: &str| {
         if path.is_empty() {
@@ -137,11 +147,18 @@ fn first_dropped(
         }
     };
     match (given, kept) {
+        (Value::Array(_), Value::Object(_)) => Some(DecodeError::new(
+            path,
+            "positional params are not supported: use named fields",
+        )),
         (Value::Object(given), Value::Object(kept)) => {
             given.iter().find_map(|(key, value)| match kept.get(key) {
                 Some(k) => first_dropped(value, k, join(key)),
                 None if value.is_null() => None,
-                None => Some(join(key)),
+                None => Some(DecodeError::new(
+                    join(key),
+                    "unknown field, not part of this type",
+                )),
             })
         }
         (Value::Array(given), Value::Array(kept)) => given

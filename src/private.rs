@@ -174,27 +174,59 @@ where
     decode(index, &value).map_err(D::Error::custom)
 }
 
-thread_local! {
-    static STRICT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+/// Per-thread decoding modes. serde passes no context to `Deserialize` impls, so the
+/// entry points in [`crate::decode`] set these for the duration of their call.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// Reject what isn't known (input a user wrote) rather than keep it (what a node sent).
+    Strict,
+    /// Track JSON paths inside flattened enums too (the caller wants error paths).
+    Paths,
 }
 
-/// Whether the decode running on this thread rejects what it doesn't know (input a user
-/// wrote) rather than keeping it (what a node sent). serde passes no context to
-/// `Deserialize` impls, so [`crate::decode::from_value_strict`] sets this for its call.
+thread_local! {
+    static STRICT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static PATHS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn cell(mode: Mode) -> &'static std::thread::LocalKey<std::cell::Cell<bool>> {
+    match mode {
+        Mode::Strict => &STRICT,
+        Mode::Paths => &PATHS,
+    }
+}
+
+/// Runs `f` with `mode` on for this thread.
+fn with_mode<T>(mode: Mode, f: impl FnOnce() -> T) -> T {
+    struct Reset(Mode, bool);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            cell(self.0).with(|c| c.set(self.1));
+        }
+    }
+    let _reset = Reset(mode, cell(mode).with(|c| c.replace(true)));
+    f()
+}
+
+/// Whether the decode running on this thread is strict (see [`strictly`]).
 pub fn is_strict() -> bool {
     STRICT.with(std::cell::Cell::get)
 }
 
-/// Runs `f` with strict decoding on this thread.
+/// Runs `f` with strict decoding on this thread: unknown variants are errors.
 pub fn strictly<T>(f: impl FnOnce() -> T) -> T {
-    struct Reset(bool);
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            STRICT.with(|s| s.set(self.0));
-        }
-    }
-    let _reset = Reset(STRICT.with(|s| s.replace(true)));
-    f()
+    with_mode(Mode::Strict, f)
+}
+
+/// Whether the caller asked for error paths (see [`with_paths`]).
+pub fn paths_wanted() -> bool {
+    PATHS.with(std::cell::Cell::get)
+}
+
+/// Runs `f` with path tracking inside enums that serde buffers (flattened ones), which
+/// costs time on every variant and so is only done when asked.
+pub fn with_paths<T>(f: impl FnOnce() -> T) -> T {
+    with_mode(Mode::Paths, f)
 }
 
 /// The error for a variant name not in `known`, under strict decoding.
@@ -283,21 +315,28 @@ macro_rules! open_enum {
 
                     fn visit_map<A: ::serde::de::MapAccess<'de>>(self, mut map: A) -> ::std::result::Result<$name, A::Error> {
                         use ::serde::de::Error as _;
-                        let ::std::option::Option::Some(key) = map.next_key::<::std::string::String>()? else {
-                            return ::std::result::Result::Err(A::Error::custom($crate::__private::no_variant(KNOWN)));
-                        };
-                        if KNOWN.contains(&key.as_str()) {
-                            // Tracked here too: inside a flattened struct, serde buffers the
-                            // object and the outer path stops above this enum.
-                            let mut track = ::serde_path_to_error::Track::new();
-                            let variant = $crate::__private::KnownVariant::new(key.clone(), &mut map);
-                            let value = $name::deserialize(::serde_path_to_error::Deserializer::new(variant, &mut track))
-                                .map_err(|e| A::Error::custom($crate::__private::with_path(&track.path(), e)))?;
-                            $crate::__private::rest_of_variant_object(&mut map, &key, KNOWN)?;
-                            ::std::result::Result::Ok(value)
-                        } else {
-                            let buffered = $crate::__private::buffer_rest(key, map)?;
-                            from_buffered(buffered).map_err(A::Error::custom)
+                        match map.next_key_seed($crate::__private::VariantKey(KNOWN))? {
+                            ::std::option::Option::None => {
+                                ::std::result::Result::Err(A::Error::custom($crate::__private::no_variant(KNOWN)))
+                            }
+                            ::std::option::Option::Some(::std::result::Result::Ok(name)) => {
+                                let variant = $crate::__private::KnownVariant::new(name, &mut map);
+                                let value = if $crate::__private::paths_wanted() {
+                                    // Inside a flattened struct serde buffers the object, and
+                                    // the caller's path stops above this enum: track it here.
+                                    let mut track = ::serde_path_to_error::Track::new();
+                                    $name::deserialize(::serde_path_to_error::Deserializer::new(variant, &mut track))
+                                        .map_err(|e| A::Error::custom($crate::__private::with_path(&track.path(), e)))?
+                                } else {
+                                    $name::deserialize(variant)?
+                                };
+                                $crate::__private::rest_of_variant_object(&mut map, name, KNOWN)?;
+                                ::std::result::Result::Ok(value)
+                            }
+                            ::std::option::Option::Some(::std::result::Result::Err(key)) => {
+                                let buffered = $crate::__private::buffer_rest(key, map)?;
+                                from_buffered(buffered).map_err(A::Error::custom)
+                            }
                         }
                     }
                 }
@@ -401,17 +440,44 @@ pub fn buffer_rest<'de, A: MapAccess<'de>>(
     Ok(Value::Object(object))
 }
 
+/// Reads an object key: `Ok` with the `'static` name when it is a known variant (no
+/// allocation on the hot path), `Err` with the key otherwise.
+pub struct VariantKey(pub &'static [&'static str]);
+
+impl<'de> DeserializeSeed<'de> for VariantKey {
+    type Value = Result<&'static str, String>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for VariantKey {
+    type Value = Result<&'static str, String>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a variant name")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<Self::Value, E> {
+        Ok(match self.0.iter().find(|known| **known == key) {
+            Some(known) => Ok(known),
+            None => Err(key.to_owned()),
+        })
+    }
+}
+
 /// A deserializer for one variant of an externally tagged enum, `{"Name": payload}`,
 /// whose name was already read from `map`: the payload is decoded straight from the
 /// input, so its errors keep their path.
 pub struct KnownVariant<A> {
-    name: String,
+    name: &'static str,
     map: A,
 }
 
 impl<A> KnownVariant<A> {
     /// The variant `name`, whose payload is `map`'s next value.
-    pub fn new(name: String, map: A) -> Self {
+    pub fn new(name: &'static str, map: A) -> Self {
         Self { name, map }
     }
 }
@@ -435,7 +501,7 @@ impl<'de, A: MapAccess<'de>> EnumAccess<'de> for KnownVariant<A> {
     type Variant = Self;
 
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self), A::Error> {
-        let variant = seed.deserialize(self.name.as_str().into_deserializer())?;
+        let variant = seed.deserialize(self.name.into_deserializer())?;
         Ok((variant, self))
     }
 }

@@ -276,10 +276,11 @@ fn off_schema_bodies_decode_or_fail_clearly() {
 
 /// Old nodes answered `query` errors inside `result`:
 /// `{"result": {"error": "...", "logs": [], "block_height": .., "block_hash": ..}}`.
-/// Current behaviour (pinned, not a decision): it decodes as a successful
-/// `RpcQueryResponse` whose kind is the catch-all `Unknown`, holding the error text.
+/// Decision: accepted, as the named kind `RpcQueryResponseKind::LegacyError` (a spec
+/// patch, `spec/patches/query-legacy-error.json`), so a caller can match it instead of
+/// mistaking it for an unknown success.
 #[test]
-fn query_error_inside_result_current_behaviour() {
+fn query_error_inside_result_is_a_named_kind() {
     let Some(shared) = common::shared_dir() else {
         return;
     };
@@ -298,35 +299,38 @@ fn query_error_inside_result_current_behaviour() {
             Some(result.block_height),
             body["result"]["block_height"].as_u64()
         );
-        let types::RpcQueryResponseKind::Unknown(raw) = &result.kind else {
-            panic!(
-                "{}: decoded as a known kind {:?}",
-                fixture.name, result.kind
-            );
+        let types::RpcQueryResponseKind::LegacyError { error, .. } = &result.kind else {
+            panic!("{}: decoded as {:?}", fixture.name, result.kind);
         };
         assert_eq!(
-            raw.get("error"),
-            body["result"].get("error"),
+            Some(error.as_str()),
+            body["result"]["error"].as_str(),
             "{}",
             fixture.name
         );
-        println!("  {}: Ok, kind = Unknown({raw})", fixture.name);
+        println!("  {}: Ok, kind = LegacyError({error})", fixture.name);
         seen += 1;
     }
-    println!("query error-inside-result bodies: {seen}, all decoded as Ok with kind Unknown");
+    println!("query error-inside-result bodies: {seen}, all decoded as LegacyError");
     assert_eq!(seen, 3);
 }
 
-/// Legacy positional params (`[block_id]`, `[hash, sender]`, `[signed_tx]`): current
-/// behaviour. Params structs derived by serde (typify) accept a JSON array by field
-/// order, so `gas_price` `[height]` decodes (as `{"block_id": height}`), while flattened
-/// params (`tx`, `validators`, `chunk`) and structs with more fields than given reject
-/// it. Strict decoding (`from_value_strict`, used by the CLI) accepts it too.
+/// Legacy positional params (`[block_id]`, `[hash, sender]`, `[signed_tx]`).
+/// Decision: rejected for what users write. Strict decoding (`from_value_strict`, used
+/// by the CLI) says "positional params are not supported". Lenient decoding of a params
+/// struct still reads serde's field-order array form (`gas_price` `[height]` becomes
+/// `{"block_id": height}`), since serde derives it; flattened params reject it.
 #[test]
-fn positional_params_current_behaviour() {
+fn positional_params_are_rejected_for_user_input() {
     use serde_json::json;
-    let gas = decode::from_value_strict::<types::RpcGasPriceRequest>(json!([17824600]))
-        .expect("positional gas_price params decode");
+    let err =
+        decode::from_value_strict::<types::RpcGasPriceRequest>(json!([17824600])).unwrap_err();
+    assert_eq!(
+        err.message(),
+        "positional params are not supported: use named fields"
+    );
+    let gas = decode::from_value::<types::RpcGasPriceRequest>(json!([17824600]))
+        .expect("lenient decoding reads the field-order form");
     assert_eq!(
         serde_json::to_value(&gas).unwrap(),
         json!({"block_id": 17824600})
@@ -337,5 +341,7 @@ fn positional_params_current_behaviour() {
     ]))
     .unwrap_err();
     assert!(err.message().contains("sequence"), "{err}");
-    println!("positional params: gas_price [height] decodes (strictly too) as {{\"block_id\": height}}; tx [hash, sender] is rejected: {err}");
+    println!(
+        "positional params: rejected by strict decoding; tx [hash, sender] is rejected: {err}"
+    );
 }

@@ -11,10 +11,16 @@ use serde_json::Value;
 use crate::Error;
 
 /// The patches, compiled in so that the generator needs no files besides the spec.
-pub const PATCHES: &[(&str, &str)] = &[(
-    "version-commit-optional",
-    include_str!("../../spec/patches/version-commit-optional.json"),
-)];
+pub const PATCHES: &[(&str, &str)] = &[
+    (
+        "version-commit-optional",
+        include_str!("../../spec/patches/version-commit-optional.json"),
+    ),
+    (
+        "query-legacy-error",
+        include_str!("../../spec/patches/query-legacy-error.json"),
+    ),
+];
 
 /// One correction.
 #[derive(Debug, Clone, Deserialize)]
@@ -36,6 +42,8 @@ pub struct Patch {
 pub enum Op {
     /// Remove `value` from the array at `path` (e.g. make a field optional).
     RemoveItem,
+    /// Append `value` to the array at `path`, unless it is there already.
+    AddItem,
     /// Replace the value at `path` with `value`.
     Replace,
 }
@@ -76,6 +84,16 @@ pub fn apply(document: &mut Value, patch: &Patch) -> bool {
             let before = items.len();
             items.retain(|item| item != &patch.value);
             items.len() != before
+        }
+        Op::AddItem => {
+            let Some(items) = target.as_array_mut() else {
+                return false;
+            };
+            if items.contains(&patch.value) {
+                return false;
+            }
+            items.push(patch.value.clone());
+            true
         }
         Op::Replace => {
             *target = patch.value.clone();

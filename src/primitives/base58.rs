@@ -67,77 +67,63 @@ const DIGITS: [u8; 128] = {
 };
 const INVALID: u8 = 0xff;
 
-/// Digits folded in per pass: 58⁵ is the largest power of 58 below 2³², so a limb times
-/// it plus the carry fits in a u64.
-const CHUNK_DIGITS: usize = 5;
+/// Digits folded in per pass: 58¹⁰ is the largest power of 58 below 2⁶⁴, so a 64-bit
+/// limb times it plus the carry fits in a u128.
+const CHUNK_DIGITS: usize = 10;
 
 /// Room for the largest number accepted (2·96+2 characters ≈ 1 100 bits).
-const MAX_LIMBS: usize = 36;
+const MAX_LIMBS: usize = 18;
 
 /// Decodes `s` and checks that it yields exactly `N` bytes.
 ///
 /// Hashes and keys fill every response, so this is on the hot path of decoding: a
-/// lookup table validates the characters, and the number is built in 32-bit limbs,
-/// five digits per pass, with no allocation.
+/// lookup table maps the characters, and the number is built in 64-bit limbs, ten
+/// digits per pass, with no allocation.
 pub(crate) fn decode_array<const N: usize>(s: &str) -> Result<[u8; N], Base58Error> {
     let input = s.as_bytes();
-    if let Some(position) = input
-        .iter()
-        .position(|&b| b >= 128 || DIGITS[b as usize] == INVALID)
-    {
-        // Report the character (not byte) and its position in characters.
-        let (position, character) = s
-            .char_indices()
-            .enumerate()
-            .find(|&(_, (byte, _))| byte >= position)
-            .map(|(chars, (_, c))| (chars, c))
-            .unwrap_or((0, ' '));
-        return Err(Base58Error::InvalidCharacter {
-            character,
-            position,
-        });
-    }
     // Every base58 character carries at least log256(58) > 0.73 bytes and each
     // leading '1' is a whole zero byte, so a string longer than 2*N characters
     // always decodes to more than N bytes (and N bytes never need more than
     // 1.37*N + 1 characters). Rejecting early keeps decoding linear-bounded.
     let chars = input.len();
     if chars > N.saturating_mul(2).saturating_add(2) {
-        return Err(Base58Error::TooLong { chars });
+        return match invalid_character(s) {
+            Some(error) => Err(error),
+            None => Err(Base58Error::TooLong { chars }),
+        };
     }
     let leading_zeros = input.iter().take_while(|&&b| b == b'1').count();
-    // The number, little-endian in 32-bit limbs.
-    let mut limbs = [0u32; MAX_LIMBS];
+    // The number, little-endian in 64-bit limbs.
+    let mut limbs = [0u64; MAX_LIMBS];
     let mut used = 0usize;
     for chunk in input[leading_zeros..].chunks(CHUNK_DIGITS) {
         let (mut value, mut base) = (0u64, 1u64);
         for &b in chunk {
-            value = value * 58 + u64::from(DIGITS[b as usize]);
+            let digit = DIGITS[usize::from(b & 0x7f)];
+            if b >= 128 || digit == INVALID {
+                return Err(invalid_character(s).unwrap_or(Base58Error::TooLong { chars }));
+            }
+            value = value * 58 + u64::from(digit);
             base *= 58;
         }
-        let mut carry = value;
+        let mut carry = u128::from(value);
         for limb in &mut limbs[..used] {
-            let x = u64::from(*limb) * base + carry;
-            *limb = x as u32;
-            carry = x >> 32;
+            let x = u128::from(*limb) * u128::from(base) + carry;
+            *limb = x as u64;
+            carry = x >> 64;
         }
-        while carry > 0 {
+        if carry > 0 {
             if used == MAX_LIMBS {
                 return Err(Base58Error::TooLong { chars });
             }
-            limbs[used] = carry as u32;
+            limbs[used] = carry as u64;
             used += 1;
-            carry >>= 32;
         }
     }
     // Significant bytes of the number, without leading zero bytes.
-    let top_bytes = limbs[..used]
-        .last()
-        .map_or(0, |top| 4 - (top.leading_zeros() / 8) as usize);
-    let significant = if used == 0 {
-        0
-    } else {
-        (used - 1) * 4 + top_bytes
+    let significant = match limbs[..used].last() {
+        Some(top) => (used - 1) * 8 + 8 - (top.leading_zeros() / 8) as usize,
+        None => 0,
     };
     let actual = leading_zeros + significant;
     if actual != N {
@@ -145,9 +131,20 @@ pub(crate) fn decode_array<const N: usize>(s: &str) -> Result<[u8; N], Base58Err
     }
     let mut out = [0u8; N];
     for (i, byte) in out[leading_zeros..].iter_mut().rev().enumerate() {
-        *byte = (limbs[i / 4] >> (8 * (i % 4))) as u8;
+        *byte = (limbs[i / 8] >> (8 * (i % 8))) as u8;
     }
     Ok(out)
+}
+
+/// The first character outside the alphabet, with its position in characters.
+fn invalid_character(s: &str) -> Option<Base58Error> {
+    s.chars()
+        .enumerate()
+        .find(|&(_, c)| !c.is_ascii() || DIGITS[c as usize] == INVALID)
+        .map(|(position, character)| Base58Error::InvalidCharacter {
+            character,
+            position,
+        })
 }
 
 #[cfg(test)]

@@ -264,11 +264,14 @@ impl fmt::Debug for PublicKey {
 enum SignatureData {
     Ed25519([u8; 64]),
     Secp256k1([u8; 65]),
+    Empty(KeyType),
 }
 
 /// A signature: `ed25519:<base58 of 64 bytes>` or `secp256k1:<base58 of 65 bytes>`.
 ///
-/// Parsing follows the same rules as [`PublicKey`].
+/// Parsing follows the same rules as [`PublicKey`], with one addition: real testnet
+/// replies carry `"ed25519:"` with no bytes (a placeholder signature), so an empty
+/// signature is accepted and round-trips; [`Signature::is_empty`] tells it apart.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Signature(SignatureData);
 
@@ -296,15 +299,22 @@ impl Signature {
         match self.0 {
             SignatureData::Ed25519(_) => KeyType::Ed25519,
             SignatureData::Secp256k1(_) => KeyType::Secp256k1,
+            SignatureData::Empty(key_type) => key_type,
         }
     }
 
-    /// The raw signature bytes (64 for ed25519, 65 for secp256k1).
+    /// The raw signature bytes (64 for ed25519, 65 for secp256k1, none when empty).
     pub fn as_bytes(&self) -> &[u8] {
         match &self.0 {
             SignatureData::Ed25519(b) => b,
             SignatureData::Secp256k1(b) => b,
+            SignatureData::Empty(_) => &[],
         }
+    }
+
+    /// Whether this is the empty placeholder (`"ed25519:"`).
+    pub fn is_empty(&self) -> bool {
+        matches!(self.0, SignatureData::Empty(_))
     }
 }
 
@@ -313,6 +323,9 @@ impl FromStr for Signature {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let (key_type, data) = split_key_type(s)?;
+        if data.is_empty() {
+            return Ok(Signature(SignatureData::Empty(key_type)));
+        }
         Ok(Signature(match key_type {
             KeyType::Ed25519 => SignatureData::Ed25519(decode(key_type, data)?),
             KeyType::Secp256k1 => SignatureData::Secp256k1(decode(key_type, data)?),
@@ -517,5 +530,14 @@ mod tests {
         );
         let err = serde_json::from_str::<Signature>("[]").unwrap_err();
         assert!(err.to_string().contains("a signature string"), "{err}");
+    }
+
+    #[test]
+    fn empty_signatures_round_trip() {
+        let sig: Signature = "ed25519:".parse().unwrap();
+        assert!(sig.is_empty());
+        assert_eq!(sig.as_bytes(), &[] as &[u8]);
+        assert_eq!(sig.to_string(), "ed25519:");
+        assert!("ed25519:1".parse::<Signature>().is_err());
     }
 }
