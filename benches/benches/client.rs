@@ -1,0 +1,96 @@
+//! Client overhead: a typed `Client::call` against a raw reqwest POST followed by
+//! `serde_json::from_slice::<Value>`, both to the same keep-alive server on loopback,
+//! side by side.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use near_rpc::client::Client;
+use near_rpc::methods;
+use near_rpc::types::{Finality, RpcProtocolConfigRequest};
+
+/// A minimal HTTP/1.1 keep-alive server answering every request with `body`. It runs
+/// until the benchmark process exits.
+fn serve(body: Vec<u8>) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let body = body.clone();
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+                let mut stream = stream;
+                loop {
+                    let mut length = 0usize;
+                    let mut line = String::new();
+                    // Headers, up to the blank line.
+                    loop {
+                        line.clear();
+                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                            return;
+                        }
+                        let lower = line.to_ascii_lowercase();
+                        if let Some(v) = lower.strip_prefix("content-length:") {
+                            length = v.trim().parse().unwrap_or(0);
+                        }
+                        if line == "\r\n" {
+                            break;
+                        }
+                    }
+                    let mut request = vec![0u8; length];
+                    if reader.read_exact(&mut request).is_err() {
+                        return;
+                    }
+                    let head = format!(
+                        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+                        body.len()
+                    );
+                    if stream.write_all(head.as_bytes()).and_then(|_| stream.write_all(&body)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    url
+}
+
+fn client_overhead(c: &mut Criterion) {
+    let payload = near_rpc_bench::recorded("EXPERIMENTAL_protocol_config")
+        .into_iter()
+        .max_by_key(|p| p.body.len())
+        .expect("a recorded protocol config");
+    let url = serve(payload.body.clone());
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    let client = Client::new(&url).expect("client");
+    let raw = reqwest::Client::new();
+    let params = || RpcProtocolConfigRequest {
+        block_reference: Finality::Final.into(),
+    };
+    let request_body = serde_json::to_vec(&near_rpc::Request::new("EXPERIMENTAL_protocol_config", params())).unwrap();
+
+    let mut group = c.benchmark_group("client overhead, EXPERIMENTAL_protocol_config over loopback");
+    group.bench_function("near-rpc Client::call", |b| {
+        b.iter(|| runtime.block_on(client.call::<methods::ExperimentalProtocolConfig>(params())).unwrap())
+    });
+    group.bench_function("reqwest POST + from_slice::<Value>", |b| {
+        b.iter(|| {
+            runtime.block_on(async {
+                let response = raw
+                    .post(&url)
+                    .header("content-type", "application/json")
+                    .body(request_body.clone())
+                    .send()
+                    .await
+                    .unwrap();
+                let bytes = response.bytes().await.unwrap();
+                serde_json::from_slice::<serde_json::Value>(&bytes).unwrap()
+            })
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, client_overhead);
+criterion_main!(benches);
