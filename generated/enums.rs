@@ -1426,7 +1426,9 @@ impl<'de> ::serde::Deserialize<'de> for RpcChunkRequestKind {
                     }
                     _ => {
                         ::std::result::Result::Err(
-                            crate::__private::no_shape_matched(SHAPES),
+                            ::serde::de::Error::custom(
+                                crate::__private::no_shape_matched(SHAPES),
+                            ),
                         )
                     }
                 }
@@ -1496,7 +1498,9 @@ impl<'de> ::serde::Deserialize<'de> for RpcCongestionLevelRequestKind {
                     }
                     _ => {
                         ::std::result::Result::Err(
-                            crate::__private::no_shape_matched(SHAPES),
+                            ::serde::de::Error::custom(
+                                crate::__private::no_shape_matched(SHAPES),
+                            ),
                         )
                     }
                 }
@@ -2089,7 +2093,9 @@ impl<'de> ::serde::Deserialize<'de> for RpcTransactionStatusRequestKind {
                     }
                     _ => {
                         ::std::result::Result::Err(
-                            crate::__private::no_shape_matched(SHAPES),
+                            ::serde::de::Error::custom(
+                                crate::__private::no_shape_matched(SHAPES),
+                            ),
                         )
                     }
                 }

@@ -55,13 +55,6 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
-fn convert(e: serde_path_to_error::Error<serde_json::Error>) -> DecodeError {
-    let path = e.path().to_string();
-    // serde_path_to_error writes the root as ".".
-    let path = if path == "." { String::new() } else { path };
-    join_nested_paths(path, e.into_inner().to_string())
-}
-
 /// Types that buffer their input (open enums, untagged shapes) decode it again with their
 /// own path tracking and report `"<inner path>: <message>"`. This moves those inner
 /// paths from the message onto the outer path, so that `path()` is the whole path.
@@ -74,27 +67,40 @@ fn join_nested_paths(path: String, message: String) -> DecodeError {
 /// Decodes a JSON document, tracking the path of any failure.
 ///
 /// Like `serde_json::from_slice`, trailing non-whitespace is an error. Path tracking
-/// costs time on every value, so the document is decoded without it first, and only a
-/// failing document is decoded again to find the path.
+/// costs time on every value, so the document is decoded as a stream first, and only a
+/// failing document is parsed again (into a `Value`) to find the path; the message keeps
+/// the line and column of the first attempt.
 pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
-    if let Ok(value) = serde_json::from_slice(bytes) {
-        return Ok(value);
+    let first = match serde_json::from_slice(bytes) {
+        Ok(decoded) => return Ok(decoded),
+        Err(first) => first,
+    };
+    // Not JSON at all (or trailing characters): the line and column are the location.
+    let value: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| DecodeError::new("", e.to_string()))?;
+    match from_value::<T>(value) {
+        Err(mut error) => {
+            if first.line() > 0 {
+                let at = format!(" at line {} column {}", first.line(), first.column());
+                error.message.push_str(&at);
+            }
+            Err(error)
+        }
+        // Only the stream failed (a duplicate field, say): its own error, without a path.
+        Ok(_) => Err(DecodeError::new("", first.to_string())),
     }
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let value = crate::__private::with_paths(|| serde_path_to_error::deserialize(&mut de))
-        .map_err(convert)?;
-    de.end().map_err(|e| DecodeError::new("", e.to_string()))?;
-    Ok(value)
 }
 
-/// Decodes an already parsed JSON value, tracking the path of any failure (like
-/// [`from_slice`], the path is only tracked when decoding fails).
+/// Decodes an already parsed JSON value, tracking the path of any failure (the path costs
+/// nothing until something fails).
 pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, DecodeError> {
-    match T::deserialize(&value) {
-        Ok(decoded) => Ok(decoded),
-        Err(_) => crate::__private::with_paths(|| serde_path_to_error::deserialize(&value))
-            .map_err(convert),
-    }
+    let decode = || crate::__private::decode::<T, serde_json::Error>(&value);
+    // The value is decoded with its path tracked, except inside flattened structs, where
+    // serde buffers on its own: only a failure is worth decoding again to track those.
+    decode().or_else(|_| {
+        crate::__private::with_paths(decode)
+            .map_err(|e| join_nested_paths(String::new(), e.to_string()))
+    })
 }
 
 /// Decodes a value the user wrote (request params, say) and rejects any field or enum

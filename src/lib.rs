@@ -41,6 +41,7 @@ mod extras;
 mod method;
 pub mod primitives;
 mod tx_response;
+mod value_deserializer;
 
 #[doc(hidden)]
 #[path = "private.rs"]

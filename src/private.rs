@@ -2,13 +2,14 @@
 
 use std::borrow::Cow;
 
-use serde::de::value::MapDeserializer;
 use serde::de::{
-    DeserializeOwned, DeserializeSeed, EnumAccess, Error as _, IgnoredAny, IntoDeserializer,
-    MapAccess, VariantAccess, Visitor,
+    DeserializeSeed, EnumAccess, Error as _, IgnoredAny, IntoDeserializer, MapAccess,
+    VariantAccess, Visitor,
 };
 use serde::Deserializer;
 use serde_json::Value;
+
+pub use crate::value_deserializer::{decode, with_path, FailurePath, ValueDeserializer};
 
 /// How an open enum's variant is named on the wire.
 #[derive(Debug, Clone, Copy)]
@@ -94,20 +95,6 @@ pub fn select<'a>(
     }
 }
 
-/// Joins the path of a nested decode to its message, so that the outer path (which
-/// `serde_path_to_error` tracks up to the buffered value) and the inner one read as one.
-pub fn with_path(path: &serde_path_to_error::Path, error: impl std::fmt::Display) -> String {
-    let path = path.to_string();
-    let path = if path == "." { String::new() } else { path };
-    let message = error.to_string();
-    let (path, rest) = join_paths(path, &message);
-    if path.is_empty() {
-        rest.to_owned()
-    } else {
-        format!("{path}: {rest}")
-    }
-}
-
 /// Joins `path` with the paths a message starts with (`"a.b: c[0]: what"`), skipping a
 /// message path that `path` already ends with (a nested decode that tracked a path the
 /// outer tracker also saw). Returns the joined path and the rest of the message.
@@ -135,13 +122,6 @@ pub fn join_paths(mut path: String, message: &str) -> (String, &str) {
     (path, rest)
 }
 
-/// Decodes a buffered value, keeping the path of a failure in the message.
-pub fn decode<T: DeserializeOwned>(value: &Value) -> Result<T, String> {
-    let mut track = serde_path_to_error::Track::new();
-    T::deserialize(serde_path_to_error::Deserializer::new(value, &mut track))
-        .map_err(|e| with_path(&track.path(), e))
-}
-
 /// Decodes an untagged enum: buffers the value, picks the variant whose required
 /// properties are all present (the most specific one when several fit), then decodes
 /// only that variant, so that its errors keep their path. `decode` gets the variant's
@@ -150,7 +130,7 @@ pub fn deserialize_shape<'de, D, T>(
     deserializer: D,
     type_name: &str,
     shapes: &[&[&str]],
-    decode: impl FnOnce(usize, &Value) -> Result<T, String>,
+    decode: impl FnOnce(usize, &Value) -> Result<T, D::Error>,
 ) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,
@@ -171,7 +151,7 @@ where
     if index == shapes.len() && is_strict() {
         return Err(D::Error::custom(no_shape_matched(shapes)));
     }
-    decode(index, &value).map_err(D::Error::custom)
+    decode(index, &value)
 }
 
 /// Per-thread decoding modes. serde passes no context to `Deserialize` impls, so the
@@ -257,25 +237,6 @@ fn describe(value: &Value) -> &'static str {
     }
 }
 
-/// A deserializer over an object that yields the tag field first.
-///
-/// serde decodes `{"tag": .., "content": ..}` as a stream when the tag comes first, but
-/// sets the content aside (losing its error path) when it comes first, as it does in a
-/// `Value`, whose keys are sorted.
-pub fn tag_first<'a>(
-    value: &'a Value,
-    field: &str,
-) -> MapDeserializer<'a, std::vec::IntoIter<(&'a str, &'a Value)>, serde_json::Error> {
-    let mut entries: Vec<(&str, &Value)> = value
-        .as_object()
-        .into_iter()
-        .flatten()
-        .map(|(k, v)| (k.as_str(), v))
-        .collect();
-    entries.sort_by_key(|(k, _)| *k != field);
-    MapDeserializer::new(entries.into_iter())
-}
-
 /// Implements `Deserialize` and `Serialize` for an open enum whose known variants have
 /// inherent `deserialize`/`serialize` functions (derived with `#[serde(remote = "Self")]`).
 ///
@@ -293,7 +254,8 @@ macro_rules! open_enum {
                 deserializer: D,
             ) -> ::std::result::Result<Self, D::Error> {
                 const KNOWN: &[&str] = &[$($known),*];
-                $crate::open_enum!(@buffered $name, $crate::__private::Tagging::External, $unknown, |value| value);
+                $crate::open_enum!(@buffered $name, $crate::__private::Tagging::External, $unknown,
+                    |value, path| $crate::__private::ValueDeserializer::new(value, path));
 
                 struct Streaming;
                 impl<'de> ::serde::de::Visitor<'de> for Streaming {
@@ -320,22 +282,20 @@ macro_rules! open_enum {
                                 ::std::result::Result::Err(A::Error::custom($crate::__private::no_variant(KNOWN)))
                             }
                             ::std::option::Option::Some(::std::result::Result::Ok(name)) => {
-                                let variant = $crate::__private::KnownVariant::new(name, &mut map);
-                                let value = if $crate::__private::paths_wanted() {
+                                if $crate::__private::paths_wanted() {
                                     // Inside a flattened struct serde buffers the object, and
                                     // the caller's path stops above this enum: track it here.
-                                    let mut track = ::serde_path_to_error::Track::new();
-                                    $name::deserialize(::serde_path_to_error::Deserializer::new(variant, &mut track))
-                                        .map_err(|e| A::Error::custom($crate::__private::with_path(&track.path(), e)))?
-                                } else {
-                                    $name::deserialize(variant)?
-                                };
+                                    let buffered = $crate::__private::buffer_rest(name.to_owned(), map)?;
+                                    return from_buffered(buffered);
+                                }
+                                let variant = $crate::__private::KnownVariant::new(name, &mut map);
+                                let value = $name::deserialize(variant)?;
                                 $crate::__private::rest_of_variant_object(&mut map, name, KNOWN)?;
                                 ::std::result::Result::Ok(value)
                             }
                             ::std::option::Option::Some(::std::result::Result::Err(key)) => {
                                 let buffered = $crate::__private::buffer_rest(key, map)?;
-                                from_buffered(buffered).map_err(A::Error::custom)
+                                from_buffered(buffered)
                             }
                         }
                     }
@@ -350,29 +310,30 @@ macro_rules! open_enum {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> ::std::result::Result<Self, D::Error> {
-                use ::serde::de::Error as _;
                 const KNOWN: &[&str] = &[$($known),*];
                 $crate::open_enum!(@buffered $name, $crate::__private::Tagging::Field($field), $unknown,
-                    |value| $crate::__private::tag_first(value, $field));
+                    |value, path| $crate::__private::ValueDeserializer::tag_first(value, $field, path));
                 let buffered = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
-                from_buffered(buffered).map_err(D::Error::custom)
+                from_buffered(buffered)
             }
         }
         $crate::open_enum!(@serialize $name, $unknown);
     };
-    // `fn from_buffered(Value) -> Result<$name, String>`: selects the variant of a buffered
-    // value and decodes it with its own path tracking (`KNOWN` must be in scope).
-    (@buffered $name:ident, $tagging:expr, $unknown:ident, |$value:ident| $source:expr) => {
-        fn from_buffered(buffered: ::serde_json::Value) -> ::std::result::Result<$name, ::std::string::String> {
-            match $crate::__private::select(&buffered, $tagging, KNOWN)? {
+    // `fn from_buffered<E>(Value) -> Result<$name, E>`: selects the variant of a buffered
+    // value and decodes it with its own path tracking (`KNOWN` must be in scope). Generic
+    // over the caller's error, so that this crate does not compile the payloads' decoding
+    // for a deserializer of its own choosing (see `ValueDeserializer`).
+    (@buffered $name:ident, $tagging:expr, $unknown:ident, |$value:ident, $path:ident| $source:expr) => {
+        fn from_buffered<E: ::serde::de::Error>(buffered: ::serde_json::Value) -> ::std::result::Result<$name, E> {
+            match $crate::__private::select(&buffered, $tagging, KNOWN).map_err(E::custom)? {
                 $crate::__private::Selected::Known(known) => {
                     let $value = known.as_ref();
-                    let mut track = ::serde_path_to_error::Track::new();
-                    $name::deserialize(::serde_path_to_error::Deserializer::new($source, &mut track))
-                        .map_err(|e| $crate::__private::with_path(&track.path(), e))
+                    let $path = &$crate::__private::FailurePath::default();
+                    $name::deserialize::<$crate::__private::ValueDeserializer<'_, E>>($source)
+                        .map_err(|e| $crate::__private::with_path($path, e))
                 }
                 $crate::__private::Selected::Unknown if $crate::__private::is_strict() => {
-                    ::std::result::Result::Err($crate::__private::unknown_variant(KNOWN))
+                    ::std::result::Result::Err(E::custom($crate::__private::unknown_variant(KNOWN)))
                 }
                 $crate::__private::Selected::Unknown => ::std::result::Result::Ok($name::$unknown(buffered)),
             }
@@ -618,7 +579,9 @@ mod tests {
             #[allow(dead_code)]
             inner: Vec<Inner>,
         }
-        let err = decode::<Outer>(&json!({"inner": [{"n": 1}, {"n": 300}]})).unwrap_err();
+        let err = decode::<Outer, serde_json::Error>(&json!({"inner": [{"n": 1}, {"n": 300}]}))
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("inner[1].n: "), "{err}");
     }
 

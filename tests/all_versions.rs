@@ -54,7 +54,7 @@ fn every_spec_version_generates_and_compiles() {
     let manifest = format!(
         "[package]\nname = \"all-versions\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
          [workspace]\n\n[dependencies]\nnear-rpc = {{ path = {:?}, default-features = false }}\n\
-         serde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\nserde_path_to_error = \"0.1\"\n",
+         serde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n",
         root.display().to_string()
     );
     std::fs::write(scratch.join("Cargo.toml"), manifest).expect("Cargo.toml");

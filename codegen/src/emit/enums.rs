@@ -171,7 +171,7 @@ fn shape_deserialize(name: &syn::Ident, e: &Enum) -> TokenStream {
         let unknown = format_ident!("{}", e.unknown_variant());
         quote!(_ => ::std::result::Result::Ok(#name::#unknown(value.clone())),)
     } else {
-        quote!(_ => ::std::result::Result::Err(crate::__private::no_shape_matched(SHAPES)),)
+        quote!(_ => ::std::result::Result::Err(::serde::de::Error::custom(crate::__private::no_shape_matched(SHAPES))),)
     };
     let type_name = name.to_string();
     quote! {

@@ -62,7 +62,9 @@ impl<'de> ::serde::Deserialize<'de> for ChunkRequest {
                     }
                     _ => {
                         ::std::result::Result::Err(
-                            crate::flattened::__private::no_shape_matched(SHAPES),
+                            ::serde::de::Error::custom(
+                                crate::flattened::__private::no_shape_matched(SHAPES),
+                            ),
                         )
                     }
                 }
