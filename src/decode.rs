@@ -127,7 +127,15 @@ pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, De
 pub fn from_value_strict<T: DeserializeOwned + serde::Serialize>(
     value: serde_json::Value,
 ) -> Result<T, DecodeError> {
-    let decoded: T = crate::__private::strictly(|| from_value(value.clone()))?;
+    let decoded: T = match crate::__private::strictly(|| from_value(value.clone())) {
+        Ok(decoded) => decoded,
+        // Generated structs read only objects: an array where one was expected is params
+        // written in the positional form some older clients use.
+        Err(e) if value.is_array() && e.path().is_empty() && e.message().contains("sequence") => {
+            return Err(DecodeError::new("", POSITIONAL))
+        }
+        Err(e) => return Err(e),
+    };
     let encoded =
         serde_json::to_value(&decoded).map_err(|e| DecodeError::new("", e.to_string()))?;
     match first_dropped(&value, &encoded, String::new()) {
@@ -135,6 +143,8 @@ pub fn from_value_strict<T: DeserializeOwned + serde::Serialize>(
         None => Ok(decoded),
     }
 }
+
+const POSITIONAL: &str = "positional params are not supported: use named fields";
 
 /// The first thing `given` has that re-encoding did not keep: a non-null field the type
 /// doesn't know, or params written positionally (serde lets a struct be read from an
@@ -153,10 +163,7 @@ fn first_dropped(
         }
     };
     match (given, kept) {
-        (Value::Array(_), Value::Object(_)) => Some(DecodeError::new(
-            path,
-            "positional params are not supported: use named fields",
-        )),
+        (Value::Array(_), Value::Object(_)) => Some(DecodeError::new(path, POSITIONAL)),
         (Value::Object(given), Value::Object(kept)) => {
             given.iter().find_map(|(key, value)| match kept.get(key) {
                 Some(k) => first_dropped(value, k, join(key)),

@@ -401,6 +401,52 @@ pub fn buffer_rest<'de, A: MapAccess<'de>>(
     Ok(Value::Object(object))
 }
 
+/// Reads a struct's field name as its index in the struct's field list (through the
+/// struct's own `match`), `None` for a field the struct does not have.
+pub struct FieldIndex(pub fn(&str) -> Option<usize>);
+
+impl<'de> DeserializeSeed<'de> for FieldIndex {
+    type Value = Option<usize>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_identifier(self)
+    }
+}
+
+impl Visitor<'_> for FieldIndex {
+    type Value = Option<usize>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a field name")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<Self::Value, E> {
+        Ok((self.0)(name))
+    }
+
+    fn visit_bytes<E: serde::de::Error>(self, name: &[u8]) -> Result<Self::Value, E> {
+        Ok(std::str::from_utf8(name).ok().and_then(self.0))
+    }
+}
+
+/// Reads the value of field `name` into `slot`; a field given twice is an error.
+pub fn next_field<'de, A: MapAccess<'de>, T: serde::Deserialize<'de>>(
+    map: &mut A,
+    slot: &mut Option<T>,
+    name: &'static str,
+) -> Result<(), A::Error> {
+    if slot.is_some() {
+        return Err(A::Error::duplicate_field(name));
+    }
+    *slot = Some(map.next_value()?);
+    Ok(())
+}
+
+/// The value of a field that must be present.
+pub fn required_field<T, E: serde::de::Error>(slot: Option<T>, name: &'static str) -> Result<T, E> {
+    slot.ok_or_else(|| E::missing_field(name))
+}
+
 /// Reads an object key: `Ok` with the `'static` name when it is a known variant (no
 /// allocation on the hot path), `Err` with the key otherwise.
 pub struct VariantKey(pub &'static [&'static str]);

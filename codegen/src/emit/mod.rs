@@ -2,6 +2,7 @@
 
 mod enums;
 mod methods;
+mod struct_de;
 mod tokens;
 mod typify;
 

@@ -46,7 +46,9 @@ pub fn emit(api: &Api) -> Result<TokenStream, Error> {
         .map_err(|e| Error::new(format!("typify: {e}")))?;
     let file: syn::File = syn::parse2(space.to_stream())
         .map_err(|e| Error::new(format!("typify produced invalid Rust: {e}")))?;
-    Ok(prune(file).into_token_stream())
+    let mut file = prune(file);
+    super::struct_de::replace_derives(&mut file)?;
+    Ok(file.into_token_stream())
 }
 
 /// Drops what typify adds that the bindings don't need: `impl From<&T> for T` (a clone

@@ -2,7 +2,7 @@
 // Do not edit by hand: see the README, "Regenerating".
 
 ///A thing. See the docs and <https://near.org>.
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct Thing {
     #[serde(
         default,
@@ -35,14 +35,292 @@ pub struct Thing {
     pub weights: ::std::collections::BTreeMap<::std::string::String, u64>,
 }
 ///`ThingNested`
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ThingNested {
     pub depth: u16,
 }
 ///`ThingRequest`
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ThingRequest {
     pub id: crate::structs::CryptoHash,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub limit: ::std::option::Option<u64>,
+}
+impl<'de> ::serde::Deserialize<'de> for Thing {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &[
+            "by_shard",
+            "created",
+            "height",
+            "mode",
+            "nested",
+            "owner",
+            "pair",
+            "parent",
+            "small",
+            "tags",
+            "weights",
+        ];
+        fn field_index(name: &str) -> ::std::option::Option<usize> {
+            match name {
+                "by_shard" => ::std::option::Option::Some(0usize),
+                "created" => ::std::option::Option::Some(1usize),
+                "height" => ::std::option::Option::Some(2usize),
+                "mode" => ::std::option::Option::Some(3usize),
+                "nested" => ::std::option::Option::Some(4usize),
+                "owner" => ::std::option::Option::Some(5usize),
+                "pair" => ::std::option::Option::Some(6usize),
+                "parent" => ::std::option::Option::Some(7usize),
+                "small" => ::std::option::Option::Some(8usize),
+                "tags" => ::std::option::Option::Some(9usize),
+                "weights" => ::std::option::Option::Some(10usize),
+                _ => ::std::option::Option::None,
+            }
+        }
+        struct Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for Visitor {
+            type Value = Thing;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct Thing")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<Thing, A::Error> {
+                let mut f0 = ::std::option::Option::None;
+                let mut f1 = ::std::option::Option::None;
+                let mut f2 = ::std::option::Option::None;
+                let mut f3 = ::std::option::Option::None;
+                let mut f4 = ::std::option::Option::None;
+                let mut f5 = ::std::option::Option::None;
+                let mut f6 = ::std::option::Option::None;
+                let mut f7 = ::std::option::Option::None;
+                let mut f8 = ::std::option::Option::None;
+                let mut f9 = ::std::option::Option::None;
+                let mut f10 = ::std::option::Option::None;
+                while let ::std::option::Option::Some(index) = map
+                    .next_key_seed(crate::structs::__private::FieldIndex(field_index))?
+                {
+                    match index {
+                        ::std::option::Option::Some(0usize) => {
+                            crate::structs::__private::next_field(
+                                &mut map,
+                                &mut f0,
+                                FIELDS[0usize],
+                            )?
+                        }
+                        ::std::option::Option::Some(1usize) => {
+                            crate::structs::__private::next_field(
+                                &mut map,
+                                &mut f1,
+                                FIELDS[1usize],
+                            )?
+                        }
+                        ::std::option::Option::Some(2usize) => {
+                            crate::structs::__private::next_field(
+                                &mut map,
+                                &mut f2,
+                                FIELDS[2usize],
+                            )?
+                        }
+                        ::std::option::Option::Some(3usize) => {
+                            crate::structs::__private::next_field(
+                                &mut map,
+                                &mut f3,
+                                FIELDS[3usize],
+                            )?
+                        }
+                        ::std::option::Option::Some(4usize) => {
+                            crate::structs::__private::next_field(
+                                &mut map,
+                                &mut f4,
+                                FIELDS[4usize],
+                            )?
+                        }
+                        ::std::option::Option::Some(5usize) => {
+                            crate::structs::__private::next_field(
+                                &mut map,
+                                &mut f5,
+                                FIELDS[5usize],
+                            )?
+                        }
+                        ::std::option::Option::Some(6usize) => {
+                            crate::structs::__private::next_field(
+                                &mut map,
+                                &mut f6,
+                                FIELDS[6usize],
+                            )?
+                        }
+                        ::std::option::Option::Some(7usize) => {
+                            crate::structs::__private::next_field(
+                                &mut map,
+                                &mut f7,
+                                FIELDS[7usize],
+                            )?
+                        }
+                        ::std::option::Option::Some(8usize) => {
+                            crate::structs::__private::next_field(
+                                &mut map,
+                                &mut f8,
+                                FIELDS[8usize],
+                            )?
+                        }
+                        ::std::option::Option::Some(9usize) => {
+                            crate::structs::__private::next_field(
+                                &mut map,
+                                &mut f9,
+                                FIELDS[9usize],
+                            )?
+                        }
+                        ::std::option::Option::Some(10usize) => {
+                            crate::structs::__private::next_field(
+                                &mut map,
+                                &mut f10,
+                                FIELDS[10usize],
+                            )?
+                        }
+                        _ => {
+                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(Thing {
+                    by_shard: f0.unwrap_or_default(),
+                    created: crate::structs::__private::required_field(
+                        f1,
+                        FIELDS[1usize],
+                    )?,
+                    height: crate::structs::__private::required_field(
+                        f2,
+                        FIELDS[2usize],
+                    )?,
+                    mode: f3.unwrap_or_default(),
+                    nested: f4.unwrap_or_default(),
+                    owner: crate::structs::__private::required_field(
+                        f5,
+                        FIELDS[5usize],
+                    )?,
+                    pair: crate::structs::__private::required_field(f6, FIELDS[6usize])?,
+                    parent: f7.unwrap_or_default(),
+                    small: f8.unwrap_or_default(),
+                    tags: f9.unwrap_or_default(),
+                    weights: f10.unwrap_or_default(),
+                })
+            }
+        }
+        deserializer.deserialize_struct("Thing", FIELDS, Visitor)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ThingNested {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["depth"];
+        fn field_index(name: &str) -> ::std::option::Option<usize> {
+            match name {
+                "depth" => ::std::option::Option::Some(0usize),
+                _ => ::std::option::Option::None,
+            }
+        }
+        struct Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for Visitor {
+            type Value = ThingNested;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct ThingNested")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ThingNested, A::Error> {
+                let mut f0 = ::std::option::Option::None;
+                while let ::std::option::Option::Some(index) = map
+                    .next_key_seed(crate::structs::__private::FieldIndex(field_index))?
+                {
+                    match index {
+                        ::std::option::Option::Some(0usize) => {
+                            crate::structs::__private::next_field(
+                                &mut map,
+                                &mut f0,
+                                FIELDS[0usize],
+                            )?
+                        }
+                        _ => {
+                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(ThingNested {
+                    depth: crate::structs::__private::required_field(f0, FIELDS[0usize])?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("ThingNested", FIELDS, Visitor)
+    }
+}
+impl<'de> ::serde::Deserialize<'de> for ThingRequest {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::std::result::Result<Self, D::Error> {
+        const FIELDS: &[&str] = &["id", "limit"];
+        fn field_index(name: &str) -> ::std::option::Option<usize> {
+            match name {
+                "id" => ::std::option::Option::Some(0usize),
+                "limit" => ::std::option::Option::Some(1usize),
+                _ => ::std::option::Option::None,
+            }
+        }
+        struct Visitor;
+        impl<'de> ::serde::de::Visitor<'de> for Visitor {
+            type Value = ThingRequest;
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct ThingRequest")
+            }
+            fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> ::std::result::Result<ThingRequest, A::Error> {
+                let mut f0 = ::std::option::Option::None;
+                let mut f1 = ::std::option::Option::None;
+                while let ::std::option::Option::Some(index) = map
+                    .next_key_seed(crate::structs::__private::FieldIndex(field_index))?
+                {
+                    match index {
+                        ::std::option::Option::Some(0usize) => {
+                            crate::structs::__private::next_field(
+                                &mut map,
+                                &mut f0,
+                                FIELDS[0usize],
+                            )?
+                        }
+                        ::std::option::Option::Some(1usize) => {
+                            crate::structs::__private::next_field(
+                                &mut map,
+                                &mut f1,
+                                FIELDS[1usize],
+                            )?
+                        }
+                        _ => {
+                            map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(ThingRequest {
+                    id: crate::structs::__private::required_field(f0, FIELDS[0usize])?,
+                    limit: f1.unwrap_or_default(),
+                })
+            }
+        }
+        deserializer.deserialize_struct("ThingRequest", FIELDS, Visitor)
+    }
 }
