@@ -15,6 +15,9 @@ See <https://github.com/near/nearcore/issues/3779> for more details.*/
     ///Defines permissions for this access key.
     pub permission: crate::types::AccessKeyPermission,
 }
+crate::deserialize_struct!(
+    AccessKey { 0usize nonce "nonce" required, 1usize permission "permission" required }
+);
 ///Describes the cost of creating an access key.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct AccessKeyCreationConfigView {
@@ -25,6 +28,11 @@ pub struct AccessKeyCreationConfigView {
     ///Cost per byte of method_names of creating a restricted access-key.
     pub function_call_cost_per_byte: Fee,
 }
+crate::deserialize_struct!(
+    AccessKeyCreationConfigView { 0usize full_access_cost "full_access_cost" required,
+    1usize function_call_cost "function_call_cost" required, 2usize
+    function_call_cost_per_byte "function_call_cost_per_byte" required }
+);
 /**Describes information about an access key including its on-trie
 identifier. For ed25519/secp256k1 access keys the `public_key` field
 is the full public key (string form unchanged from before); for
@@ -35,17 +43,26 @@ pub struct AccessKeyInfoView {
     pub access_key: AccessKeyView,
     pub public_key: KeyHandle,
 }
+crate::deserialize_struct!(
+    AccessKeyInfoView { 0usize access_key "access_key" required, 1usize public_key
+    "public_key" required }
+);
 ///Lists access keys
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct AccessKeyList {
     pub keys: ::std::vec::Vec<AccessKeyInfoView>,
 }
+crate::deserialize_struct!(AccessKeyList { 0usize keys "keys" required });
 ///Describes access key permission scope and nonce.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct AccessKeyView {
     pub nonce: u64,
     pub permission: crate::types::AccessKeyPermissionView,
 }
+crate::deserialize_struct!(
+    AccessKeyView { 0usize nonce "nonce" required, 1usize permission "permission"
+    required }
+);
 ///The structure describes configuration for creation of new accounts.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct AccountCreationConfigView {
@@ -57,6 +74,11 @@ accounts of any valid length.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub registrar_account_id: ::std::option::Option<crate::AccountId>,
 }
+crate::deserialize_struct!(
+    AccountCreationConfigView { 0usize min_allowed_top_level_account_length
+    "min_allowed_top_level_account_length" default, 1usize registrar_account_id
+    "registrar_account_id" default }
+);
 /**AccountData is a piece of global state that a validator
 signs and broadcasts to the network.
 
@@ -82,6 +104,10 @@ messages to the validator.*/
     ///UTC timestamp of when the AccountData has been signed.
     pub timestamp: ::std::string::String,
 }
+crate::deserialize_struct!(
+    AccountDataView { 0usize account_key "account_key" required, 1usize peer_id "peer_id"
+    required, 2usize proxies "proxies" required, 3usize timestamp "timestamp" required }
+);
 ///`AccountIdValidityRulesVersion`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(transparent)]
@@ -132,6 +158,10 @@ pub struct AccountInfo {
     pub amount: crate::NearToken,
     pub public_key: crate::PublicKey,
 }
+crate::deserialize_struct!(
+    AccountInfo { 0usize account_id "account_id" required, 1usize amount "amount"
+    required, 2usize public_key "public_key" required }
+);
 ///A view of the account
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct AccountView {
@@ -149,12 +179,23 @@ Default: `0`.*/
     pub storage_paid_at: ::std::option::Option<u64>,
     pub storage_usage: u64,
 }
+crate::deserialize_struct!(
+    AccountView { 0usize amount "amount" required, 1usize code_hash "code_hash" required,
+    2usize global_contract_account_id "global_contract_account_id" default, 3usize
+    global_contract_hash "global_contract_hash" default, 4usize locked "locked" required,
+    5usize storage_paid_at "storage_paid_at" default, 6usize storage_usage
+    "storage_usage" required }
+);
 ///Account ID with its public key.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct AccountWithPublicKey {
     pub account_id: crate::AccountId,
     pub public_key: crate::PublicKey,
 }
+crate::deserialize_struct!(
+    AccountWithPublicKey { 0usize account_id "account_id" required, 1usize public_key
+    "public_key" required }
+);
 ///Describes the cost of creating a specific action, `Action`. Includes all variants.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct ActionCreationConfigView {
@@ -194,6 +235,17 @@ This is on top of the costs for the actions inside the delegate action.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub transfer_cost: ::std::option::Option<Fee>,
 }
+crate::deserialize_struct!(
+    ActionCreationConfigView { 0usize add_key_cost "add_key_cost" default, 1usize
+    create_account_cost "create_account_cost" default, 2usize delegate_cost
+    "delegate_cost" default, 3usize delete_account_cost "delete_account_cost" default,
+    4usize delete_key_cost "delete_key_cost" default, 5usize deploy_contract_cost
+    "deploy_contract_cost" default, 6usize deploy_contract_cost_per_byte
+    "deploy_contract_cost_per_byte" default, 7usize function_call_cost
+    "function_call_cost" default, 8usize function_call_cost_per_byte
+    "function_call_cost_per_byte" default, 9usize stake_cost "stake_cost" default,
+    10usize transfer_cost "transfer_cost" default }
+);
 ///An error happened during Action execution
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActionError {
@@ -204,6 +256,9 @@ Action index is not defined if ActionError.kind is `ActionErrorKind::LackBalance
     ///The kind of ActionError happened
     pub kind: crate::types::ActionErrorKind,
 }
+crate::deserialize_struct!(
+    ActionError { 0usize index "index" default, 1usize kind "kind" required }
+);
 ///An action that adds key with public key associated
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct AddKeyAction {
@@ -212,6 +267,10 @@ pub struct AddKeyAction {
     ///A public key which will be associated with an access_key
     pub public_key: crate::PublicKey,
 }
+crate::deserialize_struct!(
+    AddKeyAction { 0usize access_key "access_key" required, 1usize public_key
+    "public_key" required }
+);
 /**`BandwidthRequest` describes the size of receipts that a shard would like to send to another shard.
 When a shard wants to send a lot of receipts to another shard, it needs to create a request and wait
 for a bandwidth grant from the bandwidth scheduler.*/
@@ -222,17 +281,23 @@ pub struct BandwidthRequest {
     ///Requesting bandwidth to this shard.
     pub to_shard: u16,
 }
+crate::deserialize_struct!(
+    BandwidthRequest { 0usize requested_values_bitmap "requested_values_bitmap" required,
+    1usize to_shard "to_shard" required }
+);
 /**Bitmap which describes which values from the predefined list are being requested.
 The nth bit is set to 1 when the nth value from the list is being requested.*/
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct BandwidthRequestBitmap {
     pub data: [u8; 5usize],
 }
+crate::deserialize_struct!(BandwidthRequestBitmap { 0usize data "data" required });
 ///Version 1 of \[`BandwidthRequest`].
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct BandwidthRequestsV1 {
     pub requests: ::std::vec::Vec<BandwidthRequest>,
 }
+crate::deserialize_struct!(BandwidthRequestsV1 { 0usize requests "requests" required });
 ///A part of a state for the current head of a light client. More info [here](https://nomicon.io/ChainSpec/LightClient).
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct BlockHeaderInnerLiteView {
@@ -251,6 +316,14 @@ pub struct BlockHeaderInnerLiteView {
     pub timestamp: u64,
     pub timestamp_nanosec: ::std::string::String,
 }
+crate::deserialize_struct!(
+    BlockHeaderInnerLiteView { 0usize block_merkle_root "block_merkle_root" required,
+    1usize epoch_id "epoch_id" required, 2usize height "height" required, 3usize
+    next_bp_hash "next_bp_hash" required, 4usize next_epoch_id "next_epoch_id" required,
+    5usize outcome_root "outcome_root" required, 6usize prev_state_root "prev_state_root"
+    required, 7usize timestamp "timestamp" required, 8usize timestamp_nanosec
+    "timestamp_nanosec" required }
+);
 ///Contains main info about the block.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct BlockHeaderView {
@@ -309,18 +382,49 @@ Default: `"0"`.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub validator_reward: ::std::option::Option<crate::NearToken>,
 }
+crate::deserialize_struct!(
+    BlockHeaderView { 0usize approvals "approvals" required, 1usize block_body_hash
+    "block_body_hash" default, 2usize block_merkle_root "block_merkle_root" required,
+    3usize block_ordinal "block_ordinal" default, 4usize challenges_result
+    "challenges_result" required, 5usize challenges_root "challenges_root" required,
+    6usize chunk_endorsements "chunk_endorsements" default, 7usize chunk_headers_root
+    "chunk_headers_root" required, 8usize chunk_mask "chunk_mask" required, 9usize
+    chunk_receipts_root "chunk_receipts_root" required, 10usize chunk_tx_root
+    "chunk_tx_root" required, 11usize chunks_included "chunks_included" required, 12usize
+    epoch_id "epoch_id" required, 13usize epoch_sync_data_hash "epoch_sync_data_hash"
+    default, 14usize gas_price "gas_price" required, 15usize hash "hash" required,
+    16usize height "height" required, 17usize last_ds_final_block "last_ds_final_block"
+    required, 18usize last_final_block "last_final_block" required, 19usize
+    latest_protocol_version "latest_protocol_version" required, 20usize next_bp_hash
+    "next_bp_hash" required, 21usize next_epoch_id "next_epoch_id" required, 22usize
+    outcome_root "outcome_root" required, 23usize prev_hash "prev_hash" required, 24usize
+    prev_height "prev_height" default, 25usize prev_last_certified_block_epoch_id
+    "prev_last_certified_block_epoch_id" default, 26usize prev_state_root
+    "prev_state_root" required, 27usize random_value "random_value" required, 28usize
+    rent_paid "rent_paid" default, 29usize shard_split "shard_split" default, 30usize
+    signature "signature" required, 31usize timestamp "timestamp" required, 32usize
+    timestamp_nanosec "timestamp_nanosec" required, 33usize total_supply "total_supply"
+    required, 34usize validator_proposals "validator_proposals" required, 35usize
+    validator_reward "validator_reward" default }
+);
 ///Height and hash of a block
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct BlockStatusView {
     pub hash: crate::CryptoHash,
     pub height: u64,
 }
+crate::deserialize_struct!(
+    BlockStatusView { 0usize hash "hash" required, 1usize height "height" required }
+);
 ///A result returned by contract method
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct CallResult {
     pub logs: ::std::vec::Vec<::std::string::String>,
     pub result: ::std::vec::Vec<u8>,
 }
+crate::deserialize_struct!(
+    CallResult { 0usize logs "logs" required, 1usize result "result" required }
+);
 ///Status of the [catchup](https://near.github.io/nearcore/architecture/how/sync.html#catchup) process
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct CatchupStatusView {
@@ -332,6 +436,11 @@ pub struct CatchupStatusView {
     pub sync_block_hash: crate::CryptoHash,
     pub sync_block_height: u64,
 }
+crate::deserialize_struct!(
+    CatchupStatusView { 0usize blocks_to_catchup "blocks_to_catchup" required, 1usize
+    shard_sync_status "shard_sync_status" required, 2usize sync_block_hash
+    "sync_block_hash" required, 3usize sync_block_height "sync_block_height" required }
+);
 /**Config for the Chunk Distribution Network feature.
 This allows nodes to push and pull chunks from a central stream.
 The two benefits of this approach are: (1) less request/response traffic
@@ -343,6 +452,10 @@ pub struct ChunkDistributionNetworkConfig {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub uris: ::std::option::Option<ChunkDistributionUris>,
 }
+crate::deserialize_struct!(
+    ChunkDistributionNetworkConfig { 0usize enabled "enabled" default, 1usize uris "uris"
+    default }
+);
 ///URIs for the Chunk Distribution Network feature.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct ChunkDistributionUris {
@@ -353,6 +466,9 @@ pub struct ChunkDistributionUris {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub set: ::std::option::Option<::std::string::String>,
 }
+crate::deserialize_struct!(
+    ChunkDistributionUris { 0usize get "get" default, 1usize set "set" default }
+);
 ///`ChunkHash`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(transparent)]
@@ -413,6 +529,21 @@ Default: `"0"`.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub validator_reward: ::std::option::Option<crate::NearToken>,
 }
+crate::deserialize_struct!(
+    ChunkHeaderView { 0usize balance_burnt "balance_burnt" required, 1usize
+    bandwidth_requests "bandwidth_requests" default, 2usize chunk_hash "chunk_hash"
+    required, 3usize congestion_info "congestion_info" default, 4usize encoded_length
+    "encoded_length" required, 5usize encoded_merkle_root "encoded_merkle_root" required,
+    6usize gas_limit "gas_limit" required, 7usize gas_used "gas_used" required, 8usize
+    height_created "height_created" required, 9usize height_included "height_included"
+    required, 10usize outcome_root "outcome_root" required, 11usize
+    outgoing_receipts_root "outgoing_receipts_root" required, 12usize prev_block_hash
+    "prev_block_hash" required, 13usize prev_state_root "prev_state_root" required,
+    14usize proposed_split "proposed_split" default, 15usize rent_paid "rent_paid"
+    default, 16usize shard_id "shard_id" required, 17usize signature "signature"
+    required, 18usize tx_root "tx_root" required, 19usize validator_proposals
+    "validator_proposals" required, 20usize validator_reward "validator_reward" default }
+);
 /**Configuration for a cloud-based archival writer. If this config is present, the writer is enabled and
 writes chunk-related data based on the tracked shards. This config also controls additional archival
 behavior such as block data and polling interval.*/
@@ -435,6 +566,11 @@ Default: `10`.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub snapshot_every_n_epochs: ::std::option::Option<u64>,
 }
+crate::deserialize_struct!(
+    CloudArchivalWriterConfig { 0usize archive_block_data "archive_block_data" default,
+    1usize polling_interval "polling_interval" default, 2usize snapshot_every_n_epochs
+    "snapshot_every_n_epochs" default }
+);
 ///The configuration for congestion control. More info about congestion [here](https://near.github.io/nearcore/architecture/how/receipt-congestion.html?highlight=congestion#receipt-congestion)
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct CongestionControlConfigView {
@@ -501,6 +637,19 @@ accepting new transactions with the receiver set to the congested shard.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub reject_tx_congestion_threshold: ::std::option::Option<f64>,
 }
+crate::deserialize_struct!(
+    CongestionControlConfigView { 0usize allowed_shard_outgoing_gas
+    "allowed_shard_outgoing_gas" default, 1usize max_congestion_incoming_gas
+    "max_congestion_incoming_gas" default, 2usize max_congestion_memory_consumption
+    "max_congestion_memory_consumption" default, 3usize max_congestion_missed_chunks
+    "max_congestion_missed_chunks" default, 4usize max_congestion_outgoing_gas
+    "max_congestion_outgoing_gas" default, 5usize max_outgoing_gas "max_outgoing_gas"
+    default, 6usize max_tx_gas "max_tx_gas" default, 7usize min_outgoing_gas
+    "min_outgoing_gas" default, 8usize min_tx_gas "min_tx_gas" default, 9usize
+    outgoing_receipts_big_size_limit "outgoing_receipts_big_size_limit" default, 10usize
+    outgoing_receipts_usual_size_limit "outgoing_receipts_usual_size_limit" default,
+    11usize reject_tx_congestion_threshold "reject_tx_congestion_threshold" default }
+);
 ///Stores the congestion level of a shard. More info about congestion [here](https://near.github.io/nearcore/architecture/how/receipt-congestion.html?highlight=congestion#receipt-congestion)
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct CongestionInfoView {
@@ -509,12 +658,21 @@ pub struct CongestionInfoView {
     pub delayed_receipts_gas: ::std::string::String,
     pub receipt_bytes: u64,
 }
+crate::deserialize_struct!(
+    CongestionInfoView { 0usize allowed_shard "allowed_shard" required, 1usize
+    buffered_receipts_gas "buffered_receipts_gas" required, 2usize delayed_receipts_gas
+    "delayed_receipts_gas" required, 3usize receipt_bytes "receipt_bytes" required }
+);
 ///A view of the contract code.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ContractCodeView {
     pub code_base64: ::std::string::String,
     pub hash: crate::CryptoHash,
 }
+crate::deserialize_struct!(
+    ContractCodeView { 0usize code_base64 "code_base64" required, 1usize hash "hash"
+    required }
+);
 ///Shows gas profile. More info [here](https://near.github.io/nearcore/architecture/gas/gas_profile.html?highlight=WASM_HOST_COST#example-transaction-gas-profile).
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct CostGasUsed {
@@ -523,6 +681,10 @@ pub struct CostGasUsed {
     pub cost_category: ::std::string::String,
     pub gas_used: ::std::string::String,
 }
+crate::deserialize_struct!(
+    CostGasUsed { 0usize cost "cost" required, 1usize cost_category "cost_category"
+    required, 2usize gas_used "gas_used" required }
+);
 ///Create account action
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(transparent)]
@@ -596,6 +758,21 @@ Default: `[]`.*/
     pub shards_endorsed: ::std::vec::Vec<ShardId>,
     pub stake: crate::NearToken,
 }
+crate::deserialize_struct!(
+    CurrentEpochValidatorInfo { 0usize account_id "account_id" required, 1usize
+    is_slashed "is_slashed" required, 2usize num_expected_blocks "num_expected_blocks"
+    required, 3usize num_expected_chunks "num_expected_chunks" default, 4usize
+    num_expected_chunks_per_shard "num_expected_chunks_per_shard" default, 5usize
+    num_expected_endorsements "num_expected_endorsements" default, 6usize
+    num_expected_endorsements_per_shard "num_expected_endorsements_per_shard" default,
+    7usize num_produced_blocks "num_produced_blocks" required, 8usize num_produced_chunks
+    "num_produced_chunks" default, 9usize num_produced_chunks_per_shard
+    "num_produced_chunks_per_shard" default, 10usize num_produced_endorsements
+    "num_produced_endorsements" default, 11usize num_produced_endorsements_per_shard
+    "num_produced_endorsements_per_shard" default, 12usize public_key "public_key"
+    required, 13usize shards "shards" required, 14usize shards_endorsed "shards_endorsed"
+    default, 15usize stake "stake" required }
+);
 ///The fees settings for a data receipt creation
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct DataReceiptCreationConfigView {
@@ -615,12 +792,20 @@ Both `send` and `exec` costs are burned when a function call finishes execution 
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub cost_per_byte: ::std::option::Option<Fee>,
 }
+crate::deserialize_struct!(
+    DataReceiptCreationConfigView { 0usize base_cost "base_cost" default, 1usize
+    cost_per_byte "cost_per_byte" default }
+);
 ///`DataReceiverView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct DataReceiverView {
     pub data_id: crate::CryptoHash,
     pub receiver_id: crate::AccountId,
 }
+crate::deserialize_struct!(
+    DataReceiverView { 0usize data_id "data_id" required, 1usize receiver_id
+    "receiver_id" required }
+);
 ///This action allows to execute the inner actions behalf of the defined sender.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct DelegateAction {
@@ -642,23 +827,34 @@ After this action is processed it will increment.*/
     ///Signer of the delegated actions
     pub sender_id: crate::AccountId,
 }
+crate::deserialize_struct!(
+    DelegateAction { 0usize actions "actions" required, 1usize max_block_height
+    "max_block_height" required, 2usize nonce "nonce" required, 3usize public_key
+    "public_key" required, 4usize receiver_id "receiver_id" required, 5usize sender_id
+    "sender_id" required }
+);
 ///`DeleteAccountAction`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct DeleteAccountAction {
     pub beneficiary_id: crate::AccountId,
 }
+crate::deserialize_struct!(
+    DeleteAccountAction { 0usize beneficiary_id "beneficiary_id" required }
+);
 ///`DeleteKeyAction`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct DeleteKeyAction {
     ///A public key associated with the access_key to be deleted.
     pub public_key: crate::PublicKey,
 }
+crate::deserialize_struct!(DeleteKeyAction { 0usize public_key "public_key" required });
 ///Deploy contract action
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct DeployContractAction {
     ///WebAssembly binary
     pub code: ::std::string::String,
 }
+crate::deserialize_struct!(DeployContractAction { 0usize code "code" required });
 ///Deploy global contract action
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct DeployGlobalContractAction {
@@ -666,6 +862,10 @@ pub struct DeployGlobalContractAction {
     pub code: ::std::string::String,
     pub deploy_mode: crate::types::GlobalContractDeployMode,
 }
+crate::deserialize_struct!(
+    DeployGlobalContractAction { 0usize code "code" required, 1usize deploy_mode
+    "deploy_mode" required }
+);
 ///`DetailedDebugStatus`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct DetailedDebugStatus {
@@ -676,18 +876,33 @@ pub struct DetailedDebugStatus {
     pub network_info: NetworkInfoView,
     pub sync_status: ::std::string::String,
 }
+crate::deserialize_struct!(
+    DetailedDebugStatus { 0usize block_production_delay_millis
+    "block_production_delay_millis" required, 1usize catchup_status "catchup_status"
+    required, 2usize current_head_status "current_head_status" required, 3usize
+    current_header_head_status "current_header_head_status" required, 4usize network_info
+    "network_info" required, 5usize sync_status "sync_status" required }
+);
 ///`DeterministicAccountStateInitV1`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct DeterministicAccountStateInitV1 {
     pub code: crate::types::GlobalContractIdentifier,
     pub data: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
 }
+crate::deserialize_struct!(
+    DeterministicAccountStateInitV1 { 0usize code "code" required, 1usize data "data"
+    required }
+);
 ///`DeterministicStateInitAction`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct DeterministicStateInitAction {
     pub deposit: crate::NearToken,
     pub state_init: crate::types::DeterministicAccountStateInit,
 }
+crate::deserialize_struct!(
+    DeterministicStateInitAction { 0usize deposit "deposit" required, 1usize state_init
+    "state_init" required }
+);
 ///Configures how to dump state to external storage.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct DumpConfig {
@@ -706,12 +921,21 @@ gets in trouble.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub restart_dump_for_shards: ::std::option::Option<::std::vec::Vec<ShardId>>,
 }
+crate::deserialize_struct!(
+    DumpConfig { 0usize credentials_file "credentials_file" default, 1usize
+    iteration_delay "iteration_delay" default, 2usize location "location" default, 3usize
+    restart_dump_for_shards "restart_dump_for_shards" default }
+);
 ///`DurationAsStdSchemaProvider`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct DurationAsStdSchemaProvider {
     pub nanos: i32,
     pub secs: i64,
 }
+crate::deserialize_struct!(
+    DurationAsStdSchemaProvider { 0usize nanos "nanos" required, 1usize secs "secs"
+    required }
+);
 /**Epoch identifier -- wrapped hash, to make it easier to distinguish.
 EpochId of epoch T is the hash of last block in T-2
 EpochId of first two epochs is 0*/
@@ -749,6 +973,11 @@ if this timeout is exceeded.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub timeout_for_epoch_sync: ::std::option::Option<DurationAsStdSchemaProvider>,
 }
+crate::deserialize_struct!(
+    EpochSyncConfig { 0usize epoch_sync_horizon_num_epochs
+    "epoch_sync_horizon_num_epochs" default, 1usize timeout_for_epoch_sync
+    "timeout_for_epoch_sync" default }
+);
 ///`ExecutionMetadataView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ExecutionMetadataView {
@@ -756,6 +985,10 @@ pub struct ExecutionMetadataView {
     pub gas_profile: ::std::option::Option<::std::vec::Vec<CostGasUsed>>,
     pub version: u32,
 }
+crate::deserialize_struct!(
+    ExecutionMetadataView { 0usize gas_profile "gas_profile" default, 1usize version
+    "version" required }
+);
 ///`ExecutionOutcomeView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ExecutionOutcomeView {
@@ -782,6 +1015,12 @@ the prepaid gas price might be lower than the actual gas price and it creates a 
 `gas_burnt` only contains the gas that we actually burn for the execution.*/
     pub tokens_burnt: crate::NearToken,
 }
+crate::deserialize_struct!(
+    ExecutionOutcomeView { 0usize executor_id "executor_id" required, 1usize gas_burnt
+    "gas_burnt" required, 2usize logs "logs" required, 3usize metadata "metadata"
+    default, 4usize receipt_ids "receipt_ids" required, 5usize status "status" required,
+    6usize tokens_burnt "tokens_burnt" required }
+);
 ///`ExecutionOutcomeWithIdView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ExecutionOutcomeWithIdView {
@@ -790,6 +1029,10 @@ pub struct ExecutionOutcomeWithIdView {
     pub outcome: ExecutionOutcomeView,
     pub proof: ::std::vec::Vec<MerklePathItem>,
 }
+crate::deserialize_struct!(
+    ExecutionOutcomeWithIdView { 0usize block_hash "block_hash" required, 1usize id "id"
+    required, 2usize outcome "outcome" required, 3usize proof "proof" required }
+);
 /**Typed view of ExtCostsConfig to preserve JSON output field names in protocol
 config RPC output.*/
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -1042,6 +1285,82 @@ pub struct ExtCostsConfigView {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub yield_resume_byte: ::std::option::Option<crate::NearGas>,
 }
+crate::deserialize_struct!(
+    ExtCostsConfigView { 0usize alt_bn128_g1_multiexp_base "alt_bn128_g1_multiexp_base"
+    default, 1usize alt_bn128_g1_multiexp_element "alt_bn128_g1_multiexp_element"
+    default, 2usize alt_bn128_g1_sum_base "alt_bn128_g1_sum_base" default, 3usize
+    alt_bn128_g1_sum_element "alt_bn128_g1_sum_element" default, 4usize
+    alt_bn128_pairing_check_base "alt_bn128_pairing_check_base" default, 5usize
+    alt_bn128_pairing_check_element "alt_bn128_pairing_check_element" default, 6usize
+    base "base" default, 7usize bls12381_g1_multiexp_base "bls12381_g1_multiexp_base"
+    default, 8usize bls12381_g1_multiexp_element "bls12381_g1_multiexp_element" default,
+    9usize bls12381_g2_multiexp_base "bls12381_g2_multiexp_base" default, 10usize
+    bls12381_g2_multiexp_element "bls12381_g2_multiexp_element" default, 11usize
+    bls12381_map_fp2_to_g2_base "bls12381_map_fp2_to_g2_base" default, 12usize
+    bls12381_map_fp2_to_g2_element "bls12381_map_fp2_to_g2_element" default, 13usize
+    bls12381_map_fp_to_g1_base "bls12381_map_fp_to_g1_base" default, 14usize
+    bls12381_map_fp_to_g1_element "bls12381_map_fp_to_g1_element" default, 15usize
+    bls12381_p1_decompress_base "bls12381_p1_decompress_base" default, 16usize
+    bls12381_p1_decompress_element "bls12381_p1_decompress_element" default, 17usize
+    bls12381_p1_sum_base "bls12381_p1_sum_base" default, 18usize bls12381_p1_sum_element
+    "bls12381_p1_sum_element" default, 19usize bls12381_p2_decompress_base
+    "bls12381_p2_decompress_base" default, 20usize bls12381_p2_decompress_element
+    "bls12381_p2_decompress_element" default, 21usize bls12381_p2_sum_base
+    "bls12381_p2_sum_base" default, 22usize bls12381_p2_sum_element
+    "bls12381_p2_sum_element" default, 23usize bls12381_pairing_base
+    "bls12381_pairing_base" default, 24usize bls12381_pairing_element
+    "bls12381_pairing_element" default, 25usize contract_compile_base
+    "contract_compile_base" default, 26usize contract_compile_bytes
+    "contract_compile_bytes" default, 27usize contract_loading_base
+    "contract_loading_base" default, 28usize contract_loading_bytes
+    "contract_loading_bytes" default, 29usize ecrecover_base "ecrecover_base" default,
+    30usize ed25519_verify_base "ed25519_verify_base" default, 31usize
+    ed25519_verify_byte "ed25519_verify_byte" default, 32usize keccak256_base
+    "keccak256_base" default, 33usize keccak256_byte "keccak256_byte" default, 34usize
+    keccak512_base "keccak512_base" default, 35usize keccak512_byte "keccak512_byte"
+    default, 36usize log_base "log_base" default, 37usize log_byte "log_byte" default,
+    38usize p256_verify_base "p256_verify_base" default, 39usize p256_verify_byte
+    "p256_verify_byte" default, 40usize promise_and_base "promise_and_base" default,
+    41usize promise_and_per_promise "promise_and_per_promise" default, 42usize
+    promise_return "promise_return" default, 43usize read_cached_trie_node
+    "read_cached_trie_node" default, 44usize read_memory_base "read_memory_base" default,
+    45usize read_memory_byte "read_memory_byte" default, 46usize read_register_base
+    "read_register_base" default, 47usize read_register_byte "read_register_byte"
+    default, 48usize ripemd160_base "ripemd160_base" default, 49usize ripemd160_block
+    "ripemd160_block" default, 50usize sha256_base "sha256_base" default, 51usize
+    sha256_byte "sha256_byte" default, 52usize storage_has_key_base
+    "storage_has_key_base" default, 53usize storage_has_key_byte "storage_has_key_byte"
+    default, 54usize storage_iter_create_from_byte "storage_iter_create_from_byte"
+    default, 55usize storage_iter_create_prefix_base "storage_iter_create_prefix_base"
+    default, 56usize storage_iter_create_prefix_byte "storage_iter_create_prefix_byte"
+    default, 57usize storage_iter_create_range_base "storage_iter_create_range_base"
+    default, 58usize storage_iter_create_to_byte "storage_iter_create_to_byte" default,
+    59usize storage_iter_next_base "storage_iter_next_base" default, 60usize
+    storage_iter_next_key_byte "storage_iter_next_key_byte" default, 61usize
+    storage_iter_next_value_byte "storage_iter_next_value_byte" default, 62usize
+    storage_large_read_overhead_base "storage_large_read_overhead_base" default, 63usize
+    storage_large_read_overhead_byte "storage_large_read_overhead_byte" default, 64usize
+    storage_read_base "storage_read_base" default, 65usize storage_read_key_byte
+    "storage_read_key_byte" default, 66usize storage_read_value_byte
+    "storage_read_value_byte" default, 67usize storage_remove_base "storage_remove_base"
+    default, 68usize storage_remove_key_byte "storage_remove_key_byte" default, 69usize
+    storage_remove_ret_value_byte "storage_remove_ret_value_byte" default, 70usize
+    storage_write_base "storage_write_base" default, 71usize storage_write_evicted_byte
+    "storage_write_evicted_byte" default, 72usize storage_write_key_byte
+    "storage_write_key_byte" default, 73usize storage_write_value_byte
+    "storage_write_value_byte" default, 74usize touching_trie_node "touching_trie_node"
+    default, 75usize utf16_decoding_base "utf16_decoding_base" default, 76usize
+    utf16_decoding_byte "utf16_decoding_byte" default, 77usize utf8_decoding_base
+    "utf8_decoding_base" default, 78usize utf8_decoding_byte "utf8_decoding_byte"
+    default, 79usize validator_stake_base "validator_stake_base" default, 80usize
+    validator_total_stake_base "validator_total_stake_base" default, 81usize
+    write_memory_base "write_memory_base" default, 82usize write_memory_byte
+    "write_memory_byte" default, 83usize write_register_base "write_register_base"
+    default, 84usize write_register_byte "write_register_byte" default, 85usize
+    yield_create_base "yield_create_base" default, 86usize yield_create_byte
+    "yield_create_byte" default, 87usize yield_resume_base "yield_resume_base" default,
+    88usize yield_resume_byte "yield_resume_byte" default }
+);
 ///`ExternalStorageConfig`
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct ExternalStorageConfig {
@@ -1067,6 +1386,13 @@ Default: `5`.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub num_concurrent_requests_during_catchup: ::std::option::Option<u8>,
 }
+crate::deserialize_struct!(
+    ExternalStorageConfig { 0usize external_storage_fallback_threshold
+    "external_storage_fallback_threshold" default, 1usize location "location" default,
+    2usize num_concurrent_requests "num_concurrent_requests" default, 3usize
+    num_concurrent_requests_during_catchup "num_concurrent_requests_during_catchup"
+    default }
+);
 /**Costs associated with an object that can only be sent over the network (and executed
 by the receiver).
 NOTE: `send_sir` or `send_not_sir` fees are usually burned when the item is being created.
@@ -1081,6 +1407,10 @@ pub struct Fee {
 the shard.*/
     pub send_sir: crate::NearGas,
 }
+crate::deserialize_struct!(
+    Fee { 0usize execution "execution" required, 1usize send_not_sir "send_not_sir"
+    required, 2usize send_sir "send_sir" required }
+);
 /**Execution outcome of the transaction and all the subsequent receipts.
 Could be not finalized yet*/
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1098,6 +1428,11 @@ FinalExecutionStatus::SuccessValue - the result of the first leaf receipt_id*/
     ///The execution outcome of the signed transaction.
     pub transaction_outcome: ExecutionOutcomeWithIdView,
 }
+crate::deserialize_struct!(
+    FinalExecutionOutcomeView { 0usize receipts_outcome "receipts_outcome" required,
+    1usize status "status" required, 2usize transaction "transaction" required, 3usize
+    transaction_outcome "transaction_outcome" required }
+);
 /**Final execution outcome of the transaction and all of subsequent the receipts. Also includes
 the generated receipt.*/
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1117,6 +1452,12 @@ FinalExecutionStatus::SuccessValue - the result of the first leaf receipt_id*/
     ///The execution outcome of the signed transaction.
     pub transaction_outcome: ExecutionOutcomeWithIdView,
 }
+crate::deserialize_struct!(
+    FinalExecutionOutcomeWithReceiptView { 0usize receipts "receipts" required, 1usize
+    receipts_outcome "receipts_outcome" required, 2usize status "status" required, 3usize
+    transaction "transaction" required, 4usize transaction_outcome "transaction_outcome"
+    required }
+);
 /**This type is used to mark function arguments.
 
 NOTE: The main reason for this to exist (except the type-safety) is that the value is
@@ -1170,6 +1511,10 @@ pub struct FunctionCallAction {
     pub gas: crate::NearGas,
     pub method_name: ::std::string::String,
 }
+crate::deserialize_struct!(
+    FunctionCallAction { 0usize args "args" required, 1usize deposit "deposit" required,
+    2usize gas "gas" required, 3usize method_name "method_name" required }
+);
 /**Grants limited permission to make transactions with FunctionCallActions
 The permission can limit the allowed balance to be spent on the prepaid gas.
 It also restrict the account ID of the receiver for this function call.
@@ -1191,17 +1536,26 @@ Empty list means any method name can be used.*/
     ///The access key only allows transactions with the given receiver's account id.
     pub receiver_id: ::std::string::String,
 }
+crate::deserialize_struct!(
+    FunctionCallPermission { 0usize allowance "allowance" default, 1usize method_names
+    "method_names" required, 2usize receiver_id "receiver_id" required }
+);
 ///`GasKeyInfo`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct GasKeyInfo {
     pub balance: crate::NearToken,
     pub num_nonces: u16,
 }
+crate::deserialize_struct!(
+    GasKeyInfo { 0usize balance "balance" required, 1usize num_nonces "num_nonces"
+    required }
+);
 ///Gas key nonces view returned by the `view_gas_key_nonces` RPC query.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct GasKeyNoncesView {
     pub nonces: ::std::vec::Vec<u64>,
 }
+crate::deserialize_struct!(GasKeyNoncesView { 0usize nonces "nonces" required });
 ///Configuration for garbage collection.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct GcConfig {
@@ -1228,6 +1582,11 @@ Default: `{"nanos":500000000,"secs":0}`.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub gc_step_period: ::std::option::Option<DurationAsStdSchemaProvider>,
 }
+crate::deserialize_struct!(
+    GcConfig { 0usize gc_blocks_limit "gc_blocks_limit" default, 1usize
+    gc_fork_clean_step "gc_fork_clean_step" default, 2usize gc_num_epochs_to_keep
+    "gc_num_epochs_to_keep" default, 3usize gc_step_period "gc_step_period" default }
+);
 ///`GenesisConfig`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct GenesisConfig {
@@ -1356,6 +1715,39 @@ Default: `false`.*/
     ///List of initial validators.
     pub validators: ::std::vec::Vec<AccountInfo>,
 }
+crate::deserialize_struct!(
+    GenesisConfig { 0usize block_producer_kickout_threshold
+    "block_producer_kickout_threshold" required, 1usize chain_id "chain_id" required,
+    2usize chunk_producer_assignment_changes_limit
+    "chunk_producer_assignment_changes_limit" default, 3usize
+    chunk_producer_kickout_threshold "chunk_producer_kickout_threshold" required, 4usize
+    chunk_validator_only_kickout_threshold "chunk_validator_only_kickout_threshold"
+    default, 5usize dynamic_resharding "dynamic_resharding" required, 6usize epoch_length
+    "epoch_length" required, 7usize fishermen_threshold "fishermen_threshold" required,
+    8usize gas_limit "gas_limit" required, 9usize gas_price_adjustment_rate
+    "gas_price_adjustment_rate" required, 10usize genesis_height "genesis_height"
+    required, 11usize genesis_time "genesis_time" required, 12usize max_gas_price
+    "max_gas_price" required, 13usize max_inflation_rate "max_inflation_rate" required,
+    14usize max_kickout_stake_perc "max_kickout_stake_perc" default, 15usize
+    min_gas_price "min_gas_price" required, 16usize minimum_stake_divisor
+    "minimum_stake_divisor" default, 17usize minimum_stake_ratio "minimum_stake_ratio"
+    default, 18usize minimum_validators_per_shard "minimum_validators_per_shard" default,
+    19usize num_block_producer_seats "num_block_producer_seats" required, 20usize
+    num_blocks_per_year "num_blocks_per_year" required, 21usize num_chunk_producer_seats
+    "num_chunk_producer_seats" default, 22usize num_chunk_validator_seats
+    "num_chunk_validator_seats" default, 23usize online_max_threshold
+    "online_max_threshold" default, 24usize online_min_threshold "online_min_threshold"
+    default, 25usize protocol_reward_rate "protocol_reward_rate" required, 26usize
+    protocol_treasury_account "protocol_treasury_account" required, 27usize
+    protocol_upgrade_stake_threshold "protocol_upgrade_stake_threshold" default, 28usize
+    protocol_version "protocol_version" required, 29usize shard_layout "shard_layout"
+    default, 30usize shuffle_shard_assignment_for_chunk_producers
+    "shuffle_shard_assignment_for_chunk_producers" default, 31usize
+    target_validator_mandates_per_shard "target_validator_mandates_per_shard" default,
+    32usize total_supply "total_supply" required, 33usize transaction_validity_period
+    "transaction_validity_period" required, 34usize use_production_config
+    "use_production_config" default, 35usize validators "validators" required }
+);
 ///`KeyHandle`
 #[derive(
     ::serde::Deserialize,
@@ -1406,6 +1798,10 @@ pub struct KnownProducerView {
     pub next_hops: ::std::option::Option<::std::vec::Vec<crate::PublicKey>>,
     pub peer_id: crate::PublicKey,
 }
+crate::deserialize_struct!(
+    KnownProducerView { 0usize account_id "account_id" required, 1usize next_hops
+    "next_hops" default, 2usize peer_id "peer_id" required }
+);
 ///`LightClientBlockLiteView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct LightClientBlockLiteView {
@@ -1413,6 +1809,11 @@ pub struct LightClientBlockLiteView {
     pub inner_rest_hash: crate::CryptoHash,
     pub prev_block_hash: crate::CryptoHash,
 }
+crate::deserialize_struct!(
+    LightClientBlockLiteView { 0usize inner_lite "inner_lite" required, 1usize
+    inner_rest_hash "inner_rest_hash" required, 2usize prev_block_hash "prev_block_hash"
+    required }
+);
 /**Describes limits for VM and Runtime.
 TODO #4139: consider switching to strongly-typed wrappers instead of raw quantities*/
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -1555,18 +1956,62 @@ a contract may declare.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub yield_timeout_length_in_blocks: ::std::option::Option<u64>,
 }
+crate::deserialize_struct!(
+    LimitConfig { 0usize account_id_validity_rules_version
+    "account_id_validity_rules_version" default, 1usize initial_memory_pages
+    "initial_memory_pages" default, 2usize max_actions_per_receipt
+    "max_actions_per_receipt" default, 3usize max_arguments_length "max_arguments_length"
+    default, 4usize max_blocks_per_contract "max_blocks_per_contract" default, 5usize
+    max_blocks_per_function "max_blocks_per_function" default, 6usize max_contract_size
+    "max_contract_size" default, 7usize max_deploy_actions_per_receipt
+    "max_deploy_actions_per_receipt" default, 8usize max_elements_per_contract_table
+    "max_elements_per_contract_table" default, 9usize max_function_body_size
+    "max_function_body_size" default, 10usize max_functions_number_per_contract
+    "max_functions_number_per_contract" default, 11usize max_gas_burnt "max_gas_burnt"
+    default, 12usize max_instrumented_code_size "max_instrumented_code_size" default,
+    13usize max_length_method_name "max_length_method_name" default, 14usize
+    max_length_returned_data "max_length_returned_data" default, 15usize
+    max_length_storage_key "max_length_storage_key" default, 16usize
+    max_length_storage_value "max_length_storage_value" default, 17usize
+    max_locals_per_contract "max_locals_per_contract" default, 18usize max_memory_pages
+    "max_memory_pages" default, 19usize max_number_bytes_method_names
+    "max_number_bytes_method_names" default, 20usize max_number_input_data_dependencies
+    "max_number_input_data_dependencies" default, 21usize max_number_logs
+    "max_number_logs" default, 22usize max_number_registers "max_number_registers"
+    default, 23usize max_operand_stack_bytes_per_function
+    "max_operand_stack_bytes_per_function" default, 24usize max_params_per_contract
+    "max_params_per_contract" default, 25usize max_params_per_function
+    "max_params_per_function" default, 26usize max_promises_per_function_call_action
+    "max_promises_per_function_call_action" default, 27usize max_receipt_size
+    "max_receipt_size" default, 28usize max_register_size "max_register_size" default,
+    29usize max_stack_height "max_stack_height" default, 30usize max_tables_per_contract
+    "max_tables_per_contract" default, 31usize max_total_log_length
+    "max_total_log_length" default, 32usize max_total_prepaid_gas "max_total_prepaid_gas"
+    default, 33usize max_transaction_size "max_transaction_size" default, 34usize
+    max_types_per_contract "max_types_per_contract" default, 35usize
+    max_yield_payload_size "max_yield_payload_size" default, 36usize
+    per_receipt_storage_proof_size_limit "per_receipt_storage_proof_size_limit" default,
+    37usize registers_memory_limit "registers_memory_limit" default, 38usize
+    yield_timeout_length_in_blocks "yield_timeout_length_in_blocks" default }
+);
 ///`MerklePathItem`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct MerklePathItem {
     pub direction: crate::types::Direction,
     pub hash: crate::CryptoHash,
 }
+crate::deserialize_struct!(
+    MerklePathItem { 0usize direction "direction" required, 1usize hash "hash" required }
+);
 ///`MissingTrieValue`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct MissingTrieValue {
     pub context: crate::types::MissingTrieValueContext,
     pub hash: crate::CryptoHash,
 }
+crate::deserialize_struct!(
+    MissingTrieValue { 0usize context "context" required, 1usize hash "hash" required }
+);
 ///`MutableConfigValue`
 #[derive(
     ::serde::Deserialize,
@@ -1619,6 +2064,14 @@ pub struct NetworkInfoView {
     pub tier1_accounts_keys: ::std::vec::Vec<crate::PublicKey>,
     pub tier1_connections: ::std::vec::Vec<PeerInfoView>,
 }
+crate::deserialize_struct!(
+    NetworkInfoView { 0usize connected_peers "connected_peers" required, 1usize
+    known_producers "known_producers" required, 2usize num_connected_peers
+    "num_connected_peers" required, 3usize peer_max_count "peer_max_count" required,
+    4usize tier1_accounts_data "tier1_accounts_data" required, 5usize tier1_accounts_keys
+    "tier1_accounts_keys" required, 6usize tier1_connections "tier1_connections" required
+    }
+);
 ///`NextEpochValidatorInfo`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct NextEpochValidatorInfo {
@@ -1627,6 +2080,11 @@ pub struct NextEpochValidatorInfo {
     pub shards: ::std::vec::Vec<ShardId>,
     pub stake: crate::NearToken,
 }
+crate::deserialize_struct!(
+    NextEpochValidatorInfo { 0usize account_id "account_id" required, 1usize public_key
+    "public_key" required, 2usize shards "shards" required, 3usize stake "stake" required
+    }
+);
 ///Peer id is the public key.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(transparent)]
@@ -1670,12 +2128,28 @@ pub struct PeerInfoView {
     pub sent_bytes_per_sec: u64,
     pub tracked_shards: ::std::vec::Vec<ShardId>,
 }
+crate::deserialize_struct!(
+    PeerInfoView { 0usize account_id "account_id" default, 1usize addr "addr" required,
+    2usize archival "archival" required, 3usize block_hash "block_hash" default, 4usize
+    connection_established_time_millis "connection_established_time_millis" required,
+    5usize height "height" default, 6usize is_highest_block_invalid
+    "is_highest_block_invalid" required, 7usize is_outbound_peer "is_outbound_peer"
+    required, 8usize last_time_peer_requested_millis "last_time_peer_requested_millis"
+    required, 9usize last_time_received_message_millis
+    "last_time_received_message_millis" required, 10usize nonce "nonce" required, 11usize
+    peer_id "peer_id" required, 12usize received_bytes_per_sec "received_bytes_per_sec"
+    required, 13usize sent_bytes_per_sec "sent_bytes_per_sec" required, 14usize
+    tracked_shards "tracked_shards" required }
+);
 ///`RangeOfUint64`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RangeOfUint64 {
     pub end: u64,
     pub start: u64,
 }
+crate::deserialize_struct!(
+    RangeOfUint64 { 0usize end "end" required, 1usize start "start" required }
+);
 ///`ReceiptView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ReceiptView {
@@ -1689,6 +2163,11 @@ Default: `0`.*/
     pub receipt_id: crate::CryptoHash,
     pub receiver_id: crate::AccountId,
 }
+crate::deserialize_struct!(
+    ReceiptView { 0usize predecessor_id "predecessor_id" required, 1usize priority
+    "priority" default, 2usize receipt "receipt" required, 3usize receipt_id "receipt_id"
+    required, 4usize receiver_id "receiver_id" required }
+);
 ///`RpcBlockResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcBlockResponse {
@@ -1697,6 +2176,10 @@ pub struct RpcBlockResponse {
     pub chunks: ::std::vec::Vec<ChunkHeaderView>,
     pub header: BlockHeaderView,
 }
+crate::deserialize_struct!(
+    RpcBlockResponse { 0usize author "author" required, 1usize chunks "chunks" required,
+    2usize header "header" required }
+);
 ///A result returned by contract method
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcCallFunctionResponse {
@@ -1705,6 +2188,11 @@ pub struct RpcCallFunctionResponse {
     pub logs: ::std::vec::Vec<::std::string::String>,
     pub result: ::std::vec::Vec<u8>,
 }
+crate::deserialize_struct!(
+    RpcCallFunctionResponse { 0usize block_hash "block_hash" required, 1usize
+    block_height "block_height" required, 2usize logs "logs" required, 3usize result
+    "result" required }
+);
 ///`RpcChunkResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcChunkResponse {
@@ -1713,6 +2201,10 @@ pub struct RpcChunkResponse {
     pub receipts: ::std::vec::Vec<ReceiptView>,
     pub transactions: ::std::vec::Vec<SignedTransactionView>,
 }
+crate::deserialize_struct!(
+    RpcChunkResponse { 0usize author "author" required, 1usize header "header" required,
+    2usize receipts "receipts" required, 3usize transactions "transactions" required }
+);
 ///ClientConfig where some fields can be updated at runtime.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct RpcClientConfigResponse {
@@ -1971,22 +2463,94 @@ to upcoming chunk producers.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub view_client_threads: ::std::option::Option<u64>,
 }
+crate::deserialize_struct!(
+    RpcClientConfigResponse { 0usize archive "archive" default, 1usize
+    block_header_fetch_horizon "block_header_fetch_horizon" default, 2usize
+    block_production_tracking_delay "block_production_tracking_delay" default, 3usize
+    catchup_step_period "catchup_step_period" default, 4usize chain_id "chain_id"
+    default, 5usize chunk_distribution_network "chunk_distribution_network" default,
+    6usize chunk_request_retry_period "chunk_request_retry_period" default, 7usize
+    chunk_validation_threads "chunk_validation_threads" default, 8usize chunk_wait_mult
+    "chunk_wait_mult" default, 9usize chunks_cache_height_horizon
+    "chunks_cache_height_horizon" default, 10usize client_background_migration_threads
+    "client_background_migration_threads" default, 11usize cloud_archival_writer
+    "cloud_archival_writer" default, 12usize contract_cache_warming_max_item_count
+    "contract_cache_warming_max_item_count" default, 13usize
+    contract_cache_warming_pool_thread_count "contract_cache_warming_pool_thread_count"
+    default, 14usize disable_tx_routing "disable_tx_routing" default, 15usize
+    doomslug_step_period "doomslug_step_period" default, 16usize
+    enable_early_prepare_transactions "enable_early_prepare_transactions" default,
+    17usize enable_multiline_logging "enable_multiline_logging" default, 18usize
+    enable_statistics_export "enable_statistics_export" default, 19usize epoch_length
+    "epoch_length" default, 20usize epoch_sync "epoch_sync" default, 21usize
+    expected_shutdown "expected_shutdown" default, 22usize gc "gc" default, 23usize
+    header_sync_expected_height_per_second "header_sync_expected_height_per_second"
+    default, 24usize header_sync_initial_timeout "header_sync_initial_timeout" default,
+    25usize header_sync_progress_timeout "header_sync_progress_timeout" default, 26usize
+    header_sync_stall_ban_timeout "header_sync_stall_ban_timeout" default, 27usize
+    log_summary_period "log_summary_period" default, 28usize log_summary_style
+    "log_summary_style" default, 29usize max_block_production_delay
+    "max_block_production_delay" default, 30usize max_block_wait_delay
+    "max_block_wait_delay" default, 31usize max_gas_burnt_view "max_gas_burnt_view"
+    default, 32usize min_block_production_delay "min_block_production_delay" default,
+    33usize min_num_peers "min_num_peers" default, 34usize num_block_producer_seats
+    "num_block_producer_seats" default, 35usize orphan_state_witness_max_size
+    "orphan_state_witness_max_size" default, 36usize orphan_state_witness_pool_size
+    "orphan_state_witness_pool_size" default, 37usize
+    produce_chunk_add_transactions_time_limit "produce_chunk_add_transactions_time_limit"
+    default, 38usize produce_empty_blocks "produce_empty_blocks" default, 39usize
+    protocol_version_check "protocol_version_check" default, 40usize resharding_config
+    "resharding_config" default, 41usize rpc_addr "rpc_addr" default, 42usize
+    save_invalid_witnesses "save_invalid_witnesses" default, 43usize
+    save_latest_witnesses "save_latest_witnesses" default, 44usize save_receipt_to_tx
+    "save_receipt_to_tx" default, 45usize save_state_changes "save_state_changes"
+    default, 46usize save_trie_changes "save_trie_changes" default, 47usize
+    save_tx_outcomes "save_tx_outcomes" default, 48usize
+    save_untracked_partial_chunks_parts "save_untracked_partial_chunks_parts" default,
+    49usize skip_sync_wait "skip_sync_wait" default, 50usize state_request_server_threads
+    "state_request_server_threads" default, 51usize state_request_throttle_period
+    "state_request_throttle_period" default, 52usize state_requests_per_throttle_period
+    "state_requests_per_throttle_period" default, 53usize state_sync "state_sync"
+    default, 54usize state_sync_external_backoff "state_sync_external_backoff" default,
+    55usize state_sync_external_timeout "state_sync_external_timeout" default, 56usize
+    state_sync_p2p_timeout "state_sync_p2p_timeout" default, 57usize
+    state_sync_retry_backoff "state_sync_retry_backoff" default, 58usize
+    sync_check_period "sync_check_period" default, 59usize sync_height_threshold
+    "sync_height_threshold" default, 60usize sync_max_block_requests
+    "sync_max_block_requests" default, 61usize sync_step_period "sync_step_period"
+    default, 62usize tracked_shards_config "tracked_shards_config" default, 63usize
+    transaction_pool_size_limit "transaction_pool_size_limit" default, 64usize
+    transaction_pool_strict_nonce_ttl_blocks "transaction_pool_strict_nonce_ttl_blocks"
+    default, 65usize transaction_request_handler_threads
+    "transaction_request_handler_threads" default, 66usize trie_viewer_state_size_limit
+    "trie_viewer_state_size_limit" default, 67usize ttl_account_id_router
+    "ttl_account_id_router" default, 68usize tx_routing_height_horizon
+    "tx_routing_height_horizon" default, 69usize version "version" default, 70usize
+    view_client_threads "view_client_threads" default }
+);
 ///`RpcCongestionLevelResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcCongestionLevelResponse {
     pub congestion_level: f64,
 }
+crate::deserialize_struct!(
+    RpcCongestionLevelResponse { 0usize congestion_level "congestion_level" required }
+);
 ///`RpcGasPriceRequest`
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct RpcGasPriceRequest {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub block_id: ::std::option::Option<crate::BlockId>,
 }
+crate::deserialize_struct!(RpcGasPriceRequest { 0usize block_id "block_id" default });
 ///`RpcGasPriceResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcGasPriceResponse {
     pub gas_price: crate::NearToken,
 }
+crate::deserialize_struct!(
+    RpcGasPriceResponse { 0usize gas_price "gas_price" required }
+);
 ///`RpcKnownProducer`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcKnownProducer {
@@ -1995,18 +2559,30 @@ pub struct RpcKnownProducer {
     pub addr: ::std::option::Option<::std::string::String>,
     pub peer_id: PeerId,
 }
+crate::deserialize_struct!(
+    RpcKnownProducer { 0usize account_id "account_id" required, 1usize addr "addr"
+    default, 2usize peer_id "peer_id" required }
+);
 ///`RpcLightClientBlockProofRequest`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcLightClientBlockProofRequest {
     pub block_hash: crate::CryptoHash,
     pub light_client_head: crate::CryptoHash,
 }
+crate::deserialize_struct!(
+    RpcLightClientBlockProofRequest { 0usize block_hash "block_hash" required, 1usize
+    light_client_head "light_client_head" required }
+);
 ///`RpcLightClientBlockProofResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcLightClientBlockProofResponse {
     pub block_header_lite: LightClientBlockLiteView,
     pub block_proof: ::std::vec::Vec<MerklePathItem>,
 }
+crate::deserialize_struct!(
+    RpcLightClientBlockProofResponse { 0usize block_header_lite "block_header_lite"
+    required, 1usize block_proof "block_proof" required }
+);
 ///`RpcLightClientExecutionProofResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcLightClientExecutionProofResponse {
@@ -2015,11 +2591,19 @@ pub struct RpcLightClientExecutionProofResponse {
     pub outcome_proof: ExecutionOutcomeWithIdView,
     pub outcome_root_proof: ::std::vec::Vec<MerklePathItem>,
 }
+crate::deserialize_struct!(
+    RpcLightClientExecutionProofResponse { 0usize block_header_lite "block_header_lite"
+    required, 1usize block_proof "block_proof" required, 2usize outcome_proof
+    "outcome_proof" required, 3usize outcome_root_proof "outcome_root_proof" required }
+);
 ///`RpcLightClientNextBlockRequest`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcLightClientNextBlockRequest {
     pub last_block_hash: crate::CryptoHash,
 }
+crate::deserialize_struct!(
+    RpcLightClientNextBlockRequest { 0usize last_block_hash "last_block_hash" required }
+);
 ///A state for the current head of a light client. More info [here](https://nomicon.io/ChainSpec/LightClient).
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct RpcLightClientNextBlockResponse {
@@ -2040,11 +2624,21 @@ pub struct RpcLightClientNextBlockResponse {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub prev_block_hash: ::std::option::Option<crate::CryptoHash>,
 }
+crate::deserialize_struct!(
+    RpcLightClientNextBlockResponse { 0usize approvals_after_next "approvals_after_next"
+    default, 1usize inner_lite "inner_lite" default, 2usize inner_rest_hash
+    "inner_rest_hash" default, 3usize next_block_inner_hash "next_block_inner_hash"
+    default, 4usize next_bps "next_bps" default, 5usize prev_block_hash "prev_block_hash"
+    default }
+);
 ///`RpcMaintenanceWindowsRequest`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcMaintenanceWindowsRequest {
     pub account_id: crate::AccountId,
 }
+crate::deserialize_struct!(
+    RpcMaintenanceWindowsRequest { 0usize account_id "account_id" required }
+);
 ///`RpcNetworkInfoResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcNetworkInfoResponse {
@@ -2056,6 +2650,13 @@ pub struct RpcNetworkInfoResponse {
     pub received_bytes_per_sec: u64,
     pub sent_bytes_per_sec: u64,
 }
+crate::deserialize_struct!(
+    RpcNetworkInfoResponse { 0usize active_peers "active_peers" required, 1usize
+    known_producers "known_producers" required, 2usize num_active_peers
+    "num_active_peers" required, 3usize peer_max_count "peer_max_count" required, 4usize
+    received_bytes_per_sec "received_bytes_per_sec" required, 5usize sent_bytes_per_sec
+    "sent_bytes_per_sec" required }
+);
 ///`RpcPeerInfo`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcPeerInfo {
@@ -2065,6 +2666,10 @@ pub struct RpcPeerInfo {
     pub addr: ::std::option::Option<::std::string::String>,
     pub id: PeerId,
 }
+crate::deserialize_struct!(
+    RpcPeerInfo { 0usize account_id "account_id" default, 1usize addr "addr" default,
+    2usize id "id" required }
+);
 ///`RpcProtocolConfigResponse`
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct RpcProtocolConfigResponse {
@@ -2167,11 +2772,42 @@ shard assignments might become, for example, `[S_2, S_0, S_3, S_1]`.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub transaction_validity_period: ::std::option::Option<u64>,
 }
+crate::deserialize_struct!(
+    RpcProtocolConfigResponse { 0usize block_producer_kickout_threshold
+    "block_producer_kickout_threshold" default, 1usize chain_id "chain_id" default,
+    2usize chunk_producer_kickout_threshold "chunk_producer_kickout_threshold" default,
+    3usize chunk_validator_only_kickout_threshold
+    "chunk_validator_only_kickout_threshold" default, 4usize dynamic_resharding
+    "dynamic_resharding" default, 5usize epoch_length "epoch_length" default, 6usize
+    fishermen_threshold "fishermen_threshold" default, 7usize gas_limit "gas_limit"
+    default, 8usize gas_price_adjustment_rate "gas_price_adjustment_rate" default, 9usize
+    genesis_height "genesis_height" default, 10usize genesis_time "genesis_time" default,
+    11usize max_gas_price "max_gas_price" default, 12usize max_inflation_rate
+    "max_inflation_rate" default, 13usize max_kickout_stake_perc "max_kickout_stake_perc"
+    default, 14usize min_gas_price "min_gas_price" default, 15usize minimum_stake_divisor
+    "minimum_stake_divisor" default, 16usize minimum_stake_ratio "minimum_stake_ratio"
+    default, 17usize minimum_validators_per_shard "minimum_validators_per_shard" default,
+    18usize num_block_producer_seats "num_block_producer_seats" default, 19usize
+    num_blocks_per_year "num_blocks_per_year" default, 20usize online_max_threshold
+    "online_max_threshold" default, 21usize online_min_threshold "online_min_threshold"
+    default, 22usize protocol_reward_rate "protocol_reward_rate" default, 23usize
+    protocol_treasury_account "protocol_treasury_account" default, 24usize
+    protocol_upgrade_stake_threshold "protocol_upgrade_stake_threshold" default, 25usize
+    protocol_version "protocol_version" default, 26usize runtime_config "runtime_config"
+    default, 27usize shard_layout "shard_layout" default, 28usize
+    shuffle_shard_assignment_for_chunk_producers
+    "shuffle_shard_assignment_for_chunk_producers" default, 29usize
+    target_validator_mandates_per_shard "target_validator_mandates_per_shard" default,
+    30usize transaction_validity_period "transaction_validity_period" default }
+);
 ///`RpcReceiptRequest`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcReceiptRequest {
     pub receipt_id: crate::CryptoHash,
 }
+crate::deserialize_struct!(
+    RpcReceiptRequest { 0usize receipt_id "receipt_id" required }
+);
 ///`RpcReceiptResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcReceiptResponse {
@@ -2185,17 +2821,29 @@ Default: `0`.*/
     pub receipt_id: crate::CryptoHash,
     pub receiver_id: crate::AccountId,
 }
+crate::deserialize_struct!(
+    RpcReceiptResponse { 0usize predecessor_id "predecessor_id" required, 1usize priority
+    "priority" default, 2usize receipt "receipt" required, 3usize receipt_id "receipt_id"
+    required, 4usize receiver_id "receiver_id" required }
+);
 ///`RpcReceiptToTxRequest`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcReceiptToTxRequest {
     pub receipt_id: crate::CryptoHash,
 }
+crate::deserialize_struct!(
+    RpcReceiptToTxRequest { 0usize receipt_id "receipt_id" required }
+);
 ///`RpcReceiptToTxResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcReceiptToTxResponse {
     pub sender_account_id: crate::AccountId,
     pub transaction_hash: crate::CryptoHash,
 }
+crate::deserialize_struct!(
+    RpcReceiptToTxResponse { 0usize sender_account_id "sender_account_id" required,
+    1usize transaction_hash "transaction_hash" required }
+);
 ///`RpcSendTransactionRequest`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcSendTransactionRequest {
@@ -2204,6 +2852,10 @@ pub struct RpcSendTransactionRequest {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub wait_until: ::std::option::Option<crate::types::TxExecutionStatus>,
 }
+crate::deserialize_struct!(
+    RpcSendTransactionRequest { 0usize signed_tx_base64 "signed_tx_base64" required,
+    1usize wait_until "wait_until" default }
+);
 ///`RpcSplitStorageInfoRequest`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(transparent)]
@@ -2242,18 +2894,31 @@ pub struct RpcSplitStorageInfoResponse {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub hot_db_kind: ::std::option::Option<::std::string::String>,
 }
+crate::deserialize_struct!(
+    RpcSplitStorageInfoResponse { 0usize cold_head_height "cold_head_height" default,
+    1usize final_head_height "final_head_height" default, 2usize head_height
+    "head_height" default, 3usize hot_db_kind "hot_db_kind" default }
+);
 ///`RpcStateChangesInBlockByTypeResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcStateChangesInBlockByTypeResponse {
     pub block_hash: crate::CryptoHash,
     pub changes: ::std::vec::Vec<crate::types::StateChangeKindView>,
 }
+crate::deserialize_struct!(
+    RpcStateChangesInBlockByTypeResponse { 0usize block_hash "block_hash" required,
+    1usize changes "changes" required }
+);
 ///`RpcStateChangesInBlockResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcStateChangesInBlockResponse {
     pub block_hash: crate::CryptoHash,
     pub changes: ::std::vec::Vec<crate::types::StateChangeWithCauseView>,
 }
+crate::deserialize_struct!(
+    RpcStateChangesInBlockResponse { 0usize block_hash "block_hash" required, 1usize
+    changes "changes" required }
+);
 ///`RpcStatusResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcStatusResponse {
@@ -2291,6 +2956,17 @@ pub struct RpcStatusResponse {
     ///Binary version.
     pub version: Version,
 }
+crate::deserialize_struct!(
+    RpcStatusResponse { 0usize chain_id "chain_id" required, 1usize detailed_debug_status
+    "detailed_debug_status" default, 2usize genesis_hash "genesis_hash" required, 3usize
+    latest_protocol_version "latest_protocol_version" required, 4usize node_key
+    "node_key" default, 5usize node_public_key "node_public_key" required, 6usize
+    protocol_version "protocol_version" required, 7usize rpc_addr "rpc_addr" default,
+    8usize sync_info "sync_info" required, 9usize uptime_sec "uptime_sec" required,
+    10usize validator_account_id "validator_account_id" default, 11usize
+    validator_public_key "validator_public_key" default, 12usize validators "validators"
+    required, 13usize version "version" required }
+);
 ///Information about this epoch validators and next epoch validators
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcValidatorResponse {
@@ -2325,12 +3001,24 @@ Default: `{}`.*/
         crate::NearToken,
     >,
 }
+crate::deserialize_struct!(
+    RpcValidatorResponse { 0usize current_fishermen "current_fishermen" required, 1usize
+    current_proposals "current_proposals" required, 2usize current_validators
+    "current_validators" required, 3usize epoch_height "epoch_height" required, 4usize
+    epoch_start_height "epoch_start_height" required, 5usize next_fishermen
+    "next_fishermen" required, 6usize next_validators "next_validators" required, 7usize
+    prev_epoch_kickout "prev_epoch_kickout" required, 8usize
+    validator_reward_paid_prev_epoch "validator_reward_paid_prev_epoch" default }
+);
 ///`RpcValidatorsOrderedRequest`
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct RpcValidatorsOrderedRequest {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub block_id: ::std::option::Option<crate::BlockId>,
 }
+crate::deserialize_struct!(
+    RpcValidatorsOrderedRequest { 0usize block_id "block_id" default }
+);
 ///Lists access keys
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcViewAccessKeyListResponse {
@@ -2338,6 +3026,10 @@ pub struct RpcViewAccessKeyListResponse {
     pub block_height: u64,
     pub keys: ::std::vec::Vec<AccessKeyInfoView>,
 }
+crate::deserialize_struct!(
+    RpcViewAccessKeyListResponse { 0usize block_hash "block_hash" required, 1usize
+    block_height "block_height" required, 2usize keys "keys" required }
+);
 ///Describes access key permission scope and nonce.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcViewAccessKeyResponse {
@@ -2346,6 +3038,11 @@ pub struct RpcViewAccessKeyResponse {
     pub nonce: u64,
     pub permission: crate::types::AccessKeyPermissionView,
 }
+crate::deserialize_struct!(
+    RpcViewAccessKeyResponse { 0usize block_hash "block_hash" required, 1usize
+    block_height "block_height" required, 2usize nonce "nonce" required, 3usize
+    permission "permission" required }
+);
 ///A view of the account
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcViewAccountResponse {
@@ -2365,6 +3062,14 @@ Default: `0`.*/
     pub storage_paid_at: ::std::option::Option<u64>,
     pub storage_usage: u64,
 }
+crate::deserialize_struct!(
+    RpcViewAccountResponse { 0usize amount "amount" required, 1usize block_hash
+    "block_hash" required, 2usize block_height "block_height" required, 3usize code_hash
+    "code_hash" required, 4usize global_contract_account_id "global_contract_account_id"
+    default, 5usize global_contract_hash "global_contract_hash" default, 6usize locked
+    "locked" required, 7usize storage_paid_at "storage_paid_at" default, 8usize
+    storage_usage "storage_usage" required }
+);
 ///A view of the contract code.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcViewCodeResponse {
@@ -2373,6 +3078,11 @@ pub struct RpcViewCodeResponse {
     pub code_base64: ::std::string::String,
     pub hash: crate::CryptoHash,
 }
+crate::deserialize_struct!(
+    RpcViewCodeResponse { 0usize block_hash "block_hash" required, 1usize block_height
+    "block_height" required, 2usize code_base64 "code_base64" required, 3usize hash
+    "hash" required }
+);
 ///Resulting state values for a view state query request
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcViewStateResponse {
@@ -2384,6 +3094,11 @@ pub struct RpcViewStateResponse {
     pub proof: ::std::vec::Vec<::std::string::String>,
     pub values: ::std::vec::Vec<StateItem>,
 }
+crate::deserialize_struct!(
+    RpcViewStateResponse { 0usize block_hash "block_hash" required, 1usize block_height
+    "block_height" required, 2usize last_key "last_key" default, 3usize proof "proof"
+    default, 4usize values "values" required }
+);
 ///View that preserves JSON format of the runtime config.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct RuntimeConfigView {
@@ -2408,6 +3123,13 @@ processing transaction and receipts.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub witness_config: ::std::option::Option<WitnessConfigView>,
 }
+crate::deserialize_struct!(
+    RuntimeConfigView { 0usize account_creation_config "account_creation_config" default,
+    1usize congestion_control_config "congestion_control_config" default, 2usize
+    storage_amount_per_byte "storage_amount_per_byte" default, 3usize transaction_costs
+    "transaction_costs" default, 4usize wasm_config "wasm_config" default, 5usize
+    witness_config "witness_config" default }
+);
 ///Describes different fees for the runtime
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct RuntimeFeesConfigView {
@@ -2436,6 +3158,14 @@ of actions.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub storage_usage_config: ::std::option::Option<StorageUsageConfigView>,
 }
+crate::deserialize_struct!(
+    RuntimeFeesConfigView { 0usize action_creation_config "action_creation_config"
+    default, 1usize action_receipt_creation_config "action_receipt_creation_config"
+    default, 2usize burnt_gas_reward "burnt_gas_reward" default, 3usize
+    data_receipt_creation_config "data_receipt_creation_config" default, 4usize
+    pessimistic_gas_price_inflation_ratio "pessimistic_gas_price_inflation_ratio"
+    default, 5usize storage_usage_config "storage_usage_config" default }
+);
 /**The shard identifier. It may be an arbitrary number - it does not need to be
 a number in the range 0..NUM_SHARDS. The shard ids do not need to be
 sequential or contiguous.
@@ -2497,6 +3227,10 @@ pub struct ShardLayoutV0 {
     ///Version of the shard layout, this is useful for uniquely identify the shard layout
     pub version: u32,
 }
+crate::deserialize_struct!(
+    ShardLayoutV0 { 0usize num_shards "num_shards" required, 1usize version "version"
+    required }
+);
 ///`ShardLayoutV1`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ShardLayoutV1 {
@@ -2519,6 +3253,11 @@ Since shard_ids always range from 0 to num_shards - 1, we use vec instead of a h
     ///Version of the shard layout, this is useful for uniquely identify the shard layout
     pub version: u32,
 }
+crate::deserialize_struct!(
+    ShardLayoutV1 { 0usize boundary_accounts "boundary_accounts" required, 1usize
+    shards_split_map "shards_split_map" default, 2usize to_parent_shard_map
+    "to_parent_shard_map" default, 3usize version "version" required }
+);
 /**Counterpart to `ShardLayoutV2` composed of maps with string keys to aid
 serde serialization.*/
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2537,6 +3276,13 @@ pub struct ShardLayoutV2 {
     >,
     pub version: u32,
 }
+crate::deserialize_struct!(
+    ShardLayoutV2 { 0usize boundary_accounts "boundary_accounts" required, 1usize
+    id_to_index_map "id_to_index_map" required, 2usize index_to_id_map "index_to_id_map"
+    required, 3usize shard_ids "shard_ids" required, 4usize shards_parent_map
+    "shards_parent_map" default, 5usize shards_split_map "shards_split_map" default,
+    6usize version "version" required }
+);
 /**Counterpart to `ShardLayoutV3` composed of maps with string keys to aid
 serde serialization.*/
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2550,6 +3296,12 @@ pub struct ShardLayoutV3 {
         ::std::vec::Vec<ShardId>,
     >,
 }
+crate::deserialize_struct!(
+    ShardLayoutV3 { 0usize boundary_accounts "boundary_accounts" required, 1usize
+    id_to_index_map "id_to_index_map" required, 2usize last_split "last_split" required,
+    3usize shard_ids "shard_ids" required, 4usize shards_split_map "shards_split_map"
+    required }
+);
 /**`ShardUId` is a unique representation for shards from different shard layouts.
 
 Comparing to `ShardId`, which is just an ordinal number ranging from 0 to NUM_SHARDS-1,
@@ -2564,12 +3316,19 @@ pub struct ShardUId {
     pub shard_id: u32,
     pub version: u32,
 }
+crate::deserialize_struct!(
+    ShardUId { 0usize shard_id "shard_id" required, 1usize version "version" required }
+);
 ///`SignedDelegateAction`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct SignedDelegateAction {
     pub delegate_action: DelegateAction,
     pub signature: crate::Signature,
 }
+crate::deserialize_struct!(
+    SignedDelegateAction { 0usize delegate_action "delegate_action" required, 1usize
+    signature "signature" required }
+);
 ///`SignedTransaction`
 #[derive(
     ::serde::Deserialize,
@@ -2631,12 +3390,23 @@ Default: `0`.*/
     pub signature: crate::Signature,
     pub signer_id: crate::AccountId,
 }
+crate::deserialize_struct!(
+    SignedTransactionView { 0usize actions "actions" required, 1usize hash "hash"
+    required, 2usize nonce "nonce" required, 3usize nonce_index "nonce_index" default,
+    4usize nonce_mode "nonce_mode" default, 5usize priority_fee "priority_fee" default,
+    6usize public_key "public_key" required, 7usize receiver_id "receiver_id" required,
+    8usize signature "signature" required, 9usize signer_id "signer_id" required }
+);
 ///`SlashedValidator`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct SlashedValidator {
     pub account_id: crate::AccountId,
     pub is_double_sign: bool,
 }
+crate::deserialize_struct!(
+    SlashedValidator { 0usize account_id "account_id" required, 1usize is_double_sign
+    "is_double_sign" required }
+);
 ///An action which stakes signer_id tokens and setup's validator public key
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct StakeAction {
@@ -2645,12 +3415,19 @@ pub struct StakeAction {
     ///Amount of tokens to stake.
     pub stake: crate::NearToken,
 }
+crate::deserialize_struct!(
+    StakeAction { 0usize public_key "public_key" required, 1usize stake "stake" required
+    }
+);
 ///Item of the state, key and value are serialized in base64 and proof for inclusion of given state item.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct StateItem {
     pub key: StoreKey,
     pub value: StoreValue,
 }
+crate::deserialize_struct!(
+    StateItem { 0usize key "key" required, 1usize value "value" required }
+);
 ///`StateSyncConfig`
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct StateSyncConfig {
@@ -2667,6 +3444,11 @@ Default: `1`.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub sync: ::std::option::Option<crate::types::SyncConfig>,
 }
+crate::deserialize_struct!(
+    StateSyncConfig { 0usize concurrency "concurrency" default, 1usize dump "dump"
+    default, 2usize parts_compression_lvl "parts_compression_lvl" default, 3usize sync
+    "sync" default }
+);
 ///`StatusSyncInfo`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct StatusSyncInfo {
@@ -2686,6 +3468,15 @@ pub struct StatusSyncInfo {
     pub latest_state_root: crate::CryptoHash,
     pub syncing: bool,
 }
+crate::deserialize_struct!(
+    StatusSyncInfo { 0usize earliest_block_hash "earliest_block_hash" default, 1usize
+    earliest_block_height "earliest_block_height" default, 2usize earliest_block_time
+    "earliest_block_time" default, 3usize epoch_id "epoch_id" default, 4usize
+    epoch_start_height "epoch_start_height" default, 5usize latest_block_hash
+    "latest_block_hash" required, 6usize latest_block_height "latest_block_height"
+    required, 7usize latest_block_time "latest_block_time" required, 8usize
+    latest_state_root "latest_state_root" required, 9usize syncing "syncing" required }
+);
 ///Describes cost of storage per block
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct StorageUsageConfigView {
@@ -2696,6 +3487,10 @@ pub struct StorageUsageConfigView {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub num_extra_bytes_record: ::std::option::Option<u64>,
 }
+crate::deserialize_struct!(
+    StorageUsageConfigView { 0usize num_bytes_account "num_bytes_account" default, 1usize
+    num_extra_bytes_record "num_extra_bytes_record" default }
+);
 /**This type is used to mark keys (arrays of bytes) that are queried from store.
 
 NOTE: Currently, this type is only used in the view_client and RPC to be able to transparently
@@ -2806,17 +3601,26 @@ balancing the shards a little.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub per_shard: ::std::option::Option<u8>,
 }
+crate::deserialize_struct!(
+    SyncConcurrency { 0usize apply "apply" default, 1usize apply_during_catchup
+    "apply_during_catchup" default, 2usize peer_downloads "peer_downloads" default,
+    3usize per_shard "per_shard" default }
+);
 ///`Tier1ProxyView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct Tier1ProxyView {
     pub addr: ::std::string::String,
     pub peer_id: crate::PublicKey,
 }
+crate::deserialize_struct!(
+    Tier1ProxyView { 0usize addr "addr" required, 1usize peer_id "peer_id" required }
+);
 ///`TransferAction`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct TransferAction {
     pub deposit: crate::NearToken,
 }
+crate::deserialize_struct!(TransferAction { 0usize deposit "deposit" required });
 ///Transfer NEAR to a gas key's balance
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct TransferToGasKeyAction {
@@ -2825,6 +3629,10 @@ pub struct TransferToGasKeyAction {
     ///The public key of the gas key to fund
     pub public_key: crate::PublicKey,
 }
+crate::deserialize_struct!(
+    TransferToGasKeyAction { 0usize deposit "deposit" required, 1usize public_key
+    "public_key" required }
+);
 /**The result of splitting a memtrie into two possibly even parts, according to `memory_usage`
 stored in the trie nodes.
 
@@ -2839,22 +3647,34 @@ pub struct TrieSplit {
     ///Total `memory_usage` of the right part (including the split path)
     pub right_memory: u64,
 }
+crate::deserialize_struct!(
+    TrieSplit { 0usize boundary_account "boundary_account" required, 1usize left_memory
+    "left_memory" required, 2usize right_memory "right_memory" required }
+);
 ///Use global contract action
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct UseGlobalContractAction {
     pub contract_identifier: crate::types::GlobalContractIdentifier,
 }
+crate::deserialize_struct!(
+    UseGlobalContractAction { 0usize contract_identifier "contract_identifier" required }
+);
 ///`ValidatorInfo`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ValidatorInfo {
     pub account_id: crate::AccountId,
 }
+crate::deserialize_struct!(ValidatorInfo { 0usize account_id "account_id" required });
 ///`ValidatorKickoutView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ValidatorKickoutView {
     pub account_id: crate::AccountId,
     pub reason: crate::types::ValidatorKickoutReason,
 }
+crate::deserialize_struct!(
+    ValidatorKickoutView { 0usize account_id "account_id" required, 1usize reason
+    "reason" required }
+);
 ///`ValidatorStakeViewV1`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ValidatorStakeViewV1 {
@@ -2862,6 +3682,10 @@ pub struct ValidatorStakeViewV1 {
     pub public_key: crate::PublicKey,
     pub stake: crate::NearToken,
 }
+crate::deserialize_struct!(
+    ValidatorStakeViewV1 { 0usize account_id "account_id" required, 1usize public_key
+    "public_key" required, 2usize stake "stake" required }
+);
 ///Data structure for semver version and github tag or commit.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct Version {
@@ -2873,6 +3697,10 @@ pub struct Version {
     pub rustc_version: ::std::option::Option<::std::string::String>,
     pub version: ::std::string::String,
 }
+crate::deserialize_struct!(
+    Version { 0usize build "build" required, 1usize commit "commit" default, 2usize
+    rustc_version "rustc_version" default, 3usize version "version" required }
+);
 ///Resulting state values for a view state query request
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ViewStateResult {
@@ -2882,6 +3710,10 @@ pub struct ViewStateResult {
     pub proof: ::std::vec::Vec<::std::string::String>,
     pub values: ::std::vec::Vec<StateItem>,
 }
+crate::deserialize_struct!(
+    ViewStateResult { 0usize last_key "last_key" default, 1usize proof "proof" default,
+    2usize values "values" required }
+);
 ///`VmConfigView`
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct VmConfigView {
@@ -2943,6 +3775,22 @@ on runtime.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub vm_kind: ::std::option::Option<crate::types::VmKind>,
 }
+crate::deserialize_struct!(
+    VmConfigView { 0usize discard_custom_sections "discard_custom_sections" default,
+    1usize eth_implicit_accounts "eth_implicit_accounts" default, 2usize
+    eth_implicit_global_contract "eth_implicit_global_contract" default, 3usize ext_costs
+    "ext_costs" default, 4usize fix_contract_loading_cost "fix_contract_loading_cost"
+    default, 5usize gas_key_host_fns "gas_key_host_fns" default, 6usize
+    global_contract_host_fns "global_contract_host_fns" default, 7usize grow_mem_cost
+    "grow_mem_cost" default, 8usize implicit_account_creation "implicit_account_creation"
+    default, 9usize limit_config "limit_config" default, 10usize linear_op_base_cost
+    "linear_op_base_cost" default, 11usize linear_op_unit_cost "linear_op_unit_cost"
+    default, 12usize one_yocto_on_promise "one_yocto_on_promise" default, 13usize
+    p256_verify_host_fn "p256_verify_host_fn" default, 14usize reftypes_bulk_memory
+    "reftypes_bulk_memory" default, 15usize regular_op_cost "regular_op_cost" default,
+    16usize storage_get_mode "storage_get_mode" default, 17usize vm_kind "vm_kind"
+    default }
+);
 /**Withdraw NEAR from a gas key's balance to the account.
 
 This action must only be available via transactions, not via contract execution
@@ -2954,6 +3802,10 @@ pub struct WithdrawFromGasKeyAction {
     ///The public key of the gas key to withdraw from
     pub public_key: crate::PublicKey,
 }
+crate::deserialize_struct!(
+    WithdrawFromGasKeyAction { 0usize amount "amount" required, 1usize public_key
+    "public_key" required }
+);
 ///Configuration specific to ChunkStateWitness.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct WitnessConfigView {
@@ -2971,13903 +3823,10 @@ After this limit is reached we defer execution of any new receipts.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub new_transactions_validation_state_size_soft_limit: ::std::option::Option<u64>,
 }
-impl<'de> ::serde::Deserialize<'de> for AccessKey {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["nonce", "permission"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "nonce" => ::std::option::Option::Some(0usize),
-                "permission" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = AccessKey;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct AccessKey")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<AccessKey, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(AccessKey {
-                    nonce: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    permission: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AccessKey", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AccessKeyCreationConfigView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "full_access_cost",
-            "function_call_cost",
-            "function_call_cost_per_byte",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "full_access_cost" => ::std::option::Option::Some(0usize),
-                "function_call_cost" => ::std::option::Option::Some(1usize),
-                "function_call_cost_per_byte" => ::std::option::Option::Some(2usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = AccessKeyCreationConfigView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct AccessKeyCreationConfigView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<AccessKeyCreationConfigView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(AccessKeyCreationConfigView {
-                    full_access_cost: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    function_call_cost: crate::__private::required_field(
-                        f1,
-                        FIELDS[1usize],
-                    )?,
-                    function_call_cost_per_byte: crate::__private::required_field(
-                        f2,
-                        FIELDS[2usize],
-                    )?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AccessKeyCreationConfigView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AccessKeyInfoView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["access_key", "public_key"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "access_key" => ::std::option::Option::Some(0usize),
-                "public_key" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = AccessKeyInfoView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct AccessKeyInfoView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<AccessKeyInfoView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(AccessKeyInfoView {
-                    access_key: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    public_key: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AccessKeyInfoView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AccessKeyList {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["keys"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "keys" => ::std::option::Option::Some(0usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = AccessKeyList;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct AccessKeyList")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<AccessKeyList, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(AccessKeyList {
-                    keys: crate::__private::required_field(f0, FIELDS[0usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AccessKeyList", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AccessKeyView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["nonce", "permission"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "nonce" => ::std::option::Option::Some(0usize),
-                "permission" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = AccessKeyView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct AccessKeyView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<AccessKeyView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(AccessKeyView {
-                    nonce: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    permission: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AccessKeyView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AccountCreationConfigView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "min_allowed_top_level_account_length",
-            "registrar_account_id",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "min_allowed_top_level_account_length" => {
-                    ::std::option::Option::Some(0usize)
-                }
-                "registrar_account_id" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = AccountCreationConfigView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct AccountCreationConfigView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<AccountCreationConfigView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(AccountCreationConfigView {
-                    min_allowed_top_level_account_length: f0.unwrap_or_default(),
-                    registrar_account_id: f1.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("AccountCreationConfigView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AccountDataView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["account_key", "peer_id", "proxies", "timestamp"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "account_key" => ::std::option::Option::Some(0usize),
-                "peer_id" => ::std::option::Option::Some(1usize),
-                "proxies" => ::std::option::Option::Some(2usize),
-                "timestamp" => ::std::option::Option::Some(3usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = AccountDataView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct AccountDataView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<AccountDataView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(AccountDataView {
-                    account_key: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    peer_id: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    proxies: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    timestamp: crate::__private::required_field(f3, FIELDS[3usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AccountDataView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AccountInfo {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["account_id", "amount", "public_key"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "account_id" => ::std::option::Option::Some(0usize),
-                "amount" => ::std::option::Option::Some(1usize),
-                "public_key" => ::std::option::Option::Some(2usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = AccountInfo;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct AccountInfo")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<AccountInfo, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(AccountInfo {
-                    account_id: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    amount: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    public_key: crate::__private::required_field(f2, FIELDS[2usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AccountInfo", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AccountView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "amount",
-            "code_hash",
-            "global_contract_account_id",
-            "global_contract_hash",
-            "locked",
-            "storage_paid_at",
-            "storage_usage",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "amount" => ::std::option::Option::Some(0usize),
-                "code_hash" => ::std::option::Option::Some(1usize),
-                "global_contract_account_id" => ::std::option::Option::Some(2usize),
-                "global_contract_hash" => ::std::option::Option::Some(3usize),
-                "locked" => ::std::option::Option::Some(4usize),
-                "storage_paid_at" => ::std::option::Option::Some(5usize),
-                "storage_usage" => ::std::option::Option::Some(6usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = AccountView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct AccountView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<AccountView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(AccountView {
-                    amount: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    code_hash: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    global_contract_account_id: f2.unwrap_or_default(),
-                    global_contract_hash: f3.unwrap_or_default(),
-                    locked: crate::__private::required_field(f4, FIELDS[4usize])?,
-                    storage_paid_at: f5.unwrap_or_default(),
-                    storage_usage: crate::__private::required_field(f6, FIELDS[6usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AccountView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AccountWithPublicKey {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["account_id", "public_key"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "account_id" => ::std::option::Option::Some(0usize),
-                "public_key" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = AccountWithPublicKey;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct AccountWithPublicKey")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<AccountWithPublicKey, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(AccountWithPublicKey {
-                    account_id: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    public_key: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AccountWithPublicKey", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ActionCreationConfigView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "add_key_cost",
-            "create_account_cost",
-            "delegate_cost",
-            "delete_account_cost",
-            "delete_key_cost",
-            "deploy_contract_cost",
-            "deploy_contract_cost_per_byte",
-            "function_call_cost",
-            "function_call_cost_per_byte",
-            "stake_cost",
-            "transfer_cost",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "add_key_cost" => ::std::option::Option::Some(0usize),
-                "create_account_cost" => ::std::option::Option::Some(1usize),
-                "delegate_cost" => ::std::option::Option::Some(2usize),
-                "delete_account_cost" => ::std::option::Option::Some(3usize),
-                "delete_key_cost" => ::std::option::Option::Some(4usize),
-                "deploy_contract_cost" => ::std::option::Option::Some(5usize),
-                "deploy_contract_cost_per_byte" => ::std::option::Option::Some(6usize),
-                "function_call_cost" => ::std::option::Option::Some(7usize),
-                "function_call_cost_per_byte" => ::std::option::Option::Some(8usize),
-                "stake_cost" => ::std::option::Option::Some(9usize),
-                "transfer_cost" => ::std::option::Option::Some(10usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ActionCreationConfigView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ActionCreationConfigView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ActionCreationConfigView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                let mut f7 = ::std::option::Option::None;
-                let mut f8 = ::std::option::Option::None;
-                let mut f9 = ::std::option::Option::None;
-                let mut f10 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(7usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f7,
-                                FIELDS[7usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(8usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f8,
-                                FIELDS[8usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(9usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f9,
-                                FIELDS[9usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(10usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f10,
-                                FIELDS[10usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ActionCreationConfigView {
-                    add_key_cost: f0.unwrap_or_default(),
-                    create_account_cost: f1.unwrap_or_default(),
-                    delegate_cost: f2.unwrap_or_default(),
-                    delete_account_cost: f3.unwrap_or_default(),
-                    delete_key_cost: f4.unwrap_or_default(),
-                    deploy_contract_cost: f5.unwrap_or_default(),
-                    deploy_contract_cost_per_byte: f6.unwrap_or_default(),
-                    function_call_cost: f7.unwrap_or_default(),
-                    function_call_cost_per_byte: f8.unwrap_or_default(),
-                    stake_cost: f9.unwrap_or_default(),
-                    transfer_cost: f10.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("ActionCreationConfigView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ActionError {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["index", "kind"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "index" => ::std::option::Option::Some(0usize),
-                "kind" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ActionError;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ActionError")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ActionError, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ActionError {
-                    index: f0.unwrap_or_default(),
-                    kind: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ActionError", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for AddKeyAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["access_key", "public_key"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "access_key" => ::std::option::Option::Some(0usize),
-                "public_key" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = AddKeyAction;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct AddKeyAction")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<AddKeyAction, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(AddKeyAction {
-                    access_key: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    public_key: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AddKeyAction", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for BandwidthRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["requested_values_bitmap", "to_shard"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "requested_values_bitmap" => ::std::option::Option::Some(0usize),
-                "to_shard" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = BandwidthRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct BandwidthRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<BandwidthRequest, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(BandwidthRequest {
-                    requested_values_bitmap: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    to_shard: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("BandwidthRequest", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for BandwidthRequestBitmap {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["data"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "data" => ::std::option::Option::Some(0usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = BandwidthRequestBitmap;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct BandwidthRequestBitmap")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<BandwidthRequestBitmap, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(BandwidthRequestBitmap {
-                    data: crate::__private::required_field(f0, FIELDS[0usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("BandwidthRequestBitmap", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for BandwidthRequestsV1 {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["requests"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "requests" => ::std::option::Option::Some(0usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = BandwidthRequestsV1;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct BandwidthRequestsV1")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<BandwidthRequestsV1, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(BandwidthRequestsV1 {
-                    requests: crate::__private::required_field(f0, FIELDS[0usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("BandwidthRequestsV1", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for BlockHeaderInnerLiteView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "block_merkle_root",
-            "epoch_id",
-            "height",
-            "next_bp_hash",
-            "next_epoch_id",
-            "outcome_root",
-            "prev_state_root",
-            "timestamp",
-            "timestamp_nanosec",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "block_merkle_root" => ::std::option::Option::Some(0usize),
-                "epoch_id" => ::std::option::Option::Some(1usize),
-                "height" => ::std::option::Option::Some(2usize),
-                "next_bp_hash" => ::std::option::Option::Some(3usize),
-                "next_epoch_id" => ::std::option::Option::Some(4usize),
-                "outcome_root" => ::std::option::Option::Some(5usize),
-                "prev_state_root" => ::std::option::Option::Some(6usize),
-                "timestamp" => ::std::option::Option::Some(7usize),
-                "timestamp_nanosec" => ::std::option::Option::Some(8usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = BlockHeaderInnerLiteView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct BlockHeaderInnerLiteView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<BlockHeaderInnerLiteView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                let mut f7 = ::std::option::Option::None;
-                let mut f8 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(7usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f7,
-                                FIELDS[7usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(8usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f8,
-                                FIELDS[8usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(BlockHeaderInnerLiteView {
-                    block_merkle_root: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    epoch_id: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    height: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    next_bp_hash: crate::__private::required_field(f3, FIELDS[3usize])?,
-                    next_epoch_id: crate::__private::required_field(f4, FIELDS[4usize])?,
-                    outcome_root: crate::__private::required_field(f5, FIELDS[5usize])?,
-                    prev_state_root: crate::__private::required_field(
-                        f6,
-                        FIELDS[6usize],
-                    )?,
-                    timestamp: crate::__private::required_field(f7, FIELDS[7usize])?,
-                    timestamp_nanosec: crate::__private::required_field(
-                        f8,
-                        FIELDS[8usize],
-                    )?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("BlockHeaderInnerLiteView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for BlockHeaderView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "approvals",
-            "block_body_hash",
-            "block_merkle_root",
-            "block_ordinal",
-            "challenges_result",
-            "challenges_root",
-            "chunk_endorsements",
-            "chunk_headers_root",
-            "chunk_mask",
-            "chunk_receipts_root",
-            "chunk_tx_root",
-            "chunks_included",
-            "epoch_id",
-            "epoch_sync_data_hash",
-            "gas_price",
-            "hash",
-            "height",
-            "last_ds_final_block",
-            "last_final_block",
-            "latest_protocol_version",
-            "next_bp_hash",
-            "next_epoch_id",
-            "outcome_root",
-            "prev_hash",
-            "prev_height",
-            "prev_last_certified_block_epoch_id",
-            "prev_state_root",
-            "random_value",
-            "rent_paid",
-            "shard_split",
-            "signature",
-            "timestamp",
-            "timestamp_nanosec",
-            "total_supply",
-            "validator_proposals",
-            "validator_reward",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "approvals" => ::std::option::Option::Some(0usize),
-                "block_body_hash" => ::std::option::Option::Some(1usize),
-                "block_merkle_root" => ::std::option::Option::Some(2usize),
-                "block_ordinal" => ::std::option::Option::Some(3usize),
-                "challenges_result" => ::std::option::Option::Some(4usize),
-                "challenges_root" => ::std::option::Option::Some(5usize),
-                "chunk_endorsements" => ::std::option::Option::Some(6usize),
-                "chunk_headers_root" => ::std::option::Option::Some(7usize),
-                "chunk_mask" => ::std::option::Option::Some(8usize),
-                "chunk_receipts_root" => ::std::option::Option::Some(9usize),
-                "chunk_tx_root" => ::std::option::Option::Some(10usize),
-                "chunks_included" => ::std::option::Option::Some(11usize),
-                "epoch_id" => ::std::option::Option::Some(12usize),
-                "epoch_sync_data_hash" => ::std::option::Option::Some(13usize),
-                "gas_price" => ::std::option::Option::Some(14usize),
-                "hash" => ::std::option::Option::Some(15usize),
-                "height" => ::std::option::Option::Some(16usize),
-                "last_ds_final_block" => ::std::option::Option::Some(17usize),
-                "last_final_block" => ::std::option::Option::Some(18usize),
-                "latest_protocol_version" => ::std::option::Option::Some(19usize),
-                "next_bp_hash" => ::std::option::Option::Some(20usize),
-                "next_epoch_id" => ::std::option::Option::Some(21usize),
-                "outcome_root" => ::std::option::Option::Some(22usize),
-                "prev_hash" => ::std::option::Option::Some(23usize),
-                "prev_height" => ::std::option::Option::Some(24usize),
-                "prev_last_certified_block_epoch_id" => {
-                    ::std::option::Option::Some(25usize)
-                }
-                "prev_state_root" => ::std::option::Option::Some(26usize),
-                "random_value" => ::std::option::Option::Some(27usize),
-                "rent_paid" => ::std::option::Option::Some(28usize),
-                "shard_split" => ::std::option::Option::Some(29usize),
-                "signature" => ::std::option::Option::Some(30usize),
-                "timestamp" => ::std::option::Option::Some(31usize),
-                "timestamp_nanosec" => ::std::option::Option::Some(32usize),
-                "total_supply" => ::std::option::Option::Some(33usize),
-                "validator_proposals" => ::std::option::Option::Some(34usize),
-                "validator_reward" => ::std::option::Option::Some(35usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = BlockHeaderView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct BlockHeaderView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<BlockHeaderView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                let mut f7 = ::std::option::Option::None;
-                let mut f8 = ::std::option::Option::None;
-                let mut f9 = ::std::option::Option::None;
-                let mut f10 = ::std::option::Option::None;
-                let mut f11 = ::std::option::Option::None;
-                let mut f12 = ::std::option::Option::None;
-                let mut f13 = ::std::option::Option::None;
-                let mut f14 = ::std::option::Option::None;
-                let mut f15 = ::std::option::Option::None;
-                let mut f16 = ::std::option::Option::None;
-                let mut f17 = ::std::option::Option::None;
-                let mut f18 = ::std::option::Option::None;
-                let mut f19 = ::std::option::Option::None;
-                let mut f20 = ::std::option::Option::None;
-                let mut f21 = ::std::option::Option::None;
-                let mut f22 = ::std::option::Option::None;
-                let mut f23 = ::std::option::Option::None;
-                let mut f24 = ::std::option::Option::None;
-                let mut f25 = ::std::option::Option::None;
-                let mut f26 = ::std::option::Option::None;
-                let mut f27 = ::std::option::Option::None;
-                let mut f28 = ::std::option::Option::None;
-                let mut f29 = ::std::option::Option::None;
-                let mut f30 = ::std::option::Option::None;
-                let mut f31 = ::std::option::Option::None;
-                let mut f32 = ::std::option::Option::None;
-                let mut f33 = ::std::option::Option::None;
-                let mut f34 = ::std::option::Option::None;
-                let mut f35 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(7usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f7,
-                                FIELDS[7usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(8usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f8,
-                                FIELDS[8usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(9usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f9,
-                                FIELDS[9usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(10usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f10,
-                                FIELDS[10usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(11usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f11,
-                                FIELDS[11usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(12usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f12,
-                                FIELDS[12usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(13usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f13,
-                                FIELDS[13usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(14usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f14,
-                                FIELDS[14usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(15usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f15,
-                                FIELDS[15usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(16usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f16,
-                                FIELDS[16usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(17usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f17,
-                                FIELDS[17usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(18usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f18,
-                                FIELDS[18usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(19usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f19,
-                                FIELDS[19usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(20usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f20,
-                                FIELDS[20usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(21usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f21,
-                                FIELDS[21usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(22usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f22,
-                                FIELDS[22usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(23usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f23,
-                                FIELDS[23usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(24usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f24,
-                                FIELDS[24usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(25usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f25,
-                                FIELDS[25usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(26usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f26,
-                                FIELDS[26usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(27usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f27,
-                                FIELDS[27usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(28usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f28,
-                                FIELDS[28usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(29usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f29,
-                                FIELDS[29usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(30usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f30,
-                                FIELDS[30usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(31usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f31,
-                                FIELDS[31usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(32usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f32,
-                                FIELDS[32usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(33usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f33,
-                                FIELDS[33usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(34usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f34,
-                                FIELDS[34usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(35usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f35,
-                                FIELDS[35usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(BlockHeaderView {
-                    approvals: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    block_body_hash: f1.unwrap_or_default(),
-                    block_merkle_root: crate::__private::required_field(
-                        f2,
-                        FIELDS[2usize],
-                    )?,
-                    block_ordinal: f3.unwrap_or_default(),
-                    challenges_result: crate::__private::required_field(
-                        f4,
-                        FIELDS[4usize],
-                    )?,
-                    challenges_root: crate::__private::required_field(
-                        f5,
-                        FIELDS[5usize],
-                    )?,
-                    chunk_endorsements: f6.unwrap_or_default(),
-                    chunk_headers_root: crate::__private::required_field(
-                        f7,
-                        FIELDS[7usize],
-                    )?,
-                    chunk_mask: crate::__private::required_field(f8, FIELDS[8usize])?,
-                    chunk_receipts_root: crate::__private::required_field(
-                        f9,
-                        FIELDS[9usize],
-                    )?,
-                    chunk_tx_root: crate::__private::required_field(
-                        f10,
-                        FIELDS[10usize],
-                    )?,
-                    chunks_included: crate::__private::required_field(
-                        f11,
-                        FIELDS[11usize],
-                    )?,
-                    epoch_id: crate::__private::required_field(f12, FIELDS[12usize])?,
-                    epoch_sync_data_hash: f13.unwrap_or_default(),
-                    gas_price: crate::__private::required_field(f14, FIELDS[14usize])?,
-                    hash: crate::__private::required_field(f15, FIELDS[15usize])?,
-                    height: crate::__private::required_field(f16, FIELDS[16usize])?,
-                    last_ds_final_block: crate::__private::required_field(
-                        f17,
-                        FIELDS[17usize],
-                    )?,
-                    last_final_block: crate::__private::required_field(
-                        f18,
-                        FIELDS[18usize],
-                    )?,
-                    latest_protocol_version: crate::__private::required_field(
-                        f19,
-                        FIELDS[19usize],
-                    )?,
-                    next_bp_hash: crate::__private::required_field(
-                        f20,
-                        FIELDS[20usize],
-                    )?,
-                    next_epoch_id: crate::__private::required_field(
-                        f21,
-                        FIELDS[21usize],
-                    )?,
-                    outcome_root: crate::__private::required_field(
-                        f22,
-                        FIELDS[22usize],
-                    )?,
-                    prev_hash: crate::__private::required_field(f23, FIELDS[23usize])?,
-                    prev_height: f24.unwrap_or_default(),
-                    prev_last_certified_block_epoch_id: f25.unwrap_or_default(),
-                    prev_state_root: crate::__private::required_field(
-                        f26,
-                        FIELDS[26usize],
-                    )?,
-                    random_value: crate::__private::required_field(
-                        f27,
-                        FIELDS[27usize],
-                    )?,
-                    rent_paid: f28.unwrap_or_default(),
-                    shard_split: f29.unwrap_or_default(),
-                    signature: crate::__private::required_field(f30, FIELDS[30usize])?,
-                    timestamp: crate::__private::required_field(f31, FIELDS[31usize])?,
-                    timestamp_nanosec: crate::__private::required_field(
-                        f32,
-                        FIELDS[32usize],
-                    )?,
-                    total_supply: crate::__private::required_field(
-                        f33,
-                        FIELDS[33usize],
-                    )?,
-                    validator_proposals: crate::__private::required_field(
-                        f34,
-                        FIELDS[34usize],
-                    )?,
-                    validator_reward: f35.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("BlockHeaderView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for BlockStatusView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["hash", "height"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "hash" => ::std::option::Option::Some(0usize),
-                "height" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = BlockStatusView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct BlockStatusView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<BlockStatusView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(BlockStatusView {
-                    hash: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    height: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("BlockStatusView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CallResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["logs", "result"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "logs" => ::std::option::Option::Some(0usize),
-                "result" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = CallResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct CallResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CallResult, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(CallResult {
-                    logs: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    result: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("CallResult", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CatchupStatusView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "blocks_to_catchup",
-            "shard_sync_status",
-            "sync_block_hash",
-            "sync_block_height",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "blocks_to_catchup" => ::std::option::Option::Some(0usize),
-                "shard_sync_status" => ::std::option::Option::Some(1usize),
-                "sync_block_hash" => ::std::option::Option::Some(2usize),
-                "sync_block_height" => ::std::option::Option::Some(3usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = CatchupStatusView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct CatchupStatusView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CatchupStatusView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(CatchupStatusView {
-                    blocks_to_catchup: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    shard_sync_status: crate::__private::required_field(
-                        f1,
-                        FIELDS[1usize],
-                    )?,
-                    sync_block_hash: crate::__private::required_field(
-                        f2,
-                        FIELDS[2usize],
-                    )?,
-                    sync_block_height: crate::__private::required_field(
-                        f3,
-                        FIELDS[3usize],
-                    )?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("CatchupStatusView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ChunkDistributionNetworkConfig {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["enabled", "uris"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "enabled" => ::std::option::Option::Some(0usize),
-                "uris" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ChunkDistributionNetworkConfig;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ChunkDistributionNetworkConfig")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ChunkDistributionNetworkConfig, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ChunkDistributionNetworkConfig {
-                    enabled: f0.unwrap_or_default(),
-                    uris: f1.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer
-            .deserialize_struct("ChunkDistributionNetworkConfig", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ChunkDistributionUris {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["get", "set"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "get" => ::std::option::Option::Some(0usize),
-                "set" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ChunkDistributionUris;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ChunkDistributionUris")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ChunkDistributionUris, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ChunkDistributionUris {
-                    get: f0.unwrap_or_default(),
-                    set: f1.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("ChunkDistributionUris", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ChunkHeaderView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "balance_burnt",
-            "bandwidth_requests",
-            "chunk_hash",
-            "congestion_info",
-            "encoded_length",
-            "encoded_merkle_root",
-            "gas_limit",
-            "gas_used",
-            "height_created",
-            "height_included",
-            "outcome_root",
-            "outgoing_receipts_root",
-            "prev_block_hash",
-            "prev_state_root",
-            "proposed_split",
-            "rent_paid",
-            "shard_id",
-            "signature",
-            "tx_root",
-            "validator_proposals",
-            "validator_reward",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "balance_burnt" => ::std::option::Option::Some(0usize),
-                "bandwidth_requests" => ::std::option::Option::Some(1usize),
-                "chunk_hash" => ::std::option::Option::Some(2usize),
-                "congestion_info" => ::std::option::Option::Some(3usize),
-                "encoded_length" => ::std::option::Option::Some(4usize),
-                "encoded_merkle_root" => ::std::option::Option::Some(5usize),
-                "gas_limit" => ::std::option::Option::Some(6usize),
-                "gas_used" => ::std::option::Option::Some(7usize),
-                "height_created" => ::std::option::Option::Some(8usize),
-                "height_included" => ::std::option::Option::Some(9usize),
-                "outcome_root" => ::std::option::Option::Some(10usize),
-                "outgoing_receipts_root" => ::std::option::Option::Some(11usize),
-                "prev_block_hash" => ::std::option::Option::Some(12usize),
-                "prev_state_root" => ::std::option::Option::Some(13usize),
-                "proposed_split" => ::std::option::Option::Some(14usize),
-                "rent_paid" => ::std::option::Option::Some(15usize),
-                "shard_id" => ::std::option::Option::Some(16usize),
-                "signature" => ::std::option::Option::Some(17usize),
-                "tx_root" => ::std::option::Option::Some(18usize),
-                "validator_proposals" => ::std::option::Option::Some(19usize),
-                "validator_reward" => ::std::option::Option::Some(20usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ChunkHeaderView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ChunkHeaderView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ChunkHeaderView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                let mut f7 = ::std::option::Option::None;
-                let mut f8 = ::std::option::Option::None;
-                let mut f9 = ::std::option::Option::None;
-                let mut f10 = ::std::option::Option::None;
-                let mut f11 = ::std::option::Option::None;
-                let mut f12 = ::std::option::Option::None;
-                let mut f13 = ::std::option::Option::None;
-                let mut f14 = ::std::option::Option::None;
-                let mut f15 = ::std::option::Option::None;
-                let mut f16 = ::std::option::Option::None;
-                let mut f17 = ::std::option::Option::None;
-                let mut f18 = ::std::option::Option::None;
-                let mut f19 = ::std::option::Option::None;
-                let mut f20 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(7usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f7,
-                                FIELDS[7usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(8usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f8,
-                                FIELDS[8usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(9usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f9,
-                                FIELDS[9usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(10usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f10,
-                                FIELDS[10usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(11usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f11,
-                                FIELDS[11usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(12usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f12,
-                                FIELDS[12usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(13usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f13,
-                                FIELDS[13usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(14usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f14,
-                                FIELDS[14usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(15usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f15,
-                                FIELDS[15usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(16usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f16,
-                                FIELDS[16usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(17usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f17,
-                                FIELDS[17usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(18usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f18,
-                                FIELDS[18usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(19usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f19,
-                                FIELDS[19usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(20usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f20,
-                                FIELDS[20usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ChunkHeaderView {
-                    balance_burnt: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    bandwidth_requests: f1.unwrap_or_default(),
-                    chunk_hash: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    congestion_info: f3.unwrap_or_default(),
-                    encoded_length: crate::__private::required_field(
-                        f4,
-                        FIELDS[4usize],
-                    )?,
-                    encoded_merkle_root: crate::__private::required_field(
-                        f5,
-                        FIELDS[5usize],
-                    )?,
-                    gas_limit: crate::__private::required_field(f6, FIELDS[6usize])?,
-                    gas_used: crate::__private::required_field(f7, FIELDS[7usize])?,
-                    height_created: crate::__private::required_field(
-                        f8,
-                        FIELDS[8usize],
-                    )?,
-                    height_included: crate::__private::required_field(
-                        f9,
-                        FIELDS[9usize],
-                    )?,
-                    outcome_root: crate::__private::required_field(
-                        f10,
-                        FIELDS[10usize],
-                    )?,
-                    outgoing_receipts_root: crate::__private::required_field(
-                        f11,
-                        FIELDS[11usize],
-                    )?,
-                    prev_block_hash: crate::__private::required_field(
-                        f12,
-                        FIELDS[12usize],
-                    )?,
-                    prev_state_root: crate::__private::required_field(
-                        f13,
-                        FIELDS[13usize],
-                    )?,
-                    proposed_split: f14.unwrap_or_default(),
-                    rent_paid: f15.unwrap_or_default(),
-                    shard_id: crate::__private::required_field(f16, FIELDS[16usize])?,
-                    signature: crate::__private::required_field(f17, FIELDS[17usize])?,
-                    tx_root: crate::__private::required_field(f18, FIELDS[18usize])?,
-                    validator_proposals: crate::__private::required_field(
-                        f19,
-                        FIELDS[19usize],
-                    )?,
-                    validator_reward: f20.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("ChunkHeaderView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CloudArchivalWriterConfig {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "archive_block_data",
-            "polling_interval",
-            "snapshot_every_n_epochs",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "archive_block_data" => ::std::option::Option::Some(0usize),
-                "polling_interval" => ::std::option::Option::Some(1usize),
-                "snapshot_every_n_epochs" => ::std::option::Option::Some(2usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = CloudArchivalWriterConfig;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct CloudArchivalWriterConfig")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CloudArchivalWriterConfig, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(CloudArchivalWriterConfig {
-                    archive_block_data: f0.unwrap_or_default(),
-                    polling_interval: f1.unwrap_or_default(),
-                    snapshot_every_n_epochs: f2.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("CloudArchivalWriterConfig", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CongestionControlConfigView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "allowed_shard_outgoing_gas",
-            "max_congestion_incoming_gas",
-            "max_congestion_memory_consumption",
-            "max_congestion_missed_chunks",
-            "max_congestion_outgoing_gas",
-            "max_outgoing_gas",
-            "max_tx_gas",
-            "min_outgoing_gas",
-            "min_tx_gas",
-            "outgoing_receipts_big_size_limit",
-            "outgoing_receipts_usual_size_limit",
-            "reject_tx_congestion_threshold",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "allowed_shard_outgoing_gas" => ::std::option::Option::Some(0usize),
-                "max_congestion_incoming_gas" => ::std::option::Option::Some(1usize),
-                "max_congestion_memory_consumption" => {
-                    ::std::option::Option::Some(2usize)
-                }
-                "max_congestion_missed_chunks" => ::std::option::Option::Some(3usize),
-                "max_congestion_outgoing_gas" => ::std::option::Option::Some(4usize),
-                "max_outgoing_gas" => ::std::option::Option::Some(5usize),
-                "max_tx_gas" => ::std::option::Option::Some(6usize),
-                "min_outgoing_gas" => ::std::option::Option::Some(7usize),
-                "min_tx_gas" => ::std::option::Option::Some(8usize),
-                "outgoing_receipts_big_size_limit" => ::std::option::Option::Some(9usize),
-                "outgoing_receipts_usual_size_limit" => {
-                    ::std::option::Option::Some(10usize)
-                }
-                "reject_tx_congestion_threshold" => ::std::option::Option::Some(11usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = CongestionControlConfigView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct CongestionControlConfigView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CongestionControlConfigView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                let mut f7 = ::std::option::Option::None;
-                let mut f8 = ::std::option::Option::None;
-                let mut f9 = ::std::option::Option::None;
-                let mut f10 = ::std::option::Option::None;
-                let mut f11 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(7usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f7,
-                                FIELDS[7usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(8usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f8,
-                                FIELDS[8usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(9usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f9,
-                                FIELDS[9usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(10usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f10,
-                                FIELDS[10usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(11usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f11,
-                                FIELDS[11usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(CongestionControlConfigView {
-                    allowed_shard_outgoing_gas: f0.unwrap_or_default(),
-                    max_congestion_incoming_gas: f1.unwrap_or_default(),
-                    max_congestion_memory_consumption: f2.unwrap_or_default(),
-                    max_congestion_missed_chunks: f3.unwrap_or_default(),
-                    max_congestion_outgoing_gas: f4.unwrap_or_default(),
-                    max_outgoing_gas: f5.unwrap_or_default(),
-                    max_tx_gas: f6.unwrap_or_default(),
-                    min_outgoing_gas: f7.unwrap_or_default(),
-                    min_tx_gas: f8.unwrap_or_default(),
-                    outgoing_receipts_big_size_limit: f9.unwrap_or_default(),
-                    outgoing_receipts_usual_size_limit: f10.unwrap_or_default(),
-                    reject_tx_congestion_threshold: f11.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("CongestionControlConfigView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CongestionInfoView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "allowed_shard",
-            "buffered_receipts_gas",
-            "delayed_receipts_gas",
-            "receipt_bytes",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "allowed_shard" => ::std::option::Option::Some(0usize),
-                "buffered_receipts_gas" => ::std::option::Option::Some(1usize),
-                "delayed_receipts_gas" => ::std::option::Option::Some(2usize),
-                "receipt_bytes" => ::std::option::Option::Some(3usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = CongestionInfoView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct CongestionInfoView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CongestionInfoView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(CongestionInfoView {
-                    allowed_shard: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    buffered_receipts_gas: crate::__private::required_field(
-                        f1,
-                        FIELDS[1usize],
-                    )?,
-                    delayed_receipts_gas: crate::__private::required_field(
-                        f2,
-                        FIELDS[2usize],
-                    )?,
-                    receipt_bytes: crate::__private::required_field(f3, FIELDS[3usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("CongestionInfoView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ContractCodeView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["code_base64", "hash"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "code_base64" => ::std::option::Option::Some(0usize),
-                "hash" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ContractCodeView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ContractCodeView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ContractCodeView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ContractCodeView {
-                    code_base64: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    hash: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ContractCodeView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CostGasUsed {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["cost", "cost_category", "gas_used"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "cost" => ::std::option::Option::Some(0usize),
-                "cost_category" => ::std::option::Option::Some(1usize),
-                "gas_used" => ::std::option::Option::Some(2usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = CostGasUsed;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct CostGasUsed")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CostGasUsed, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(CostGasUsed {
-                    cost: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    cost_category: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    gas_used: crate::__private::required_field(f2, FIELDS[2usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("CostGasUsed", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CurrentEpochValidatorInfo {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "account_id",
-            "is_slashed",
-            "num_expected_blocks",
-            "num_expected_chunks",
-            "num_expected_chunks_per_shard",
-            "num_expected_endorsements",
-            "num_expected_endorsements_per_shard",
-            "num_produced_blocks",
-            "num_produced_chunks",
-            "num_produced_chunks_per_shard",
-            "num_produced_endorsements",
-            "num_produced_endorsements_per_shard",
-            "public_key",
-            "shards",
-            "shards_endorsed",
-            "stake",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "account_id" => ::std::option::Option::Some(0usize),
-                "is_slashed" => ::std::option::Option::Some(1usize),
-                "num_expected_blocks" => ::std::option::Option::Some(2usize),
-                "num_expected_chunks" => ::std::option::Option::Some(3usize),
-                "num_expected_chunks_per_shard" => ::std::option::Option::Some(4usize),
-                "num_expected_endorsements" => ::std::option::Option::Some(5usize),
-                "num_expected_endorsements_per_shard" => {
-                    ::std::option::Option::Some(6usize)
-                }
-                "num_produced_blocks" => ::std::option::Option::Some(7usize),
-                "num_produced_chunks" => ::std::option::Option::Some(8usize),
-                "num_produced_chunks_per_shard" => ::std::option::Option::Some(9usize),
-                "num_produced_endorsements" => ::std::option::Option::Some(10usize),
-                "num_produced_endorsements_per_shard" => {
-                    ::std::option::Option::Some(11usize)
-                }
-                "public_key" => ::std::option::Option::Some(12usize),
-                "shards" => ::std::option::Option::Some(13usize),
-                "shards_endorsed" => ::std::option::Option::Some(14usize),
-                "stake" => ::std::option::Option::Some(15usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = CurrentEpochValidatorInfo;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct CurrentEpochValidatorInfo")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CurrentEpochValidatorInfo, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                let mut f7 = ::std::option::Option::None;
-                let mut f8 = ::std::option::Option::None;
-                let mut f9 = ::std::option::Option::None;
-                let mut f10 = ::std::option::Option::None;
-                let mut f11 = ::std::option::Option::None;
-                let mut f12 = ::std::option::Option::None;
-                let mut f13 = ::std::option::Option::None;
-                let mut f14 = ::std::option::Option::None;
-                let mut f15 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(7usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f7,
-                                FIELDS[7usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(8usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f8,
-                                FIELDS[8usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(9usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f9,
-                                FIELDS[9usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(10usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f10,
-                                FIELDS[10usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(11usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f11,
-                                FIELDS[11usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(12usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f12,
-                                FIELDS[12usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(13usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f13,
-                                FIELDS[13usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(14usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f14,
-                                FIELDS[14usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(15usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f15,
-                                FIELDS[15usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(CurrentEpochValidatorInfo {
-                    account_id: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    is_slashed: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    num_expected_blocks: crate::__private::required_field(
-                        f2,
-                        FIELDS[2usize],
-                    )?,
-                    num_expected_chunks: f3.unwrap_or_default(),
-                    num_expected_chunks_per_shard: f4.unwrap_or_default(),
-                    num_expected_endorsements: f5.unwrap_or_default(),
-                    num_expected_endorsements_per_shard: f6.unwrap_or_default(),
-                    num_produced_blocks: crate::__private::required_field(
-                        f7,
-                        FIELDS[7usize],
-                    )?,
-                    num_produced_chunks: f8.unwrap_or_default(),
-                    num_produced_chunks_per_shard: f9.unwrap_or_default(),
-                    num_produced_endorsements: f10.unwrap_or_default(),
-                    num_produced_endorsements_per_shard: f11.unwrap_or_default(),
-                    public_key: crate::__private::required_field(f12, FIELDS[12usize])?,
-                    shards: crate::__private::required_field(f13, FIELDS[13usize])?,
-                    shards_endorsed: f14.unwrap_or_default(),
-                    stake: crate::__private::required_field(f15, FIELDS[15usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("CurrentEpochValidatorInfo", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DataReceiptCreationConfigView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["base_cost", "cost_per_byte"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "base_cost" => ::std::option::Option::Some(0usize),
-                "cost_per_byte" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = DataReceiptCreationConfigView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct DataReceiptCreationConfigView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<DataReceiptCreationConfigView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(DataReceiptCreationConfigView {
-                    base_cost: f0.unwrap_or_default(),
-                    cost_per_byte: f1.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("DataReceiptCreationConfigView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DataReceiverView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["data_id", "receiver_id"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "data_id" => ::std::option::Option::Some(0usize),
-                "receiver_id" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = DataReceiverView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct DataReceiverView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<DataReceiverView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(DataReceiverView {
-                    data_id: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    receiver_id: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("DataReceiverView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DelegateAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "actions",
-            "max_block_height",
-            "nonce",
-            "public_key",
-            "receiver_id",
-            "sender_id",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "actions" => ::std::option::Option::Some(0usize),
-                "max_block_height" => ::std::option::Option::Some(1usize),
-                "nonce" => ::std::option::Option::Some(2usize),
-                "public_key" => ::std::option::Option::Some(3usize),
-                "receiver_id" => ::std::option::Option::Some(4usize),
-                "sender_id" => ::std::option::Option::Some(5usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = DelegateAction;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct DelegateAction")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<DelegateAction, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(DelegateAction {
-                    actions: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    max_block_height: crate::__private::required_field(
-                        f1,
-                        FIELDS[1usize],
-                    )?,
-                    nonce: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    public_key: crate::__private::required_field(f3, FIELDS[3usize])?,
-                    receiver_id: crate::__private::required_field(f4, FIELDS[4usize])?,
-                    sender_id: crate::__private::required_field(f5, FIELDS[5usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("DelegateAction", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DeleteAccountAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["beneficiary_id"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "beneficiary_id" => ::std::option::Option::Some(0usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = DeleteAccountAction;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct DeleteAccountAction")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<DeleteAccountAction, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(DeleteAccountAction {
-                    beneficiary_id: crate::__private::required_field(f0, FIELDS[0usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("DeleteAccountAction", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DeleteKeyAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["public_key"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "public_key" => ::std::option::Option::Some(0usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = DeleteKeyAction;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct DeleteKeyAction")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<DeleteKeyAction, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(DeleteKeyAction {
-                    public_key: crate::__private::required_field(f0, FIELDS[0usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("DeleteKeyAction", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DeployContractAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["code"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "code" => ::std::option::Option::Some(0usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = DeployContractAction;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct DeployContractAction")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<DeployContractAction, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(DeployContractAction {
-                    code: crate::__private::required_field(f0, FIELDS[0usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("DeployContractAction", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DeployGlobalContractAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["code", "deploy_mode"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "code" => ::std::option::Option::Some(0usize),
-                "deploy_mode" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = DeployGlobalContractAction;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct DeployGlobalContractAction")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<DeployGlobalContractAction, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(DeployGlobalContractAction {
-                    code: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    deploy_mode: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("DeployGlobalContractAction", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DetailedDebugStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "block_production_delay_millis",
-            "catchup_status",
-            "current_head_status",
-            "current_header_head_status",
-            "network_info",
-            "sync_status",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "block_production_delay_millis" => ::std::option::Option::Some(0usize),
-                "catchup_status" => ::std::option::Option::Some(1usize),
-                "current_head_status" => ::std::option::Option::Some(2usize),
-                "current_header_head_status" => ::std::option::Option::Some(3usize),
-                "network_info" => ::std::option::Option::Some(4usize),
-                "sync_status" => ::std::option::Option::Some(5usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = DetailedDebugStatus;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct DetailedDebugStatus")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<DetailedDebugStatus, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(DetailedDebugStatus {
-                    block_production_delay_millis: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    catchup_status: crate::__private::required_field(
-                        f1,
-                        FIELDS[1usize],
-                    )?,
-                    current_head_status: crate::__private::required_field(
-                        f2,
-                        FIELDS[2usize],
-                    )?,
-                    current_header_head_status: crate::__private::required_field(
-                        f3,
-                        FIELDS[3usize],
-                    )?,
-                    network_info: crate::__private::required_field(f4, FIELDS[4usize])?,
-                    sync_status: crate::__private::required_field(f5, FIELDS[5usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("DetailedDebugStatus", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DeterministicAccountStateInitV1 {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["code", "data"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "code" => ::std::option::Option::Some(0usize),
-                "data" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = DeterministicAccountStateInitV1;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct DeterministicAccountStateInitV1")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<DeterministicAccountStateInitV1, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(DeterministicAccountStateInitV1 {
-                    code: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    data: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer
-            .deserialize_struct("DeterministicAccountStateInitV1", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DeterministicStateInitAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["deposit", "state_init"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "deposit" => ::std::option::Option::Some(0usize),
-                "state_init" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = DeterministicStateInitAction;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct DeterministicStateInitAction")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<DeterministicStateInitAction, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(DeterministicStateInitAction {
-                    deposit: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    state_init: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("DeterministicStateInitAction", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DumpConfig {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "credentials_file",
-            "iteration_delay",
-            "location",
-            "restart_dump_for_shards",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "credentials_file" => ::std::option::Option::Some(0usize),
-                "iteration_delay" => ::std::option::Option::Some(1usize),
-                "location" => ::std::option::Option::Some(2usize),
-                "restart_dump_for_shards" => ::std::option::Option::Some(3usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = DumpConfig;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct DumpConfig")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<DumpConfig, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(DumpConfig {
-                    credentials_file: f0.unwrap_or_default(),
-                    iteration_delay: f1.unwrap_or_default(),
-                    location: f2.unwrap_or_default(),
-                    restart_dump_for_shards: f3.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("DumpConfig", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for DurationAsStdSchemaProvider {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["nanos", "secs"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "nanos" => ::std::option::Option::Some(0usize),
-                "secs" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = DurationAsStdSchemaProvider;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct DurationAsStdSchemaProvider")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<DurationAsStdSchemaProvider, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(DurationAsStdSchemaProvider {
-                    nanos: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    secs: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("DurationAsStdSchemaProvider", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for EpochSyncConfig {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "epoch_sync_horizon_num_epochs",
-            "timeout_for_epoch_sync",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "epoch_sync_horizon_num_epochs" => ::std::option::Option::Some(0usize),
-                "timeout_for_epoch_sync" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = EpochSyncConfig;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct EpochSyncConfig")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<EpochSyncConfig, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(EpochSyncConfig {
-                    epoch_sync_horizon_num_epochs: f0.unwrap_or_default(),
-                    timeout_for_epoch_sync: f1.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("EpochSyncConfig", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ExecutionMetadataView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["gas_profile", "version"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "gas_profile" => ::std::option::Option::Some(0usize),
-                "version" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ExecutionMetadataView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ExecutionMetadataView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ExecutionMetadataView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ExecutionMetadataView {
-                    gas_profile: f0.unwrap_or_default(),
-                    version: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ExecutionMetadataView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ExecutionOutcomeView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "executor_id",
-            "gas_burnt",
-            "logs",
-            "metadata",
-            "receipt_ids",
-            "status",
-            "tokens_burnt",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "executor_id" => ::std::option::Option::Some(0usize),
-                "gas_burnt" => ::std::option::Option::Some(1usize),
-                "logs" => ::std::option::Option::Some(2usize),
-                "metadata" => ::std::option::Option::Some(3usize),
-                "receipt_ids" => ::std::option::Option::Some(4usize),
-                "status" => ::std::option::Option::Some(5usize),
-                "tokens_burnt" => ::std::option::Option::Some(6usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ExecutionOutcomeView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ExecutionOutcomeView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ExecutionOutcomeView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ExecutionOutcomeView {
-                    executor_id: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    gas_burnt: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    logs: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    metadata: f3.unwrap_or_default(),
-                    receipt_ids: crate::__private::required_field(f4, FIELDS[4usize])?,
-                    status: crate::__private::required_field(f5, FIELDS[5usize])?,
-                    tokens_burnt: crate::__private::required_field(f6, FIELDS[6usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ExecutionOutcomeView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ExecutionOutcomeWithIdView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["block_hash", "id", "outcome", "proof"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "block_hash" => ::std::option::Option::Some(0usize),
-                "id" => ::std::option::Option::Some(1usize),
-                "outcome" => ::std::option::Option::Some(2usize),
-                "proof" => ::std::option::Option::Some(3usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ExecutionOutcomeWithIdView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ExecutionOutcomeWithIdView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ExecutionOutcomeWithIdView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ExecutionOutcomeWithIdView {
-                    block_hash: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    id: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    outcome: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    proof: crate::__private::required_field(f3, FIELDS[3usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ExecutionOutcomeWithIdView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ExtCostsConfigView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "alt_bn128_g1_multiexp_base",
-            "alt_bn128_g1_multiexp_element",
-            "alt_bn128_g1_sum_base",
-            "alt_bn128_g1_sum_element",
-            "alt_bn128_pairing_check_base",
-            "alt_bn128_pairing_check_element",
-            "base",
-            "bls12381_g1_multiexp_base",
-            "bls12381_g1_multiexp_element",
-            "bls12381_g2_multiexp_base",
-            "bls12381_g2_multiexp_element",
-            "bls12381_map_fp2_to_g2_base",
-            "bls12381_map_fp2_to_g2_element",
-            "bls12381_map_fp_to_g1_base",
-            "bls12381_map_fp_to_g1_element",
-            "bls12381_p1_decompress_base",
-            "bls12381_p1_decompress_element",
-            "bls12381_p1_sum_base",
-            "bls12381_p1_sum_element",
-            "bls12381_p2_decompress_base",
-            "bls12381_p2_decompress_element",
-            "bls12381_p2_sum_base",
-            "bls12381_p2_sum_element",
-            "bls12381_pairing_base",
-            "bls12381_pairing_element",
-            "contract_compile_base",
-            "contract_compile_bytes",
-            "contract_loading_base",
-            "contract_loading_bytes",
-            "ecrecover_base",
-            "ed25519_verify_base",
-            "ed25519_verify_byte",
-            "keccak256_base",
-            "keccak256_byte",
-            "keccak512_base",
-            "keccak512_byte",
-            "log_base",
-            "log_byte",
-            "p256_verify_base",
-            "p256_verify_byte",
-            "promise_and_base",
-            "promise_and_per_promise",
-            "promise_return",
-            "read_cached_trie_node",
-            "read_memory_base",
-            "read_memory_byte",
-            "read_register_base",
-            "read_register_byte",
-            "ripemd160_base",
-            "ripemd160_block",
-            "sha256_base",
-            "sha256_byte",
-            "storage_has_key_base",
-            "storage_has_key_byte",
-            "storage_iter_create_from_byte",
-            "storage_iter_create_prefix_base",
-            "storage_iter_create_prefix_byte",
-            "storage_iter_create_range_base",
-            "storage_iter_create_to_byte",
-            "storage_iter_next_base",
-            "storage_iter_next_key_byte",
-            "storage_iter_next_value_byte",
-            "storage_large_read_overhead_base",
-            "storage_large_read_overhead_byte",
-            "storage_read_base",
-            "storage_read_key_byte",
-            "storage_read_value_byte",
-            "storage_remove_base",
-            "storage_remove_key_byte",
-            "storage_remove_ret_value_byte",
-            "storage_write_base",
-            "storage_write_evicted_byte",
-            "storage_write_key_byte",
-            "storage_write_value_byte",
-            "touching_trie_node",
-            "utf16_decoding_base",
-            "utf16_decoding_byte",
-            "utf8_decoding_base",
-            "utf8_decoding_byte",
-            "validator_stake_base",
-            "validator_total_stake_base",
-            "write_memory_base",
-            "write_memory_byte",
-            "write_register_base",
-            "write_register_byte",
-            "yield_create_base",
-            "yield_create_byte",
-            "yield_resume_base",
-            "yield_resume_byte",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "alt_bn128_g1_multiexp_base" => ::std::option::Option::Some(0usize),
-                "alt_bn128_g1_multiexp_element" => ::std::option::Option::Some(1usize),
-                "alt_bn128_g1_sum_base" => ::std::option::Option::Some(2usize),
-                "alt_bn128_g1_sum_element" => ::std::option::Option::Some(3usize),
-                "alt_bn128_pairing_check_base" => ::std::option::Option::Some(4usize),
-                "alt_bn128_pairing_check_element" => ::std::option::Option::Some(5usize),
-                "base" => ::std::option::Option::Some(6usize),
-                "bls12381_g1_multiexp_base" => ::std::option::Option::Some(7usize),
-                "bls12381_g1_multiexp_element" => ::std::option::Option::Some(8usize),
-                "bls12381_g2_multiexp_base" => ::std::option::Option::Some(9usize),
-                "bls12381_g2_multiexp_element" => ::std::option::Option::Some(10usize),
-                "bls12381_map_fp2_to_g2_base" => ::std::option::Option::Some(11usize),
-                "bls12381_map_fp2_to_g2_element" => ::std::option::Option::Some(12usize),
-                "bls12381_map_fp_to_g1_base" => ::std::option::Option::Some(13usize),
-                "bls12381_map_fp_to_g1_element" => ::std::option::Option::Some(14usize),
-                "bls12381_p1_decompress_base" => ::std::option::Option::Some(15usize),
-                "bls12381_p1_decompress_element" => ::std::option::Option::Some(16usize),
-                "bls12381_p1_sum_base" => ::std::option::Option::Some(17usize),
-                "bls12381_p1_sum_element" => ::std::option::Option::Some(18usize),
-                "bls12381_p2_decompress_base" => ::std::option::Option::Some(19usize),
-                "bls12381_p2_decompress_element" => ::std::option::Option::Some(20usize),
-                "bls12381_p2_sum_base" => ::std::option::Option::Some(21usize),
-                "bls12381_p2_sum_element" => ::std::option::Option::Some(22usize),
-                "bls12381_pairing_base" => ::std::option::Option::Some(23usize),
-                "bls12381_pairing_element" => ::std::option::Option::Some(24usize),
-                "contract_compile_base" => ::std::option::Option::Some(25usize),
-                "contract_compile_bytes" => ::std::option::Option::Some(26usize),
-                "contract_loading_base" => ::std::option::Option::Some(27usize),
-                "contract_loading_bytes" => ::std::option::Option::Some(28usize),
-                "ecrecover_base" => ::std::option::Option::Some(29usize),
-                "ed25519_verify_base" => ::std::option::Option::Some(30usize),
-                "ed25519_verify_byte" => ::std::option::Option::Some(31usize),
-                "keccak256_base" => ::std::option::Option::Some(32usize),
-                "keccak256_byte" => ::std::option::Option::Some(33usize),
-                "keccak512_base" => ::std::option::Option::Some(34usize),
-                "keccak512_byte" => ::std::option::Option::Some(35usize),
-                "log_base" => ::std::option::Option::Some(36usize),
-                "log_byte" => ::std::option::Option::Some(37usize),
-                "p256_verify_base" => ::std::option::Option::Some(38usize),
-                "p256_verify_byte" => ::std::option::Option::Some(39usize),
-                "promise_and_base" => ::std::option::Option::Some(40usize),
-                "promise_and_per_promise" => ::std::option::Option::Some(41usize),
-                "promise_return" => ::std::option::Option::Some(42usize),
-                "read_cached_trie_node" => ::std::option::Option::Some(43usize),
-                "read_memory_base" => ::std::option::Option::Some(44usize),
-                "read_memory_byte" => ::std::option::Option::Some(45usize),
-                "read_register_base" => ::std::option::Option::Some(46usize),
-                "read_register_byte" => ::std::option::Option::Some(47usize),
-                "ripemd160_base" => ::std::option::Option::Some(48usize),
-                "ripemd160_block" => ::std::option::Option::Some(49usize),
-                "sha256_base" => ::std::option::Option::Some(50usize),
-                "sha256_byte" => ::std::option::Option::Some(51usize),
-                "storage_has_key_base" => ::std::option::Option::Some(52usize),
-                "storage_has_key_byte" => ::std::option::Option::Some(53usize),
-                "storage_iter_create_from_byte" => ::std::option::Option::Some(54usize),
-                "storage_iter_create_prefix_base" => ::std::option::Option::Some(55usize),
-                "storage_iter_create_prefix_byte" => ::std::option::Option::Some(56usize),
-                "storage_iter_create_range_base" => ::std::option::Option::Some(57usize),
-                "storage_iter_create_to_byte" => ::std::option::Option::Some(58usize),
-                "storage_iter_next_base" => ::std::option::Option::Some(59usize),
-                "storage_iter_next_key_byte" => ::std::option::Option::Some(60usize),
-                "storage_iter_next_value_byte" => ::std::option::Option::Some(61usize),
-                "storage_large_read_overhead_base" => {
-                    ::std::option::Option::Some(62usize)
-                }
-                "storage_large_read_overhead_byte" => {
-                    ::std::option::Option::Some(63usize)
-                }
-                "storage_read_base" => ::std::option::Option::Some(64usize),
-                "storage_read_key_byte" => ::std::option::Option::Some(65usize),
-                "storage_read_value_byte" => ::std::option::Option::Some(66usize),
-                "storage_remove_base" => ::std::option::Option::Some(67usize),
-                "storage_remove_key_byte" => ::std::option::Option::Some(68usize),
-                "storage_remove_ret_value_byte" => ::std::option::Option::Some(69usize),
-                "storage_write_base" => ::std::option::Option::Some(70usize),
-                "storage_write_evicted_byte" => ::std::option::Option::Some(71usize),
-                "storage_write_key_byte" => ::std::option::Option::Some(72usize),
-                "storage_write_value_byte" => ::std::option::Option::Some(73usize),
-                "touching_trie_node" => ::std::option::Option::Some(74usize),
-                "utf16_decoding_base" => ::std::option::Option::Some(75usize),
-                "utf16_decoding_byte" => ::std::option::Option::Some(76usize),
-                "utf8_decoding_base" => ::std::option::Option::Some(77usize),
-                "utf8_decoding_byte" => ::std::option::Option::Some(78usize),
-                "validator_stake_base" => ::std::option::Option::Some(79usize),
-                "validator_total_stake_base" => ::std::option::Option::Some(80usize),
-                "write_memory_base" => ::std::option::Option::Some(81usize),
-                "write_memory_byte" => ::std::option::Option::Some(82usize),
-                "write_register_base" => ::std::option::Option::Some(83usize),
-                "write_register_byte" => ::std::option::Option::Some(84usize),
-                "yield_create_base" => ::std::option::Option::Some(85usize),
-                "yield_create_byte" => ::std::option::Option::Some(86usize),
-                "yield_resume_base" => ::std::option::Option::Some(87usize),
-                "yield_resume_byte" => ::std::option::Option::Some(88usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ExtCostsConfigView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ExtCostsConfigView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ExtCostsConfigView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                let mut f7 = ::std::option::Option::None;
-                let mut f8 = ::std::option::Option::None;
-                let mut f9 = ::std::option::Option::None;
-                let mut f10 = ::std::option::Option::None;
-                let mut f11 = ::std::option::Option::None;
-                let mut f12 = ::std::option::Option::None;
-                let mut f13 = ::std::option::Option::None;
-                let mut f14 = ::std::option::Option::None;
-                let mut f15 = ::std::option::Option::None;
-                let mut f16 = ::std::option::Option::None;
-                let mut f17 = ::std::option::Option::None;
-                let mut f18 = ::std::option::Option::None;
-                let mut f19 = ::std::option::Option::None;
-                let mut f20 = ::std::option::Option::None;
-                let mut f21 = ::std::option::Option::None;
-                let mut f22 = ::std::option::Option::None;
-                let mut f23 = ::std::option::Option::None;
-                let mut f24 = ::std::option::Option::None;
-                let mut f25 = ::std::option::Option::None;
-                let mut f26 = ::std::option::Option::None;
-                let mut f27 = ::std::option::Option::None;
-                let mut f28 = ::std::option::Option::None;
-                let mut f29 = ::std::option::Option::None;
-                let mut f30 = ::std::option::Option::None;
-                let mut f31 = ::std::option::Option::None;
-                let mut f32 = ::std::option::Option::None;
-                let mut f33 = ::std::option::Option::None;
-                let mut f34 = ::std::option::Option::None;
-                let mut f35 = ::std::option::Option::None;
-                let mut f36 = ::std::option::Option::None;
-                let mut f37 = ::std::option::Option::None;
-                let mut f38 = ::std::option::Option::None;
-                let mut f39 = ::std::option::Option::None;
-                let mut f40 = ::std::option::Option::None;
-                let mut f41 = ::std::option::Option::None;
-                let mut f42 = ::std::option::Option::None;
-                let mut f43 = ::std::option::Option::None;
-                let mut f44 = ::std::option::Option::None;
-                let mut f45 = ::std::option::Option::None;
-                let mut f46 = ::std::option::Option::None;
-                let mut f47 = ::std::option::Option::None;
-                let mut f48 = ::std::option::Option::None;
-                let mut f49 = ::std::option::Option::None;
-                let mut f50 = ::std::option::Option::None;
-                let mut f51 = ::std::option::Option::None;
-                let mut f52 = ::std::option::Option::None;
-                let mut f53 = ::std::option::Option::None;
-                let mut f54 = ::std::option::Option::None;
-                let mut f55 = ::std::option::Option::None;
-                let mut f56 = ::std::option::Option::None;
-                let mut f57 = ::std::option::Option::None;
-                let mut f58 = ::std::option::Option::None;
-                let mut f59 = ::std::option::Option::None;
-                let mut f60 = ::std::option::Option::None;
-                let mut f61 = ::std::option::Option::None;
-                let mut f62 = ::std::option::Option::None;
-                let mut f63 = ::std::option::Option::None;
-                let mut f64 = ::std::option::Option::None;
-                let mut f65 = ::std::option::Option::None;
-                let mut f66 = ::std::option::Option::None;
-                let mut f67 = ::std::option::Option::None;
-                let mut f68 = ::std::option::Option::None;
-                let mut f69 = ::std::option::Option::None;
-                let mut f70 = ::std::option::Option::None;
-                let mut f71 = ::std::option::Option::None;
-                let mut f72 = ::std::option::Option::None;
-                let mut f73 = ::std::option::Option::None;
-                let mut f74 = ::std::option::Option::None;
-                let mut f75 = ::std::option::Option::None;
-                let mut f76 = ::std::option::Option::None;
-                let mut f77 = ::std::option::Option::None;
-                let mut f78 = ::std::option::Option::None;
-                let mut f79 = ::std::option::Option::None;
-                let mut f80 = ::std::option::Option::None;
-                let mut f81 = ::std::option::Option::None;
-                let mut f82 = ::std::option::Option::None;
-                let mut f83 = ::std::option::Option::None;
-                let mut f84 = ::std::option::Option::None;
-                let mut f85 = ::std::option::Option::None;
-                let mut f86 = ::std::option::Option::None;
-                let mut f87 = ::std::option::Option::None;
-                let mut f88 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(7usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f7,
-                                FIELDS[7usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(8usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f8,
-                                FIELDS[8usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(9usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f9,
-                                FIELDS[9usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(10usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f10,
-                                FIELDS[10usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(11usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f11,
-                                FIELDS[11usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(12usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f12,
-                                FIELDS[12usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(13usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f13,
-                                FIELDS[13usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(14usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f14,
-                                FIELDS[14usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(15usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f15,
-                                FIELDS[15usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(16usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f16,
-                                FIELDS[16usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(17usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f17,
-                                FIELDS[17usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(18usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f18,
-                                FIELDS[18usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(19usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f19,
-                                FIELDS[19usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(20usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f20,
-                                FIELDS[20usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(21usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f21,
-                                FIELDS[21usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(22usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f22,
-                                FIELDS[22usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(23usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f23,
-                                FIELDS[23usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(24usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f24,
-                                FIELDS[24usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(25usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f25,
-                                FIELDS[25usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(26usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f26,
-                                FIELDS[26usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(27usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f27,
-                                FIELDS[27usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(28usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f28,
-                                FIELDS[28usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(29usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f29,
-                                FIELDS[29usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(30usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f30,
-                                FIELDS[30usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(31usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f31,
-                                FIELDS[31usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(32usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f32,
-                                FIELDS[32usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(33usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f33,
-                                FIELDS[33usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(34usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f34,
-                                FIELDS[34usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(35usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f35,
-                                FIELDS[35usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(36usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f36,
-                                FIELDS[36usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(37usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f37,
-                                FIELDS[37usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(38usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f38,
-                                FIELDS[38usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(39usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f39,
-                                FIELDS[39usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(40usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f40,
-                                FIELDS[40usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(41usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f41,
-                                FIELDS[41usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(42usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f42,
-                                FIELDS[42usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(43usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f43,
-                                FIELDS[43usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(44usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f44,
-                                FIELDS[44usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(45usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f45,
-                                FIELDS[45usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(46usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f46,
-                                FIELDS[46usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(47usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f47,
-                                FIELDS[47usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(48usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f48,
-                                FIELDS[48usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(49usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f49,
-                                FIELDS[49usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(50usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f50,
-                                FIELDS[50usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(51usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f51,
-                                FIELDS[51usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(52usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f52,
-                                FIELDS[52usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(53usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f53,
-                                FIELDS[53usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(54usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f54,
-                                FIELDS[54usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(55usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f55,
-                                FIELDS[55usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(56usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f56,
-                                FIELDS[56usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(57usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f57,
-                                FIELDS[57usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(58usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f58,
-                                FIELDS[58usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(59usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f59,
-                                FIELDS[59usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(60usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f60,
-                                FIELDS[60usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(61usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f61,
-                                FIELDS[61usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(62usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f62,
-                                FIELDS[62usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(63usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f63,
-                                FIELDS[63usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(64usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f64,
-                                FIELDS[64usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(65usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f65,
-                                FIELDS[65usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(66usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f66,
-                                FIELDS[66usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(67usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f67,
-                                FIELDS[67usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(68usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f68,
-                                FIELDS[68usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(69usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f69,
-                                FIELDS[69usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(70usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f70,
-                                FIELDS[70usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(71usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f71,
-                                FIELDS[71usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(72usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f72,
-                                FIELDS[72usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(73usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f73,
-                                FIELDS[73usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(74usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f74,
-                                FIELDS[74usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(75usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f75,
-                                FIELDS[75usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(76usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f76,
-                                FIELDS[76usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(77usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f77,
-                                FIELDS[77usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(78usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f78,
-                                FIELDS[78usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(79usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f79,
-                                FIELDS[79usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(80usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f80,
-                                FIELDS[80usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(81usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f81,
-                                FIELDS[81usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(82usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f82,
-                                FIELDS[82usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(83usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f83,
-                                FIELDS[83usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(84usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f84,
-                                FIELDS[84usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(85usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f85,
-                                FIELDS[85usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(86usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f86,
-                                FIELDS[86usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(87usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f87,
-                                FIELDS[87usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(88usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f88,
-                                FIELDS[88usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ExtCostsConfigView {
-                    alt_bn128_g1_multiexp_base: f0.unwrap_or_default(),
-                    alt_bn128_g1_multiexp_element: f1.unwrap_or_default(),
-                    alt_bn128_g1_sum_base: f2.unwrap_or_default(),
-                    alt_bn128_g1_sum_element: f3.unwrap_or_default(),
-                    alt_bn128_pairing_check_base: f4.unwrap_or_default(),
-                    alt_bn128_pairing_check_element: f5.unwrap_or_default(),
-                    base: f6.unwrap_or_default(),
-                    bls12381_g1_multiexp_base: f7.unwrap_or_default(),
-                    bls12381_g1_multiexp_element: f8.unwrap_or_default(),
-                    bls12381_g2_multiexp_base: f9.unwrap_or_default(),
-                    bls12381_g2_multiexp_element: f10.unwrap_or_default(),
-                    bls12381_map_fp2_to_g2_base: f11.unwrap_or_default(),
-                    bls12381_map_fp2_to_g2_element: f12.unwrap_or_default(),
-                    bls12381_map_fp_to_g1_base: f13.unwrap_or_default(),
-                    bls12381_map_fp_to_g1_element: f14.unwrap_or_default(),
-                    bls12381_p1_decompress_base: f15.unwrap_or_default(),
-                    bls12381_p1_decompress_element: f16.unwrap_or_default(),
-                    bls12381_p1_sum_base: f17.unwrap_or_default(),
-                    bls12381_p1_sum_element: f18.unwrap_or_default(),
-                    bls12381_p2_decompress_base: f19.unwrap_or_default(),
-                    bls12381_p2_decompress_element: f20.unwrap_or_default(),
-                    bls12381_p2_sum_base: f21.unwrap_or_default(),
-                    bls12381_p2_sum_element: f22.unwrap_or_default(),
-                    bls12381_pairing_base: f23.unwrap_or_default(),
-                    bls12381_pairing_element: f24.unwrap_or_default(),
-                    contract_compile_base: f25.unwrap_or_default(),
-                    contract_compile_bytes: f26.unwrap_or_default(),
-                    contract_loading_base: f27.unwrap_or_default(),
-                    contract_loading_bytes: f28.unwrap_or_default(),
-                    ecrecover_base: f29.unwrap_or_default(),
-                    ed25519_verify_base: f30.unwrap_or_default(),
-                    ed25519_verify_byte: f31.unwrap_or_default(),
-                    keccak256_base: f32.unwrap_or_default(),
-                    keccak256_byte: f33.unwrap_or_default(),
-                    keccak512_base: f34.unwrap_or_default(),
-                    keccak512_byte: f35.unwrap_or_default(),
-                    log_base: f36.unwrap_or_default(),
-                    log_byte: f37.unwrap_or_default(),
-                    p256_verify_base: f38.unwrap_or_default(),
-                    p256_verify_byte: f39.unwrap_or_default(),
-                    promise_and_base: f40.unwrap_or_default(),
-                    promise_and_per_promise: f41.unwrap_or_default(),
-                    promise_return: f42.unwrap_or_default(),
-                    read_cached_trie_node: f43.unwrap_or_default(),
-                    read_memory_base: f44.unwrap_or_default(),
-                    read_memory_byte: f45.unwrap_or_default(),
-                    read_register_base: f46.unwrap_or_default(),
-                    read_register_byte: f47.unwrap_or_default(),
-                    ripemd160_base: f48.unwrap_or_default(),
-                    ripemd160_block: f49.unwrap_or_default(),
-                    sha256_base: f50.unwrap_or_default(),
-                    sha256_byte: f51.unwrap_or_default(),
-                    storage_has_key_base: f52.unwrap_or_default(),
-                    storage_has_key_byte: f53.unwrap_or_default(),
-                    storage_iter_create_from_byte: f54.unwrap_or_default(),
-                    storage_iter_create_prefix_base: f55.unwrap_or_default(),
-                    storage_iter_create_prefix_byte: f56.unwrap_or_default(),
-                    storage_iter_create_range_base: f57.unwrap_or_default(),
-                    storage_iter_create_to_byte: f58.unwrap_or_default(),
-                    storage_iter_next_base: f59.unwrap_or_default(),
-                    storage_iter_next_key_byte: f60.unwrap_or_default(),
-                    storage_iter_next_value_byte: f61.unwrap_or_default(),
-                    storage_large_read_overhead_base: f62.unwrap_or_default(),
-                    storage_large_read_overhead_byte: f63.unwrap_or_default(),
-                    storage_read_base: f64.unwrap_or_default(),
-                    storage_read_key_byte: f65.unwrap_or_default(),
-                    storage_read_value_byte: f66.unwrap_or_default(),
-                    storage_remove_base: f67.unwrap_or_default(),
-                    storage_remove_key_byte: f68.unwrap_or_default(),
-                    storage_remove_ret_value_byte: f69.unwrap_or_default(),
-                    storage_write_base: f70.unwrap_or_default(),
-                    storage_write_evicted_byte: f71.unwrap_or_default(),
-                    storage_write_key_byte: f72.unwrap_or_default(),
-                    storage_write_value_byte: f73.unwrap_or_default(),
-                    touching_trie_node: f74.unwrap_or_default(),
-                    utf16_decoding_base: f75.unwrap_or_default(),
-                    utf16_decoding_byte: f76.unwrap_or_default(),
-                    utf8_decoding_base: f77.unwrap_or_default(),
-                    utf8_decoding_byte: f78.unwrap_or_default(),
-                    validator_stake_base: f79.unwrap_or_default(),
-                    validator_total_stake_base: f80.unwrap_or_default(),
-                    write_memory_base: f81.unwrap_or_default(),
-                    write_memory_byte: f82.unwrap_or_default(),
-                    write_register_base: f83.unwrap_or_default(),
-                    write_register_byte: f84.unwrap_or_default(),
-                    yield_create_base: f85.unwrap_or_default(),
-                    yield_create_byte: f86.unwrap_or_default(),
-                    yield_resume_base: f87.unwrap_or_default(),
-                    yield_resume_byte: f88.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("ExtCostsConfigView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ExternalStorageConfig {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "external_storage_fallback_threshold",
-            "location",
-            "num_concurrent_requests",
-            "num_concurrent_requests_during_catchup",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "external_storage_fallback_threshold" => {
-                    ::std::option::Option::Some(0usize)
-                }
-                "location" => ::std::option::Option::Some(1usize),
-                "num_concurrent_requests" => ::std::option::Option::Some(2usize),
-                "num_concurrent_requests_during_catchup" => {
-                    ::std::option::Option::Some(3usize)
-                }
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ExternalStorageConfig;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ExternalStorageConfig")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ExternalStorageConfig, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ExternalStorageConfig {
-                    external_storage_fallback_threshold: f0.unwrap_or_default(),
-                    location: f1.unwrap_or_default(),
-                    num_concurrent_requests: f2.unwrap_or_default(),
-                    num_concurrent_requests_during_catchup: f3.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("ExternalStorageConfig", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Fee {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["execution", "send_not_sir", "send_sir"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "execution" => ::std::option::Option::Some(0usize),
-                "send_not_sir" => ::std::option::Option::Some(1usize),
-                "send_sir" => ::std::option::Option::Some(2usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = Fee;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct Fee")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Fee, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(Fee {
-                    execution: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    send_not_sir: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    send_sir: crate::__private::required_field(f2, FIELDS[2usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Fee", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for FinalExecutionOutcomeView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "receipts_outcome",
-            "status",
-            "transaction",
-            "transaction_outcome",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "receipts_outcome" => ::std::option::Option::Some(0usize),
-                "status" => ::std::option::Option::Some(1usize),
-                "transaction" => ::std::option::Option::Some(2usize),
-                "transaction_outcome" => ::std::option::Option::Some(3usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = FinalExecutionOutcomeView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct FinalExecutionOutcomeView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<FinalExecutionOutcomeView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(FinalExecutionOutcomeView {
-                    receipts_outcome: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    status: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    transaction: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    transaction_outcome: crate::__private::required_field(
-                        f3,
-                        FIELDS[3usize],
-                    )?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("FinalExecutionOutcomeView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for FinalExecutionOutcomeWithReceiptView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "receipts",
-            "receipts_outcome",
-            "status",
-            "transaction",
-            "transaction_outcome",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "receipts" => ::std::option::Option::Some(0usize),
-                "receipts_outcome" => ::std::option::Option::Some(1usize),
-                "status" => ::std::option::Option::Some(2usize),
-                "transaction" => ::std::option::Option::Some(3usize),
-                "transaction_outcome" => ::std::option::Option::Some(4usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = FinalExecutionOutcomeWithReceiptView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct FinalExecutionOutcomeWithReceiptView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<FinalExecutionOutcomeWithReceiptView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(FinalExecutionOutcomeWithReceiptView {
-                    receipts: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    receipts_outcome: crate::__private::required_field(
-                        f1,
-                        FIELDS[1usize],
-                    )?,
-                    status: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    transaction: crate::__private::required_field(f3, FIELDS[3usize])?,
-                    transaction_outcome: crate::__private::required_field(
-                        f4,
-                        FIELDS[4usize],
-                    )?,
-                })
-            }
-        }
-        deserializer
-            .deserialize_struct("FinalExecutionOutcomeWithReceiptView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for FunctionCallAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["args", "deposit", "gas", "method_name"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "args" => ::std::option::Option::Some(0usize),
-                "deposit" => ::std::option::Option::Some(1usize),
-                "gas" => ::std::option::Option::Some(2usize),
-                "method_name" => ::std::option::Option::Some(3usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = FunctionCallAction;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct FunctionCallAction")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<FunctionCallAction, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(FunctionCallAction {
-                    args: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    deposit: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    gas: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    method_name: crate::__private::required_field(f3, FIELDS[3usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("FunctionCallAction", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for FunctionCallPermission {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["allowance", "method_names", "receiver_id"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "allowance" => ::std::option::Option::Some(0usize),
-                "method_names" => ::std::option::Option::Some(1usize),
-                "receiver_id" => ::std::option::Option::Some(2usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = FunctionCallPermission;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct FunctionCallPermission")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<FunctionCallPermission, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(FunctionCallPermission {
-                    allowance: f0.unwrap_or_default(),
-                    method_names: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    receiver_id: crate::__private::required_field(f2, FIELDS[2usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("FunctionCallPermission", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for GasKeyInfo {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["balance", "num_nonces"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "balance" => ::std::option::Option::Some(0usize),
-                "num_nonces" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = GasKeyInfo;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct GasKeyInfo")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GasKeyInfo, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(GasKeyInfo {
-                    balance: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    num_nonces: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("GasKeyInfo", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for GasKeyNoncesView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["nonces"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "nonces" => ::std::option::Option::Some(0usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = GasKeyNoncesView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct GasKeyNoncesView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GasKeyNoncesView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(GasKeyNoncesView {
-                    nonces: crate::__private::required_field(f0, FIELDS[0usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("GasKeyNoncesView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for GcConfig {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "gc_blocks_limit",
-            "gc_fork_clean_step",
-            "gc_num_epochs_to_keep",
-            "gc_step_period",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "gc_blocks_limit" => ::std::option::Option::Some(0usize),
-                "gc_fork_clean_step" => ::std::option::Option::Some(1usize),
-                "gc_num_epochs_to_keep" => ::std::option::Option::Some(2usize),
-                "gc_step_period" => ::std::option::Option::Some(3usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = GcConfig;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct GcConfig")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GcConfig, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(GcConfig {
-                    gc_blocks_limit: f0.unwrap_or_default(),
-                    gc_fork_clean_step: f1.unwrap_or_default(),
-                    gc_num_epochs_to_keep: f2.unwrap_or_default(),
-                    gc_step_period: f3.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("GcConfig", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for GenesisConfig {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "block_producer_kickout_threshold",
-            "chain_id",
-            "chunk_producer_assignment_changes_limit",
-            "chunk_producer_kickout_threshold",
-            "chunk_validator_only_kickout_threshold",
-            "dynamic_resharding",
-            "epoch_length",
-            "fishermen_threshold",
-            "gas_limit",
-            "gas_price_adjustment_rate",
-            "genesis_height",
-            "genesis_time",
-            "max_gas_price",
-            "max_inflation_rate",
-            "max_kickout_stake_perc",
-            "min_gas_price",
-            "minimum_stake_divisor",
-            "minimum_stake_ratio",
-            "minimum_validators_per_shard",
-            "num_block_producer_seats",
-            "num_blocks_per_year",
-            "num_chunk_producer_seats",
-            "num_chunk_validator_seats",
-            "online_max_threshold",
-            "online_min_threshold",
-            "protocol_reward_rate",
-            "protocol_treasury_account",
-            "protocol_upgrade_stake_threshold",
-            "protocol_version",
-            "shard_layout",
-            "shuffle_shard_assignment_for_chunk_producers",
-            "target_validator_mandates_per_shard",
-            "total_supply",
-            "transaction_validity_period",
-            "use_production_config",
-            "validators",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "block_producer_kickout_threshold" => ::std::option::Option::Some(0usize),
-                "chain_id" => ::std::option::Option::Some(1usize),
-                "chunk_producer_assignment_changes_limit" => {
-                    ::std::option::Option::Some(2usize)
-                }
-                "chunk_producer_kickout_threshold" => ::std::option::Option::Some(3usize),
-                "chunk_validator_only_kickout_threshold" => {
-                    ::std::option::Option::Some(4usize)
-                }
-                "dynamic_resharding" => ::std::option::Option::Some(5usize),
-                "epoch_length" => ::std::option::Option::Some(6usize),
-                "fishermen_threshold" => ::std::option::Option::Some(7usize),
-                "gas_limit" => ::std::option::Option::Some(8usize),
-                "gas_price_adjustment_rate" => ::std::option::Option::Some(9usize),
-                "genesis_height" => ::std::option::Option::Some(10usize),
-                "genesis_time" => ::std::option::Option::Some(11usize),
-                "max_gas_price" => ::std::option::Option::Some(12usize),
-                "max_inflation_rate" => ::std::option::Option::Some(13usize),
-                "max_kickout_stake_perc" => ::std::option::Option::Some(14usize),
-                "min_gas_price" => ::std::option::Option::Some(15usize),
-                "minimum_stake_divisor" => ::std::option::Option::Some(16usize),
-                "minimum_stake_ratio" => ::std::option::Option::Some(17usize),
-                "minimum_validators_per_shard" => ::std::option::Option::Some(18usize),
-                "num_block_producer_seats" => ::std::option::Option::Some(19usize),
-                "num_blocks_per_year" => ::std::option::Option::Some(20usize),
-                "num_chunk_producer_seats" => ::std::option::Option::Some(21usize),
-                "num_chunk_validator_seats" => ::std::option::Option::Some(22usize),
-                "online_max_threshold" => ::std::option::Option::Some(23usize),
-                "online_min_threshold" => ::std::option::Option::Some(24usize),
-                "protocol_reward_rate" => ::std::option::Option::Some(25usize),
-                "protocol_treasury_account" => ::std::option::Option::Some(26usize),
-                "protocol_upgrade_stake_threshold" => {
-                    ::std::option::Option::Some(27usize)
-                }
-                "protocol_version" => ::std::option::Option::Some(28usize),
-                "shard_layout" => ::std::option::Option::Some(29usize),
-                "shuffle_shard_assignment_for_chunk_producers" => {
-                    ::std::option::Option::Some(30usize)
-                }
-                "target_validator_mandates_per_shard" => {
-                    ::std::option::Option::Some(31usize)
-                }
-                "total_supply" => ::std::option::Option::Some(32usize),
-                "transaction_validity_period" => ::std::option::Option::Some(33usize),
-                "use_production_config" => ::std::option::Option::Some(34usize),
-                "validators" => ::std::option::Option::Some(35usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = GenesisConfig;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct GenesisConfig")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<GenesisConfig, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                let mut f7 = ::std::option::Option::None;
-                let mut f8 = ::std::option::Option::None;
-                let mut f9 = ::std::option::Option::None;
-                let mut f10 = ::std::option::Option::None;
-                let mut f11 = ::std::option::Option::None;
-                let mut f12 = ::std::option::Option::None;
-                let mut f13 = ::std::option::Option::None;
-                let mut f14 = ::std::option::Option::None;
-                let mut f15 = ::std::option::Option::None;
-                let mut f16 = ::std::option::Option::None;
-                let mut f17 = ::std::option::Option::None;
-                let mut f18 = ::std::option::Option::None;
-                let mut f19 = ::std::option::Option::None;
-                let mut f20 = ::std::option::Option::None;
-                let mut f21 = ::std::option::Option::None;
-                let mut f22 = ::std::option::Option::None;
-                let mut f23 = ::std::option::Option::None;
-                let mut f24 = ::std::option::Option::None;
-                let mut f25 = ::std::option::Option::None;
-                let mut f26 = ::std::option::Option::None;
-                let mut f27 = ::std::option::Option::None;
-                let mut f28 = ::std::option::Option::None;
-                let mut f29 = ::std::option::Option::None;
-                let mut f30 = ::std::option::Option::None;
-                let mut f31 = ::std::option::Option::None;
-                let mut f32 = ::std::option::Option::None;
-                let mut f33 = ::std::option::Option::None;
-                let mut f34 = ::std::option::Option::None;
-                let mut f35 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(7usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f7,
-                                FIELDS[7usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(8usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f8,
-                                FIELDS[8usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(9usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f9,
-                                FIELDS[9usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(10usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f10,
-                                FIELDS[10usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(11usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f11,
-                                FIELDS[11usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(12usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f12,
-                                FIELDS[12usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(13usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f13,
-                                FIELDS[13usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(14usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f14,
-                                FIELDS[14usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(15usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f15,
-                                FIELDS[15usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(16usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f16,
-                                FIELDS[16usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(17usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f17,
-                                FIELDS[17usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(18usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f18,
-                                FIELDS[18usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(19usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f19,
-                                FIELDS[19usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(20usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f20,
-                                FIELDS[20usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(21usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f21,
-                                FIELDS[21usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(22usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f22,
-                                FIELDS[22usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(23usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f23,
-                                FIELDS[23usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(24usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f24,
-                                FIELDS[24usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(25usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f25,
-                                FIELDS[25usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(26usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f26,
-                                FIELDS[26usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(27usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f27,
-                                FIELDS[27usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(28usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f28,
-                                FIELDS[28usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(29usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f29,
-                                FIELDS[29usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(30usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f30,
-                                FIELDS[30usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(31usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f31,
-                                FIELDS[31usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(32usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f32,
-                                FIELDS[32usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(33usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f33,
-                                FIELDS[33usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(34usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f34,
-                                FIELDS[34usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(35usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f35,
-                                FIELDS[35usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(GenesisConfig {
-                    block_producer_kickout_threshold: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    chain_id: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    chunk_producer_assignment_changes_limit: f2.unwrap_or_default(),
-                    chunk_producer_kickout_threshold: crate::__private::required_field(
-                        f3,
-                        FIELDS[3usize],
-                    )?,
-                    chunk_validator_only_kickout_threshold: f4.unwrap_or_default(),
-                    dynamic_resharding: crate::__private::required_field(
-                        f5,
-                        FIELDS[5usize],
-                    )?,
-                    epoch_length: crate::__private::required_field(f6, FIELDS[6usize])?,
-                    fishermen_threshold: crate::__private::required_field(
-                        f7,
-                        FIELDS[7usize],
-                    )?,
-                    gas_limit: crate::__private::required_field(f8, FIELDS[8usize])?,
-                    gas_price_adjustment_rate: crate::__private::required_field(
-                        f9,
-                        FIELDS[9usize],
-                    )?,
-                    genesis_height: crate::__private::required_field(
-                        f10,
-                        FIELDS[10usize],
-                    )?,
-                    genesis_time: crate::__private::required_field(
-                        f11,
-                        FIELDS[11usize],
-                    )?,
-                    max_gas_price: crate::__private::required_field(
-                        f12,
-                        FIELDS[12usize],
-                    )?,
-                    max_inflation_rate: crate::__private::required_field(
-                        f13,
-                        FIELDS[13usize],
-                    )?,
-                    max_kickout_stake_perc: f14.unwrap_or_default(),
-                    min_gas_price: crate::__private::required_field(
-                        f15,
-                        FIELDS[15usize],
-                    )?,
-                    minimum_stake_divisor: f16.unwrap_or_default(),
-                    minimum_stake_ratio: f17.unwrap_or_default(),
-                    minimum_validators_per_shard: f18.unwrap_or_default(),
-                    num_block_producer_seats: crate::__private::required_field(
-                        f19,
-                        FIELDS[19usize],
-                    )?,
-                    num_blocks_per_year: crate::__private::required_field(
-                        f20,
-                        FIELDS[20usize],
-                    )?,
-                    num_chunk_producer_seats: f21.unwrap_or_default(),
-                    num_chunk_validator_seats: f22.unwrap_or_default(),
-                    online_max_threshold: f23.unwrap_or_default(),
-                    online_min_threshold: f24.unwrap_or_default(),
-                    protocol_reward_rate: crate::__private::required_field(
-                        f25,
-                        FIELDS[25usize],
-                    )?,
-                    protocol_treasury_account: crate::__private::required_field(
-                        f26,
-                        FIELDS[26usize],
-                    )?,
-                    protocol_upgrade_stake_threshold: f27.unwrap_or_default(),
-                    protocol_version: crate::__private::required_field(
-                        f28,
-                        FIELDS[28usize],
-                    )?,
-                    shard_layout: f29.unwrap_or_default(),
-                    shuffle_shard_assignment_for_chunk_producers: f30
-                        .unwrap_or_default(),
-                    target_validator_mandates_per_shard: f31.unwrap_or_default(),
-                    total_supply: crate::__private::required_field(
-                        f32,
-                        FIELDS[32usize],
-                    )?,
-                    transaction_validity_period: crate::__private::required_field(
-                        f33,
-                        FIELDS[33usize],
-                    )?,
-                    use_production_config: f34.unwrap_or_default(),
-                    validators: crate::__private::required_field(f35, FIELDS[35usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("GenesisConfig", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for KnownProducerView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["account_id", "next_hops", "peer_id"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "account_id" => ::std::option::Option::Some(0usize),
-                "next_hops" => ::std::option::Option::Some(1usize),
-                "peer_id" => ::std::option::Option::Some(2usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = KnownProducerView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct KnownProducerView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<KnownProducerView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(KnownProducerView {
-                    account_id: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    next_hops: f1.unwrap_or_default(),
-                    peer_id: crate::__private::required_field(f2, FIELDS[2usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("KnownProducerView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for LightClientBlockLiteView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["inner_lite", "inner_rest_hash", "prev_block_hash"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "inner_lite" => ::std::option::Option::Some(0usize),
-                "inner_rest_hash" => ::std::option::Option::Some(1usize),
-                "prev_block_hash" => ::std::option::Option::Some(2usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = LightClientBlockLiteView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct LightClientBlockLiteView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<LightClientBlockLiteView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(LightClientBlockLiteView {
-                    inner_lite: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    inner_rest_hash: crate::__private::required_field(
-                        f1,
-                        FIELDS[1usize],
-                    )?,
-                    prev_block_hash: crate::__private::required_field(
-                        f2,
-                        FIELDS[2usize],
-                    )?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("LightClientBlockLiteView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for LimitConfig {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "account_id_validity_rules_version",
-            "initial_memory_pages",
-            "max_actions_per_receipt",
-            "max_arguments_length",
-            "max_blocks_per_contract",
-            "max_blocks_per_function",
-            "max_contract_size",
-            "max_deploy_actions_per_receipt",
-            "max_elements_per_contract_table",
-            "max_function_body_size",
-            "max_functions_number_per_contract",
-            "max_gas_burnt",
-            "max_instrumented_code_size",
-            "max_length_method_name",
-            "max_length_returned_data",
-            "max_length_storage_key",
-            "max_length_storage_value",
-            "max_locals_per_contract",
-            "max_memory_pages",
-            "max_number_bytes_method_names",
-            "max_number_input_data_dependencies",
-            "max_number_logs",
-            "max_number_registers",
-            "max_operand_stack_bytes_per_function",
-            "max_params_per_contract",
-            "max_params_per_function",
-            "max_promises_per_function_call_action",
-            "max_receipt_size",
-            "max_register_size",
-            "max_stack_height",
-            "max_tables_per_contract",
-            "max_total_log_length",
-            "max_total_prepaid_gas",
-            "max_transaction_size",
-            "max_types_per_contract",
-            "max_yield_payload_size",
-            "per_receipt_storage_proof_size_limit",
-            "registers_memory_limit",
-            "yield_timeout_length_in_blocks",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "account_id_validity_rules_version" => {
-                    ::std::option::Option::Some(0usize)
-                }
-                "initial_memory_pages" => ::std::option::Option::Some(1usize),
-                "max_actions_per_receipt" => ::std::option::Option::Some(2usize),
-                "max_arguments_length" => ::std::option::Option::Some(3usize),
-                "max_blocks_per_contract" => ::std::option::Option::Some(4usize),
-                "max_blocks_per_function" => ::std::option::Option::Some(5usize),
-                "max_contract_size" => ::std::option::Option::Some(6usize),
-                "max_deploy_actions_per_receipt" => ::std::option::Option::Some(7usize),
-                "max_elements_per_contract_table" => ::std::option::Option::Some(8usize),
-                "max_function_body_size" => ::std::option::Option::Some(9usize),
-                "max_functions_number_per_contract" => {
-                    ::std::option::Option::Some(10usize)
-                }
-                "max_gas_burnt" => ::std::option::Option::Some(11usize),
-                "max_instrumented_code_size" => ::std::option::Option::Some(12usize),
-                "max_length_method_name" => ::std::option::Option::Some(13usize),
-                "max_length_returned_data" => ::std::option::Option::Some(14usize),
-                "max_length_storage_key" => ::std::option::Option::Some(15usize),
-                "max_length_storage_value" => ::std::option::Option::Some(16usize),
-                "max_locals_per_contract" => ::std::option::Option::Some(17usize),
-                "max_memory_pages" => ::std::option::Option::Some(18usize),
-                "max_number_bytes_method_names" => ::std::option::Option::Some(19usize),
-                "max_number_input_data_dependencies" => {
-                    ::std::option::Option::Some(20usize)
-                }
-                "max_number_logs" => ::std::option::Option::Some(21usize),
-                "max_number_registers" => ::std::option::Option::Some(22usize),
-                "max_operand_stack_bytes_per_function" => {
-                    ::std::option::Option::Some(23usize)
-                }
-                "max_params_per_contract" => ::std::option::Option::Some(24usize),
-                "max_params_per_function" => ::std::option::Option::Some(25usize),
-                "max_promises_per_function_call_action" => {
-                    ::std::option::Option::Some(26usize)
-                }
-                "max_receipt_size" => ::std::option::Option::Some(27usize),
-                "max_register_size" => ::std::option::Option::Some(28usize),
-                "max_stack_height" => ::std::option::Option::Some(29usize),
-                "max_tables_per_contract" => ::std::option::Option::Some(30usize),
-                "max_total_log_length" => ::std::option::Option::Some(31usize),
-                "max_total_prepaid_gas" => ::std::option::Option::Some(32usize),
-                "max_transaction_size" => ::std::option::Option::Some(33usize),
-                "max_types_per_contract" => ::std::option::Option::Some(34usize),
-                "max_yield_payload_size" => ::std::option::Option::Some(35usize),
-                "per_receipt_storage_proof_size_limit" => {
-                    ::std::option::Option::Some(36usize)
-                }
-                "registers_memory_limit" => ::std::option::Option::Some(37usize),
-                "yield_timeout_length_in_blocks" => ::std::option::Option::Some(38usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = LimitConfig;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct LimitConfig")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<LimitConfig, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                let mut f7 = ::std::option::Option::None;
-                let mut f8 = ::std::option::Option::None;
-                let mut f9 = ::std::option::Option::None;
-                let mut f10 = ::std::option::Option::None;
-                let mut f11 = ::std::option::Option::None;
-                let mut f12 = ::std::option::Option::None;
-                let mut f13 = ::std::option::Option::None;
-                let mut f14 = ::std::option::Option::None;
-                let mut f15 = ::std::option::Option::None;
-                let mut f16 = ::std::option::Option::None;
-                let mut f17 = ::std::option::Option::None;
-                let mut f18 = ::std::option::Option::None;
-                let mut f19 = ::std::option::Option::None;
-                let mut f20 = ::std::option::Option::None;
-                let mut f21 = ::std::option::Option::None;
-                let mut f22 = ::std::option::Option::None;
-                let mut f23 = ::std::option::Option::None;
-                let mut f24 = ::std::option::Option::None;
-                let mut f25 = ::std::option::Option::None;
-                let mut f26 = ::std::option::Option::None;
-                let mut f27 = ::std::option::Option::None;
-                let mut f28 = ::std::option::Option::None;
-                let mut f29 = ::std::option::Option::None;
-                let mut f30 = ::std::option::Option::None;
-                let mut f31 = ::std::option::Option::None;
-                let mut f32 = ::std::option::Option::None;
-                let mut f33 = ::std::option::Option::None;
-                let mut f34 = ::std::option::Option::None;
-                let mut f35 = ::std::option::Option::None;
-                let mut f36 = ::std::option::Option::None;
-                let mut f37 = ::std::option::Option::None;
-                let mut f38 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(7usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f7,
-                                FIELDS[7usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(8usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f8,
-                                FIELDS[8usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(9usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f9,
-                                FIELDS[9usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(10usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f10,
-                                FIELDS[10usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(11usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f11,
-                                FIELDS[11usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(12usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f12,
-                                FIELDS[12usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(13usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f13,
-                                FIELDS[13usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(14usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f14,
-                                FIELDS[14usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(15usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f15,
-                                FIELDS[15usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(16usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f16,
-                                FIELDS[16usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(17usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f17,
-                                FIELDS[17usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(18usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f18,
-                                FIELDS[18usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(19usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f19,
-                                FIELDS[19usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(20usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f20,
-                                FIELDS[20usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(21usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f21,
-                                FIELDS[21usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(22usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f22,
-                                FIELDS[22usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(23usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f23,
-                                FIELDS[23usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(24usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f24,
-                                FIELDS[24usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(25usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f25,
-                                FIELDS[25usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(26usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f26,
-                                FIELDS[26usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(27usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f27,
-                                FIELDS[27usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(28usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f28,
-                                FIELDS[28usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(29usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f29,
-                                FIELDS[29usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(30usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f30,
-                                FIELDS[30usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(31usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f31,
-                                FIELDS[31usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(32usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f32,
-                                FIELDS[32usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(33usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f33,
-                                FIELDS[33usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(34usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f34,
-                                FIELDS[34usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(35usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f35,
-                                FIELDS[35usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(36usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f36,
-                                FIELDS[36usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(37usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f37,
-                                FIELDS[37usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(38usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f38,
-                                FIELDS[38usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(LimitConfig {
-                    account_id_validity_rules_version: f0.unwrap_or_default(),
-                    initial_memory_pages: f1.unwrap_or_default(),
-                    max_actions_per_receipt: f2.unwrap_or_default(),
-                    max_arguments_length: f3.unwrap_or_default(),
-                    max_blocks_per_contract: f4.unwrap_or_default(),
-                    max_blocks_per_function: f5.unwrap_or_default(),
-                    max_contract_size: f6.unwrap_or_default(),
-                    max_deploy_actions_per_receipt: f7.unwrap_or_default(),
-                    max_elements_per_contract_table: f8.unwrap_or_default(),
-                    max_function_body_size: f9.unwrap_or_default(),
-                    max_functions_number_per_contract: f10.unwrap_or_default(),
-                    max_gas_burnt: f11.unwrap_or_default(),
-                    max_instrumented_code_size: f12.unwrap_or_default(),
-                    max_length_method_name: f13.unwrap_or_default(),
-                    max_length_returned_data: f14.unwrap_or_default(),
-                    max_length_storage_key: f15.unwrap_or_default(),
-                    max_length_storage_value: f16.unwrap_or_default(),
-                    max_locals_per_contract: f17.unwrap_or_default(),
-                    max_memory_pages: f18.unwrap_or_default(),
-                    max_number_bytes_method_names: f19.unwrap_or_default(),
-                    max_number_input_data_dependencies: f20.unwrap_or_default(),
-                    max_number_logs: f21.unwrap_or_default(),
-                    max_number_registers: f22.unwrap_or_default(),
-                    max_operand_stack_bytes_per_function: f23.unwrap_or_default(),
-                    max_params_per_contract: f24.unwrap_or_default(),
-                    max_params_per_function: f25.unwrap_or_default(),
-                    max_promises_per_function_call_action: f26.unwrap_or_default(),
-                    max_receipt_size: f27.unwrap_or_default(),
-                    max_register_size: f28.unwrap_or_default(),
-                    max_stack_height: f29.unwrap_or_default(),
-                    max_tables_per_contract: f30.unwrap_or_default(),
-                    max_total_log_length: f31.unwrap_or_default(),
-                    max_total_prepaid_gas: f32.unwrap_or_default(),
-                    max_transaction_size: f33.unwrap_or_default(),
-                    max_types_per_contract: f34.unwrap_or_default(),
-                    max_yield_payload_size: f35.unwrap_or_default(),
-                    per_receipt_storage_proof_size_limit: f36.unwrap_or_default(),
-                    registers_memory_limit: f37.unwrap_or_default(),
-                    yield_timeout_length_in_blocks: f38.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("LimitConfig", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for MerklePathItem {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["direction", "hash"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "direction" => ::std::option::Option::Some(0usize),
-                "hash" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = MerklePathItem;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct MerklePathItem")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<MerklePathItem, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(MerklePathItem {
-                    direction: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    hash: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("MerklePathItem", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for MissingTrieValue {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["context", "hash"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "context" => ::std::option::Option::Some(0usize),
-                "hash" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = MissingTrieValue;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct MissingTrieValue")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<MissingTrieValue, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(MissingTrieValue {
-                    context: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    hash: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("MissingTrieValue", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for NetworkInfoView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "connected_peers",
-            "known_producers",
-            "num_connected_peers",
-            "peer_max_count",
-            "tier1_accounts_data",
-            "tier1_accounts_keys",
-            "tier1_connections",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "connected_peers" => ::std::option::Option::Some(0usize),
-                "known_producers" => ::std::option::Option::Some(1usize),
-                "num_connected_peers" => ::std::option::Option::Some(2usize),
-                "peer_max_count" => ::std::option::Option::Some(3usize),
-                "tier1_accounts_data" => ::std::option::Option::Some(4usize),
-                "tier1_accounts_keys" => ::std::option::Option::Some(5usize),
-                "tier1_connections" => ::std::option::Option::Some(6usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = NetworkInfoView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct NetworkInfoView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<NetworkInfoView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(NetworkInfoView {
-                    connected_peers: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    known_producers: crate::__private::required_field(
-                        f1,
-                        FIELDS[1usize],
-                    )?,
-                    num_connected_peers: crate::__private::required_field(
-                        f2,
-                        FIELDS[2usize],
-                    )?,
-                    peer_max_count: crate::__private::required_field(
-                        f3,
-                        FIELDS[3usize],
-                    )?,
-                    tier1_accounts_data: crate::__private::required_field(
-                        f4,
-                        FIELDS[4usize],
-                    )?,
-                    tier1_accounts_keys: crate::__private::required_field(
-                        f5,
-                        FIELDS[5usize],
-                    )?,
-                    tier1_connections: crate::__private::required_field(
-                        f6,
-                        FIELDS[6usize],
-                    )?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("NetworkInfoView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for NextEpochValidatorInfo {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["account_id", "public_key", "shards", "stake"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "account_id" => ::std::option::Option::Some(0usize),
-                "public_key" => ::std::option::Option::Some(1usize),
-                "shards" => ::std::option::Option::Some(2usize),
-                "stake" => ::std::option::Option::Some(3usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = NextEpochValidatorInfo;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct NextEpochValidatorInfo")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<NextEpochValidatorInfo, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(NextEpochValidatorInfo {
-                    account_id: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    public_key: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    shards: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    stake: crate::__private::required_field(f3, FIELDS[3usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("NextEpochValidatorInfo", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for PeerInfoView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "account_id",
-            "addr",
-            "archival",
-            "block_hash",
-            "connection_established_time_millis",
-            "height",
-            "is_highest_block_invalid",
-            "is_outbound_peer",
-            "last_time_peer_requested_millis",
-            "last_time_received_message_millis",
-            "nonce",
-            "peer_id",
-            "received_bytes_per_sec",
-            "sent_bytes_per_sec",
-            "tracked_shards",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "account_id" => ::std::option::Option::Some(0usize),
-                "addr" => ::std::option::Option::Some(1usize),
-                "archival" => ::std::option::Option::Some(2usize),
-                "block_hash" => ::std::option::Option::Some(3usize),
-                "connection_established_time_millis" => {
-                    ::std::option::Option::Some(4usize)
-                }
-                "height" => ::std::option::Option::Some(5usize),
-                "is_highest_block_invalid" => ::std::option::Option::Some(6usize),
-                "is_outbound_peer" => ::std::option::Option::Some(7usize),
-                "last_time_peer_requested_millis" => ::std::option::Option::Some(8usize),
-                "last_time_received_message_millis" => {
-                    ::std::option::Option::Some(9usize)
-                }
-                "nonce" => ::std::option::Option::Some(10usize),
-                "peer_id" => ::std::option::Option::Some(11usize),
-                "received_bytes_per_sec" => ::std::option::Option::Some(12usize),
-                "sent_bytes_per_sec" => ::std::option::Option::Some(13usize),
-                "tracked_shards" => ::std::option::Option::Some(14usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = PeerInfoView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct PeerInfoView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<PeerInfoView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                let mut f7 = ::std::option::Option::None;
-                let mut f8 = ::std::option::Option::None;
-                let mut f9 = ::std::option::Option::None;
-                let mut f10 = ::std::option::Option::None;
-                let mut f11 = ::std::option::Option::None;
-                let mut f12 = ::std::option::Option::None;
-                let mut f13 = ::std::option::Option::None;
-                let mut f14 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(7usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f7,
-                                FIELDS[7usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(8usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f8,
-                                FIELDS[8usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(9usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f9,
-                                FIELDS[9usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(10usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f10,
-                                FIELDS[10usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(11usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f11,
-                                FIELDS[11usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(12usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f12,
-                                FIELDS[12usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(13usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f13,
-                                FIELDS[13usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(14usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f14,
-                                FIELDS[14usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(PeerInfoView {
-                    account_id: f0.unwrap_or_default(),
-                    addr: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    archival: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    block_hash: f3.unwrap_or_default(),
-                    connection_established_time_millis: crate::__private::required_field(
-                        f4,
-                        FIELDS[4usize],
-                    )?,
-                    height: f5.unwrap_or_default(),
-                    is_highest_block_invalid: crate::__private::required_field(
-                        f6,
-                        FIELDS[6usize],
-                    )?,
-                    is_outbound_peer: crate::__private::required_field(
-                        f7,
-                        FIELDS[7usize],
-                    )?,
-                    last_time_peer_requested_millis: crate::__private::required_field(
-                        f8,
-                        FIELDS[8usize],
-                    )?,
-                    last_time_received_message_millis: crate::__private::required_field(
-                        f9,
-                        FIELDS[9usize],
-                    )?,
-                    nonce: crate::__private::required_field(f10, FIELDS[10usize])?,
-                    peer_id: crate::__private::required_field(f11, FIELDS[11usize])?,
-                    received_bytes_per_sec: crate::__private::required_field(
-                        f12,
-                        FIELDS[12usize],
-                    )?,
-                    sent_bytes_per_sec: crate::__private::required_field(
-                        f13,
-                        FIELDS[13usize],
-                    )?,
-                    tracked_shards: crate::__private::required_field(
-                        f14,
-                        FIELDS[14usize],
-                    )?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("PeerInfoView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RangeOfUint64 {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["end", "start"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "end" => ::std::option::Option::Some(0usize),
-                "start" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RangeOfUint64;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RangeOfUint64")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RangeOfUint64, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RangeOfUint64 {
-                    end: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    start: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RangeOfUint64", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ReceiptView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "predecessor_id",
-            "priority",
-            "receipt",
-            "receipt_id",
-            "receiver_id",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "predecessor_id" => ::std::option::Option::Some(0usize),
-                "priority" => ::std::option::Option::Some(1usize),
-                "receipt" => ::std::option::Option::Some(2usize),
-                "receipt_id" => ::std::option::Option::Some(3usize),
-                "receiver_id" => ::std::option::Option::Some(4usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ReceiptView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ReceiptView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ReceiptView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ReceiptView {
-                    predecessor_id: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    priority: f1.unwrap_or_default(),
-                    receipt: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    receipt_id: crate::__private::required_field(f3, FIELDS[3usize])?,
-                    receiver_id: crate::__private::required_field(f4, FIELDS[4usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ReceiptView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcBlockResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["author", "chunks", "header"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "author" => ::std::option::Option::Some(0usize),
-                "chunks" => ::std::option::Option::Some(1usize),
-                "header" => ::std::option::Option::Some(2usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcBlockResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcBlockResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcBlockResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcBlockResponse {
-                    author: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    chunks: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    header: crate::__private::required_field(f2, FIELDS[2usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcBlockResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcCallFunctionResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["block_hash", "block_height", "logs", "result"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "block_hash" => ::std::option::Option::Some(0usize),
-                "block_height" => ::std::option::Option::Some(1usize),
-                "logs" => ::std::option::Option::Some(2usize),
-                "result" => ::std::option::Option::Some(3usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcCallFunctionResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcCallFunctionResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcCallFunctionResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcCallFunctionResponse {
-                    block_hash: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    block_height: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    logs: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    result: crate::__private::required_field(f3, FIELDS[3usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcCallFunctionResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcChunkResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["author", "header", "receipts", "transactions"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "author" => ::std::option::Option::Some(0usize),
-                "header" => ::std::option::Option::Some(1usize),
-                "receipts" => ::std::option::Option::Some(2usize),
-                "transactions" => ::std::option::Option::Some(3usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcChunkResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcChunkResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcChunkResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcChunkResponse {
-                    author: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    header: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    receipts: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    transactions: crate::__private::required_field(f3, FIELDS[3usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcChunkResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcClientConfigResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "archive",
-            "block_header_fetch_horizon",
-            "block_production_tracking_delay",
-            "catchup_step_period",
-            "chain_id",
-            "chunk_distribution_network",
-            "chunk_request_retry_period",
-            "chunk_validation_threads",
-            "chunk_wait_mult",
-            "chunks_cache_height_horizon",
-            "client_background_migration_threads",
-            "cloud_archival_writer",
-            "contract_cache_warming_max_item_count",
-            "contract_cache_warming_pool_thread_count",
-            "disable_tx_routing",
-            "doomslug_step_period",
-            "enable_early_prepare_transactions",
-            "enable_multiline_logging",
-            "enable_statistics_export",
-            "epoch_length",
-            "epoch_sync",
-            "expected_shutdown",
-            "gc",
-            "header_sync_expected_height_per_second",
-            "header_sync_initial_timeout",
-            "header_sync_progress_timeout",
-            "header_sync_stall_ban_timeout",
-            "log_summary_period",
-            "log_summary_style",
-            "max_block_production_delay",
-            "max_block_wait_delay",
-            "max_gas_burnt_view",
-            "min_block_production_delay",
-            "min_num_peers",
-            "num_block_producer_seats",
-            "orphan_state_witness_max_size",
-            "orphan_state_witness_pool_size",
-            "produce_chunk_add_transactions_time_limit",
-            "produce_empty_blocks",
-            "protocol_version_check",
-            "resharding_config",
-            "rpc_addr",
-            "save_invalid_witnesses",
-            "save_latest_witnesses",
-            "save_receipt_to_tx",
-            "save_state_changes",
-            "save_trie_changes",
-            "save_tx_outcomes",
-            "save_untracked_partial_chunks_parts",
-            "skip_sync_wait",
-            "state_request_server_threads",
-            "state_request_throttle_period",
-            "state_requests_per_throttle_period",
-            "state_sync",
-            "state_sync_external_backoff",
-            "state_sync_external_timeout",
-            "state_sync_p2p_timeout",
-            "state_sync_retry_backoff",
-            "sync_check_period",
-            "sync_height_threshold",
-            "sync_max_block_requests",
-            "sync_step_period",
-            "tracked_shards_config",
-            "transaction_pool_size_limit",
-            "transaction_pool_strict_nonce_ttl_blocks",
-            "transaction_request_handler_threads",
-            "trie_viewer_state_size_limit",
-            "ttl_account_id_router",
-            "tx_routing_height_horizon",
-            "version",
-            "view_client_threads",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "archive" => ::std::option::Option::Some(0usize),
-                "block_header_fetch_horizon" => ::std::option::Option::Some(1usize),
-                "block_production_tracking_delay" => ::std::option::Option::Some(2usize),
-                "catchup_step_period" => ::std::option::Option::Some(3usize),
-                "chain_id" => ::std::option::Option::Some(4usize),
-                "chunk_distribution_network" => ::std::option::Option::Some(5usize),
-                "chunk_request_retry_period" => ::std::option::Option::Some(6usize),
-                "chunk_validation_threads" => ::std::option::Option::Some(7usize),
-                "chunk_wait_mult" => ::std::option::Option::Some(8usize),
-                "chunks_cache_height_horizon" => ::std::option::Option::Some(9usize),
-                "client_background_migration_threads" => {
-                    ::std::option::Option::Some(10usize)
-                }
-                "cloud_archival_writer" => ::std::option::Option::Some(11usize),
-                "contract_cache_warming_max_item_count" => {
-                    ::std::option::Option::Some(12usize)
-                }
-                "contract_cache_warming_pool_thread_count" => {
-                    ::std::option::Option::Some(13usize)
-                }
-                "disable_tx_routing" => ::std::option::Option::Some(14usize),
-                "doomslug_step_period" => ::std::option::Option::Some(15usize),
-                "enable_early_prepare_transactions" => {
-                    ::std::option::Option::Some(16usize)
-                }
-                "enable_multiline_logging" => ::std::option::Option::Some(17usize),
-                "enable_statistics_export" => ::std::option::Option::Some(18usize),
-                "epoch_length" => ::std::option::Option::Some(19usize),
-                "epoch_sync" => ::std::option::Option::Some(20usize),
-                "expected_shutdown" => ::std::option::Option::Some(21usize),
-                "gc" => ::std::option::Option::Some(22usize),
-                "header_sync_expected_height_per_second" => {
-                    ::std::option::Option::Some(23usize)
-                }
-                "header_sync_initial_timeout" => ::std::option::Option::Some(24usize),
-                "header_sync_progress_timeout" => ::std::option::Option::Some(25usize),
-                "header_sync_stall_ban_timeout" => ::std::option::Option::Some(26usize),
-                "log_summary_period" => ::std::option::Option::Some(27usize),
-                "log_summary_style" => ::std::option::Option::Some(28usize),
-                "max_block_production_delay" => ::std::option::Option::Some(29usize),
-                "max_block_wait_delay" => ::std::option::Option::Some(30usize),
-                "max_gas_burnt_view" => ::std::option::Option::Some(31usize),
-                "min_block_production_delay" => ::std::option::Option::Some(32usize),
-                "min_num_peers" => ::std::option::Option::Some(33usize),
-                "num_block_producer_seats" => ::std::option::Option::Some(34usize),
-                "orphan_state_witness_max_size" => ::std::option::Option::Some(35usize),
-                "orphan_state_witness_pool_size" => ::std::option::Option::Some(36usize),
-                "produce_chunk_add_transactions_time_limit" => {
-                    ::std::option::Option::Some(37usize)
-                }
-                "produce_empty_blocks" => ::std::option::Option::Some(38usize),
-                "protocol_version_check" => ::std::option::Option::Some(39usize),
-                "resharding_config" => ::std::option::Option::Some(40usize),
-                "rpc_addr" => ::std::option::Option::Some(41usize),
-                "save_invalid_witnesses" => ::std::option::Option::Some(42usize),
-                "save_latest_witnesses" => ::std::option::Option::Some(43usize),
-                "save_receipt_to_tx" => ::std::option::Option::Some(44usize),
-                "save_state_changes" => ::std::option::Option::Some(45usize),
-                "save_trie_changes" => ::std::option::Option::Some(46usize),
-                "save_tx_outcomes" => ::std::option::Option::Some(47usize),
-                "save_untracked_partial_chunks_parts" => {
-                    ::std::option::Option::Some(48usize)
-                }
-                "skip_sync_wait" => ::std::option::Option::Some(49usize),
-                "state_request_server_threads" => ::std::option::Option::Some(50usize),
-                "state_request_throttle_period" => ::std::option::Option::Some(51usize),
-                "state_requests_per_throttle_period" => {
-                    ::std::option::Option::Some(52usize)
-                }
-                "state_sync" => ::std::option::Option::Some(53usize),
-                "state_sync_external_backoff" => ::std::option::Option::Some(54usize),
-                "state_sync_external_timeout" => ::std::option::Option::Some(55usize),
-                "state_sync_p2p_timeout" => ::std::option::Option::Some(56usize),
-                "state_sync_retry_backoff" => ::std::option::Option::Some(57usize),
-                "sync_check_period" => ::std::option::Option::Some(58usize),
-                "sync_height_threshold" => ::std::option::Option::Some(59usize),
-                "sync_max_block_requests" => ::std::option::Option::Some(60usize),
-                "sync_step_period" => ::std::option::Option::Some(61usize),
-                "tracked_shards_config" => ::std::option::Option::Some(62usize),
-                "transaction_pool_size_limit" => ::std::option::Option::Some(63usize),
-                "transaction_pool_strict_nonce_ttl_blocks" => {
-                    ::std::option::Option::Some(64usize)
-                }
-                "transaction_request_handler_threads" => {
-                    ::std::option::Option::Some(65usize)
-                }
-                "trie_viewer_state_size_limit" => ::std::option::Option::Some(66usize),
-                "ttl_account_id_router" => ::std::option::Option::Some(67usize),
-                "tx_routing_height_horizon" => ::std::option::Option::Some(68usize),
-                "version" => ::std::option::Option::Some(69usize),
-                "view_client_threads" => ::std::option::Option::Some(70usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcClientConfigResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcClientConfigResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcClientConfigResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                let mut f7 = ::std::option::Option::None;
-                let mut f8 = ::std::option::Option::None;
-                let mut f9 = ::std::option::Option::None;
-                let mut f10 = ::std::option::Option::None;
-                let mut f11 = ::std::option::Option::None;
-                let mut f12 = ::std::option::Option::None;
-                let mut f13 = ::std::option::Option::None;
-                let mut f14 = ::std::option::Option::None;
-                let mut f15 = ::std::option::Option::None;
-                let mut f16 = ::std::option::Option::None;
-                let mut f17 = ::std::option::Option::None;
-                let mut f18 = ::std::option::Option::None;
-                let mut f19 = ::std::option::Option::None;
-                let mut f20 = ::std::option::Option::None;
-                let mut f21 = ::std::option::Option::None;
-                let mut f22 = ::std::option::Option::None;
-                let mut f23 = ::std::option::Option::None;
-                let mut f24 = ::std::option::Option::None;
-                let mut f25 = ::std::option::Option::None;
-                let mut f26 = ::std::option::Option::None;
-                let mut f27 = ::std::option::Option::None;
-                let mut f28 = ::std::option::Option::None;
-                let mut f29 = ::std::option::Option::None;
-                let mut f30 = ::std::option::Option::None;
-                let mut f31 = ::std::option::Option::None;
-                let mut f32 = ::std::option::Option::None;
-                let mut f33 = ::std::option::Option::None;
-                let mut f34 = ::std::option::Option::None;
-                let mut f35 = ::std::option::Option::None;
-                let mut f36 = ::std::option::Option::None;
-                let mut f37 = ::std::option::Option::None;
-                let mut f38 = ::std::option::Option::None;
-                let mut f39 = ::std::option::Option::None;
-                let mut f40 = ::std::option::Option::None;
-                let mut f41 = ::std::option::Option::None;
-                let mut f42 = ::std::option::Option::None;
-                let mut f43 = ::std::option::Option::None;
-                let mut f44 = ::std::option::Option::None;
-                let mut f45 = ::std::option::Option::None;
-                let mut f46 = ::std::option::Option::None;
-                let mut f47 = ::std::option::Option::None;
-                let mut f48 = ::std::option::Option::None;
-                let mut f49 = ::std::option::Option::None;
-                let mut f50 = ::std::option::Option::None;
-                let mut f51 = ::std::option::Option::None;
-                let mut f52 = ::std::option::Option::None;
-                let mut f53 = ::std::option::Option::None;
-                let mut f54 = ::std::option::Option::None;
-                let mut f55 = ::std::option::Option::None;
-                let mut f56 = ::std::option::Option::None;
-                let mut f57 = ::std::option::Option::None;
-                let mut f58 = ::std::option::Option::None;
-                let mut f59 = ::std::option::Option::None;
-                let mut f60 = ::std::option::Option::None;
-                let mut f61 = ::std::option::Option::None;
-                let mut f62 = ::std::option::Option::None;
-                let mut f63 = ::std::option::Option::None;
-                let mut f64 = ::std::option::Option::None;
-                let mut f65 = ::std::option::Option::None;
-                let mut f66 = ::std::option::Option::None;
-                let mut f67 = ::std::option::Option::None;
-                let mut f68 = ::std::option::Option::None;
-                let mut f69 = ::std::option::Option::None;
-                let mut f70 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(7usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f7,
-                                FIELDS[7usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(8usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f8,
-                                FIELDS[8usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(9usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f9,
-                                FIELDS[9usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(10usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f10,
-                                FIELDS[10usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(11usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f11,
-                                FIELDS[11usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(12usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f12,
-                                FIELDS[12usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(13usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f13,
-                                FIELDS[13usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(14usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f14,
-                                FIELDS[14usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(15usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f15,
-                                FIELDS[15usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(16usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f16,
-                                FIELDS[16usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(17usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f17,
-                                FIELDS[17usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(18usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f18,
-                                FIELDS[18usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(19usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f19,
-                                FIELDS[19usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(20usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f20,
-                                FIELDS[20usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(21usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f21,
-                                FIELDS[21usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(22usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f22,
-                                FIELDS[22usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(23usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f23,
-                                FIELDS[23usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(24usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f24,
-                                FIELDS[24usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(25usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f25,
-                                FIELDS[25usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(26usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f26,
-                                FIELDS[26usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(27usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f27,
-                                FIELDS[27usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(28usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f28,
-                                FIELDS[28usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(29usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f29,
-                                FIELDS[29usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(30usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f30,
-                                FIELDS[30usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(31usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f31,
-                                FIELDS[31usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(32usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f32,
-                                FIELDS[32usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(33usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f33,
-                                FIELDS[33usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(34usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f34,
-                                FIELDS[34usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(35usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f35,
-                                FIELDS[35usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(36usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f36,
-                                FIELDS[36usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(37usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f37,
-                                FIELDS[37usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(38usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f38,
-                                FIELDS[38usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(39usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f39,
-                                FIELDS[39usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(40usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f40,
-                                FIELDS[40usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(41usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f41,
-                                FIELDS[41usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(42usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f42,
-                                FIELDS[42usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(43usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f43,
-                                FIELDS[43usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(44usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f44,
-                                FIELDS[44usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(45usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f45,
-                                FIELDS[45usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(46usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f46,
-                                FIELDS[46usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(47usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f47,
-                                FIELDS[47usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(48usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f48,
-                                FIELDS[48usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(49usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f49,
-                                FIELDS[49usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(50usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f50,
-                                FIELDS[50usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(51usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f51,
-                                FIELDS[51usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(52usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f52,
-                                FIELDS[52usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(53usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f53,
-                                FIELDS[53usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(54usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f54,
-                                FIELDS[54usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(55usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f55,
-                                FIELDS[55usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(56usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f56,
-                                FIELDS[56usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(57usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f57,
-                                FIELDS[57usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(58usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f58,
-                                FIELDS[58usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(59usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f59,
-                                FIELDS[59usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(60usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f60,
-                                FIELDS[60usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(61usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f61,
-                                FIELDS[61usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(62usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f62,
-                                FIELDS[62usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(63usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f63,
-                                FIELDS[63usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(64usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f64,
-                                FIELDS[64usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(65usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f65,
-                                FIELDS[65usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(66usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f66,
-                                FIELDS[66usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(67usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f67,
-                                FIELDS[67usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(68usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f68,
-                                FIELDS[68usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(69usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f69,
-                                FIELDS[69usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(70usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f70,
-                                FIELDS[70usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcClientConfigResponse {
-                    archive: f0.unwrap_or_default(),
-                    block_header_fetch_horizon: f1.unwrap_or_default(),
-                    block_production_tracking_delay: f2.unwrap_or_default(),
-                    catchup_step_period: f3.unwrap_or_default(),
-                    chain_id: f4.unwrap_or_default(),
-                    chunk_distribution_network: f5.unwrap_or_default(),
-                    chunk_request_retry_period: f6.unwrap_or_default(),
-                    chunk_validation_threads: f7.unwrap_or_default(),
-                    chunk_wait_mult: f8.unwrap_or_default(),
-                    chunks_cache_height_horizon: f9.unwrap_or_default(),
-                    client_background_migration_threads: f10.unwrap_or_default(),
-                    cloud_archival_writer: f11.unwrap_or_default(),
-                    contract_cache_warming_max_item_count: f12.unwrap_or_default(),
-                    contract_cache_warming_pool_thread_count: f13.unwrap_or_default(),
-                    disable_tx_routing: f14.unwrap_or_default(),
-                    doomslug_step_period: f15.unwrap_or_default(),
-                    enable_early_prepare_transactions: f16.unwrap_or_default(),
-                    enable_multiline_logging: f17.unwrap_or_default(),
-                    enable_statistics_export: f18.unwrap_or_default(),
-                    epoch_length: f19.unwrap_or_default(),
-                    epoch_sync: f20.unwrap_or_default(),
-                    expected_shutdown: f21.unwrap_or_default(),
-                    gc: f22.unwrap_or_default(),
-                    header_sync_expected_height_per_second: f23.unwrap_or_default(),
-                    header_sync_initial_timeout: f24.unwrap_or_default(),
-                    header_sync_progress_timeout: f25.unwrap_or_default(),
-                    header_sync_stall_ban_timeout: f26.unwrap_or_default(),
-                    log_summary_period: f27.unwrap_or_default(),
-                    log_summary_style: f28.unwrap_or_default(),
-                    max_block_production_delay: f29.unwrap_or_default(),
-                    max_block_wait_delay: f30.unwrap_or_default(),
-                    max_gas_burnt_view: f31.unwrap_or_default(),
-                    min_block_production_delay: f32.unwrap_or_default(),
-                    min_num_peers: f33.unwrap_or_default(),
-                    num_block_producer_seats: f34.unwrap_or_default(),
-                    orphan_state_witness_max_size: f35.unwrap_or_default(),
-                    orphan_state_witness_pool_size: f36.unwrap_or_default(),
-                    produce_chunk_add_transactions_time_limit: f37.unwrap_or_default(),
-                    produce_empty_blocks: f38.unwrap_or_default(),
-                    protocol_version_check: f39.unwrap_or_default(),
-                    resharding_config: f40.unwrap_or_default(),
-                    rpc_addr: f41.unwrap_or_default(),
-                    save_invalid_witnesses: f42.unwrap_or_default(),
-                    save_latest_witnesses: f43.unwrap_or_default(),
-                    save_receipt_to_tx: f44.unwrap_or_default(),
-                    save_state_changes: f45.unwrap_or_default(),
-                    save_trie_changes: f46.unwrap_or_default(),
-                    save_tx_outcomes: f47.unwrap_or_default(),
-                    save_untracked_partial_chunks_parts: f48.unwrap_or_default(),
-                    skip_sync_wait: f49.unwrap_or_default(),
-                    state_request_server_threads: f50.unwrap_or_default(),
-                    state_request_throttle_period: f51.unwrap_or_default(),
-                    state_requests_per_throttle_period: f52.unwrap_or_default(),
-                    state_sync: f53.unwrap_or_default(),
-                    state_sync_external_backoff: f54.unwrap_or_default(),
-                    state_sync_external_timeout: f55.unwrap_or_default(),
-                    state_sync_p2p_timeout: f56.unwrap_or_default(),
-                    state_sync_retry_backoff: f57.unwrap_or_default(),
-                    sync_check_period: f58.unwrap_or_default(),
-                    sync_height_threshold: f59.unwrap_or_default(),
-                    sync_max_block_requests: f60.unwrap_or_default(),
-                    sync_step_period: f61.unwrap_or_default(),
-                    tracked_shards_config: f62.unwrap_or_default(),
-                    transaction_pool_size_limit: f63.unwrap_or_default(),
-                    transaction_pool_strict_nonce_ttl_blocks: f64.unwrap_or_default(),
-                    transaction_request_handler_threads: f65.unwrap_or_default(),
-                    trie_viewer_state_size_limit: f66.unwrap_or_default(),
-                    ttl_account_id_router: f67.unwrap_or_default(),
-                    tx_routing_height_horizon: f68.unwrap_or_default(),
-                    version: f69.unwrap_or_default(),
-                    view_client_threads: f70.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcClientConfigResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcCongestionLevelResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["congestion_level"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "congestion_level" => ::std::option::Option::Some(0usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcCongestionLevelResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcCongestionLevelResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcCongestionLevelResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcCongestionLevelResponse {
-                    congestion_level: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcCongestionLevelResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcGasPriceRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["block_id"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "block_id" => ::std::option::Option::Some(0usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcGasPriceRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcGasPriceRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcGasPriceRequest, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcGasPriceRequest {
-                    block_id: f0.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcGasPriceRequest", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcGasPriceResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["gas_price"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "gas_price" => ::std::option::Option::Some(0usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcGasPriceResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcGasPriceResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcGasPriceResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcGasPriceResponse {
-                    gas_price: crate::__private::required_field(f0, FIELDS[0usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcGasPriceResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcKnownProducer {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["account_id", "addr", "peer_id"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "account_id" => ::std::option::Option::Some(0usize),
-                "addr" => ::std::option::Option::Some(1usize),
-                "peer_id" => ::std::option::Option::Some(2usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcKnownProducer;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcKnownProducer")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcKnownProducer, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcKnownProducer {
-                    account_id: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    addr: f1.unwrap_or_default(),
-                    peer_id: crate::__private::required_field(f2, FIELDS[2usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcKnownProducer", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcLightClientBlockProofRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["block_hash", "light_client_head"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "block_hash" => ::std::option::Option::Some(0usize),
-                "light_client_head" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcLightClientBlockProofRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcLightClientBlockProofRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcLightClientBlockProofRequest, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcLightClientBlockProofRequest {
-                    block_hash: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    light_client_head: crate::__private::required_field(
-                        f1,
-                        FIELDS[1usize],
-                    )?,
-                })
-            }
-        }
-        deserializer
-            .deserialize_struct("RpcLightClientBlockProofRequest", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcLightClientBlockProofResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["block_header_lite", "block_proof"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "block_header_lite" => ::std::option::Option::Some(0usize),
-                "block_proof" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcLightClientBlockProofResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcLightClientBlockProofResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcLightClientBlockProofResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcLightClientBlockProofResponse {
-                    block_header_lite: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    block_proof: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer
-            .deserialize_struct("RpcLightClientBlockProofResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcLightClientExecutionProofResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "block_header_lite",
-            "block_proof",
-            "outcome_proof",
-            "outcome_root_proof",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "block_header_lite" => ::std::option::Option::Some(0usize),
-                "block_proof" => ::std::option::Option::Some(1usize),
-                "outcome_proof" => ::std::option::Option::Some(2usize),
-                "outcome_root_proof" => ::std::option::Option::Some(3usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcLightClientExecutionProofResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcLightClientExecutionProofResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcLightClientExecutionProofResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcLightClientExecutionProofResponse {
-                    block_header_lite: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    block_proof: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    outcome_proof: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    outcome_root_proof: crate::__private::required_field(
-                        f3,
-                        FIELDS[3usize],
-                    )?,
-                })
-            }
-        }
-        deserializer
-            .deserialize_struct("RpcLightClientExecutionProofResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcLightClientNextBlockRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["last_block_hash"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "last_block_hash" => ::std::option::Option::Some(0usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcLightClientNextBlockRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcLightClientNextBlockRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcLightClientNextBlockRequest, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcLightClientNextBlockRequest {
-                    last_block_hash: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                })
-            }
-        }
-        deserializer
-            .deserialize_struct("RpcLightClientNextBlockRequest", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcLightClientNextBlockResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "approvals_after_next",
-            "inner_lite",
-            "inner_rest_hash",
-            "next_block_inner_hash",
-            "next_bps",
-            "prev_block_hash",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "approvals_after_next" => ::std::option::Option::Some(0usize),
-                "inner_lite" => ::std::option::Option::Some(1usize),
-                "inner_rest_hash" => ::std::option::Option::Some(2usize),
-                "next_block_inner_hash" => ::std::option::Option::Some(3usize),
-                "next_bps" => ::std::option::Option::Some(4usize),
-                "prev_block_hash" => ::std::option::Option::Some(5usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcLightClientNextBlockResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcLightClientNextBlockResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcLightClientNextBlockResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcLightClientNextBlockResponse {
-                    approvals_after_next: f0.unwrap_or_default(),
-                    inner_lite: f1.unwrap_or_default(),
-                    inner_rest_hash: f2.unwrap_or_default(),
-                    next_block_inner_hash: f3.unwrap_or_default(),
-                    next_bps: f4.unwrap_or_default(),
-                    prev_block_hash: f5.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer
-            .deserialize_struct("RpcLightClientNextBlockResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcMaintenanceWindowsRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["account_id"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "account_id" => ::std::option::Option::Some(0usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcMaintenanceWindowsRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcMaintenanceWindowsRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcMaintenanceWindowsRequest, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcMaintenanceWindowsRequest {
-                    account_id: crate::__private::required_field(f0, FIELDS[0usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcMaintenanceWindowsRequest", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcNetworkInfoResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "active_peers",
-            "known_producers",
-            "num_active_peers",
-            "peer_max_count",
-            "received_bytes_per_sec",
-            "sent_bytes_per_sec",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "active_peers" => ::std::option::Option::Some(0usize),
-                "known_producers" => ::std::option::Option::Some(1usize),
-                "num_active_peers" => ::std::option::Option::Some(2usize),
-                "peer_max_count" => ::std::option::Option::Some(3usize),
-                "received_bytes_per_sec" => ::std::option::Option::Some(4usize),
-                "sent_bytes_per_sec" => ::std::option::Option::Some(5usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcNetworkInfoResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcNetworkInfoResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcNetworkInfoResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcNetworkInfoResponse {
-                    active_peers: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    known_producers: crate::__private::required_field(
-                        f1,
-                        FIELDS[1usize],
-                    )?,
-                    num_active_peers: crate::__private::required_field(
-                        f2,
-                        FIELDS[2usize],
-                    )?,
-                    peer_max_count: crate::__private::required_field(
-                        f3,
-                        FIELDS[3usize],
-                    )?,
-                    received_bytes_per_sec: crate::__private::required_field(
-                        f4,
-                        FIELDS[4usize],
-                    )?,
-                    sent_bytes_per_sec: crate::__private::required_field(
-                        f5,
-                        FIELDS[5usize],
-                    )?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcNetworkInfoResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcPeerInfo {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["account_id", "addr", "id"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "account_id" => ::std::option::Option::Some(0usize),
-                "addr" => ::std::option::Option::Some(1usize),
-                "id" => ::std::option::Option::Some(2usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcPeerInfo;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcPeerInfo")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcPeerInfo, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcPeerInfo {
-                    account_id: f0.unwrap_or_default(),
-                    addr: f1.unwrap_or_default(),
-                    id: crate::__private::required_field(f2, FIELDS[2usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcPeerInfo", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcProtocolConfigResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "block_producer_kickout_threshold",
-            "chain_id",
-            "chunk_producer_kickout_threshold",
-            "chunk_validator_only_kickout_threshold",
-            "dynamic_resharding",
-            "epoch_length",
-            "fishermen_threshold",
-            "gas_limit",
-            "gas_price_adjustment_rate",
-            "genesis_height",
-            "genesis_time",
-            "max_gas_price",
-            "max_inflation_rate",
-            "max_kickout_stake_perc",
-            "min_gas_price",
-            "minimum_stake_divisor",
-            "minimum_stake_ratio",
-            "minimum_validators_per_shard",
-            "num_block_producer_seats",
-            "num_blocks_per_year",
-            "online_max_threshold",
-            "online_min_threshold",
-            "protocol_reward_rate",
-            "protocol_treasury_account",
-            "protocol_upgrade_stake_threshold",
-            "protocol_version",
-            "runtime_config",
-            "shard_layout",
-            "shuffle_shard_assignment_for_chunk_producers",
-            "target_validator_mandates_per_shard",
-            "transaction_validity_period",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "block_producer_kickout_threshold" => ::std::option::Option::Some(0usize),
-                "chain_id" => ::std::option::Option::Some(1usize),
-                "chunk_producer_kickout_threshold" => ::std::option::Option::Some(2usize),
-                "chunk_validator_only_kickout_threshold" => {
-                    ::std::option::Option::Some(3usize)
-                }
-                "dynamic_resharding" => ::std::option::Option::Some(4usize),
-                "epoch_length" => ::std::option::Option::Some(5usize),
-                "fishermen_threshold" => ::std::option::Option::Some(6usize),
-                "gas_limit" => ::std::option::Option::Some(7usize),
-                "gas_price_adjustment_rate" => ::std::option::Option::Some(8usize),
-                "genesis_height" => ::std::option::Option::Some(9usize),
-                "genesis_time" => ::std::option::Option::Some(10usize),
-                "max_gas_price" => ::std::option::Option::Some(11usize),
-                "max_inflation_rate" => ::std::option::Option::Some(12usize),
-                "max_kickout_stake_perc" => ::std::option::Option::Some(13usize),
-                "min_gas_price" => ::std::option::Option::Some(14usize),
-                "minimum_stake_divisor" => ::std::option::Option::Some(15usize),
-                "minimum_stake_ratio" => ::std::option::Option::Some(16usize),
-                "minimum_validators_per_shard" => ::std::option::Option::Some(17usize),
-                "num_block_producer_seats" => ::std::option::Option::Some(18usize),
-                "num_blocks_per_year" => ::std::option::Option::Some(19usize),
-                "online_max_threshold" => ::std::option::Option::Some(20usize),
-                "online_min_threshold" => ::std::option::Option::Some(21usize),
-                "protocol_reward_rate" => ::std::option::Option::Some(22usize),
-                "protocol_treasury_account" => ::std::option::Option::Some(23usize),
-                "protocol_upgrade_stake_threshold" => {
-                    ::std::option::Option::Some(24usize)
-                }
-                "protocol_version" => ::std::option::Option::Some(25usize),
-                "runtime_config" => ::std::option::Option::Some(26usize),
-                "shard_layout" => ::std::option::Option::Some(27usize),
-                "shuffle_shard_assignment_for_chunk_producers" => {
-                    ::std::option::Option::Some(28usize)
-                }
-                "target_validator_mandates_per_shard" => {
-                    ::std::option::Option::Some(29usize)
-                }
-                "transaction_validity_period" => ::std::option::Option::Some(30usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcProtocolConfigResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcProtocolConfigResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcProtocolConfigResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                let mut f7 = ::std::option::Option::None;
-                let mut f8 = ::std::option::Option::None;
-                let mut f9 = ::std::option::Option::None;
-                let mut f10 = ::std::option::Option::None;
-                let mut f11 = ::std::option::Option::None;
-                let mut f12 = ::std::option::Option::None;
-                let mut f13 = ::std::option::Option::None;
-                let mut f14 = ::std::option::Option::None;
-                let mut f15 = ::std::option::Option::None;
-                let mut f16 = ::std::option::Option::None;
-                let mut f17 = ::std::option::Option::None;
-                let mut f18 = ::std::option::Option::None;
-                let mut f19 = ::std::option::Option::None;
-                let mut f20 = ::std::option::Option::None;
-                let mut f21 = ::std::option::Option::None;
-                let mut f22 = ::std::option::Option::None;
-                let mut f23 = ::std::option::Option::None;
-                let mut f24 = ::std::option::Option::None;
-                let mut f25 = ::std::option::Option::None;
-                let mut f26 = ::std::option::Option::None;
-                let mut f27 = ::std::option::Option::None;
-                let mut f28 = ::std::option::Option::None;
-                let mut f29 = ::std::option::Option::None;
-                let mut f30 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(7usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f7,
-                                FIELDS[7usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(8usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f8,
-                                FIELDS[8usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(9usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f9,
-                                FIELDS[9usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(10usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f10,
-                                FIELDS[10usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(11usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f11,
-                                FIELDS[11usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(12usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f12,
-                                FIELDS[12usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(13usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f13,
-                                FIELDS[13usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(14usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f14,
-                                FIELDS[14usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(15usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f15,
-                                FIELDS[15usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(16usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f16,
-                                FIELDS[16usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(17usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f17,
-                                FIELDS[17usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(18usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f18,
-                                FIELDS[18usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(19usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f19,
-                                FIELDS[19usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(20usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f20,
-                                FIELDS[20usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(21usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f21,
-                                FIELDS[21usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(22usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f22,
-                                FIELDS[22usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(23usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f23,
-                                FIELDS[23usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(24usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f24,
-                                FIELDS[24usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(25usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f25,
-                                FIELDS[25usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(26usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f26,
-                                FIELDS[26usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(27usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f27,
-                                FIELDS[27usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(28usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f28,
-                                FIELDS[28usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(29usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f29,
-                                FIELDS[29usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(30usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f30,
-                                FIELDS[30usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcProtocolConfigResponse {
-                    block_producer_kickout_threshold: f0.unwrap_or_default(),
-                    chain_id: f1.unwrap_or_default(),
-                    chunk_producer_kickout_threshold: f2.unwrap_or_default(),
-                    chunk_validator_only_kickout_threshold: f3.unwrap_or_default(),
-                    dynamic_resharding: f4.unwrap_or_default(),
-                    epoch_length: f5.unwrap_or_default(),
-                    fishermen_threshold: f6.unwrap_or_default(),
-                    gas_limit: f7.unwrap_or_default(),
-                    gas_price_adjustment_rate: f8.unwrap_or_default(),
-                    genesis_height: f9.unwrap_or_default(),
-                    genesis_time: f10.unwrap_or_default(),
-                    max_gas_price: f11.unwrap_or_default(),
-                    max_inflation_rate: f12.unwrap_or_default(),
-                    max_kickout_stake_perc: f13.unwrap_or_default(),
-                    min_gas_price: f14.unwrap_or_default(),
-                    minimum_stake_divisor: f15.unwrap_or_default(),
-                    minimum_stake_ratio: f16.unwrap_or_default(),
-                    minimum_validators_per_shard: f17.unwrap_or_default(),
-                    num_block_producer_seats: f18.unwrap_or_default(),
-                    num_blocks_per_year: f19.unwrap_or_default(),
-                    online_max_threshold: f20.unwrap_or_default(),
-                    online_min_threshold: f21.unwrap_or_default(),
-                    protocol_reward_rate: f22.unwrap_or_default(),
-                    protocol_treasury_account: f23.unwrap_or_default(),
-                    protocol_upgrade_stake_threshold: f24.unwrap_or_default(),
-                    protocol_version: f25.unwrap_or_default(),
-                    runtime_config: f26.unwrap_or_default(),
-                    shard_layout: f27.unwrap_or_default(),
-                    shuffle_shard_assignment_for_chunk_producers: f28
-                        .unwrap_or_default(),
-                    target_validator_mandates_per_shard: f29.unwrap_or_default(),
-                    transaction_validity_period: f30.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcProtocolConfigResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcReceiptRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["receipt_id"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "receipt_id" => ::std::option::Option::Some(0usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcReceiptRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcReceiptRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcReceiptRequest, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcReceiptRequest {
-                    receipt_id: crate::__private::required_field(f0, FIELDS[0usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcReceiptRequest", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcReceiptResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "predecessor_id",
-            "priority",
-            "receipt",
-            "receipt_id",
-            "receiver_id",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "predecessor_id" => ::std::option::Option::Some(0usize),
-                "priority" => ::std::option::Option::Some(1usize),
-                "receipt" => ::std::option::Option::Some(2usize),
-                "receipt_id" => ::std::option::Option::Some(3usize),
-                "receiver_id" => ::std::option::Option::Some(4usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcReceiptResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcReceiptResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcReceiptResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcReceiptResponse {
-                    predecessor_id: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    priority: f1.unwrap_or_default(),
-                    receipt: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    receipt_id: crate::__private::required_field(f3, FIELDS[3usize])?,
-                    receiver_id: crate::__private::required_field(f4, FIELDS[4usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcReceiptResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcReceiptToTxRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["receipt_id"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "receipt_id" => ::std::option::Option::Some(0usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcReceiptToTxRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcReceiptToTxRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcReceiptToTxRequest, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcReceiptToTxRequest {
-                    receipt_id: crate::__private::required_field(f0, FIELDS[0usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcReceiptToTxRequest", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcReceiptToTxResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["sender_account_id", "transaction_hash"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "sender_account_id" => ::std::option::Option::Some(0usize),
-                "transaction_hash" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcReceiptToTxResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcReceiptToTxResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcReceiptToTxResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcReceiptToTxResponse {
-                    sender_account_id: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    transaction_hash: crate::__private::required_field(
-                        f1,
-                        FIELDS[1usize],
-                    )?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcReceiptToTxResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcSendTransactionRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["signed_tx_base64", "wait_until"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "signed_tx_base64" => ::std::option::Option::Some(0usize),
-                "wait_until" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcSendTransactionRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcSendTransactionRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcSendTransactionRequest, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcSendTransactionRequest {
-                    signed_tx_base64: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    wait_until: f1.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcSendTransactionRequest", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcSplitStorageInfoResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "cold_head_height",
-            "final_head_height",
-            "head_height",
-            "hot_db_kind",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "cold_head_height" => ::std::option::Option::Some(0usize),
-                "final_head_height" => ::std::option::Option::Some(1usize),
-                "head_height" => ::std::option::Option::Some(2usize),
-                "hot_db_kind" => ::std::option::Option::Some(3usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcSplitStorageInfoResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcSplitStorageInfoResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcSplitStorageInfoResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcSplitStorageInfoResponse {
-                    cold_head_height: f0.unwrap_or_default(),
-                    final_head_height: f1.unwrap_or_default(),
-                    head_height: f2.unwrap_or_default(),
-                    hot_db_kind: f3.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcSplitStorageInfoResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcStateChangesInBlockByTypeResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["block_hash", "changes"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "block_hash" => ::std::option::Option::Some(0usize),
-                "changes" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcStateChangesInBlockByTypeResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcStateChangesInBlockByTypeResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcStateChangesInBlockByTypeResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcStateChangesInBlockByTypeResponse {
-                    block_hash: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    changes: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer
-            .deserialize_struct("RpcStateChangesInBlockByTypeResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcStateChangesInBlockResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["block_hash", "changes"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "block_hash" => ::std::option::Option::Some(0usize),
-                "changes" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcStateChangesInBlockResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcStateChangesInBlockResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcStateChangesInBlockResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcStateChangesInBlockResponse {
-                    block_hash: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    changes: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer
-            .deserialize_struct("RpcStateChangesInBlockResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcStatusResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "chain_id",
-            "detailed_debug_status",
-            "genesis_hash",
-            "latest_protocol_version",
-            "node_key",
-            "node_public_key",
-            "protocol_version",
-            "rpc_addr",
-            "sync_info",
-            "uptime_sec",
-            "validator_account_id",
-            "validator_public_key",
-            "validators",
-            "version",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "chain_id" => ::std::option::Option::Some(0usize),
-                "detailed_debug_status" => ::std::option::Option::Some(1usize),
-                "genesis_hash" => ::std::option::Option::Some(2usize),
-                "latest_protocol_version" => ::std::option::Option::Some(3usize),
-                "node_key" => ::std::option::Option::Some(4usize),
-                "node_public_key" => ::std::option::Option::Some(5usize),
-                "protocol_version" => ::std::option::Option::Some(6usize),
-                "rpc_addr" => ::std::option::Option::Some(7usize),
-                "sync_info" => ::std::option::Option::Some(8usize),
-                "uptime_sec" => ::std::option::Option::Some(9usize),
-                "validator_account_id" => ::std::option::Option::Some(10usize),
-                "validator_public_key" => ::std::option::Option::Some(11usize),
-                "validators" => ::std::option::Option::Some(12usize),
-                "version" => ::std::option::Option::Some(13usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcStatusResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcStatusResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcStatusResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                let mut f7 = ::std::option::Option::None;
-                let mut f8 = ::std::option::Option::None;
-                let mut f9 = ::std::option::Option::None;
-                let mut f10 = ::std::option::Option::None;
-                let mut f11 = ::std::option::Option::None;
-                let mut f12 = ::std::option::Option::None;
-                let mut f13 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(7usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f7,
-                                FIELDS[7usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(8usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f8,
-                                FIELDS[8usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(9usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f9,
-                                FIELDS[9usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(10usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f10,
-                                FIELDS[10usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(11usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f11,
-                                FIELDS[11usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(12usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f12,
-                                FIELDS[12usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(13usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f13,
-                                FIELDS[13usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcStatusResponse {
-                    chain_id: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    detailed_debug_status: f1.unwrap_or_default(),
-                    genesis_hash: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    latest_protocol_version: crate::__private::required_field(
-                        f3,
-                        FIELDS[3usize],
-                    )?,
-                    node_key: f4.unwrap_or_default(),
-                    node_public_key: crate::__private::required_field(
-                        f5,
-                        FIELDS[5usize],
-                    )?,
-                    protocol_version: crate::__private::required_field(
-                        f6,
-                        FIELDS[6usize],
-                    )?,
-                    rpc_addr: f7.unwrap_or_default(),
-                    sync_info: crate::__private::required_field(f8, FIELDS[8usize])?,
-                    uptime_sec: crate::__private::required_field(f9, FIELDS[9usize])?,
-                    validator_account_id: f10.unwrap_or_default(),
-                    validator_public_key: f11.unwrap_or_default(),
-                    validators: crate::__private::required_field(f12, FIELDS[12usize])?,
-                    version: crate::__private::required_field(f13, FIELDS[13usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcStatusResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcValidatorResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "current_fishermen",
-            "current_proposals",
-            "current_validators",
-            "epoch_height",
-            "epoch_start_height",
-            "next_fishermen",
-            "next_validators",
-            "prev_epoch_kickout",
-            "validator_reward_paid_prev_epoch",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "current_fishermen" => ::std::option::Option::Some(0usize),
-                "current_proposals" => ::std::option::Option::Some(1usize),
-                "current_validators" => ::std::option::Option::Some(2usize),
-                "epoch_height" => ::std::option::Option::Some(3usize),
-                "epoch_start_height" => ::std::option::Option::Some(4usize),
-                "next_fishermen" => ::std::option::Option::Some(5usize),
-                "next_validators" => ::std::option::Option::Some(6usize),
-                "prev_epoch_kickout" => ::std::option::Option::Some(7usize),
-                "validator_reward_paid_prev_epoch" => ::std::option::Option::Some(8usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcValidatorResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcValidatorResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcValidatorResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                let mut f7 = ::std::option::Option::None;
-                let mut f8 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(7usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f7,
-                                FIELDS[7usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(8usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f8,
-                                FIELDS[8usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcValidatorResponse {
-                    current_fishermen: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    current_proposals: crate::__private::required_field(
-                        f1,
-                        FIELDS[1usize],
-                    )?,
-                    current_validators: crate::__private::required_field(
-                        f2,
-                        FIELDS[2usize],
-                    )?,
-                    epoch_height: crate::__private::required_field(f3, FIELDS[3usize])?,
-                    epoch_start_height: crate::__private::required_field(
-                        f4,
-                        FIELDS[4usize],
-                    )?,
-                    next_fishermen: crate::__private::required_field(
-                        f5,
-                        FIELDS[5usize],
-                    )?,
-                    next_validators: crate::__private::required_field(
-                        f6,
-                        FIELDS[6usize],
-                    )?,
-                    prev_epoch_kickout: crate::__private::required_field(
-                        f7,
-                        FIELDS[7usize],
-                    )?,
-                    validator_reward_paid_prev_epoch: f8.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcValidatorResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcValidatorsOrderedRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["block_id"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "block_id" => ::std::option::Option::Some(0usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcValidatorsOrderedRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcValidatorsOrderedRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcValidatorsOrderedRequest, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcValidatorsOrderedRequest {
-                    block_id: f0.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcValidatorsOrderedRequest", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcViewAccessKeyListResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["block_hash", "block_height", "keys"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "block_hash" => ::std::option::Option::Some(0usize),
-                "block_height" => ::std::option::Option::Some(1usize),
-                "keys" => ::std::option::Option::Some(2usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcViewAccessKeyListResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcViewAccessKeyListResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcViewAccessKeyListResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcViewAccessKeyListResponse {
-                    block_hash: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    block_height: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    keys: crate::__private::required_field(f2, FIELDS[2usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcViewAccessKeyListResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcViewAccessKeyResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["block_hash", "block_height", "nonce", "permission"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "block_hash" => ::std::option::Option::Some(0usize),
-                "block_height" => ::std::option::Option::Some(1usize),
-                "nonce" => ::std::option::Option::Some(2usize),
-                "permission" => ::std::option::Option::Some(3usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcViewAccessKeyResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcViewAccessKeyResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcViewAccessKeyResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcViewAccessKeyResponse {
-                    block_hash: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    block_height: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    nonce: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    permission: crate::__private::required_field(f3, FIELDS[3usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcViewAccessKeyResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcViewAccountResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "amount",
-            "block_hash",
-            "block_height",
-            "code_hash",
-            "global_contract_account_id",
-            "global_contract_hash",
-            "locked",
-            "storage_paid_at",
-            "storage_usage",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "amount" => ::std::option::Option::Some(0usize),
-                "block_hash" => ::std::option::Option::Some(1usize),
-                "block_height" => ::std::option::Option::Some(2usize),
-                "code_hash" => ::std::option::Option::Some(3usize),
-                "global_contract_account_id" => ::std::option::Option::Some(4usize),
-                "global_contract_hash" => ::std::option::Option::Some(5usize),
-                "locked" => ::std::option::Option::Some(6usize),
-                "storage_paid_at" => ::std::option::Option::Some(7usize),
-                "storage_usage" => ::std::option::Option::Some(8usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcViewAccountResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcViewAccountResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcViewAccountResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                let mut f7 = ::std::option::Option::None;
-                let mut f8 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(7usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f7,
-                                FIELDS[7usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(8usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f8,
-                                FIELDS[8usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcViewAccountResponse {
-                    amount: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    block_hash: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    block_height: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    code_hash: crate::__private::required_field(f3, FIELDS[3usize])?,
-                    global_contract_account_id: f4.unwrap_or_default(),
-                    global_contract_hash: f5.unwrap_or_default(),
-                    locked: crate::__private::required_field(f6, FIELDS[6usize])?,
-                    storage_paid_at: f7.unwrap_or_default(),
-                    storage_usage: crate::__private::required_field(f8, FIELDS[8usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcViewAccountResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcViewCodeResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["block_hash", "block_height", "code_base64", "hash"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "block_hash" => ::std::option::Option::Some(0usize),
-                "block_height" => ::std::option::Option::Some(1usize),
-                "code_base64" => ::std::option::Option::Some(2usize),
-                "hash" => ::std::option::Option::Some(3usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcViewCodeResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcViewCodeResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcViewCodeResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcViewCodeResponse {
-                    block_hash: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    block_height: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    code_base64: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    hash: crate::__private::required_field(f3, FIELDS[3usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcViewCodeResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RpcViewStateResponse {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "block_hash",
-            "block_height",
-            "last_key",
-            "proof",
-            "values",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "block_hash" => ::std::option::Option::Some(0usize),
-                "block_height" => ::std::option::Option::Some(1usize),
-                "last_key" => ::std::option::Option::Some(2usize),
-                "proof" => ::std::option::Option::Some(3usize),
-                "values" => ::std::option::Option::Some(4usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RpcViewStateResponse;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RpcViewStateResponse")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RpcViewStateResponse, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RpcViewStateResponse {
-                    block_hash: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    block_height: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    last_key: f2.unwrap_or_default(),
-                    proof: f3.unwrap_or_default(),
-                    values: crate::__private::required_field(f4, FIELDS[4usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("RpcViewStateResponse", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RuntimeConfigView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "account_creation_config",
-            "congestion_control_config",
-            "storage_amount_per_byte",
-            "transaction_costs",
-            "wasm_config",
-            "witness_config",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "account_creation_config" => ::std::option::Option::Some(0usize),
-                "congestion_control_config" => ::std::option::Option::Some(1usize),
-                "storage_amount_per_byte" => ::std::option::Option::Some(2usize),
-                "transaction_costs" => ::std::option::Option::Some(3usize),
-                "wasm_config" => ::std::option::Option::Some(4usize),
-                "witness_config" => ::std::option::Option::Some(5usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RuntimeConfigView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RuntimeConfigView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RuntimeConfigView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RuntimeConfigView {
-                    account_creation_config: f0.unwrap_or_default(),
-                    congestion_control_config: f1.unwrap_or_default(),
-                    storage_amount_per_byte: f2.unwrap_or_default(),
-                    transaction_costs: f3.unwrap_or_default(),
-                    wasm_config: f4.unwrap_or_default(),
-                    witness_config: f5.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("RuntimeConfigView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for RuntimeFeesConfigView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "action_creation_config",
-            "action_receipt_creation_config",
-            "burnt_gas_reward",
-            "data_receipt_creation_config",
-            "pessimistic_gas_price_inflation_ratio",
-            "storage_usage_config",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "action_creation_config" => ::std::option::Option::Some(0usize),
-                "action_receipt_creation_config" => ::std::option::Option::Some(1usize),
-                "burnt_gas_reward" => ::std::option::Option::Some(2usize),
-                "data_receipt_creation_config" => ::std::option::Option::Some(3usize),
-                "pessimistic_gas_price_inflation_ratio" => {
-                    ::std::option::Option::Some(4usize)
-                }
-                "storage_usage_config" => ::std::option::Option::Some(5usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = RuntimeFeesConfigView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct RuntimeFeesConfigView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<RuntimeFeesConfigView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(RuntimeFeesConfigView {
-                    action_creation_config: f0.unwrap_or_default(),
-                    action_receipt_creation_config: f1.unwrap_or_default(),
-                    burnt_gas_reward: f2.unwrap_or_default(),
-                    data_receipt_creation_config: f3.unwrap_or_default(),
-                    pessimistic_gas_price_inflation_ratio: f4.unwrap_or_default(),
-                    storage_usage_config: f5.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("RuntimeFeesConfigView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ShardLayoutV0 {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["num_shards", "version"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "num_shards" => ::std::option::Option::Some(0usize),
-                "version" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ShardLayoutV0;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ShardLayoutV0")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ShardLayoutV0, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ShardLayoutV0 {
-                    num_shards: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    version: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ShardLayoutV0", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ShardLayoutV1 {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "boundary_accounts",
-            "shards_split_map",
-            "to_parent_shard_map",
-            "version",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "boundary_accounts" => ::std::option::Option::Some(0usize),
-                "shards_split_map" => ::std::option::Option::Some(1usize),
-                "to_parent_shard_map" => ::std::option::Option::Some(2usize),
-                "version" => ::std::option::Option::Some(3usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ShardLayoutV1;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ShardLayoutV1")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ShardLayoutV1, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ShardLayoutV1 {
-                    boundary_accounts: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    shards_split_map: f1.unwrap_or_default(),
-                    to_parent_shard_map: f2.unwrap_or_default(),
-                    version: crate::__private::required_field(f3, FIELDS[3usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ShardLayoutV1", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ShardLayoutV2 {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "boundary_accounts",
-            "id_to_index_map",
-            "index_to_id_map",
-            "shard_ids",
-            "shards_parent_map",
-            "shards_split_map",
-            "version",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "boundary_accounts" => ::std::option::Option::Some(0usize),
-                "id_to_index_map" => ::std::option::Option::Some(1usize),
-                "index_to_id_map" => ::std::option::Option::Some(2usize),
-                "shard_ids" => ::std::option::Option::Some(3usize),
-                "shards_parent_map" => ::std::option::Option::Some(4usize),
-                "shards_split_map" => ::std::option::Option::Some(5usize),
-                "version" => ::std::option::Option::Some(6usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ShardLayoutV2;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ShardLayoutV2")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ShardLayoutV2, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ShardLayoutV2 {
-                    boundary_accounts: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    id_to_index_map: crate::__private::required_field(
-                        f1,
-                        FIELDS[1usize],
-                    )?,
-                    index_to_id_map: crate::__private::required_field(
-                        f2,
-                        FIELDS[2usize],
-                    )?,
-                    shard_ids: crate::__private::required_field(f3, FIELDS[3usize])?,
-                    shards_parent_map: f4.unwrap_or_default(),
-                    shards_split_map: f5.unwrap_or_default(),
-                    version: crate::__private::required_field(f6, FIELDS[6usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ShardLayoutV2", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ShardLayoutV3 {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "boundary_accounts",
-            "id_to_index_map",
-            "last_split",
-            "shard_ids",
-            "shards_split_map",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "boundary_accounts" => ::std::option::Option::Some(0usize),
-                "id_to_index_map" => ::std::option::Option::Some(1usize),
-                "last_split" => ::std::option::Option::Some(2usize),
-                "shard_ids" => ::std::option::Option::Some(3usize),
-                "shards_split_map" => ::std::option::Option::Some(4usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ShardLayoutV3;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ShardLayoutV3")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ShardLayoutV3, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ShardLayoutV3 {
-                    boundary_accounts: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    id_to_index_map: crate::__private::required_field(
-                        f1,
-                        FIELDS[1usize],
-                    )?,
-                    last_split: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    shard_ids: crate::__private::required_field(f3, FIELDS[3usize])?,
-                    shards_split_map: crate::__private::required_field(
-                        f4,
-                        FIELDS[4usize],
-                    )?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ShardLayoutV3", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ShardUId {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["shard_id", "version"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "shard_id" => ::std::option::Option::Some(0usize),
-                "version" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ShardUId;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ShardUId")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ShardUId, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ShardUId {
-                    shard_id: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    version: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ShardUId", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SignedDelegateAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["delegate_action", "signature"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "delegate_action" => ::std::option::Option::Some(0usize),
-                "signature" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = SignedDelegateAction;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct SignedDelegateAction")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SignedDelegateAction, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(SignedDelegateAction {
-                    delegate_action: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    signature: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("SignedDelegateAction", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SignedTransactionView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "actions",
-            "hash",
-            "nonce",
-            "nonce_index",
-            "nonce_mode",
-            "priority_fee",
-            "public_key",
-            "receiver_id",
-            "signature",
-            "signer_id",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "actions" => ::std::option::Option::Some(0usize),
-                "hash" => ::std::option::Option::Some(1usize),
-                "nonce" => ::std::option::Option::Some(2usize),
-                "nonce_index" => ::std::option::Option::Some(3usize),
-                "nonce_mode" => ::std::option::Option::Some(4usize),
-                "priority_fee" => ::std::option::Option::Some(5usize),
-                "public_key" => ::std::option::Option::Some(6usize),
-                "receiver_id" => ::std::option::Option::Some(7usize),
-                "signature" => ::std::option::Option::Some(8usize),
-                "signer_id" => ::std::option::Option::Some(9usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = SignedTransactionView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct SignedTransactionView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SignedTransactionView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                let mut f7 = ::std::option::Option::None;
-                let mut f8 = ::std::option::Option::None;
-                let mut f9 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(7usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f7,
-                                FIELDS[7usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(8usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f8,
-                                FIELDS[8usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(9usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f9,
-                                FIELDS[9usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(SignedTransactionView {
-                    actions: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    hash: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    nonce: crate::__private::required_field(f2, FIELDS[2usize])?,
-                    nonce_index: f3.unwrap_or_default(),
-                    nonce_mode: f4.unwrap_or_default(),
-                    priority_fee: f5.unwrap_or_default(),
-                    public_key: crate::__private::required_field(f6, FIELDS[6usize])?,
-                    receiver_id: crate::__private::required_field(f7, FIELDS[7usize])?,
-                    signature: crate::__private::required_field(f8, FIELDS[8usize])?,
-                    signer_id: crate::__private::required_field(f9, FIELDS[9usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("SignedTransactionView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SlashedValidator {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["account_id", "is_double_sign"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "account_id" => ::std::option::Option::Some(0usize),
-                "is_double_sign" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = SlashedValidator;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct SlashedValidator")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SlashedValidator, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(SlashedValidator {
-                    account_id: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    is_double_sign: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("SlashedValidator", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for StakeAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["public_key", "stake"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "public_key" => ::std::option::Option::Some(0usize),
-                "stake" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = StakeAction;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct StakeAction")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<StakeAction, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(StakeAction {
-                    public_key: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    stake: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("StakeAction", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for StateItem {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["key", "value"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "key" => ::std::option::Option::Some(0usize),
-                "value" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = StateItem;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct StateItem")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<StateItem, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(StateItem {
-                    key: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    value: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("StateItem", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for StateSyncConfig {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "concurrency",
-            "dump",
-            "parts_compression_lvl",
-            "sync",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "concurrency" => ::std::option::Option::Some(0usize),
-                "dump" => ::std::option::Option::Some(1usize),
-                "parts_compression_lvl" => ::std::option::Option::Some(2usize),
-                "sync" => ::std::option::Option::Some(3usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = StateSyncConfig;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct StateSyncConfig")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<StateSyncConfig, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(StateSyncConfig {
-                    concurrency: f0.unwrap_or_default(),
-                    dump: f1.unwrap_or_default(),
-                    parts_compression_lvl: f2.unwrap_or_default(),
-                    sync: f3.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("StateSyncConfig", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for StatusSyncInfo {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "earliest_block_hash",
-            "earliest_block_height",
-            "earliest_block_time",
-            "epoch_id",
-            "epoch_start_height",
-            "latest_block_hash",
-            "latest_block_height",
-            "latest_block_time",
-            "latest_state_root",
-            "syncing",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "earliest_block_hash" => ::std::option::Option::Some(0usize),
-                "earliest_block_height" => ::std::option::Option::Some(1usize),
-                "earliest_block_time" => ::std::option::Option::Some(2usize),
-                "epoch_id" => ::std::option::Option::Some(3usize),
-                "epoch_start_height" => ::std::option::Option::Some(4usize),
-                "latest_block_hash" => ::std::option::Option::Some(5usize),
-                "latest_block_height" => ::std::option::Option::Some(6usize),
-                "latest_block_time" => ::std::option::Option::Some(7usize),
-                "latest_state_root" => ::std::option::Option::Some(8usize),
-                "syncing" => ::std::option::Option::Some(9usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = StatusSyncInfo;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct StatusSyncInfo")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<StatusSyncInfo, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                let mut f7 = ::std::option::Option::None;
-                let mut f8 = ::std::option::Option::None;
-                let mut f9 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(7usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f7,
-                                FIELDS[7usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(8usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f8,
-                                FIELDS[8usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(9usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f9,
-                                FIELDS[9usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(StatusSyncInfo {
-                    earliest_block_hash: f0.unwrap_or_default(),
-                    earliest_block_height: f1.unwrap_or_default(),
-                    earliest_block_time: f2.unwrap_or_default(),
-                    epoch_id: f3.unwrap_or_default(),
-                    epoch_start_height: f4.unwrap_or_default(),
-                    latest_block_hash: crate::__private::required_field(
-                        f5,
-                        FIELDS[5usize],
-                    )?,
-                    latest_block_height: crate::__private::required_field(
-                        f6,
-                        FIELDS[6usize],
-                    )?,
-                    latest_block_time: crate::__private::required_field(
-                        f7,
-                        FIELDS[7usize],
-                    )?,
-                    latest_state_root: crate::__private::required_field(
-                        f8,
-                        FIELDS[8usize],
-                    )?,
-                    syncing: crate::__private::required_field(f9, FIELDS[9usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("StatusSyncInfo", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for StorageUsageConfigView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["num_bytes_account", "num_extra_bytes_record"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "num_bytes_account" => ::std::option::Option::Some(0usize),
-                "num_extra_bytes_record" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = StorageUsageConfigView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct StorageUsageConfigView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<StorageUsageConfigView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(StorageUsageConfigView {
-                    num_bytes_account: f0.unwrap_or_default(),
-                    num_extra_bytes_record: f1.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("StorageUsageConfigView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for SyncConcurrency {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "apply",
-            "apply_during_catchup",
-            "peer_downloads",
-            "per_shard",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "apply" => ::std::option::Option::Some(0usize),
-                "apply_during_catchup" => ::std::option::Option::Some(1usize),
-                "peer_downloads" => ::std::option::Option::Some(2usize),
-                "per_shard" => ::std::option::Option::Some(3usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = SyncConcurrency;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct SyncConcurrency")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<SyncConcurrency, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(SyncConcurrency {
-                    apply: f0.unwrap_or_default(),
-                    apply_during_catchup: f1.unwrap_or_default(),
-                    peer_downloads: f2.unwrap_or_default(),
-                    per_shard: f3.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("SyncConcurrency", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Tier1ProxyView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["addr", "peer_id"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "addr" => ::std::option::Option::Some(0usize),
-                "peer_id" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = Tier1ProxyView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct Tier1ProxyView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Tier1ProxyView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(Tier1ProxyView {
-                    addr: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    peer_id: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Tier1ProxyView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for TransferAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["deposit"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "deposit" => ::std::option::Option::Some(0usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = TransferAction;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct TransferAction")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TransferAction, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(TransferAction {
-                    deposit: crate::__private::required_field(f0, FIELDS[0usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("TransferAction", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for TransferToGasKeyAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["deposit", "public_key"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "deposit" => ::std::option::Option::Some(0usize),
-                "public_key" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = TransferToGasKeyAction;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct TransferToGasKeyAction")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TransferToGasKeyAction, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(TransferToGasKeyAction {
-                    deposit: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    public_key: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("TransferToGasKeyAction", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for TrieSplit {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["boundary_account", "left_memory", "right_memory"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "boundary_account" => ::std::option::Option::Some(0usize),
-                "left_memory" => ::std::option::Option::Some(1usize),
-                "right_memory" => ::std::option::Option::Some(2usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = TrieSplit;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct TrieSplit")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<TrieSplit, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(TrieSplit {
-                    boundary_account: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    left_memory: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    right_memory: crate::__private::required_field(f2, FIELDS[2usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("TrieSplit", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for UseGlobalContractAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["contract_identifier"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "contract_identifier" => ::std::option::Option::Some(0usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = UseGlobalContractAction;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct UseGlobalContractAction")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<UseGlobalContractAction, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(UseGlobalContractAction {
-                    contract_identifier: crate::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("UseGlobalContractAction", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ValidatorInfo {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["account_id"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "account_id" => ::std::option::Option::Some(0usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ValidatorInfo;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ValidatorInfo")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ValidatorInfo, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ValidatorInfo {
-                    account_id: crate::__private::required_field(f0, FIELDS[0usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ValidatorInfo", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ValidatorKickoutView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["account_id", "reason"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "account_id" => ::std::option::Option::Some(0usize),
-                "reason" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ValidatorKickoutView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ValidatorKickoutView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ValidatorKickoutView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ValidatorKickoutView {
-                    account_id: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    reason: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ValidatorKickoutView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ValidatorStakeViewV1 {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["account_id", "public_key", "stake"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "account_id" => ::std::option::Option::Some(0usize),
-                "public_key" => ::std::option::Option::Some(1usize),
-                "stake" => ::std::option::Option::Some(2usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ValidatorStakeViewV1;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ValidatorStakeViewV1")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ValidatorStakeViewV1, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ValidatorStakeViewV1 {
-                    account_id: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    public_key: crate::__private::required_field(f1, FIELDS[1usize])?,
-                    stake: crate::__private::required_field(f2, FIELDS[2usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ValidatorStakeViewV1", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for Version {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["build", "commit", "rustc_version", "version"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "build" => ::std::option::Option::Some(0usize),
-                "commit" => ::std::option::Option::Some(1usize),
-                "rustc_version" => ::std::option::Option::Some(2usize),
-                "version" => ::std::option::Option::Some(3usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = Version;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct Version")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<Version, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(Version {
-                    build: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    commit: f1.unwrap_or_default(),
-                    rustc_version: f2.unwrap_or_default(),
-                    version: crate::__private::required_field(f3, FIELDS[3usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("Version", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ViewStateResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["last_key", "proof", "values"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "last_key" => ::std::option::Option::Some(0usize),
-                "proof" => ::std::option::Option::Some(1usize),
-                "values" => ::std::option::Option::Some(2usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ViewStateResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ViewStateResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ViewStateResult, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ViewStateResult {
-                    last_key: f0.unwrap_or_default(),
-                    proof: f1.unwrap_or_default(),
-                    values: crate::__private::required_field(f2, FIELDS[2usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ViewStateResult", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for VmConfigView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "discard_custom_sections",
-            "eth_implicit_accounts",
-            "eth_implicit_global_contract",
-            "ext_costs",
-            "fix_contract_loading_cost",
-            "gas_key_host_fns",
-            "global_contract_host_fns",
-            "grow_mem_cost",
-            "implicit_account_creation",
-            "limit_config",
-            "linear_op_base_cost",
-            "linear_op_unit_cost",
-            "one_yocto_on_promise",
-            "p256_verify_host_fn",
-            "reftypes_bulk_memory",
-            "regular_op_cost",
-            "storage_get_mode",
-            "vm_kind",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "discard_custom_sections" => ::std::option::Option::Some(0usize),
-                "eth_implicit_accounts" => ::std::option::Option::Some(1usize),
-                "eth_implicit_global_contract" => ::std::option::Option::Some(2usize),
-                "ext_costs" => ::std::option::Option::Some(3usize),
-                "fix_contract_loading_cost" => ::std::option::Option::Some(4usize),
-                "gas_key_host_fns" => ::std::option::Option::Some(5usize),
-                "global_contract_host_fns" => ::std::option::Option::Some(6usize),
-                "grow_mem_cost" => ::std::option::Option::Some(7usize),
-                "implicit_account_creation" => ::std::option::Option::Some(8usize),
-                "limit_config" => ::std::option::Option::Some(9usize),
-                "linear_op_base_cost" => ::std::option::Option::Some(10usize),
-                "linear_op_unit_cost" => ::std::option::Option::Some(11usize),
-                "one_yocto_on_promise" => ::std::option::Option::Some(12usize),
-                "p256_verify_host_fn" => ::std::option::Option::Some(13usize),
-                "reftypes_bulk_memory" => ::std::option::Option::Some(14usize),
-                "regular_op_cost" => ::std::option::Option::Some(15usize),
-                "storage_get_mode" => ::std::option::Option::Some(16usize),
-                "vm_kind" => ::std::option::Option::Some(17usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = VmConfigView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct VmConfigView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<VmConfigView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                let mut f4 = ::std::option::Option::None;
-                let mut f5 = ::std::option::Option::None;
-                let mut f6 = ::std::option::Option::None;
-                let mut f7 = ::std::option::Option::None;
-                let mut f8 = ::std::option::Option::None;
-                let mut f9 = ::std::option::Option::None;
-                let mut f10 = ::std::option::Option::None;
-                let mut f11 = ::std::option::Option::None;
-                let mut f12 = ::std::option::Option::None;
-                let mut f13 = ::std::option::Option::None;
-                let mut f14 = ::std::option::Option::None;
-                let mut f15 = ::std::option::Option::None;
-                let mut f16 = ::std::option::Option::None;
-                let mut f17 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(4usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f4,
-                                FIELDS[4usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(5usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f5,
-                                FIELDS[5usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(6usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f6,
-                                FIELDS[6usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(7usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f7,
-                                FIELDS[7usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(8usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f8,
-                                FIELDS[8usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(9usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f9,
-                                FIELDS[9usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(10usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f10,
-                                FIELDS[10usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(11usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f11,
-                                FIELDS[11usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(12usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f12,
-                                FIELDS[12usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(13usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f13,
-                                FIELDS[13usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(14usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f14,
-                                FIELDS[14usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(15usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f15,
-                                FIELDS[15usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(16usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f16,
-                                FIELDS[16usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(17usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f17,
-                                FIELDS[17usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(VmConfigView {
-                    discard_custom_sections: f0.unwrap_or_default(),
-                    eth_implicit_accounts: f1.unwrap_or_default(),
-                    eth_implicit_global_contract: f2.unwrap_or_default(),
-                    ext_costs: f3.unwrap_or_default(),
-                    fix_contract_loading_cost: f4.unwrap_or_default(),
-                    gas_key_host_fns: f5.unwrap_or_default(),
-                    global_contract_host_fns: f6.unwrap_or_default(),
-                    grow_mem_cost: f7.unwrap_or_default(),
-                    implicit_account_creation: f8.unwrap_or_default(),
-                    limit_config: f9.unwrap_or_default(),
-                    linear_op_base_cost: f10.unwrap_or_default(),
-                    linear_op_unit_cost: f11.unwrap_or_default(),
-                    one_yocto_on_promise: f12.unwrap_or_default(),
-                    p256_verify_host_fn: f13.unwrap_or_default(),
-                    reftypes_bulk_memory: f14.unwrap_or_default(),
-                    regular_op_cost: f15.unwrap_or_default(),
-                    storage_get_mode: f16.unwrap_or_default(),
-                    vm_kind: f17.unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("VmConfigView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for WithdrawFromGasKeyAction {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["amount", "public_key"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "amount" => ::std::option::Option::Some(0usize),
-                "public_key" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = WithdrawFromGasKeyAction;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct WithdrawFromGasKeyAction")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<WithdrawFromGasKeyAction, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(WithdrawFromGasKeyAction {
-                    amount: crate::__private::required_field(f0, FIELDS[0usize])?,
-                    public_key: crate::__private::required_field(f1, FIELDS[1usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("WithdrawFromGasKeyAction", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for WitnessConfigView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &[
-            "combined_transactions_size_limit",
-            "main_storage_proof_size_soft_limit",
-            "new_transactions_validation_state_size_soft_limit",
-        ];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "combined_transactions_size_limit" => ::std::option::Option::Some(0usize),
-                "main_storage_proof_size_soft_limit" => {
-                    ::std::option::Option::Some(1usize)
-                }
-                "new_transactions_validation_state_size_soft_limit" => {
-                    ::std::option::Option::Some(2usize)
-                }
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = WitnessConfigView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct WitnessConfigView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<WitnessConfigView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(WitnessConfigView {
-                    combined_transactions_size_limit: f0.unwrap_or_default(),
-                    main_storage_proof_size_soft_limit: f1.unwrap_or_default(),
-                    new_transactions_validation_state_size_soft_limit: f2
-                        .unwrap_or_default(),
-                })
-            }
-        }
-        deserializer.deserialize_struct("WitnessConfigView", FIELDS, Visitor)
-    }
-}
+crate::deserialize_struct!(
+    WitnessConfigView { 0usize combined_transactions_size_limit
+    "combined_transactions_size_limit" default, 1usize main_storage_proof_size_soft_limit
+    "main_storage_proof_size_soft_limit" default, 2usize
+    new_transactions_validation_state_size_soft_limit
+    "new_transactions_validation_state_size_soft_limit" default }
+);

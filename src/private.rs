@@ -354,6 +354,69 @@ macro_rules! open_enum {
     };
 }
 
+/// Implements `Deserialize` for a plain struct, as the generator's `struct_de` pass writes
+/// it: one `visit_map`, a `match` from field name to index, no positional form.
+///
+/// Each field is `index field "json name" required|default`; `default` fills a missing
+/// field with `Default::default()` (`None` for an `Option`). The field names double as the
+/// locals that collect the values, which hygiene keeps apart from the macro's own.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! deserialize_struct {
+    ($name:ident { $($index:literal $field:ident $json:literal $missing:ident),* $(,)? }) => {
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::std::result::Result<Self, D::Error> {
+                const FIELDS: &[&str] = &[$($json),*];
+                fn field_index(name: &str) -> ::std::option::Option<usize> {
+                    match name {
+                        $($json => ::std::option::Option::Some($index),)*
+                        _ => ::std::option::Option::None,
+                    }
+                }
+                struct Visitor;
+                impl<'de> ::serde::de::Visitor<'de> for Visitor {
+                    type Value = $name;
+
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str(concat!("struct ", stringify!($name)))
+                    }
+
+                    fn visit_map<A: ::serde::de::MapAccess<'de>>(
+                        self,
+                        mut map: A,
+                    ) -> ::std::result::Result<$name, A::Error> {
+                        $(let mut $field = ::std::option::Option::None;)*
+                        while let ::std::option::Option::Some(index) =
+                            map.next_key_seed($crate::__private::FieldIndex(field_index))?
+                        {
+                            match index {
+                                $(::std::option::Option::Some($index) => {
+                                    $crate::__private::next_field(&mut map, &mut $field, $json)?
+                                })*
+                                _ => {
+                                    map.next_value::<::serde::de::IgnoredAny>()?;
+                                }
+                            }
+                        }
+                        ::std::result::Result::Ok($name {
+                            $($field: $crate::deserialize_struct!(@finish $missing $field $json),)*
+                        })
+                    }
+                }
+                deserializer.deserialize_struct(stringify!($name), FIELDS, Visitor)
+            }
+        }
+    };
+    (@finish required $field:ident $json:literal) => {
+        $crate::__private::required_field($field, $json)?
+    };
+    (@finish default $field:ident $json:literal) => {
+        $field.unwrap_or_default()
+    };
+}
+
 /// What an externally tagged open enum expects, for serde's "invalid type" errors.
 pub fn expecting_external(f: &mut std::fmt::Formatter<'_>, known: &[&str]) -> std::fmt::Result {
     write!(

@@ -10,9 +10,9 @@ macro_rules! golden {
         #[allow(missing_docs)]
         pub mod $name {
             pub use near_rpc::{
-                __private, open_enum, AccountId, BlockId, CryptoHash, ErrorWrapper, MethodVisitor,
-                NearGas, NearToken, PublicKey, Request, Response, RpcMethod,
-                RpcTransactionResponse, Signature,
+                __private, deserialize_struct, open_enum, AccountId, BlockId, CryptoHash,
+                ErrorWrapper, MethodVisitor, NearGas, NearToken, PublicKey, Request, Response,
+                RpcMethod, RpcTransactionResponse, Signature,
             };
 
             pub mod types {

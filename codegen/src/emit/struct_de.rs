@@ -3,10 +3,10 @@
 //! serde_derive gives every struct a field-name enum with its own visitor and a second,
 //! positional decoder (`visit_seq`) besides the by-name one. Neither is needed for the
 //! spec's objects (nodes never send a struct as an array, and user input that does is
-//! rejected anyway). This pass replaces the derive with one `visit_map` per struct and a
-//! plain `match` from field name to index (as fast as serde's: callgrind counts within
-//! 3% on the benchmark payloads, where a binary search over the names cost up to 37%),
-//! which makes the library about 10% faster to compile (BENCHMARKS.md).
+//! rejected anyway). This pass replaces the derive with `crate::deserialize_struct!`: one
+//! `visit_map` per struct and a plain `match` from field name to index (as fast as
+//! serde's: callgrind counts within 3% on the benchmark payloads, where a binary search
+//! over the names cost up to 37%). The library builds about 10% faster (BENCHMARKS.md).
 //!
 //! Only structs this pass fully understands are rewritten: named fields, no generics, no
 //! container `#[serde]` attributes, and field attributes limited to `rename`, a bare
@@ -20,25 +20,28 @@ use syn::punctuated::Punctuated;
 use crate::Error;
 
 /// Replaces `#[derive(Deserialize)]` on every struct of `file` this pass can handle with
-/// an explicit impl appended to the file.
+/// a `deserialize_struct!` call after the struct.
 pub fn replace_derives(file: &mut syn::File) -> Result<(), Error> {
-    let mut impls = Vec::new();
-    for item in &mut file.items {
-        let syn::Item::Struct(item) = item else {
-            continue;
+    let mut items = Vec::with_capacity(file.items.len());
+    for mut item in std::mem::take(&mut file.items) {
+        let deserialize = match &mut item {
+            syn::Item::Struct(item) => match plain_fields(item) {
+                Some(fields) if remove_derive(&mut item.attrs, "Deserialize") => {
+                    Some(deserialize_impl(&item.ident, &fields))
+                }
+                _ => None,
+            },
+            _ => None,
         };
-        let Some(fields) = plain_fields(item) else {
-            continue;
-        };
-        if remove_derive(&mut item.attrs, "Deserialize") {
-            impls.push(deserialize_impl(&item.ident, &fields));
+        items.push(item);
+        if let Some(tokens) = deserialize {
+            // Right after its struct, where a reader looks for it.
+            items.push(syn::parse2(tokens).map_err(|e| {
+                Error::new(format!("a struct Deserialize impl is invalid Rust: {e}"))
+            })?);
         }
     }
-    for tokens in impls {
-        let item = syn::parse2(tokens)
-            .map_err(|e| Error::new(format!("a struct Deserialize impl is invalid Rust: {e}")))?;
-        file.items.push(item);
-    }
+    file.items = items;
     Ok(())
 }
 
@@ -131,75 +134,20 @@ fn remove_derive(attrs: &mut [syn::Attribute], name: &str) -> bool {
     removed
 }
 
+/// `crate::deserialize_struct!` (in `src/private.rs`) writes the impl, so that the
+/// generated file lists only the fields.
 fn deserialize_impl(name: &syn::Ident, fields: &[PlainField]) -> TokenStream {
-    let json_names = fields.iter().map(|f| &f.json_name);
-    let json_names2 = json_names.clone();
-    let indices = 0..fields.len();
-    // Locals are numbered so that no field name can shadow `map`.
-    let locals: Vec<syn::Ident> = (0..fields.len()).map(|i| format_ident!("f{i}")).collect();
-    let reads = locals.iter().enumerate().map(|(index, local)| {
-        quote! {
-            ::std::option::Option::Some(#index) => {
-                crate::__private::next_field(&mut map, &mut #local, FIELDS[#index])?
-            }
-        }
+    let fields = fields.iter().enumerate().map(|(index, f)| {
+        let ident = &f.ident;
+        let json = &f.json_name;
+        let missing = match f.missing {
+            Missing::Error => format_ident!("required"),
+            Missing::Default => format_ident!("default"),
+        };
+        quote!(#index #ident #json #missing)
     });
-    let finish = fields
-        .iter()
-        .zip(&locals)
-        .enumerate()
-        .map(|(index, (f, local))| {
-            let ident = &f.ident;
-            match f.missing {
-                Missing::Error => {
-                    quote!(#ident: crate::__private::required_field(#local, FIELDS[#index])?)
-                }
-                Missing::Default => quote!(#ident: #local.unwrap_or_default()),
-            }
-        });
-    let type_name = name.to_string();
-    let expecting = format!("struct {name}");
     quote! {
-        impl<'de> ::serde::Deserialize<'de> for #name {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::std::result::Result<Self, D::Error> {
-                const FIELDS: &[&str] = &[#(#json_names),*];
-                fn field_index(name: &str) -> ::std::option::Option<usize> {
-                    match name {
-                        #(#json_names2 => ::std::option::Option::Some(#indices),)*
-                        _ => ::std::option::Option::None,
-                    }
-                }
-                struct Visitor;
-                impl<'de> ::serde::de::Visitor<'de> for Visitor {
-                    type Value = #name;
-
-                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                        f.write_str(#expecting)
-                    }
-
-                    fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                        self,
-                        mut map: A,
-                    ) -> ::std::result::Result<#name, A::Error> {
-                        #(let mut #locals = ::std::option::Option::None;)*
-                        while let ::std::option::Option::Some(index) =
-                            map.next_key_seed(crate::__private::FieldIndex(field_index))?
-                        {
-                            match index {
-                                #(#reads)*
-                                _ => {
-                                    map.next_value::<::serde::de::IgnoredAny>()?;
-                                }
-                            }
-                        }
-                        ::std::result::Result::Ok(#name { #(#finish,)* })
-                    }
-                }
-                deserializer.deserialize_struct(#type_name, FIELDS, Visitor)
-            }
-        }
+        crate::deserialize_struct!(#name { #(#fields),* });
     }
 }
 
@@ -235,23 +183,13 @@ mod tests {
             "{out}"
         );
         assert!(
-            out.contains("& [\"a\" , \"type\" , \"list\" , \"opt\"]"),
+            out.contains(
+                "crate :: deserialize_struct ! (S { 0usize a \"a\" required , \
+                 1usize kind \"type\" required , 2usize list \"list\" default , \
+                 3usize opt \"opt\" default })"
+            ),
             "{out}"
         );
-        assert!(
-            out.contains("\"type\" => :: std :: option :: Option :: Some (1usize)"),
-            "{out}"
-        );
-        assert!(
-            out.contains("a : crate :: __private :: required_field (f0"),
-            "{out}"
-        );
-        assert!(
-            out.contains("kind : crate :: __private :: required_field (f1"),
-            "{out}"
-        );
-        assert!(out.contains("list : f2 . unwrap_or_default ()"), "{out}");
-        assert!(out.contains("opt : f3 . unwrap_or_default ()"), "{out}");
     }
 
     #[test]
@@ -264,7 +202,7 @@ mod tests {
         ] {
             let out = rewrite(source);
             assert!(out.contains(":: serde :: Deserialize"), "{out}");
-            assert!(!out.contains("FieldIndex"), "{out}");
+            assert!(!out.contains("deserialize_struct"), "{out}");
         }
     }
 }

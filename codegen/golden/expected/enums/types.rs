@@ -6,6 +6,7 @@
 pub struct ActRequest {
     pub speed: crate::enums::types::Speed,
 }
+crate::enums::deserialize_struct!(ActRequest { 0usize speed "speed" required });
 ///`ActResult`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActResult {
@@ -14,134 +15,7 @@ pub struct ActResult {
     pub kind: crate::enums::types::Kind,
     pub status: crate::enums::types::Status,
 }
-impl<'de> ::serde::Deserialize<'de> for ActRequest {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["speed"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "speed" => ::std::option::Option::Some(0usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ActRequest;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ActRequest")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ActRequest, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::enums::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::enums::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ActRequest {
-                    speed: crate::enums::__private::required_field(f0, FIELDS[0usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ActRequest", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for ActResult {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["actions", "cause", "kind", "status"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "actions" => ::std::option::Option::Some(0usize),
-                "cause" => ::std::option::Option::Some(1usize),
-                "kind" => ::std::option::Option::Some(2usize),
-                "status" => ::std::option::Option::Some(3usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = ActResult;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct ActResult")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<ActResult, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                let mut f2 = ::std::option::Option::None;
-                let mut f3 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::enums::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::enums::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::enums::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(2usize) => {
-                            crate::enums::__private::next_field(
-                                &mut map,
-                                &mut f2,
-                                FIELDS[2usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(3usize) => {
-                            crate::enums::__private::next_field(
-                                &mut map,
-                                &mut f3,
-                                FIELDS[3usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(ActResult {
-                    actions: crate::enums::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    cause: crate::enums::__private::required_field(f1, FIELDS[1usize])?,
-                    kind: crate::enums::__private::required_field(f2, FIELDS[2usize])?,
-                    status: crate::enums::__private::required_field(f3, FIELDS[3usize])?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("ActResult", FIELDS, Visitor)
-    }
-}
+crate::enums::deserialize_struct!(
+    ActResult { 0usize actions "actions" required, 1usize cause "cause" required, 2usize
+    kind "kind" required, 3usize status "status" required }
+);

@@ -6,126 +6,13 @@
 pub struct AccountView {
     pub amount: ::std::string::String,
 }
+crate::flattened::deserialize_struct!(AccountView { 0usize amount "amount" required });
 ///`CodeView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct CodeView {
     pub code_base64: ::std::string::String,
     pub hash: ::std::string::String,
 }
-impl<'de> ::serde::Deserialize<'de> for AccountView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["amount"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "amount" => ::std::option::Option::Some(0usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = AccountView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct AccountView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<AccountView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::flattened::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::flattened::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(AccountView {
-                    amount: crate::flattened::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("AccountView", FIELDS, Visitor)
-    }
-}
-impl<'de> ::serde::Deserialize<'de> for CodeView {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const FIELDS: &[&str] = &["code_base64", "hash"];
-        fn field_index(name: &str) -> ::std::option::Option<usize> {
-            match name {
-                "code_base64" => ::std::option::Option::Some(0usize),
-                "hash" => ::std::option::Option::Some(1usize),
-                _ => ::std::option::Option::None,
-            }
-        }
-        struct Visitor;
-        impl<'de> ::serde::de::Visitor<'de> for Visitor {
-            type Value = CodeView;
-            fn expecting(
-                &self,
-                f: &mut ::std::fmt::Formatter<'_>,
-            ) -> ::std::fmt::Result {
-                f.write_str("struct CodeView")
-            }
-            fn visit_map<A: ::serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> ::std::result::Result<CodeView, A::Error> {
-                let mut f0 = ::std::option::Option::None;
-                let mut f1 = ::std::option::Option::None;
-                while let ::std::option::Option::Some(index) = map
-                    .next_key_seed(crate::flattened::__private::FieldIndex(field_index))?
-                {
-                    match index {
-                        ::std::option::Option::Some(0usize) => {
-                            crate::flattened::__private::next_field(
-                                &mut map,
-                                &mut f0,
-                                FIELDS[0usize],
-                            )?
-                        }
-                        ::std::option::Option::Some(1usize) => {
-                            crate::flattened::__private::next_field(
-                                &mut map,
-                                &mut f1,
-                                FIELDS[1usize],
-                            )?
-                        }
-                        _ => {
-                            map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
-                }
-                ::std::result::Result::Ok(CodeView {
-                    code_base64: crate::flattened::__private::required_field(
-                        f0,
-                        FIELDS[0usize],
-                    )?,
-                    hash: crate::flattened::__private::required_field(
-                        f1,
-                        FIELDS[1usize],
-                    )?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("CodeView", FIELDS, Visitor)
-    }
-}
+crate::flattened::deserialize_struct!(
+    CodeView { 0usize code_base64 "code_base64" required, 1usize hash "hash" required }
+);
