@@ -152,9 +152,12 @@ impl<'de, 'a, E: de::Error> de::Deserializer<'de> for ValueDeserializer<'a, E> {
                     error: PhantomData,
                 };
                 let value = visitor.visit_map(&mut entries)?;
-                match entries.first.is_none() && entries.rest.len() == 0 {
-                    true => Ok(value),
-                    false => Err(E::invalid_length(map.len(), &"fewer elements in map")),
+                let skip = entries.skip;
+                let unread = entries.first.is_some()
+                    || entries.rest.any(|(key, _)| Some(key.as_str()) != skip);
+                match unread {
+                    false => Ok(value),
+                    true => Err(E::invalid_length(map.len(), &"fewer elements in map")),
                 }
             }
         }

@@ -8,9 +8,10 @@
 //!    to u64, `patternProperties` to maps, unknown fields allowed, doc text made safe
 //!    for rustdoc, and our corrections from `spec/patches/` applied;
 //! 3. [`ir`]: decide the Rust shape of every schema and method (and validate names);
-//! 4. [`emit`]: typify (pinned to 0.8.0) renders ordinary schemas; our own emitters
-//!    render enums, flattened alternatives, the envelope aliases and the method stubs;
-//!    schemas with a hand-written replacement are listed in [`handwritten`];
+//! 4. [`emit`]: typify (pinned to 0.8.0) renders ordinary schemas (their plain structs
+//!    then get `deserialize_struct!` instead of serde_derive's `Deserialize`); our own
+//!    emitters render enums, flattened alternatives, the envelope aliases and the method
+//!    stubs; schemas with a hand-written replacement are listed in [`handwritten`];
 //! 5. format with prettyplease;
 //! 6. [`mod@write`]: add the `@generated` header and write only files that changed.
 //!
