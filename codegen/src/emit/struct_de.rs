@@ -5,8 +5,8 @@
 //! spec's objects (nodes never send a struct as an array, and user input that does is
 //! rejected anyway). This pass replaces the derive with `crate::deserialize_struct!`: one
 //! `visit_map` per struct and a plain `match` from field name to index (as fast as
-//! serde's: callgrind counts within 3% on the benchmark payloads, where a binary search
-//! over the names cost up to 37%). The library builds about 10% faster (BENCHMARKS.md).
+//! serde's: callgrind counts within 3% on the benchmark payloads, where a linear search
+//! through the names cost up to 37%). The library builds about 10% faster (BENCHMARKS.md).
 //!
 //! Only structs this pass fully understands are rewritten: named fields, no generics, no
 //! container `#[serde]` attributes, and field attributes limited to `rename`, a bare
