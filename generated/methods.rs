@@ -149,6 +149,7 @@ pub fn visit<V: crate::MethodVisitor>(
 pub struct ExperimentalCallFunction;
 impl crate::RpcMethod for ExperimentalCallFunction {
     const NAME: &'static str = "EXPERIMENTAL_call_function";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcCallFunctionRequest;
     type Result = crate::types::RpcCallFunctionResponse;
     type Error = crate::types::RpcCallFunctionError;
@@ -160,6 +161,7 @@ impl crate::RpcMethod for ExperimentalCallFunction {
 pub struct ExperimentalChanges;
 impl crate::RpcMethod for ExperimentalChanges {
     const NAME: &'static str = "EXPERIMENTAL_changes";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcStateChangesInBlockByTypeRequest;
     type Result = crate::types::RpcStateChangesInBlockResponse;
     type Error = crate::types::RpcStateChangesError;
@@ -171,6 +173,7 @@ impl crate::RpcMethod for ExperimentalChanges {
 pub struct ExperimentalChangesInBlock;
 impl crate::RpcMethod for ExperimentalChangesInBlock {
     const NAME: &'static str = "EXPERIMENTAL_changes_in_block";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcStateChangesInBlockRequest;
     type Result = crate::types::RpcStateChangesInBlockByTypeResponse;
     type Error = crate::types::RpcStateChangesError;
@@ -182,6 +185,7 @@ impl crate::RpcMethod for ExperimentalChangesInBlock {
 pub struct ExperimentalCongestionLevel;
 impl crate::RpcMethod for ExperimentalCongestionLevel {
     const NAME: &'static str = "EXPERIMENTAL_congestion_level";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcCongestionLevelRequest;
     type Result = crate::types::RpcCongestionLevelResponse;
     type Error = crate::types::RpcChunkError;
@@ -193,6 +197,7 @@ impl crate::RpcMethod for ExperimentalCongestionLevel {
 pub struct ExperimentalGenesisConfig;
 impl crate::RpcMethod for ExperimentalGenesisConfig {
     const NAME: &'static str = "EXPERIMENTAL_genesis_config";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::GenesisConfigRequest;
     type Result = crate::types::GenesisConfig;
     type Error = crate::types::GenesisConfigError;
@@ -204,6 +209,7 @@ impl crate::RpcMethod for ExperimentalGenesisConfig {
 pub struct ExperimentalLightClientBlockProof;
 impl crate::RpcMethod for ExperimentalLightClientBlockProof {
     const NAME: &'static str = "EXPERIMENTAL_light_client_block_proof";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcLightClientBlockProofRequest;
     type Result = crate::types::RpcLightClientBlockProofResponse;
     type Error = crate::types::RpcLightClientProofError;
@@ -215,6 +221,7 @@ impl crate::RpcMethod for ExperimentalLightClientBlockProof {
 pub struct ExperimentalLightClientProof;
 impl crate::RpcMethod for ExperimentalLightClientProof {
     const NAME: &'static str = "EXPERIMENTAL_light_client_proof";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcLightClientExecutionProofRequest;
     type Result = crate::types::RpcLightClientExecutionProofResponse;
     type Error = crate::types::RpcLightClientProofError;
@@ -226,6 +233,7 @@ impl crate::RpcMethod for ExperimentalLightClientProof {
 pub struct ExperimentalMaintenanceWindows;
 impl crate::RpcMethod for ExperimentalMaintenanceWindows {
     const NAME: &'static str = "EXPERIMENTAL_maintenance_windows";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcMaintenanceWindowsRequest;
     type Result = ::std::vec::Vec<crate::types::RangeOfUint64>;
     type Error = crate::types::RpcMaintenanceWindowsError;
@@ -237,6 +245,7 @@ impl crate::RpcMethod for ExperimentalMaintenanceWindows {
 pub struct ExperimentalProtocolConfig;
 impl crate::RpcMethod for ExperimentalProtocolConfig {
     const NAME: &'static str = "EXPERIMENTAL_protocol_config";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcProtocolConfigRequest;
     type Result = crate::types::RpcProtocolConfigResponse;
     type Error = crate::types::RpcProtocolConfigError;
@@ -248,6 +257,7 @@ impl crate::RpcMethod for ExperimentalProtocolConfig {
 pub struct ExperimentalReceipt;
 impl crate::RpcMethod for ExperimentalReceipt {
     const NAME: &'static str = "EXPERIMENTAL_receipt";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcReceiptRequest;
     type Result = crate::types::RpcReceiptResponse;
     type Error = crate::types::RpcReceiptError;
@@ -259,6 +269,7 @@ impl crate::RpcMethod for ExperimentalReceipt {
 pub struct ExperimentalReceiptToTx;
 impl crate::RpcMethod for ExperimentalReceiptToTx {
     const NAME: &'static str = "EXPERIMENTAL_receipt_to_tx";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcReceiptToTxRequest;
     type Result = crate::types::RpcReceiptToTxResponse;
     type Error = crate::types::RpcReceiptToTxError;
@@ -270,6 +281,7 @@ impl crate::RpcMethod for ExperimentalReceiptToTx {
 pub struct ExperimentalSplitStorageInfo;
 impl crate::RpcMethod for ExperimentalSplitStorageInfo {
     const NAME: &'static str = "EXPERIMENTAL_split_storage_info";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcSplitStorageInfoRequest;
     type Result = crate::types::RpcSplitStorageInfoResponse;
     type Error = crate::types::RpcSplitStorageInfoError;
@@ -281,6 +293,7 @@ impl crate::RpcMethod for ExperimentalSplitStorageInfo {
 pub struct ExperimentalTxStatus;
 impl crate::RpcMethod for ExperimentalTxStatus {
     const NAME: &'static str = "EXPERIMENTAL_tx_status";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcTransactionStatusRequest;
     type Result = crate::RpcTransactionResponse;
     type Error = crate::types::RpcTransactionError;
@@ -292,6 +305,7 @@ impl crate::RpcMethod for ExperimentalTxStatus {
 pub struct ExperimentalValidatorsOrdered;
 impl crate::RpcMethod for ExperimentalValidatorsOrdered {
     const NAME: &'static str = "EXPERIMENTAL_validators_ordered";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcValidatorsOrderedRequest;
     type Result = ::std::vec::Vec<crate::types::ValidatorStakeView>;
     type Error = crate::types::RpcValidatorError;
@@ -303,6 +317,7 @@ impl crate::RpcMethod for ExperimentalValidatorsOrdered {
 pub struct ExperimentalViewAccessKey;
 impl crate::RpcMethod for ExperimentalViewAccessKey {
     const NAME: &'static str = "EXPERIMENTAL_view_access_key";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcViewAccessKeyRequest;
     type Result = crate::types::RpcViewAccessKeyResponse;
     type Error = crate::types::RpcViewAccessKeyError;
@@ -314,6 +329,7 @@ impl crate::RpcMethod for ExperimentalViewAccessKey {
 pub struct ExperimentalViewAccessKeyList;
 impl crate::RpcMethod for ExperimentalViewAccessKeyList {
     const NAME: &'static str = "EXPERIMENTAL_view_access_key_list";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcViewAccessKeyListRequest;
     type Result = crate::types::RpcViewAccessKeyListResponse;
     type Error = crate::types::RpcViewAccessKeyListError;
@@ -325,6 +341,7 @@ impl crate::RpcMethod for ExperimentalViewAccessKeyList {
 pub struct ExperimentalViewAccount;
 impl crate::RpcMethod for ExperimentalViewAccount {
     const NAME: &'static str = "EXPERIMENTAL_view_account";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcViewAccountRequest;
     type Result = crate::types::RpcViewAccountResponse;
     type Error = crate::types::RpcViewAccountError;
@@ -336,6 +353,7 @@ impl crate::RpcMethod for ExperimentalViewAccount {
 pub struct ExperimentalViewCode;
 impl crate::RpcMethod for ExperimentalViewCode {
     const NAME: &'static str = "EXPERIMENTAL_view_code";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcViewCodeRequest;
     type Result = crate::types::RpcViewCodeResponse;
     type Error = crate::types::RpcViewCodeError;
@@ -347,6 +365,7 @@ impl crate::RpcMethod for ExperimentalViewCode {
 pub struct ExperimentalViewState;
 impl crate::RpcMethod for ExperimentalViewState {
     const NAME: &'static str = "EXPERIMENTAL_view_state";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcViewStateRequest;
     type Result = crate::types::RpcViewStateResponse;
     type Error = crate::types::RpcViewStateError;
@@ -358,6 +377,7 @@ impl crate::RpcMethod for ExperimentalViewState {
 pub struct Block;
 impl crate::RpcMethod for Block {
     const NAME: &'static str = "block";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcBlockRequest;
     type Result = crate::types::RpcBlockResponse;
     type Error = crate::types::RpcBlockError;
@@ -369,6 +389,7 @@ impl crate::RpcMethod for Block {
 pub struct BlockEffects;
 impl crate::RpcMethod for BlockEffects {
     const NAME: &'static str = "block_effects";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcStateChangesInBlockRequest;
     type Result = crate::types::RpcStateChangesInBlockByTypeResponse;
     type Error = crate::types::RpcStateChangesError;
@@ -380,6 +401,7 @@ impl crate::RpcMethod for BlockEffects {
 pub struct BroadcastTxAsync;
 impl crate::RpcMethod for BroadcastTxAsync {
     const NAME: &'static str = "broadcast_tx_async";
+    const SUBMITS_TRANSACTION: bool = true;
     type Params = crate::types::RpcSendTransactionRequest;
     type Result = crate::CryptoHash;
     type Error = crate::types::RpcTransactionError;
@@ -391,6 +413,7 @@ impl crate::RpcMethod for BroadcastTxAsync {
 pub struct BroadcastTxCommit;
 impl crate::RpcMethod for BroadcastTxCommit {
     const NAME: &'static str = "broadcast_tx_commit";
+    const SUBMITS_TRANSACTION: bool = true;
     type Params = crate::types::RpcSendTransactionRequest;
     type Result = crate::RpcTransactionResponse;
     type Error = crate::types::RpcTransactionError;
@@ -402,6 +425,7 @@ impl crate::RpcMethod for BroadcastTxCommit {
 pub struct Changes;
 impl crate::RpcMethod for Changes {
     const NAME: &'static str = "changes";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcStateChangesInBlockByTypeRequest;
     type Result = crate::types::RpcStateChangesInBlockResponse;
     type Error = crate::types::RpcStateChangesError;
@@ -413,6 +437,7 @@ impl crate::RpcMethod for Changes {
 pub struct Chunk;
 impl crate::RpcMethod for Chunk {
     const NAME: &'static str = "chunk";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcChunkRequest;
     type Result = crate::types::RpcChunkResponse;
     type Error = crate::types::RpcChunkError;
@@ -424,6 +449,7 @@ impl crate::RpcMethod for Chunk {
 pub struct ClientConfig;
 impl crate::RpcMethod for ClientConfig {
     const NAME: &'static str = "client_config";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcClientConfigRequest;
     type Result = crate::types::RpcClientConfigResponse;
     type Error = crate::types::RpcClientConfigError;
@@ -435,6 +461,7 @@ impl crate::RpcMethod for ClientConfig {
 pub struct GasPrice;
 impl crate::RpcMethod for GasPrice {
     const NAME: &'static str = "gas_price";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcGasPriceRequest;
     type Result = crate::types::RpcGasPriceResponse;
     type Error = crate::types::RpcGasPriceError;
@@ -446,6 +473,7 @@ impl crate::RpcMethod for GasPrice {
 pub struct GenesisConfig;
 impl crate::RpcMethod for GenesisConfig {
     const NAME: &'static str = "genesis_config";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::GenesisConfigRequest;
     type Result = crate::types::GenesisConfig;
     type Error = crate::types::GenesisConfigError;
@@ -457,6 +485,7 @@ impl crate::RpcMethod for GenesisConfig {
 pub struct Health;
 impl crate::RpcMethod for Health {
     const NAME: &'static str = "health";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcHealthRequest;
     type Result = ::std::option::Option<crate::types::RpcHealthResponse>;
     type Error = crate::types::RpcStatusError;
@@ -468,6 +497,7 @@ impl crate::RpcMethod for Health {
 pub struct LightClientProof;
 impl crate::RpcMethod for LightClientProof {
     const NAME: &'static str = "light_client_proof";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcLightClientExecutionProofRequest;
     type Result = crate::types::RpcLightClientExecutionProofResponse;
     type Error = crate::types::RpcLightClientProofError;
@@ -479,6 +509,7 @@ impl crate::RpcMethod for LightClientProof {
 pub struct MaintenanceWindows;
 impl crate::RpcMethod for MaintenanceWindows {
     const NAME: &'static str = "maintenance_windows";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcMaintenanceWindowsRequest;
     type Result = ::std::vec::Vec<crate::types::RangeOfUint64>;
     type Error = crate::types::RpcMaintenanceWindowsError;
@@ -490,6 +521,7 @@ impl crate::RpcMethod for MaintenanceWindows {
 pub struct NetworkInfo;
 impl crate::RpcMethod for NetworkInfo {
     const NAME: &'static str = "network_info";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcNetworkInfoRequest;
     type Result = crate::types::RpcNetworkInfoResponse;
     type Error = crate::types::RpcNetworkInfoError;
@@ -501,6 +533,7 @@ impl crate::RpcMethod for NetworkInfo {
 pub struct NextLightClientBlock;
 impl crate::RpcMethod for NextLightClientBlock {
     const NAME: &'static str = "next_light_client_block";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcLightClientNextBlockRequest;
     type Result = crate::types::RpcLightClientNextBlockResponse;
     type Error = crate::types::RpcLightClientNextBlockError;
@@ -524,6 +557,7 @@ impl crate::RpcMethod for NextLightClientBlock {
 pub struct Query;
 impl crate::RpcMethod for Query {
     const NAME: &'static str = "query";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcQueryRequest;
     type Result = crate::types::RpcQueryResponse;
     type Error = crate::types::RpcQueryError;
@@ -535,6 +569,7 @@ impl crate::RpcMethod for Query {
 pub struct SendTx;
 impl crate::RpcMethod for SendTx {
     const NAME: &'static str = "send_tx";
+    const SUBMITS_TRANSACTION: bool = true;
     type Params = crate::types::RpcSendTransactionRequest;
     type Result = crate::RpcTransactionResponse;
     type Error = crate::types::RpcTransactionError;
@@ -546,6 +581,7 @@ impl crate::RpcMethod for SendTx {
 pub struct Status;
 impl crate::RpcMethod for Status {
     const NAME: &'static str = "status";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcStatusRequest;
     type Result = crate::types::RpcStatusResponse;
     type Error = crate::types::RpcStatusError;
@@ -557,6 +593,7 @@ impl crate::RpcMethod for Status {
 pub struct Tx;
 impl crate::RpcMethod for Tx {
     const NAME: &'static str = "tx";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcTransactionStatusRequest;
     type Result = crate::RpcTransactionResponse;
     type Error = crate::types::RpcTransactionError;
@@ -568,6 +605,7 @@ impl crate::RpcMethod for Tx {
 pub struct Validators;
 impl crate::RpcMethod for Validators {
     const NAME: &'static str = "validators";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcValidatorRequest;
     type Result = crate::types::RpcValidatorResponse;
     type Error = crate::types::RpcValidatorError;

@@ -20,6 +20,11 @@ use serde::Serialize;
 pub trait RpcMethod {
     /// The JSON-RPC method name, e.g. `"block"`.
     const NAME: &'static str;
+    /// Whether the method submits a transaction (`send_tx`, `broadcast_tx_*`): sending
+    /// it twice could submit it twice, so the client never retries or fails it over once
+    /// bytes may have reached a node. Generated from the spec: the params require a
+    /// signed transaction.
+    const SUBMITS_TRANSACTION: bool;
     /// The `params` of a request.
     type Params: Serialize + DeserializeOwned + std::fmt::Debug;
     /// The `result` of a successful response.

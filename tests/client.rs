@@ -1,6 +1,7 @@
 //! The client against a real HTTP server on loopback: request bodies and paths for both
-//! transports, every error class, retries and Retry-After, timeouts, failover, the size
-//! limit, and redaction of API keys on every error path.
+//! path styles, every error class, retries and Retry-After, timeouts, failover, the size
+//! limit, and redaction of API keys on every error path. The hostile cases (redirects,
+//! echoes, bad URLs, endless bodies, wrong ids, TLS) are in `client_hostile.rs`.
 
 #![cfg(feature = "client")]
 
@@ -9,7 +10,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use near_rpc::client::{
-    ApiKey, Client, ClientBuilder, Error, RetryPolicy, Transport, TransportKind,
+    ApiKey, Client, ClientBuilder, Error, PathStyle, RetryPolicy, TransportKind,
 };
 use near_rpc::types::{
     Finality, RpcBlockRequest, RpcTransactionError, SyncCheckpoint, TxExecutionStatus,
@@ -86,7 +87,7 @@ async fn method_in_path_transport_and_header_keys() {
         r#"{"jsonrpc":"2.0","id":1,"result":{"final_execution_status":"FINAL"}}"#,
     )]);
     let client = builder(&server.url("/v1"))
-        .transport(Transport::MethodInPath)
+        .path_style(PathStyle::MethodInPath)
         .api_key(ApiKey::x_api_key(KEY).unwrap())
         .build()
         .unwrap();
@@ -226,7 +227,10 @@ async fn http_errors_without_a_json_rpc_body_keep_status_and_body() {
         .unwrap_err();
     assert_redacted(&err);
     let Error::Http {
-        status: 502, body, ..
+        status: 502,
+        body,
+        json: None,
+        ..
     } = &err
     else {
         panic!("{err}")
@@ -369,6 +373,16 @@ async fn retries_give_up_after_the_limit() {
     let err = client.tx_status(tx_ref(), None).await.unwrap_err();
     assert_eq!(err.status(), Some(503));
     assert_eq!(server.requests().len(), 4, "one attempt and three retries");
+
+    let server = TestServer::start(vec![Reply::status(503, "busy").header("retry-after", "0")]);
+    let client = builder(&server.url("")).build().unwrap();
+    let err = client.tx_status(tx_ref(), None).await.unwrap_err();
+    assert_eq!(err.status(), Some(503));
+    assert_eq!(
+        server.requests().len(),
+        4,
+        "Retry-After: 0 is still bounded"
+    );
 }
 
 #[tokio::test]
@@ -388,7 +402,11 @@ async fn writes_are_not_retried_unless_the_caller_opts_in() {
     };
     let server = TestServer::start(vec![Reply::status(503, "busy"), Reply::json(STATUS_OK)]);
     let client = builder(&server.url("")).build().unwrap();
-    client.call::<methods::SendTx>(params()).await.unwrap_err();
+    let err = client.call::<methods::SendTx>(params()).await.unwrap_err();
+    assert!(
+        err.is_retryable(),
+        "retryable in general, but not for a write"
+    );
     assert_eq!(
         server.requests().len(),
         1,

@@ -23,7 +23,9 @@ Options:
                      An API key may be part of the path; it is never printed.
   --network NAME     mainnet (https://rpc.mainnet.near.org, the default) or testnet
                      (https://rpc.testnet.near.org). Not together with --url.
-  --api-key KEY      Send the key in an `x-api-key` header; it is never printed.
+  --api-key KEY      Send the key in an `x-api-key` header to the first endpoint only
+                     (never to a failover URL, never after a redirect); it is never
+                     printed.
   --method-in-path   POST to {URL}/{method} instead of the JSON-RPC POST to {URL}.
   --timeout SECS     The time one attempt may take (default 30; fractions allowed).
   --retries N        Retries of a failing read call (default 3; 0 disables them).
@@ -410,6 +412,7 @@ fn no_arguments(command: &str, rest: &[OsString]) -> Result<(), UsageError> {
 fn shown(arg: &str) -> String {
     let plain = !arg.is_empty()
         && arg.len() <= 48
+        && !near_rpc::client::looks_like_secret(arg.trim_start_matches('-'))
         && arg
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
@@ -746,10 +749,27 @@ mod tests {
             vec!["--urll=https://h.io/SECRET", "status"],
             vec!["https://h.io/SECRET", "status"],
             vec!["--network", "https://h.io/SECRET", "status"],
+            vec!["--api-kee", "a1b2c3d4e5f60718", "status"],
+            vec!["a1b2c3d4e5f60718"],
+            vec!["--network", "a1b2c3d4e5f60718", "status"],
+            vec!["--a1b2c3d4e5f60718", "status"],
+            vec!["genesis-config", "a1b2c3d4e5f60718"],
+            vec!["--retries", "a1b2c3d4e5f60718", "status"],
+            vec!["--timeout", "a1b2c3d4e5f60718", "status"],
+            vec![
+                "tx-status",
+                "--signed-tx",
+                "AA==",
+                "--wait-until",
+                "a1b2c3d4e5f60718",
+            ],
+            vec!["call", "a1b2c3d4e5f60718"],
+            vec!["decode", "a1b2c3d4e5f60718"],
         ];
         for args in cases {
             let UsageError(message) = parse_str(&args).unwrap_err();
             assert!(!message.contains("SECRET"), "{message}");
+            assert!(!message.contains("a1b2c3d4e5f60718"), "{args:?}: {message}");
         }
     }
 

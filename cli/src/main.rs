@@ -33,7 +33,7 @@ mod args;
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
-use near_rpc::client::{ApiKey, Client, Error, RetryPolicy, Transport};
+use near_rpc::client::{ApiKey, Client, Error, PathStyle, RetryPolicy};
 use near_rpc::decode::{self, DecodeError};
 use near_rpc::{methods, ErrorWrapper, MethodVisitor, Response, RpcMethod};
 use serde::Serialize;
@@ -154,19 +154,20 @@ fn unknown(method: &str) -> Result<(), Failure> {
 /// Builds the runtime and the client from the options.
 fn connect(options: &Options) -> Result<(Runtime, Client), Failure> {
     let mut builder = Client::builder();
-    for url in options.endpoints() {
+    for (i, url) in options.endpoints().into_iter().enumerate() {
         // InvalidEndpoint's message never repeats the URL.
         builder = builder
             .endpoint(url)
             .map_err(|e| Failure::usage(e.to_string()))?;
-    }
-    if let Some(key) = &options.api_key {
-        // InvalidApiKey's message never repeats the key.
-        let key = ApiKey::x_api_key(key).map_err(|e| Failure::usage(e.to_string()))?;
-        builder = builder.api_key(key);
+        // The key goes to the first endpoint only: a failover URL is someone else's.
+        if let (0, Some(key)) = (i, &options.api_key) {
+            // InvalidApiKey's message never repeats the key.
+            let key = ApiKey::x_api_key(key).map_err(|e| Failure::usage(e.to_string()))?;
+            builder = builder.api_key(key);
+        }
     }
     if options.method_in_path {
-        builder = builder.transport(Transport::MethodInPath);
+        builder = builder.path_style(PathStyle::MethodInPath);
     }
     if let Some(timeout) = options.timeout {
         builder = builder.timeout(timeout);
@@ -256,12 +257,11 @@ fn describe_decode_error(error: &DecodeError) -> String {
 }
 
 /// Prints a call's typed result, or turns its error into a failure (printing the typed
-/// JSON-RPC error first, when there is one).
-///
-/// The messages are built from the variants' fields rather than `Error`'s `Display`,
-/// which needs `E: Debug` (not a bound of `RpcMethod::Error`). Endpoints display
-/// redacted; transport messages come without their URL.
-fn report<R: Serialize, E: Serialize>(result: Result<R, Error<E>>) -> Result<(), Failure> {
+/// JSON-RPC error first, when there is one). Every text in a client error went through
+/// the client's redaction, so no key a server echoed reaches the terminal.
+fn report<R: Serialize, E: Serialize + std::fmt::Debug>(
+    result: Result<R, Error<E>>,
+) -> Result<(), Failure> {
     let error = match result {
         Ok(result) => return print_json(&result),
         Err(error) => error,
@@ -296,46 +296,10 @@ fn report<R: Serialize, E: Serialize>(result: Result<R, Error<E>>) -> Result<(),
                 describe_decode_error(&error)
             ),
         ),
-        Error::Transport {
-            method,
-            endpoint,
-            kind,
-            message,
-        } => Failure::new(
-            EXIT_TRANSPORT,
-            format!("{kind} error calling `{method}` on {endpoint}: {message}"),
-        ),
-        Error::Http {
-            method,
-            endpoint,
-            status,
-            body,
-            ..
-        } => {
-            let mut message = format!("HTTP {status} calling `{method}` on {endpoint}");
-            let snippet: String = body.chars().take(200).collect();
-            let snippet = one_line(&snippet);
-            if !snippet.trim().is_empty() {
-                message.push_str(": ");
-                message.push_str(snippet.trim());
-            }
-            Failure::new(EXIT_TRANSPORT, message)
-        }
-        Error::TooLarge {
-            method,
-            endpoint,
-            status,
-            limit,
-        } => Failure::new(
-            EXIT_TRANSPORT,
-            format!(
-                "the response of `{method}` from {endpoint} (HTTP {status}) is larger than \
-                 {limit} bytes"
-            ),
-        ),
-        Error::Encode { method, message } => {
-            Failure::usage(format!("cannot encode the params of `{method}`: {message}"))
-        }
+        error if error.is_usage() => Failure::usage(one_line(&error.to_string())),
+        // Transport failures, HTTP errors, refused redirects, wrong ids, deadlines, every
+        // endpoint failing: the node could not be used.
+        error => Failure::new(EXIT_TRANSPORT, one_line(&error.to_string())),
     })
 }
 
@@ -463,12 +427,13 @@ mod tests {
 
     #[test]
     fn client_errors_map_to_exit_codes() {
-        let endpoint: near_rpc::client::Endpoint = "http://127.0.0.1:1/SECRET".parse().unwrap();
+        let endpoint = "http://127.0.0.1:1/***".to_owned();
         let http: Error<Value> = Error::Http {
             method: "block",
             endpoint: endpoint.clone(),
             status: 503,
             body: "<html>\n<b>busy</b>\n</html>".into(),
+            json: None,
             retry_after: None,
         };
         let failure = report::<Value, Value>(Err(http)).unwrap_err();
@@ -497,5 +462,13 @@ mod tests {
             message: "boom".into(),
         };
         assert_eq!(report::<Value, Value>(Err(encode)).unwrap_err().code, 2);
+        let everywhere: Error<Value> = Error::AllEndpointsFailed {
+            method: "block",
+            failures: vec![Error::Deadline {
+                method: "block",
+                limit: std::time::Duration::from_secs(1),
+            }],
+        };
+        assert_eq!(report::<Value, Value>(Err(everywhere)).unwrap_err().code, 5);
     }
 }

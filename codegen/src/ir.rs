@@ -210,6 +210,11 @@ pub struct Method {
     pub result: TypeExpr,
     /// Handler error type (the `cause` of a `HANDLER_ERROR`).
     pub error: TypeExpr,
+    /// Whether the method submits a transaction: its params require a `SignedTransaction`
+    /// property (`send_tx`, `broadcast_tx_*`). Transaction lookups (`tx`) accept one too,
+    /// but as one alternative, never as a required property. The client never repeats
+    /// such a call once it may have reached a node.
+    pub submits_transaction: bool,
 }
 
 /// The Rust name of a schema, spelled the way typify spells it so both emitters agree.
@@ -318,7 +323,9 @@ impl Builder<'_> {
                 self.param_schemas.insert(params.to_owned());
             }
             let (result, error) = self.response_parts(response)?;
+            let submits_transaction = self.requires_signed_transaction(params_schema);
             let method = Method {
+                submits_transaction,
                 rust_name: rust_type_name(&name),
                 doc: op["description"].as_str().map(clean_doc),
                 params: self.type_expr(params_schema, &format!("{name}Params"))?,
@@ -329,6 +336,26 @@ impl Builder<'_> {
             methods.insert(name, method);
         }
         Ok(methods)
+    }
+
+    /// Whether a params schema (or the schema it refers to) lists a property of type
+    /// `SignedTransaction` as required.
+    fn requires_signed_transaction(&self, params: &Value) -> bool {
+        let schema = match ref_name(params) {
+            Some(name) => match self.schemas.get(name) {
+                Some(schema) => schema,
+                None => return false,
+            },
+            None => params,
+        };
+        let required = schema["required"].as_array().into_iter().flatten();
+        required.filter_map(Value::as_str).any(|field| {
+            let property = &schema["properties"][field];
+            let refs =
+                std::iter::once(property).chain(property["allOf"].as_array().into_iter().flatten());
+            refs.filter_map(ref_name)
+                .any(|name| name == "SignedTransaction")
+        })
     }
 
     /// The result schema and the handler-error schema of a `JsonRpcResponse_for_*`.

@@ -7,6 +7,8 @@ use std::sync::Arc;
 use reqwest::header::{HeaderName, HeaderValue};
 use reqwest::Url;
 
+use super::redact::{looks_like_secret, show_url};
+
 /// A node's base URL. It may carry an API key in its path (`https://host/<KEY>`), so it
 /// displays only as scheme, host and port, with `/***` when there is more.
 ///
@@ -36,14 +38,9 @@ impl Endpoint {
         url
     }
 
-    /// Whether anything beyond scheme, host and port would be hidden.
-    fn has_secret_parts(&self) -> bool {
-        let path = self.url.path();
-        !(path.is_empty() || path == "/")
-            || self.url.query().is_some()
-            || self.url.fragment().is_some()
-            || !self.url.username().is_empty()
-            || self.url.password().is_some()
+    /// The full URL, credentials included: never print it.
+    pub(crate) fn url(&self) -> &Url {
+        &self.url
     }
 }
 
@@ -62,14 +59,39 @@ impl std::error::Error for InvalidEndpoint {}
 impl std::str::FromStr for Endpoint {
     type Err = InvalidEndpoint;
 
+    /// Parses and checks an endpoint URL: http or https, a real host (a domain with a
+    /// dot, `localhost` or an IP address; not a key pasted where the host goes), no
+    /// fragment. The error never repeats the URL.
     fn from_str(s: &str) -> Result<Self, InvalidEndpoint> {
+        let invalid = |why: &str| InvalidEndpoint(why.to_owned());
+        if s.trim() != s {
+            return Err(invalid("it has spaces around it"));
+        }
+        // `https:///KEY` parses with the key as its host: refuse an empty authority.
+        if s.split_once("://")
+            .is_some_and(|(_, rest)| rest.starts_with('/'))
+        {
+            return Err(invalid("no host"));
+        }
+        // url's messages name the problem, never the input.
         let url = Url::parse(s).map_err(|e| InvalidEndpoint(e.to_string()))?;
         match url.scheme() {
             "http" | "https" => {}
-            other => return Err(InvalidEndpoint(format!("scheme {other:?} is not http(s)"))),
+            _ => return Err(invalid("the scheme is not http or https")),
         }
         if url.cannot_be_a_base() || url.host().is_none() {
-            return Err(InvalidEndpoint("no host".into()));
+            return Err(invalid("no host"));
+        }
+        if let Some(domain) = url.domain() {
+            let single_label = !domain.trim_end_matches('.').contains('.');
+            if single_label && domain != "localhost" && looks_like_secret(domain) {
+                return Err(invalid(
+                    "the host looks like an API key; put the key in the path or a header",
+                ));
+            }
+        }
+        if url.fragment().is_some() {
+            return Err(invalid("a URL fragment is never sent to a server"));
         }
         Ok(Self { url: Arc::new(url) })
     }
@@ -85,17 +107,7 @@ impl TryFrom<&str> for Endpoint {
 
 impl fmt::Display for Endpoint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}://", self.url.scheme())?;
-        if let Some(host) = self.url.host_str() {
-            f.write_str(host)?;
-        }
-        if let Some(port) = self.url.port() {
-            write!(f, ":{port}")?;
-        }
-        if self.has_secret_parts() {
-            f.write_str("/***")?;
-        }
-        Ok(())
+        f.write_str(&show_url(&self.url))
     }
 }
 
@@ -136,6 +148,17 @@ impl ApiKey {
     pub(crate) fn apply(&self, request: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
         request.header(self.name.clone(), self.value.clone())
     }
+
+    /// The values to redact: the whole header value, and the token after a scheme
+    /// (`Bearer <token>`).
+    pub(crate) fn secret_values(&self) -> Vec<String> {
+        let value = String::from_utf8_lossy(self.value.as_bytes()).into_owned();
+        let mut values = vec![value.clone()];
+        if let Some((_, token)) = value.split_once(' ') {
+            values.push(token.trim().to_owned());
+        }
+        values
+    }
 }
 
 impl fmt::Debug for ApiKey {
@@ -173,6 +196,7 @@ mod tests {
                 "https://rpc.mainnet.near.org",
             ),
             ("https://h.io/KEY123", "https://h.io/***"),
+            ("https://h.io/?apiKey=KEY123", "https://h.io/***"),
             (
                 "http://127.0.0.1:3030/v1/KEY123?x=KEY123",
                 "http://127.0.0.1:3030/***",
@@ -206,6 +230,28 @@ mod tests {
         let err = "ftp://h.io/KEY123".parse::<Endpoint>().unwrap_err();
         assert!(!err.to_string().contains("KEY123"), "{err}");
         assert!("not a url".parse::<Endpoint>().is_err());
+        for bad in [
+            "ftp://h.io/KEY123",
+            "https:///KEY123",
+            "https://3f9a2c1e8b7d4a6f9e0c1b2a3d4e5f60/v1",
+            "file:///etc/KEY123",
+            "data:text/plain,KEY123",
+            " https://h.io/KEY123",
+            "https://h.io/KEY123#KEY123",
+            "https://h.io:99999/KEY123",
+            "mailto:KEY123@h.io",
+        ] {
+            let err = bad.parse::<Endpoint>().unwrap_err();
+            assert!(!err.to_string().contains("KEY123"), "{bad}: {err}");
+            assert!(!err.to_string().contains("3f9a2c"), "{bad}: {err}");
+        }
+        for good in [
+            "http://localhost:3030",
+            "http://node:3030",
+            "http://[::1]:3030/",
+        ] {
+            assert!(good.parse::<Endpoint>().is_ok(), "{good}");
+        }
         let err = ApiKey::x_api_key("KEY\n123").unwrap_err();
         assert!(!err.to_string().contains("KEY"), "{err}");
         let key = ApiKey::bearer("KEY123").unwrap();

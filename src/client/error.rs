@@ -1,50 +1,67 @@
-//! The client's error: transport failures, HTTP statuses, JSON-RPC errors and responses
-//! that don't decode, kept apart. No variant holds or prints a secret: endpoints show
-//! without their path, and API-key headers are never recorded.
+//! The client's error: what went wrong, kept apart by kind, with the HTTP status and the
+//! node's answer wherever there was one. No variant holds or prints a secret: endpoints
+//! show as their origin only, and every text that came from a server passed through the
+//! redaction layer.
 
 use std::fmt;
 use std::time::Duration;
 
 use serde::Serialize;
 
-use super::endpoint::Endpoint;
+use super::layers::RETRYABLE_STATUSES;
 use crate::decode::DecodeError;
 use crate::ErrorWrapper;
 
-/// At most this much of a response body is kept in an error.
+/// At most this much of a response body is kept in an error's `body` text.
 pub const ERROR_BODY_LIMIT: usize = 4096;
 
-/// A failed call of method `M`, whose handler errors are `E`.
+/// A failed call of one method, whose handler errors are `E`.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Error<E> {
-    /// The params could not be encoded as JSON.
+    /// The params could not be encoded (including signed transactions and function-call
+    /// args that are not valid base64): a usage error, nothing was sent.
     Encode {
         /// The method called.
         method: &'static str,
-        /// What serde said.
+        /// What was wrong.
         message: String,
     },
-    /// No HTTP response: connect, TLS or timeout failure.
+    /// No HTTP response: connect, TLS or timeout failure, or a broken connection.
     Transport {
         /// The method called.
         method: &'static str,
         /// The node (redacted).
-        endpoint: Endpoint,
+        endpoint: String,
         /// What failed.
         kind: TransportKind,
         /// The underlying message, without the URL.
         message: String,
     },
-    /// An HTTP error status with no JSON-RPC body.
+    /// The node redirected, and the redirect policy refused to follow.
+    Redirect {
+        /// The method called.
+        method: &'static str,
+        /// The node (redacted).
+        endpoint: String,
+        /// The 3xx status.
+        status: u16,
+        /// Where it pointed (redacted like an endpoint).
+        location: String,
+    },
+    /// An HTTP error status without a JSON-RPC error in the body (an HTML page, a
+    /// gateway's text, or even a JSON-RPC `result`: a non-2xx status is never a success).
     Http {
         /// The method called.
         method: &'static str,
         /// The node (redacted).
-        endpoint: Endpoint,
+        endpoint: String,
         /// The status code.
         status: u16,
         /// The start of the body, for diagnosis.
         body: String,
+        /// The whole body as JSON, when it is JSON.
+        json: Option<Box<serde_json::Value>>,
         /// `Retry-After`, when sent.
         retry_after: Option<Duration>,
     },
@@ -54,7 +71,7 @@ pub enum Error<E> {
         /// The method called.
         method: &'static str,
         /// The node (redacted).
-        endpoint: Endpoint,
+        endpoint: String,
         /// The HTTP status.
         status: u16,
         /// The typed error.
@@ -67,7 +84,7 @@ pub enum Error<E> {
         /// The method called.
         method: &'static str,
         /// The node (redacted).
-        endpoint: Endpoint,
+        endpoint: String,
         /// The HTTP status.
         status: u16,
         /// Where and why decoding failed.
@@ -75,29 +92,66 @@ pub enum Error<E> {
         /// The start of the body.
         body: String,
     },
-    /// The response body was larger than the configured limit.
+    /// The response's `id` is not the request's: it answers some other request.
+    IdMismatch {
+        /// The method called.
+        method: &'static str,
+        /// The node (redacted).
+        endpoint: String,
+        /// The id sent.
+        expected: String,
+        /// The id received (`null` when absent).
+        got: String,
+    },
+    /// The response body was larger than the limit; reading stopped there.
     TooLarge {
         /// The method called.
         method: &'static str,
         /// The node (redacted).
-        endpoint: Endpoint,
+        endpoint: String,
         /// The HTTP status.
         status: u16,
         /// The limit, in bytes.
         limit: usize,
     },
+    /// The request was larger than the limit; nothing was sent.
+    RequestTooLarge {
+        /// The method called.
+        method: &'static str,
+        /// The request's size, in bytes.
+        size: usize,
+        /// The limit, in bytes.
+        limit: usize,
+    },
+    /// The call's overall deadline passed (across retries and endpoints).
+    Deadline {
+        /// The method called.
+        method: &'static str,
+        /// The deadline.
+        limit: Duration,
+    },
+    /// Every endpoint failed: each one's failure, in order.
+    AllEndpointsFailed {
+        /// The method called.
+        method: &'static str,
+        /// One error per endpoint tried.
+        failures: Vec<Error<E>>,
+    },
 }
 
 /// What kind of transport failure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum TransportKind {
-    /// The connection could not be made (DNS, refused, reset).
+    /// The connection could not be made (DNS, refused): nothing was sent.
     Connect,
-    /// The TLS handshake failed.
+    /// The TLS handshake failed (bad certificate, not TLS): nothing was sent.
     Tls,
-    /// The request timed out.
+    /// The attempt timed out.
     Timeout,
     /// The connection broke while sending or receiving.
+    Connection,
+    /// Anything else.
     Other,
 }
 
@@ -107,57 +161,92 @@ impl fmt::Display for TransportKind {
             Self::Connect => "connect",
             Self::Tls => "TLS",
             Self::Timeout => "timeout",
-            Self::Other => "connection",
+            Self::Connection => "connection",
+            Self::Other => "transport",
         })
     }
 }
 
-/// HTTP statuses worth retrying: timeout, rate limit, and gateway trouble.
-const RETRYABLE_STATUSES: [u16; 5] = [408, 429, 502, 503, 504];
-
 impl<E: Serialize> Error<E> {
     /// Whether trying again (after a wait, maybe elsewhere) may succeed: transport
     /// failures, HTTP 408/429/502/503/504 and the node's `TIMEOUT_ERROR`; not request
-    /// validation errors, most handler errors, or undecodable responses.
+    /// validation errors, other handler errors, undecodable responses, refused redirects
+    /// or wrong ids. The retry layer decides by the same rules.
     pub fn is_retryable(&self) -> bool {
         match self {
-            Self::Transport { .. } => true,
+            Self::Transport { kind, .. } => *kind != TransportKind::Other,
             Self::Http { status, .. } => RETRYABLE_STATUSES.contains(status),
             Self::Rpc { status, error, .. } => {
                 RETRYABLE_STATUSES.contains(status)
                     || handler_error_name(error).as_deref() == Some("TIMEOUT_ERROR")
             }
-            Self::Encode { .. } | Self::Decode { .. } | Self::TooLarge { .. } => false,
+            Self::AllEndpointsFailed { failures, .. } => failures.iter().any(Self::is_retryable),
+            Self::Encode { .. }
+            | Self::Redirect { .. }
+            | Self::Decode { .. }
+            | Self::IdMismatch { .. }
+            | Self::TooLarge { .. }
+            | Self::RequestTooLarge { .. }
+            | Self::Deadline { .. } => false,
         }
     }
 }
 
 impl<E> Error<E> {
-    /// `Retry-After` sent with the failure.
+    /// The method called.
+    pub fn method(&self) -> &'static str {
+        match self {
+            Self::Encode { method, .. }
+            | Self::Transport { method, .. }
+            | Self::Redirect { method, .. }
+            | Self::Http { method, .. }
+            | Self::Rpc { method, .. }
+            | Self::Decode { method, .. }
+            | Self::IdMismatch { method, .. }
+            | Self::TooLarge { method, .. }
+            | Self::RequestTooLarge { method, .. }
+            | Self::Deadline { method, .. }
+            | Self::AllEndpointsFailed { method, .. } => method,
+        }
+    }
+
+    /// `Retry-After` sent with the failure (the longest, over several endpoints).
     pub fn retry_after(&self) -> Option<Duration> {
         match self {
             Self::Http { retry_after, .. } | Self::Rpc { retry_after, .. } => *retry_after,
+            Self::AllEndpointsFailed { failures, .. } => {
+                failures.iter().filter_map(Self::retry_after).max()
+            }
             _ => None,
         }
     }
 
-    /// The HTTP status, when there was a response.
+    /// The HTTP status, when there was a response (the last endpoint's, over several).
     pub fn status(&self) -> Option<u16> {
         match self {
             Self::Http { status, .. }
             | Self::Rpc { status, .. }
+            | Self::Redirect { status, .. }
             | Self::Decode { status, .. }
             | Self::TooLarge { status, .. } => Some(*status),
-            Self::Encode { .. } | Self::Transport { .. } => None,
+            Self::AllEndpointsFailed { failures, .. } => failures.last()?.status(),
+            _ => None,
         }
     }
 
-    /// The JSON-RPC error, when the node sent one.
+    /// The JSON-RPC error, when the node sent one (the last endpoint's, over several).
     pub fn rpc_error(&self) -> Option<&ErrorWrapper<E>> {
         match self {
             Self::Rpc { error, .. } => Some(error),
+            Self::AllEndpointsFailed { failures, .. } => failures.last()?.rpc_error(),
             _ => None,
         }
+    }
+
+    /// Whether the error is the caller's own: params that could not be encoded, or a
+    /// request over the size limit. Nothing was sent.
+    pub fn is_usage(&self) -> bool {
+        matches!(self, Self::Encode { .. } | Self::RequestTooLarge { .. })
     }
 }
 
@@ -184,12 +273,19 @@ impl<E: fmt::Debug> fmt::Display for Error<E> {
                 endpoint,
                 kind,
                 message,
-            } => {
-                write!(
-                    f,
-                    "{kind} error calling `{method}` on {endpoint}: {message}"
-                )
-            }
+            } => write!(
+                f,
+                "{kind} error calling `{method}` on {endpoint}: {message}"
+            ),
+            Self::Redirect {
+                method,
+                endpoint,
+                status,
+                location,
+            } => write!(
+                f,
+                "`{method}` on {endpoint}: HTTP {status} redirect to {location} not followed"
+            ),
             Self::Http {
                 method,
                 endpoint,
@@ -199,8 +295,9 @@ impl<E: fmt::Debug> fmt::Display for Error<E> {
             } => {
                 write!(f, "HTTP {status} calling `{method}` on {endpoint}")?;
                 let snippet: String = body.chars().take(200).collect();
-                if !snippet.trim().is_empty() {
-                    write!(f, ": {}", snippet.trim())?;
+                let snippet = snippet.split_whitespace().collect::<Vec<_>>().join(" ");
+                if !snippet.is_empty() {
+                    write!(f, ": {snippet}")?;
                 }
                 Ok(())
             }
@@ -210,37 +307,71 @@ impl<E: fmt::Debug> fmt::Display for Error<E> {
                 status,
                 error,
                 ..
-            } => {
-                write!(
-                    f,
-                    "`{method}` on {endpoint} failed (HTTP {status}): {error}"
-                )
-            }
+            } => write!(
+                f,
+                "`{method}` on {endpoint} failed (HTTP {status}): {error}"
+            ),
             Self::Decode {
                 method,
                 endpoint,
                 status,
                 error,
                 ..
-            } => {
-                write!(f, "cannot decode the response of `{method}` from {endpoint} (HTTP {status}): {error}")
-            }
+            } => write!(
+                f,
+                "cannot decode the response of `{method}` from {endpoint} (HTTP {status}): {error}"
+            ),
+            Self::IdMismatch {
+                method,
+                endpoint,
+                expected,
+                got,
+            } => write!(
+                f,
+                "the response of `{method}` from {endpoint} has id {got}, not the request's {expected}"
+            ),
             Self::TooLarge {
                 method,
                 endpoint,
                 limit,
                 ..
-            } => {
-                write!(
-                    f,
-                    "the response of `{method}` from {endpoint} is larger than {limit} bytes"
-                )
+            } => write!(
+                f,
+                "the response of `{method}` from {endpoint} is larger than {limit} bytes"
+            ),
+            Self::RequestTooLarge {
+                method,
+                size,
+                limit,
+            } => write!(
+                f,
+                "the request of `{method}` is {size} bytes, over the {limit}-byte limit"
+            ),
+            Self::Deadline { method, limit } => {
+                write!(f, "`{method}` did not finish within its {limit:?} deadline")
+            }
+            Self::AllEndpointsFailed { method, failures } => {
+                write!(f, "`{method}` failed on every endpoint:")?;
+                for (i, failure) in failures.iter().enumerate() {
+                    write!(f, " [{}] {failure}", i + 1)?;
+                    if i + 1 < failures.len() {
+                        f.write_str(";")?;
+                    }
+                }
+                Ok(())
             }
         }
     }
 }
 
-impl<E: fmt::Debug> std::error::Error for Error<E> {}
+impl<E: fmt::Debug> std::error::Error for Error<E> {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Decode { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
 
 /// The first [`ERROR_BODY_LIMIT`] bytes of a body, as text.
 pub(crate) fn body_snippet(body: &[u8]) -> String {

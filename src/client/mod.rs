@@ -1,9 +1,24 @@
 //! The JSON-RPC client (feature `client`, on by default).
 //!
-//! One generic [`Client::call`] serves every method of [`crate::methods`]; wrappers cover
-//! the common ones. Calls time out, retry with backoff (read methods only, unless asked),
-//! fail over between endpoints in order, cap the response size, and never print a
-//! secret.
+//! One generic [`Client::call`] serves every method of [`crate::methods`]; shortcuts
+//! cover the common ones. Under it sits a stack of [`layers`] over one
+//! [`transport::Transport`] per endpoint:
+//!
+//! ```text
+//! Client::call  encode params, decode the outcome, check the response id
+//!   Redact      mask every configured secret in whatever comes back
+//!   Deadline    one deadline per call (default 60 s), across retries and endpoints
+//!   SizeLimit   request ≤ 10 MiB, response ≤ 32 MiB (enforced while streaming)
+//!   Retry       ≤ 3 retries (never more than 10), backoff 250 ms doubling to 8 s,
+//!               Retry-After honoured between that floor and 60 s
+//!   Fallback    the endpoints in order (with several)
+//!   HttpTransport per endpoint: 30 s per attempt, redirects within the origin only
+//! ```
+//!
+//! Transactions (`send_tx`, `broadcast_tx_*`, marked by
+//! [`RpcMethod::SUBMITS_TRANSACTION`]) are retried or failed over only when they
+//! certainly reached no node. API keys go only to the endpoint they were given for, and
+//! never appear in Display, Debug or an error, even when a server echoes them.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -18,61 +33,61 @@
 
 mod endpoint;
 mod error;
-mod retry;
-mod wrappers;
+pub mod layers;
+mod redact;
+mod shortcuts;
+pub mod transport;
 
 #[cfg(feature = "blocking")]
 pub mod blocking;
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
-
-use reqwest::header::{HeaderValue, CONTENT_TYPE, RETRY_AFTER};
 
 pub use endpoint::{ApiKey, Endpoint, InvalidApiKey, InvalidEndpoint};
 pub use error::{Error, TransportKind, ERROR_BODY_LIMIT};
-pub use retry::{RetryPolicy, WRITE_METHODS};
-pub use wrappers::{TxRef, DEFAULT_WAIT_UNTIL};
+pub use layers::{RetryPolicy, DEFAULT_DEADLINE, DEFAULT_MAX_REQUEST_BYTES};
+pub use redact::{looks_like_secret, Secrets, MASK};
+pub use shortcuts::{TxRef, DEFAULT_WAIT_UNTIL, SHORTCUTS};
+pub use transport::{
+    BoxTransport, PathStyle, RedirectPolicy, Transport, DEFAULT_MAX_RESPONSE_BYTES,
+};
 
-use crate::{decode, ErrorWrapper, Request, Response, RpcMethod};
+pub use transport::DEFAULT_TIMEOUT;
 
-/// How a request reaches the node.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Transport {
-    /// The standard JSON-RPC POST to the base URL.
-    #[default]
-    JsonRpc,
-    /// POST to `{base_url}/{method}`, as the spec's `paths` describe (some gateways route
-    /// by path).
-    MethodInPath,
-}
+use crate::{decode, ErrorWrapper, Id, Request, Response, RpcMethod};
+use layers::{Deadline, Fallback, Redact, Retry, SizeLimit};
+use transport::{HttpResponse, HttpTransport, RpcRequest, TransportError, TransportErrorKind};
 
 /// Builds a [`Client`].
 #[derive(Debug, Clone)]
 pub struct ClientBuilder {
-    endpoints: Vec<Endpoint>,
-    api_key: Option<ApiKey>,
-    transport: Transport,
+    endpoints: Vec<(Endpoint, Option<ApiKey>)>,
+    pending_key: Option<ApiKey>,
+    transports: Vec<BoxTransport>,
+    path_style: PathStyle,
+    redirects: RedirectPolicy,
     timeout: Duration,
+    deadline: Duration,
     retry: RetryPolicy,
+    max_request_bytes: usize,
     max_response_bytes: usize,
 }
-
-/// The default time one attempt may take.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
-/// The default response size limit (genesis configs and large blocks fit well under it).
-pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 32 * 1024 * 1024;
 
 impl Default for ClientBuilder {
     fn default() -> Self {
         Self {
             endpoints: Vec::new(),
-            api_key: None,
-            transport: Transport::default(),
+            pending_key: None,
+            transports: Vec::new(),
+            path_style: PathStyle::default(),
+            redirects: RedirectPolicy::default(),
             timeout: DEFAULT_TIMEOUT,
+            deadline: DEFAULT_DEADLINE,
             retry: RetryPolicy::default(),
+            max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
         }
     }
@@ -80,11 +95,14 @@ impl Default for ClientBuilder {
 
 /// Why a client could not be built.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum BuildError {
     /// No endpoint was given.
     NoEndpoint,
     /// An endpoint URL is not valid.
     InvalidEndpoint(InvalidEndpoint),
+    /// An API key was given but no endpoint to send it to.
+    KeyWithoutEndpoint,
     /// The HTTP client could not be set up (TLS roots, ...).
     Http(String),
 }
@@ -94,12 +112,22 @@ impl fmt::Display for BuildError {
         match self {
             Self::NoEndpoint => f.write_str("no endpoint given"),
             Self::InvalidEndpoint(e) => e.fmt(f),
+            Self::KeyWithoutEndpoint => {
+                f.write_str("an API key was given before any endpoint it could go to")
+            }
             Self::Http(message) => write!(f, "cannot set up HTTP: {message}"),
         }
     }
 }
 
-impl std::error::Error for BuildError {}
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::InvalidEndpoint(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl From<InvalidEndpoint> for BuildError {
     fn from(e: InvalidEndpoint) -> Self {
@@ -109,32 +137,57 @@ impl From<InvalidEndpoint> for BuildError {
 
 impl ClientBuilder {
     /// Adds an endpoint; with several, a failing call moves on to the next, in order.
-    pub fn endpoint(mut self, url: &str) -> Result<Self, InvalidEndpoint> {
-        self.endpoints.push(url.parse()?);
-        Ok(self)
+    pub fn endpoint(self, url: &str) -> Result<Self, InvalidEndpoint> {
+        Ok(self.add_endpoint(url.parse()?))
     }
 
     /// Adds an already parsed endpoint.
     pub fn add_endpoint(mut self, endpoint: Endpoint) -> Self {
-        self.endpoints.push(endpoint);
+        let key = self.pending_key.take();
+        self.endpoints.push((endpoint, key));
         self
     }
 
-    /// Sends an API key header with every request.
+    /// Sends `key` to the endpoint added last, and to no other: a key never leaves the
+    /// endpoint it was given for. (Given before any endpoint, it goes to the next one
+    /// added.)
     pub fn api_key(mut self, key: ApiKey) -> Self {
-        self.api_key = Some(key);
+        match self.endpoints.last_mut() {
+            Some((_, slot)) => *slot = Some(key),
+            None => self.pending_key = Some(key),
+        }
         self
     }
 
-    /// Chooses how requests reach the node.
-    pub fn transport(mut self, transport: Transport) -> Self {
-        self.transport = transport;
+    /// Adds a transport of your own (a WASM fetch, a recorded cassette, a mock node) as
+    /// one more endpoint, after the URLs added so far.
+    pub fn transport(mut self, transport: impl Transport + 'static) -> Self {
+        self.transports.push(Arc::new(transport));
+        self
+    }
+
+    /// Where HTTP requests are posted (default [`PathStyle::JsonRpc`]).
+    pub fn path_style(mut self, style: PathStyle) -> Self {
+        self.path_style = style;
+        self
+    }
+
+    /// Which redirects are followed (default [`RedirectPolicy::SameOrigin`]).
+    pub fn redirects(mut self, policy: RedirectPolicy) -> Self {
+        self.redirects = policy;
         self
     }
 
     /// The time one attempt may take (default [`DEFAULT_TIMEOUT`]).
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
+        self
+    }
+
+    /// The time a whole call may take, across retries and endpoints (default
+    /// [`DEFAULT_DEADLINE`]).
+    pub fn deadline(mut self, deadline: Duration) -> Self {
+        self.deadline = deadline;
         self
     }
 
@@ -150,24 +203,52 @@ impl ClientBuilder {
         self
     }
 
+    /// The largest request body sent (default [`DEFAULT_MAX_REQUEST_BYTES`]).
+    pub fn max_request_bytes(mut self, limit: usize) -> Self {
+        self.max_request_bytes = limit;
+        self
+    }
+
     /// Builds the client.
     pub fn build(self) -> Result<Client, BuildError> {
-        if self.endpoints.is_empty() {
+        if self.pending_key.is_some() {
+            return Err(BuildError::KeyWithoutEndpoint);
+        }
+        let mut legs: Vec<BoxTransport> = Vec::new();
+        if !self.endpoints.is_empty() {
+            let http = transport::http_client()?;
+            for (endpoint, key) in &self.endpoints {
+                let mut leg = HttpTransport::with_client(http.clone(), endpoint.clone())
+                    .path_style(self.path_style)
+                    .redirects(self.redirects)
+                    .timeout(self.timeout);
+                if let Some(key) = key {
+                    leg = leg.api_key(key.clone());
+                }
+                legs.push(Arc::new(leg));
+            }
+        }
+        legs.extend(self.transports.iter().cloned());
+        if legs.is_empty() {
             return Err(BuildError::NoEndpoint);
         }
-        let http = reqwest::Client::builder()
-            .user_agent(concat!("near-rpc/", env!("CARGO_PKG_VERSION")))
-            .build()
-            // reqwest's builder errors carry no URL; strip it anyway.
-            .map_err(|e| BuildError::Http(e.without_url().to_string()))?;
-        Ok(Client {
-            inner: Arc::new(Inner {
-                http,
-                config: self,
-                next_id: AtomicU64::new(1),
-                jitter: Mutex::new(retry::Jitter::new()),
-            }),
-        })
+        Ok(Client::from_stack(self.stack(legs), format!("{self:?}")))
+    }
+
+    /// The layers over the transports, outermost first as the module docs list them.
+    fn stack(&self, mut legs: Vec<BoxTransport>) -> BoxTransport {
+        let base: BoxTransport = match legs.len() {
+            1 => legs.remove(0),
+            _ => Arc::new(Fallback::new(legs)),
+        };
+        let retry = Arc::new(Retry::new(base, self.retry.clone()));
+        let limited = Arc::new(SizeLimit::new(
+            retry,
+            self.max_request_bytes,
+            self.max_response_bytes,
+        ));
+        let deadline = Arc::new(Deadline::new(limited, self.deadline));
+        Arc::new(Redact::new(deadline))
     }
 }
 
@@ -178,22 +259,16 @@ pub struct Client {
 }
 
 struct Inner {
-    http: reqwest::Client,
-    config: ClientBuilder,
+    transport: BoxTransport,
     next_id: AtomicU64,
-    jitter: Mutex<retry::Jitter>,
+    // The builder's Debug (endpoints and keys redacted by their own Debug).
+    config: String,
 }
 
 impl fmt::Debug for Client {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let c = &self.inner.config;
         f.debug_struct("Client")
-            .field("endpoints", &c.endpoints)
-            .field("api_key", &c.api_key)
-            .field("transport", &c.transport)
-            .field("timeout", &c.timeout)
-            .field("retry", &c.retry)
-            .field("max_response_bytes", &c.max_response_bytes)
+            .field("config", &format_args!("{}", self.inner.config))
             .finish()
     }
 }
@@ -209,10 +284,26 @@ impl Client {
         Self::builder().endpoint(url)?.build()
     }
 
+    /// A client over a transport of your own, with the default layers (redaction,
+    /// deadline, size limits, retries) above it.
+    pub fn with_transport(transport: impl Transport + 'static) -> Self {
+        let builder = Self::builder();
+        let stack = builder.stack(vec![Arc::new(transport)]);
+        Self::from_stack(stack, format!("{builder:?}"))
+    }
+
+    fn from_stack(transport: BoxTransport, config: String) -> Self {
+        let config = transport.secrets().scrub(&config).into_owned();
+        Self {
+            inner: Arc::new(Inner {
+                transport,
+                next_id: AtomicU64::new(1),
+                config,
+            }),
+        }
+    }
+
     /// Calls method `M` with `params`: the typed result, or a typed error.
-    ///
-    /// Failures worth retrying ([`Error::is_retryable`]) are retried by the retry policy,
-    /// each retry on the next endpoint in order.
     pub async fn call<M: RpcMethod>(
         &self,
         params: M::Params,
@@ -223,137 +314,145 @@ impl Client {
             method: M::NAME,
             message: e.to_string(),
         })?;
-        let config = &self.inner.config;
-        let retries = config.retry.retries_for(M::NAME);
-        let mut attempt = 0;
-        loop {
-            let endpoint = &config.endpoints[attempt as usize % config.endpoints.len()];
-            let error = match self.send_once::<M>(endpoint, &body).await {
-                Ok(result) => return Ok(result),
-                Err(error) => error,
-            };
-            if attempt >= retries || !error.is_retryable() {
-                return Err(error);
-            }
-            let random = self.inner.jitter.lock().map_or(0, |mut j| j.next());
-            let Some(delay) = config.retry.delay(attempt, error.retry_after(), random) else {
-                return Err(error);
-            };
-            tokio::time::sleep(delay).await;
-            attempt += 1;
-        }
+        let request = RpcRequest::new(M::NAME, id, body, M::SUBMITS_TRANSACTION);
+        let outcome = self.inner.transport.send(request).await;
+        outcome_to_result::<M>(outcome, id)
     }
+}
 
-    /// One attempt against one endpoint.
-    async fn send_once<M: RpcMethod>(
-        &self,
-        endpoint: &Endpoint,
-        body: &[u8],
-    ) -> Result<M::Result, Error<M::Error>> {
-        let config = &self.inner.config;
-        let method = (config.transport == Transport::MethodInPath).then_some(M::NAME);
-        let mut request = self
-            .inner
-            .http
-            .post(endpoint.url_for(method))
-            .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
-            .timeout(config.timeout)
-            .body(body.to_vec());
-        if let Some(key) = &config.api_key {
-            request = key.apply(request);
+/// The typed result of one outcome of the transport stack.
+fn outcome_to_result<M: RpcMethod>(
+    outcome: Result<HttpResponse, TransportError>,
+    id: u64,
+) -> Result<M::Result, Error<M::Error>> {
+    match outcome {
+        Ok(response) => decode_response::<M>(response, id),
+        Err(error) => Err(transport_error::<M>(error, id)),
+    }
+}
+
+fn transport_error<M: RpcMethod>(error: TransportError, id: u64) -> Error<M::Error> {
+    let method = M::NAME;
+    let endpoint = error.endpoint.to_string();
+    let transport = |kind| Error::Transport {
+        method,
+        endpoint: endpoint.clone(),
+        kind,
+        message: error.message.clone(),
+    };
+    match error.kind {
+        TransportErrorKind::Connect => transport(TransportKind::Connect),
+        TransportErrorKind::Tls => transport(TransportKind::Tls),
+        TransportErrorKind::Timeout => transport(TransportKind::Timeout),
+        TransportErrorKind::Connection => transport(TransportKind::Connection),
+        TransportErrorKind::Redirect { status, location } => Error::Redirect {
+            method,
+            endpoint,
+            status,
+            location,
+        },
+        TransportErrorKind::TooLarge { status, limit } => Error::TooLarge {
+            method,
+            endpoint,
+            status,
+            limit,
+        },
+        TransportErrorKind::RequestTooLarge { size, limit } => Error::RequestTooLarge {
+            method,
+            size,
+            limit,
+        },
+        TransportErrorKind::Deadline { limit } => Error::Deadline { method, limit },
+        TransportErrorKind::AllEndpointsFailed(attempts) => Error::AllEndpointsFailed {
+            method,
+            failures: attempts
+                .into_iter()
+                // An attempt is only recorded as a failure; one that decodes after all
+                // (the classification read less than the decoder) has no error to show.
+                .filter_map(|a| outcome_to_result::<M>(a.outcome, id).err())
+                .collect(),
+        },
+        _ => transport(TransportKind::Other),
+    }
+}
+
+fn decode_response<M: RpcMethod>(
+    response: HttpResponse,
+    id: u64,
+) -> Result<M::Result, Error<M::Error>> {
+    let method = M::NAME;
+    let HttpResponse {
+        endpoint,
+        status,
+        body,
+        ..
+    } = &response;
+    let endpoint = endpoint.to_string();
+    let status = *status;
+    let retry_after = response.retry_after();
+    let http_error = |json| Error::Http {
+        method,
+        endpoint: endpoint.clone(),
+        status,
+        body: error::body_snippet(body),
+        json,
+        retry_after,
+    };
+    let decoded = decode::from_slice::<Response<M::Result, ErrorWrapper<M::Error>>>(body);
+    let envelope = match decoded {
+        Ok(envelope) => envelope,
+        // An error status whose body is not JSON-RPC (a gateway's HTML page, a rate
+        // limiter's text) is an HTTP error; a JSON-RPC body that doesn't decode is a
+        // decoding error whatever the status.
+        Err(_) if !response.is_success() && !looks_like_json_rpc(body) => {
+            return Err(http_error(serde_json::from_slice(body).ok().map(Box::new)));
         }
-        let transport_error = |e: reqwest::Error| Error::Transport {
-            method: M::NAME,
-            endpoint: endpoint.clone(),
-            kind: transport_kind(&e),
-            message: describe_transport_error(e),
-        };
-        let mut response = request.send().await.map_err(transport_error)?;
-        let status = response.status().as_u16();
-        let retry_after = response
-            .headers()
-            .get(RETRY_AFTER)
-            .and_then(|v| v.to_str().ok())
-            .and_then(retry::parse_retry_after);
-        let mut bytes = Vec::new();
-        while let Some(chunk) = response.chunk().await.map_err(transport_error)? {
-            if bytes.len() + chunk.len() > config.max_response_bytes {
-                return Err(Error::TooLarge {
-                    method: M::NAME,
-                    endpoint: endpoint.clone(),
-                    status,
-                    limit: config.max_response_bytes,
-                });
-            }
-            bytes.extend_from_slice(&chunk);
-        }
-        let decoded = decode::from_slice::<Response<M::Result, ErrorWrapper<M::Error>>>(&bytes);
-        match decoded {
-            Ok(response) => match response.payload {
-                Ok(result) => Ok(result),
-                Err(error) => Err(Error::Rpc {
-                    method: M::NAME,
-                    endpoint: endpoint.clone(),
-                    status,
-                    error: Box::new(error),
-                    retry_after,
-                }),
-            },
-            // An error status whose body is not JSON-RPC at all (a gateway's HTML page,
-            // a rate limiter's text) is an HTTP error; a JSON-RPC body that doesn't
-            // decode is a decoding error whatever the status.
-            Err(_) if status >= 400 && !looks_like_json_rpc(&bytes) => Err(Error::Http {
-                method: M::NAME,
-                endpoint: endpoint.clone(),
-                status,
-                body: error::body_snippet(&bytes),
-                retry_after,
-            }),
-            Err(error) => Err(Error::Decode {
-                method: M::NAME,
-                endpoint: endpoint.clone(),
+        Err(error) => {
+            return Err(Error::Decode {
+                method,
+                endpoint,
                 status,
                 error,
-                body: error::body_snippet(&bytes),
-            }),
+                body: error::body_snippet(body),
+            })
         }
+    };
+    if !id_matches(envelope.id.as_ref(), id, envelope.payload.is_err()) {
+        return Err(Error::IdMismatch {
+            method,
+            endpoint,
+            expected: id.to_string(),
+            got: envelope
+                .id
+                .as_ref()
+                .map_or_else(|| "null".to_owned(), Id::to_string),
+        });
+    }
+    match envelope.payload {
+        Ok(result) if response.is_success() => Ok(result),
+        // A non-2xx status is never a success, whatever the body says.
+        Ok(_) => Err(http_error(serde_json::from_slice(body).ok().map(Box::new))),
+        Err(error) => Err(Error::Rpc {
+            method,
+            endpoint,
+            status,
+            error: Box::new(error),
+            retry_after,
+        }),
+    }
+}
+
+/// Whether a response id answers request `id`. Nodes echo the id as sent (a string
+/// here), some proxies turn it into a number; a JSON-RPC error may have a null id
+/// (the server could not read the request's).
+fn id_matches(got: Option<&Id>, id: u64, is_error: bool) -> bool {
+    match got {
+        Some(Id::Number(n)) => *n == id,
+        Some(Id::String(s)) => *s == id.to_string(),
+        None => is_error,
     }
 }
 
 fn looks_like_json_rpc(body: &[u8]) -> bool {
     serde_json::from_slice::<serde_json::Value>(body).is_ok_and(|v| v.get("jsonrpc").is_some())
-}
-
-fn transport_kind(e: &reqwest::Error) -> TransportKind {
-    if e.is_timeout() {
-        TransportKind::Timeout
-    } else if e.is_connect() {
-        let chain = error_chain(e);
-        if chain.contains("certificate") || chain.contains("tls") || chain.contains("TLS") {
-            TransportKind::Tls
-        } else {
-            TransportKind::Connect
-        }
-    } else {
-        TransportKind::Other
-    }
-}
-
-/// The error and its sources, without the URL (which may hold an API key).
-fn describe_transport_error(e: reqwest::Error) -> String {
-    error_chain(&e.without_url())
-}
-
-fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let s_text = s.to_string();
-        if !text.contains(&s_text) {
-            text.push_str(": ");
-            text.push_str(&s_text);
-        }
-        source = s.source();
-    }
-    text
 }

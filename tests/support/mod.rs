@@ -16,6 +16,22 @@ pub struct Reply {
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
     pub delay: Duration,
+    pub shape: Shape,
+}
+
+/// How the reply goes on the wire.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    /// Status, headers, `content-length`, body; a JSON body's `id` echoes the request's.
+    Normal,
+    /// As written, `id` included.
+    KeepId,
+    /// These bytes and nothing else (a truncated or malformed response).
+    Raw,
+    /// The connection closes without an answer.
+    Drop,
+    /// A chunked body of `body` repeated until the client stops reading (at most 256 MiB).
+    Endless,
 }
 
 impl Reply {
@@ -31,7 +47,49 @@ impl Reply {
             headers: vec![("content-type".into(), "application/json".into())],
             body: body.as_bytes().to_vec(),
             delay: Duration::ZERO,
+            shape: Shape::Normal,
         }
+    }
+
+    /// Exactly these bytes on the wire.
+    pub fn raw(bytes: &str) -> Self {
+        Self {
+            shape: Shape::Raw,
+            ..Self::status(200, bytes)
+        }
+    }
+
+    /// Closes the connection without answering.
+    pub fn drop_connection() -> Self {
+        Self {
+            shape: Shape::Drop,
+            ..Self::status(200, "")
+        }
+    }
+
+    /// A 200 whose chunked body never ends.
+    pub fn endless() -> Self {
+        Self {
+            shape: Shape::Endless,
+            ..Self::status(
+                200,
+                &format!(
+                    "{{\"jsonrpc\":\"2.0\",\"id\":\"1\",\"result\":\"{}",
+                    "x".repeat(65_536)
+                ),
+            )
+        }
+    }
+
+    /// A redirect to `location`.
+    pub fn redirect(status: u16, location: &str) -> Self {
+        Self::status(status, "").header("location", location)
+    }
+
+    /// Sends the body's `id` as written.
+    pub fn keep_id(mut self) -> Self {
+        self.shape = Shape::KeepId;
+        self
     }
 
     /// Adds a header.
@@ -181,16 +239,61 @@ fn serve(mut stream: TcpStream, reply: Reply, requests: Arc<Mutex<Vec<Recorded>>
         body,
     });
     std::thread::sleep(reply.delay);
+    let body = match reply.shape {
+        Shape::Drop => return,
+        Shape::Raw => {
+            let _ = stream.write_all(&reply.body);
+            return;
+        }
+        Shape::Endless => return serve_endless(stream, &reply.body),
+        Shape::Normal => echo_id(&reply.body, &requests),
+        Shape::KeepId => reply.body.clone(),
+    };
     let mut response = format!(
         "HTTP/1.1 {} Status\r\ncontent-length: {}\r\nconnection: close\r\n",
         reply.status,
-        reply.body.len()
+        body.len()
     );
     for (name, value) in &reply.headers {
         response.push_str(&format!("{name}: {value}\r\n"));
     }
     response.push_str("\r\n");
     let _ = stream.write_all(response.as_bytes());
-    let _ = stream.write_all(&reply.body);
+    let _ = stream.write_all(&body);
     let _ = stream.flush();
+}
+
+/// The body with its top-level `id` set to the last recorded request's, as nodes echo it.
+fn echo_id(body: &[u8], requests: &Mutex<Vec<Recorded>>) -> Vec<u8> {
+    let request_id = requests
+        .lock()
+        .expect("lock")
+        .last()
+        .and_then(|r| serde_json::from_slice::<serde_json::Value>(&r.body).ok())
+        .and_then(|v| v.get("id").cloned());
+    match (
+        serde_json::from_slice::<serde_json::Value>(body),
+        request_id,
+    ) {
+        (Ok(serde_json::Value::Object(mut object)), Some(id)) if object.contains_key("id") => {
+            object.insert("id".into(), id);
+            serde_json::to_vec(&object).expect("JSON")
+        }
+        _ => body.to_vec(),
+    }
+}
+
+/// A chunked 200 that repeats `chunk` until the client hangs up (bounded at 256 MiB).
+fn serve_endless(mut stream: TcpStream, chunk: &[u8]) {
+    let head =
+        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n";
+    if stream.write_all(head.as_bytes()).is_err() {
+        return;
+    }
+    let frame = [format!("{:x}\r\n", chunk.len()).as_bytes(), chunk, b"\r\n"].concat();
+    for _ in 0..(256 * 1024 * 1024 / chunk.len().max(1)) {
+        if stream.write_all(&frame).is_err() {
+            return;
+        }
+    }
 }

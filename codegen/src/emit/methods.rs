@@ -28,6 +28,7 @@ pub fn emit<'a>(methods: impl Iterator<Item = &'a Method> + Clone) -> TokenStrea
         let params = type_tokens(&m.params, Scope::Outside);
         let result = type_tokens(&m.result, Scope::Outside);
         let error = type_tokens(&m.error, Scope::Outside);
+        let submits = m.submits_transaction;
         let method_doc = format!(" The `{name}` method.");
         quote! {
             #[doc = #method_doc]
@@ -38,6 +39,7 @@ pub fn emit<'a>(methods: impl Iterator<Item = &'a Method> + Clone) -> TokenStrea
 
             impl crate::RpcMethod for #marker {
                 const NAME: &'static str = #name;
+                const SUBMITS_TRANSACTION: bool = #submits;
                 type Params = #params;
                 type Result = #result;
                 type Error = #error;

@@ -1,4 +1,9 @@
-//! Typed shortcuts for the methods used most.
+//! Typed shortcuts for the methods used most, each a thin layer over [`Client::call`].
+//!
+//! They are written once, in [`shortcuts!`], which defines each as an async method of
+//! [`Client`] and (feature `blocking`) as a blocking method of
+//! [`BlockingClient`](super::blocking::BlockingClient) that drives the async one: the
+//! two clients cannot drift apart.
 
 use super::{Client, Error};
 use crate::methods;
@@ -59,10 +64,39 @@ impl TxRef {
 /// What `wait_until` defaults to, as in nearcore: executed, not necessarily final.
 pub const DEFAULT_WAIT_UNTIL: TxExecutionStatus = TxExecutionStatus::ExecutedOptimistic;
 
-impl Client {
+/// Defines each shortcut as an async method of `Client` and a blocking method of
+/// `BlockingClient` that runs the async one to completion.
+macro_rules! shortcuts {
+    ($(
+        $(#[$meta:meta])*
+        pub fn $name:ident(&$self:ident $(, $arg:ident: $ty:ty)* $(,)?) -> $ret:ty $body:block
+    )*) => {
+        impl Client {
+            $(
+                $(#[$meta])*
+                pub async fn $name(&$self $(, $arg: $ty)*) -> $ret $body
+            )*
+        }
+
+        #[cfg(feature = "blocking")]
+        impl super::blocking::BlockingClient {
+            $(
+                #[doc = concat!("Blocking [`Client::", stringify!($name), "`].")]
+                pub fn $name(&self $(, $arg: $ty)*) -> $ret {
+                    self.block_on(self.client().$name($($arg),*))
+                }
+            )*
+        }
+
+        /// The names of every shortcut, as both clients have them.
+        pub const SHORTCUTS: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+shortcuts! {
     /// `EXPERIMENTAL_tx_status`: the transaction's status and, once executed, its outcome
     /// with receipts. Waits until `wait_until` (default [`DEFAULT_WAIT_UNTIL`]).
-    pub async fn tx_status(
+    pub fn tx_status(
         &self,
         tx: impl Into<TxRef>,
         wait_until: Option<TxExecutionStatus>,
@@ -72,7 +106,7 @@ impl Client {
     }
 
     /// `tx`: like [`Client::tx_status`], with the outcome but without receipts.
-    pub async fn tx(
+    pub fn tx(
         &self,
         tx: impl Into<TxRef>,
         wait_until: Option<TxExecutionStatus>,
@@ -82,12 +116,12 @@ impl Client {
     }
 
     /// `genesis_config`: the chain's genesis configuration.
-    pub async fn genesis_config(&self) -> Result<GenesisConfig, Error<GenesisConfigError>> {
+    pub fn genesis_config(&self) -> Result<GenesisConfig, Error<GenesisConfigError>> {
         self.call::<methods::GenesisConfig>(()).await
     }
 
     /// `EXPERIMENTAL_genesis_config`: the same, under its older name.
-    pub async fn experimental_genesis_config(
+    pub fn experimental_genesis_config(
         &self,
     ) -> Result<GenesisConfig, Error<GenesisConfigError>> {
         self.call::<methods::ExperimentalGenesisConfig>(()).await
@@ -106,14 +140,13 @@ impl Client {
     /// let at_genesis = client.protocol_config_at(SyncCheckpoint::Genesis).await?;
     /// # Ok(()) }
     /// ```
-    pub async fn protocol_config_at(
+    pub fn protocol_config_at(
         &self,
         block: impl Into<BlockReference>,
     ) -> Result<RpcProtocolConfigResponse, Error<RpcProtocolConfigError>> {
         let request = RpcProtocolConfigRequest {
             block_reference: block.into(),
         };
-        self.call::<methods::ExperimentalProtocolConfig>(request)
-            .await
+        self.call::<methods::ExperimentalProtocolConfig>(request).await
     }
 }

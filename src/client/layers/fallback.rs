@@ -1,0 +1,188 @@
+//! Failover: the endpoints in order, moving on when one fails.
+//!
+//! Independent of retries: with no retries at all, a dead first endpoint still moves the
+//! call to the second. An endpoint is skipped when it fails to connect, times out, answers
+//! with a page that is not JSON-RPC (a proxy's HTML), HTTP 404, 429 or 5xx, or the node's
+//! `INTERNAL_ERROR`/`TIMEOUT_ERROR`. A permanent JSON-RPC error (bad params, unknown
+//! account) is an answer, and is returned, not failed over.
+//!
+//! A transaction moves on only while it certainly reached no node (connect or TLS
+//! failure): once bytes may have been sent, sending it elsewhere could submit it twice.
+
+use std::sync::Arc;
+
+use super::super::transport::{Attempt, BoxTransport, HttpResponse, RpcRequest, Transport};
+use super::super::transport::{TransportError, TransportErrorKind, TransportFuture};
+use super::{verdict, Verdict};
+use crate::client::redact::Secrets;
+
+/// The failover layer over several transports.
+#[derive(Debug)]
+pub struct Fallback {
+    transports: Vec<BoxTransport>,
+    label: Arc<str>,
+}
+
+impl Fallback {
+    /// Tries `transports` in order.
+    pub fn new(transports: Vec<BoxTransport>) -> Self {
+        let label = transports
+            .iter()
+            .map(|t| t.describe())
+            .collect::<Vec<_>>()
+            .join(", ")
+            .into();
+        Self { transports, label }
+    }
+
+    async fn send_in_order(&self, request: RpcRequest) -> Result<HttpResponse, TransportError> {
+        let mut attempts = Vec::new();
+        for transport in &self.transports {
+            let outcome = transport.send(request.clone()).await;
+            let Verdict::Failure { nothing_sent, .. } = verdict(&outcome) else {
+                return outcome;
+            };
+            attempts.push(Attempt {
+                endpoint: transport.describe().into(),
+                outcome,
+            });
+            let deadline_passed = request.time_left().is_some_and(|left| left.is_zero());
+            if (request.submits_transaction && !nothing_sent) || deadline_passed {
+                break;
+            }
+        }
+        if attempts.len() == 1 {
+            if let Some(only) = attempts.pop() {
+                return only.outcome;
+            }
+        }
+        Err(TransportError::new(
+            self.label.clone(),
+            TransportErrorKind::AllEndpointsFailed(attempts),
+            "",
+        ))
+    }
+}
+
+impl Transport for Fallback {
+    fn send(&self, request: RpcRequest) -> TransportFuture<'_> {
+        Box::pin(self.send_in_order(request))
+    }
+
+    fn describe(&self) -> String {
+        self.label.to_string()
+    }
+
+    fn secrets(&self) -> Secrets {
+        self.transports
+            .iter()
+            .fold(Secrets::default(), |all, t| all.union(&t.secrets()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{block_on, read, write, RESULT};
+    use super::*;
+    use crate::client::transport::{MockReply, MockTransport};
+
+    fn fallback(mocks: &[&MockTransport]) -> Fallback {
+        Fallback::new(
+            mocks
+                .iter()
+                .map(|m| Arc::new((*m).clone()) as BoxTransport)
+                .collect(),
+        )
+    }
+
+    fn counts(mocks: &[&MockTransport]) -> Vec<usize> {
+        mocks.iter().map(|m| m.requests().len()).collect()
+    }
+
+    #[test]
+    fn every_kind_of_endpoint_failure_moves_on() {
+        let failures = [
+            MockReply::error(TransportErrorKind::Connect),
+            MockReply::error(TransportErrorKind::Tls),
+            MockReply::error(TransportErrorKind::Timeout),
+            MockReply::status(200, "<html>proxy error</html>"),
+            MockReply::status(404, "not found"),
+            MockReply::status(429, "slow down"),
+            MockReply::status(500, "oops"),
+            MockReply::status(503, r#"{"jsonrpc":"2.0","id":"1","result":{}}"#),
+            MockReply::json(
+                r#"{"jsonrpc":"2.0","id":"1","error":{"name":"INTERNAL_ERROR","cause":{"name":"INTERNAL_ERROR"}}}"#,
+            ),
+            MockReply::error(TransportErrorKind::Redirect {
+                status: 302,
+                location: "https://elsewhere".into(),
+            }),
+        ];
+        for failure in failures {
+            let first = MockTransport::new("first", [failure.clone()]);
+            let second = MockTransport::new("second", [MockReply::json(RESULT)]);
+            let outcome = block_on(fallback(&[&first, &second]).send(read()));
+            assert_eq!(outcome.unwrap().endpoint.as_ref(), "second", "{failure:?}");
+            assert_eq!(counts(&[&first, &second]), [1, 1]);
+        }
+    }
+
+    #[test]
+    fn permanent_json_rpc_errors_are_answers() {
+        for status in [200, 400, 422] {
+            let unknown = r#"{"jsonrpc":"2.0","id":"1","error":{"name":"HANDLER_ERROR","cause":{"name":"UNKNOWN_ACCOUNT"}}}"#;
+            let first = MockTransport::new("first", [MockReply::status(status, unknown)]);
+            let second = MockTransport::new("second", [MockReply::json(RESULT)]);
+            let outcome = block_on(fallback(&[&first, &second]).send(read()));
+            assert_eq!(outcome.unwrap().endpoint.as_ref(), "first");
+            assert_eq!(counts(&[&first, &second]), [1, 0]);
+        }
+    }
+
+    #[test]
+    fn all_failing_lists_each_endpoint() {
+        let a = MockTransport::new("a", [MockReply::error(TransportErrorKind::Connect)]);
+        let b = MockTransport::new("b", [MockReply::status(502, "bad gateway")]);
+        let c = MockTransport::new("c", [MockReply::status(200, "<html></html>")]);
+        let error = block_on(fallback(&[&a, &b, &c]).send(read())).unwrap_err();
+        let TransportErrorKind::AllEndpointsFailed(attempts) = &error.kind else {
+            panic!("{error}")
+        };
+        let endpoints: Vec<&str> = attempts.iter().map(|a| a.endpoint.as_ref()).collect();
+        assert_eq!(endpoints, ["a", "b", "c"]);
+        assert!(attempts[0].outcome.is_err());
+        assert_eq!(attempts[1].outcome.as_ref().unwrap().status, 502);
+        assert_eq!(
+            verdict(&Err(error)),
+            Verdict::Failure {
+                retryable: true,
+                nothing_sent: false
+            }
+        );
+    }
+
+    #[test]
+    fn transactions_move_on_only_while_nothing_was_sent() {
+        let a = MockTransport::new("a", [MockReply::error(TransportErrorKind::Connect)]);
+        let b = MockTransport::new("b", [MockReply::json(RESULT)]);
+        let outcome = block_on(fallback(&[&a, &b]).send(write()));
+        assert_eq!(outcome.unwrap().endpoint.as_ref(), "b");
+
+        for sent in [
+            MockReply::error(TransportErrorKind::Timeout),
+            MockReply::error(TransportErrorKind::Connection),
+            MockReply::status(503, "busy"),
+            MockReply::status(200, "<html></html>"),
+        ] {
+            let a = MockTransport::new("a", [MockReply::error(TransportErrorKind::Connect)]);
+            let b = MockTransport::new("b", [sent.clone()]);
+            let c = MockTransport::new("c", [MockReply::json(RESULT)]);
+            let outcome = block_on(fallback(&[&a, &b, &c]).send(write()));
+            assert!(
+                matches!(&outcome, Err(e) if matches!(&e.kind, TransportErrorKind::AllEndpointsFailed(a) if a.len() == 2)),
+                "{sent:?}: {outcome:?}"
+            );
+            assert_eq!(counts(&[&a, &b, &c]), [1, 1, 0], "{sent:?}");
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! Secrets and their redaction: every credential the client is given (API-key headers,
+//! key-looking parts of endpoint URLs) is collected into [`Secrets`], and every text the
+//! client shows or returns passes through [`Secrets::scrub`], so that a key a server
+//! echoes back (in an HTML page, a JSON-RPC message, a header) is printed as `***`.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+/// What a redacted secret is shown as.
+pub const MASK: &str = "***";
+
+/// Secrets shorter than this are not looked for in free text: a short value (`v1`,
+/// `rpc`) would mask ordinary words, and no provider issues keys that short. Endpoint
+/// displays hide everything after the origin anyway.
+const MIN_SCRUBBED_LEN: usize = 6;
+
+/// The set of secret strings to mask. Cheap to clone.
+#[derive(Clone, Default)]
+pub struct Secrets(Arc<[String]>);
+
+impl std::fmt::Debug for Secrets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Secrets({} values)", self.0.len())
+    }
+}
+
+impl Secrets {
+    /// A set of secrets; values too short to scrub safely are dropped, longer ones are
+    /// looked for first (so a key that contains another is masked whole).
+    pub fn new(values: impl IntoIterator<Item = String>) -> Self {
+        let mut values: Vec<String> = values
+            .into_iter()
+            .filter(|v| v.len() >= MIN_SCRUBBED_LEN)
+            .collect();
+        values.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        values.dedup();
+        Self(values.into())
+    }
+
+    /// Whether there is nothing to mask.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// `text` with every secret replaced by [`MASK`].
+    pub fn scrub<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        let mut text = Cow::Borrowed(text);
+        for secret in self.0.iter() {
+            if text.contains(secret.as_str()) {
+                text = Cow::Owned(text.replace(secret.as_str(), MASK));
+            }
+        }
+        text
+    }
+
+    /// Masks every secret in `bytes` in place (a response body). Bytes are compared, so
+    /// a body that is not UTF-8 is scrubbed too.
+    pub fn scrub_bytes(&self, bytes: &mut Vec<u8>) {
+        for secret in self.0.iter() {
+            let needle = secret.as_bytes();
+            // memchr's SIMD search keeps this cheap on large bodies without a secret.
+            if memchr::memmem::find(bytes, needle).is_none() {
+                continue;
+            }
+            let mut out = Vec::with_capacity(bytes.len());
+            let mut rest = &bytes[..];
+            while let Some(at) = memchr::memmem::find(rest, needle) {
+                out.extend_from_slice(&rest[..at]);
+                out.extend_from_slice(MASK.as_bytes());
+                rest = &rest[at + needle.len()..];
+            }
+            out.extend_from_slice(rest);
+            *bytes = out;
+        }
+    }
+
+    /// Masks every secret in a `String` in place.
+    pub fn scrub_string(&self, text: &mut String) {
+        if let Cow::Owned(scrubbed) = self.scrub(text) {
+            *text = scrubbed;
+        }
+    }
+
+    /// This set and `other` together.
+    pub fn union(&self, other: &Secrets) -> Secrets {
+        Secrets::new(self.0.iter().chain(other.0.iter()).cloned())
+    }
+}
+
+/// Whether `text` looks like a credential rather than a word: long, or mixing letters
+/// with digits. Used to decide which URL parts are secrets and what a usage error may
+/// repeat back.
+///
+/// ```
+/// use near_rpc::client::looks_like_secret;
+///
+/// assert!(looks_like_secret("3f9a2c1e8b7d4a6f9e0c1b2a3d4e5f60"));
+/// assert!(looks_like_secret("k3yK3y99"));
+/// assert!(!looks_like_secret("mainnet"));
+/// assert!(!looks_like_secret("v1"));
+/// ```
+pub fn looks_like_secret(text: &str) -> bool {
+    let letters = text.chars().filter(char::is_ascii_alphabetic).count();
+    let digits = text.chars().filter(char::is_ascii_digit).count();
+    text.len() >= 20 || (text.len() >= 8 && letters > 0 && digits > 0)
+}
+
+/// Names of URL query parameters that carry credentials, whatever their value looks like.
+const KEY_PARAMS: [&str; 7] = [
+    "apikey",
+    "api_key",
+    "api-key",
+    "key",
+    "token",
+    "access_token",
+    "auth",
+];
+
+/// The secret parts of a URL: user-info, key-looking path segments, and query values
+/// that look like keys or sit under a key-like parameter name. Each is also returned
+/// percent-decoded, as a server may echo either form.
+pub(crate) fn url_secrets(url: &reqwest::Url) -> Vec<String> {
+    let mut found = Vec::new();
+    if !url.username().is_empty() {
+        found.push(url.username().to_owned());
+    }
+    if let Some(password) = url.password() {
+        found.push(password.to_owned());
+    }
+    if let Some(segments) = url.path_segments() {
+        found.extend(segments.filter(|s| looks_like_secret(s)).map(str::to_owned));
+    }
+    if let Some(query) = url.query() {
+        for pair in query.split('&') {
+            let (name, value) = pair.split_once('=').unwrap_or(("", pair));
+            let keyish = KEY_PARAMS.contains(&name.to_ascii_lowercase().as_str());
+            if keyish || looks_like_secret(value) {
+                found.push(value.to_owned());
+            }
+        }
+    }
+    let decoded: Vec<String> = found
+        .iter()
+        .filter_map(|v| percent_decode(v))
+        .filter(|d| !found.contains(d))
+        .collect();
+    found.extend(decoded);
+    found
+}
+
+/// `%XX` sequences decoded, when there are any and the result is UTF-8.
+fn percent_decode(text: &str) -> Option<String> {
+    if !text.contains('%') {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (bytes[i], bytes.get(i + 1), bytes.get(i + 2)) {
+            (b'%', Some(&h), Some(&l)) if hex(h).is_some() && hex(l).is_some() => {
+                out.push((hex(h)? * 16 + hex(l)?) as u8);
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// A URL as it may be shown: scheme, host and port, then `/***` when anything else
+/// (path, query, user-info) is there.
+pub(crate) fn show_url(url: &reqwest::Url) -> String {
+    let mut shown = format!("{}://", url.scheme());
+    if let Some(host) = url.host_str() {
+        shown.push_str(host);
+    }
+    if let Some(port) = url.port() {
+        shown.push_str(&format!(":{port}"));
+    }
+    let path = url.path();
+    let more = !(path.is_empty() || path == "/")
+        || url.query().is_some()
+        || url.fragment().is_some()
+        || !url.username().is_empty()
+        || url.password().is_some();
+    if more {
+        shown.push_str("/***");
+    }
+    shown
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scrubs_every_occurrence_longest_first() {
+        let secrets = Secrets::new(["abcdef123".to_owned(), "abcdef123456".to_owned()]);
+        assert_eq!(
+            secrets.scrub("k=abcdef123456 and abcdef123 again abcdef123456"),
+            "k=*** and *** again ***"
+        );
+        let mut body = b"{\"message\":\"bad key abcdef123456\"}".to_vec();
+        secrets.scrub_bytes(&mut body);
+        assert_eq!(body, b"{\"message\":\"bad key ***\"}");
+        assert!(matches!(secrets.scrub("clean"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn short_values_are_not_scrubbed() {
+        let secrets = Secrets::new(["v1".to_owned(), "rpc".to_owned()]);
+        assert!(secrets.is_empty());
+        assert_eq!(secrets.scrub("v1 rpc"), "v1 rpc");
+    }
+
+    #[test]
+    fn url_secrets_find_keys_in_every_place() {
+        let url: reqwest::Url =
+            "https://user:pa55word99@h.io/v1/mainnet/3f9a2c1e8b7d4a6f?apiKey=k%2Bey&x=1"
+                .parse()
+                .unwrap();
+        let found = url_secrets(&url);
+        for expected in ["user", "pa55word99", "3f9a2c1e8b7d4a6f", "k%2Bey", "k+ey"] {
+            assert!(found.iter().any(|f| f == expected), "{expected}: {found:?}");
+        }
+        for not_secret in ["v1", "mainnet", "1"] {
+            assert!(!found.iter().any(|f| f == not_secret), "{not_secret}");
+        }
+        assert_eq!(show_url(&url), "https://h.io/***");
+        let plain: reqwest::Url = "http://127.0.0.1:3030/".parse().unwrap();
+        assert_eq!(show_url(&plain), "http://127.0.0.1:3030");
+    }
+}
