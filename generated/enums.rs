@@ -176,7 +176,7 @@ pub enum ActionView {
     CreateAccount,
     DeployContract { code: ::std::string::String },
     FunctionCall {
-        args: FunctionArgs,
+        args: crate::FunctionArgs,
         deposit: crate::NearToken,
         gas: crate::NearGas,
         method_name: ::std::string::String,
@@ -1350,7 +1350,7 @@ crate::open_enum!(
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcCallFunctionRequest {
     pub account_id: crate::AccountId,
-    pub args_base64: FunctionArgs,
+    pub args_base64: crate::FunctionArgs,
     pub method_name: ::std::string::String,
     /// The alternatives of this type; see [`BlockReference`].
     #[serde(flatten)]
@@ -1755,7 +1755,7 @@ pub enum RpcQueryRequestKind {
     #[serde(rename = "call_function")]
     CallFunction {
         account_id: crate::AccountId,
-        args_base64: FunctionArgs,
+        args_base64: crate::FunctionArgs,
         method_name: ::std::string::String,
     },
     #[serde(rename = "view_global_contract_code")]
@@ -2049,7 +2049,7 @@ pub struct RpcTransactionStatusRequest {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 pub enum RpcTransactionStatusRequestKind {
-    SignedTxBase64 { signed_tx_base64: SignedTransaction },
+    SignedTxBase64 { signed_tx_base64: crate::SignedTransaction },
     TxHashSenderAccountId {
         sender_account_id: crate::AccountId,
         tx_hash: crate::CryptoHash,
@@ -2072,7 +2072,7 @@ impl<'de> ::serde::Deserialize<'de> for RpcTransactionStatusRequestKind {
                     0usize => {
                         #[derive(::serde::Deserialize)]
                         struct Arm {
-                            signed_tx_base64: SignedTransaction,
+                            signed_tx_base64: crate::SignedTransaction,
                         }
                         crate::__private::decode(value)
                             .map(|arm: Arm| RpcTransactionStatusRequestKind::SignedTxBase64 {

@@ -1458,51 +1458,6 @@ crate::deserialize_struct!(
     transaction "transaction" required, 4usize transaction_outcome "transaction_outcome"
     required }
 );
-/**This type is used to mark function arguments.
-
-NOTE: The main reason for this to exist (except the type-safety) is that the value is
-transparently serialized and deserialized as a base64-encoded string when serde is used
-(serde_json).*/
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-#[serde(transparent)]
-pub struct FunctionArgs(pub ::std::string::String);
-impl ::std::ops::Deref for FunctionArgs {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<FunctionArgs> for ::std::string::String {
-    fn from(value: FunctionArgs) -> Self {
-        value.0
-    }
-}
-impl ::std::convert::From<::std::string::String> for FunctionArgs {
-    fn from(value: ::std::string::String) -> Self {
-        Self(value)
-    }
-}
-impl ::std::fmt::Display for FunctionArgs {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
-impl ::std::str::FromStr for FunctionArgs {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> ::std::result::Result<Self, Self::Err> {
-        Ok(Self(value.to_string()))
-    }
-}
 ///`FunctionCallAction`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct FunctionCallAction {
@@ -2847,7 +2802,7 @@ crate::deserialize_struct!(
 ///`RpcSendTransactionRequest`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcSendTransactionRequest {
-    pub signed_tx_base64: SignedTransaction,
+    pub signed_tx_base64: crate::SignedTransaction,
     ///Default: `"EXECUTED_OPTIMISTIC"`.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub wait_until: ::std::option::Option<crate::types::TxExecutionStatus>,
@@ -3329,47 +3284,6 @@ crate::deserialize_struct!(
     SignedDelegateAction { 0usize delegate_action "delegate_action" required, 1usize
     signature "signature" required }
 );
-///`SignedTransaction`
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-#[serde(transparent)]
-pub struct SignedTransaction(pub ::std::string::String);
-impl ::std::ops::Deref for SignedTransaction {
-    type Target = ::std::string::String;
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-impl ::std::convert::From<SignedTransaction> for ::std::string::String {
-    fn from(value: SignedTransaction) -> Self {
-        value.0
-    }
-}
-impl ::std::convert::From<::std::string::String> for SignedTransaction {
-    fn from(value: ::std::string::String) -> Self {
-        Self(value)
-    }
-}
-impl ::std::fmt::Display for SignedTransaction {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
-impl ::std::str::FromStr for SignedTransaction {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> ::std::result::Result<Self, Self::Err> {
-        Ok(Self(value.to_string()))
-    }
-}
 ///`SignedTransactionView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct SignedTransactionView {

@@ -285,7 +285,7 @@ fn bad_urls_are_refused_at_build_time_without_the_key() {
         format!("https:///{KEY}"),
         format!("https://{KEY}"),
         format!("https://{KEY}/v1"),
-        format!("{KEY}"),
+        KEY.to_owned(),
         format!("h.io/{KEY}"),
         format!("https://h.io/{KEY}#frag"),
         format!("https://h.io:70000/{KEY}"),

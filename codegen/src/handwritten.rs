@@ -51,6 +51,18 @@ pub const REPLACEMENTS: &[Replacement] = &[
         reason: "height or hash told apart by JSON type, with a clear error for anything else",
     },
     Replacement {
+        schema: "SignedTransaction",
+        rust_path: "crate::SignedTransaction",
+        reason: "base64 checked when encoded and decoded, so that text that is not base64 is \
+                 refused before it is sent; the spec only says `string`",
+    },
+    Replacement {
+        schema: "FunctionArgs",
+        rust_path: "crate::FunctionArgs",
+        reason: "base64 checked when encoded and decoded, with `from_bytes`/`to_bytes`; the \
+                 spec only says `string`",
+    },
+    Replacement {
         schema: "RpcTransactionResponse",
         rust_path: "crate::RpcTransactionResponse",
         reason: "`final_execution_status` plus an optional outcome; the spec's `anyOf` with an \

@@ -169,7 +169,8 @@ impl fmt::Display for TransportKind {
 
 impl<E: Serialize> Error<E> {
     /// Whether trying again (after a wait, maybe elsewhere) may succeed: transport
-    /// failures, HTTP 408/429/502/503/504 and the node's `TIMEOUT_ERROR`; not request
+    /// failures, HTTP 408/429/502/503/504 (whatever the body) and the node's
+    /// `TIMEOUT_ERROR`; not request
     /// validation errors, other handler errors, undecodable responses, refused redirects
     /// or wrong ids. The retry layer decides by the same rules.
     pub fn is_retryable(&self) -> bool {
@@ -181,9 +182,10 @@ impl<E: Serialize> Error<E> {
                     || handler_error_name(error).as_deref() == Some("TIMEOUT_ERROR")
             }
             Self::AllEndpointsFailed { failures, .. } => failures.iter().any(Self::is_retryable),
+            // A rate limiter's or gateway's body that looks like JSON-RPC but isn't ours.
+            Self::Decode { status, .. } => RETRYABLE_STATUSES.contains(status),
             Self::Encode { .. }
             | Self::Redirect { .. }
-            | Self::Decode { .. }
             | Self::IdMismatch { .. }
             | Self::TooLarge { .. }
             | Self::RequestTooLarge { .. }

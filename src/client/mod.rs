@@ -456,3 +456,79 @@ fn id_matches(got: Option<&Id>, id: u64, is_error: bool) -> bool {
 fn looks_like_json_rpc(body: &[u8]) -> bool {
     serde_json::from_slice::<serde_json::Value>(body).is_ok_and(|v| v.get("jsonrpc").is_some())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::layers::{verdict, Verdict};
+    use super::transport::{MockReply, MockTransport};
+    use super::*;
+    use crate::methods;
+    use crate::types::{Finality, RpcBlockRequest};
+
+    /// The client's `is_retryable` and the retry layer's verdict agree on every kind of
+    /// outcome, so what a user would retry by hand is what the client retries itself.
+    #[test]
+    fn is_retryable_agrees_with_the_retry_layer() {
+        let handler = |cause: &str| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":"1","error":{{"name":"HANDLER_ERROR","cause":{{"name":"{cause}"}}}}}}"#
+            )
+        };
+        let internal = r#"{"jsonrpc":"2.0","id":"1","error":{"name":"INTERNAL_ERROR","cause":{"name":"INTERNAL_ERROR","info":{"error_message":"x"}}}}"#;
+        let result = r#"{"jsonrpc":"2.0","id":"1","result":null}"#;
+        let outcomes: Vec<(u16, String)> = vec![
+            (200, handler("UNKNOWN_BLOCK")),
+            (200, handler("TIMEOUT_ERROR")),
+            (408, handler("TIMEOUT_ERROR")),
+            (429, handler("UNKNOWN_BLOCK")),
+            (
+                429,
+                handler("UNKNOWN_BLOCK").replace(r#""}}}"#, r#"","info":{}}}}"#),
+            ),
+            (500, internal.to_owned()),
+            (503, result.to_owned()),
+            (404, "not found".to_owned()),
+            (502, "<html>bad gateway</html>".to_owned()),
+            (200, "<html>proxy</html>".to_owned()),
+            (429, "slow down".to_owned()),
+        ];
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        for (status, body) in outcomes {
+            let response = HttpResponse::new("mock", status, body.as_bytes());
+            let Verdict::Failure { retryable, .. } = verdict(&Ok(response)) else {
+                // A final answer: the client returns it as an error that is not retryable.
+                continue;
+            };
+            let mock = MockTransport::new("mock", [MockReply::status(status, body.as_bytes())]);
+            let client = Client::builder()
+                .transport(mock)
+                .retry(RetryPolicy::none())
+                .build()
+                .unwrap();
+            let request = RpcBlockRequest {
+                block_reference: Finality::Final.into(),
+            };
+            let err = runtime
+                .block_on(client.call::<methods::Block>(request))
+                .unwrap_err();
+            assert_eq!(err.is_retryable(), retryable, "{status} {body}: {err}");
+        }
+        for kind in [
+            TransportErrorKind::Connect,
+            TransportErrorKind::Tls,
+            TransportErrorKind::Timeout,
+            TransportErrorKind::Connection,
+            TransportErrorKind::Other,
+        ] {
+            let error = TransportError::new("mock", kind.clone(), "");
+            let Verdict::Failure { retryable, .. } = verdict(&Err(error.clone())) else {
+                panic!("{kind:?}")
+            };
+            let err = transport_error::<methods::Block>(error, 1);
+            assert_eq!(err.is_retryable(), retryable, "{kind:?}");
+        }
+    }
+}

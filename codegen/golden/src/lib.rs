@@ -9,11 +9,7 @@ macro_rules! golden {
     ($name:ident) => {
         #[allow(missing_docs)]
         pub mod $name {
-            pub use near_rpc::{
-                __private, deserialize_struct, open_enum, AccountId, BlockId, CryptoHash,
-                ErrorWrapper, MethodVisitor, NearGas, NearToken, PublicKey, Request, Response,
-                RpcMethod, RpcTransactionResponse, Signature,
-            };
+            pub use near_rpc::__generated_root::*;
 
             pub mod types {
                 include!(concat!(

@@ -116,7 +116,7 @@ impl Retry {
             if retry >= self.policy.retries() || !may_repeat {
                 return outcome;
             }
-            let random = self.jitter.lock().map_or(0, |mut j| j.next());
+            let random = self.jitter.lock().map_or(0, |mut j| j.next_u64());
             let Some(delay) = self.policy.delay(retry, retry_after(&outcome), random) else {
                 return outcome;
             };
@@ -176,7 +176,7 @@ impl Jitter {
     }
 
     /// The next pseudo-random number.
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x << 13;
         x ^= x >> 7;
@@ -341,7 +341,7 @@ mod tests {
         assert!(max(40) <= Duration::from_secs(8));
         let mut jitter = Jitter::new();
         let delays: Vec<_> = (0..8)
-            .map(|_| policy.delay(3, None, jitter.next()))
+            .map(|_| policy.delay(3, None, jitter.next_u64()))
             .collect();
         assert!(
             delays.windows(2).any(|w| w[0] != w[1]),

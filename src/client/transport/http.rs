@@ -55,10 +55,10 @@ impl RedirectPolicy {
         match self {
             Self::None => false,
             Self::SameOrigin => from.origin() == to.origin(),
-            Self::Any => match (from.scheme(), to.scheme()) {
-                ("https", "https") | ("http", "http" | "https") => true,
-                _ => false,
-            },
+            Self::Any => matches!(
+                (from.scheme(), to.scheme()),
+                ("https", "https") | ("http", "http" | "https")
+            ),
         }
     }
 }
@@ -247,10 +247,17 @@ impl HttpTransport {
         if declared.is_some_and(|n| n > limit as u64) {
             return Err(too_large());
         }
-        let mut body = Vec::with_capacity(declared.map_or(0, |n| n as usize));
+        let mut body: Vec<u8> = Vec::with_capacity(declared.map_or(0, |n| n as usize));
         while let Some(chunk) = response.chunk().await.map_err(|e| self.reqwest_error(e))? {
-            if body.len() + chunk.len() > limit {
+            let needed = body.len() + chunk.len();
+            if needed > limit {
                 return Err(too_large());
+            }
+            // Doubling, but never past the limit: a body at the limit costs at most its
+            // size plus the half it grew from while growing, not twice its size.
+            if needed > body.capacity() {
+                let grown = needed.max(body.capacity().saturating_mul(2).min(limit));
+                body.reserve_exact(grown - body.len());
             }
             body.extend_from_slice(&chunk);
         }

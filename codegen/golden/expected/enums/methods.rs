@@ -21,6 +21,7 @@ pub fn visit<V: crate::enums::MethodVisitor>(
 pub struct Act;
 impl crate::enums::RpcMethod for Act {
     const NAME: &'static str = "act";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::enums::types::ActRequest;
     type Result = crate::enums::types::ActResult;
     type Error = crate::enums::types::ActError;

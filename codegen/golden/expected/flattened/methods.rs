@@ -23,6 +23,7 @@ pub fn visit<V: crate::flattened::MethodVisitor>(
 pub struct Bare;
 impl crate::flattened::RpcMethod for Bare {
     const NAME: &'static str = "bare";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::flattened::types::BareRequest;
     type Result = crate::flattened::types::LookupRequest;
     type Error = crate::flattened::types::FlatError;
@@ -34,6 +35,7 @@ impl crate::flattened::RpcMethod for Bare {
 pub struct ByBlock;
 impl crate::flattened::RpcMethod for ByBlock {
     const NAME: &'static str = "by_block";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::flattened::types::ByBlockRequest;
     type Result = crate::flattened::types::ShapeResponse;
     type Error = crate::flattened::types::FlatError;
@@ -45,6 +47,7 @@ impl crate::flattened::RpcMethod for ByBlock {
 pub struct Query;
 impl crate::flattened::RpcMethod for Query {
     const NAME: &'static str = "query";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::flattened::types::QueryRequest;
     type Result = crate::flattened::types::ShapeResponse;
     type Error = crate::flattened::types::FlatError;

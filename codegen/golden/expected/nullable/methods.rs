@@ -21,6 +21,7 @@ pub fn visit<V: crate::nullable::MethodVisitor>(
 pub struct Health;
 impl crate::nullable::RpcMethod for Health {
     const NAME: &'static str = "health";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::nullable::types::HealthRequest;
     type Result = crate::nullable::types::HealthResponse;
     type Error = crate::nullable::types::HealthError;

@@ -21,6 +21,7 @@ pub fn visit<V: crate::structs::MethodVisitor>(
 pub struct GetThing;
 impl crate::structs::RpcMethod for GetThing {
     const NAME: &'static str = "get_thing";
+    const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::structs::types::ThingRequest;
     type Result = crate::structs::types::Thing;
     type Error = crate::structs::types::ThingError;
