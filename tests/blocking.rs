@@ -43,3 +43,54 @@ fn blocking_calls_reach_the_node_and_decode() {
     assert_eq!(params[1], json!({"finality": "optimistic"}));
     assert_eq!(params[2], json!(null));
 }
+
+/// Every shortcut of the async client exists on the blocking one (they are generated from
+/// one list) and reaches the node with the same request.
+#[test]
+fn the_blocking_client_has_every_shortcut() {
+    use near_rpc::client::blocking::BlockingClient;
+    use near_rpc::client::transport::{MockReply, MockTransport};
+    use near_rpc::client::SHORTCUTS;
+    use near_rpc::types::SyncCheckpoint;
+
+    let node = MockTransport::new(
+        "mock",
+        [MockReply::json(
+            r#"{"jsonrpc":"2.0","id":"1","error":{"name":"HANDLER_ERROR","cause":{"name":"INTERNAL_ERROR","info":{"error_message":"canned"}}}}"#,
+        )],
+    );
+    let client = BlockingClient::new(
+        Client::builder()
+            .transport(node.clone())
+            .retry(near_rpc::client::RetryPolicy::none())
+            .build()
+            .unwrap(),
+    )
+    .unwrap();
+    let hash: near_rpc::CryptoHash = "11111111111111111111111111111111".parse().unwrap();
+    let tx = || (hash, "alice.near".parse().unwrap());
+    // One call per shortcut; the match makes a new shortcut a compile error here.
+    let mut called = Vec::new();
+    for name in SHORTCUTS {
+        let reached = match *name {
+            "tx_status" => client.tx_status(tx(), None).is_err(),
+            "tx" => client.tx(tx(), None).is_err(),
+            "genesis_config" => client.genesis_config().is_err(),
+            "experimental_genesis_config" => client.experimental_genesis_config().is_err(),
+            "protocol_config_at" => client.protocol_config_at(SyncCheckpoint::Genesis).is_err(),
+            other => panic!("no blocking call written for the shortcut `{other}`"),
+        };
+        assert!(reached, "{name}");
+        called.push(node.requests().last().unwrap().method);
+    }
+    assert_eq!(
+        called,
+        [
+            "EXPERIMENTAL_tx_status",
+            "tx",
+            "genesis_config",
+            "EXPERIMENTAL_genesis_config",
+            "EXPERIMENTAL_protocol_config"
+        ]
+    );
+}

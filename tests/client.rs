@@ -446,3 +446,30 @@ fn building_needs_an_endpoint_and_validates_it() {
         .unwrap_err();
     assert!(!err.to_string().contains(KEY));
 }
+
+#[tokio::test]
+async fn decoding_errors_inside_a_query_answer_name_the_full_path() {
+    let account = r#"{"jsonrpc":"2.0","id":"1","result":{"block_hash":"11111111111111111111111111111111",
+        "block_height":1,"amount":"1","locked":"0","code_hash":"11111111111111111111111111111111",
+        "storage_usage":"many","storage_paid_at":0}}"#;
+    let call = r#"{"jsonrpc":"2.0","id":"1","result":{"block_hash":"11111111111111111111111111111111",
+        "block_height":1,"result":[1,2,"x"],"logs":[]}}"#;
+    for (body, path) in [
+        (account, "result.storage_usage"),
+        (call, "result.result[2]"),
+    ] {
+        let server = TestServer::start(vec![Reply::json(body)]);
+        let client = builder(&server.url("")).build().unwrap();
+        let request = near_rpc::types::RpcQueryRequest {
+            block_reference: Finality::Final.into(),
+            kind: near_rpc::types::RpcQueryRequestKind::ViewAccount {
+                account_id: "alice.near".parse().unwrap(),
+            },
+        };
+        let err = client.call::<methods::Query>(request).await.unwrap_err();
+        let Error::Decode { error, .. } = &err else {
+            panic!("{err}")
+        };
+        assert_eq!(error.path(), path, "{err}");
+    }
+}

@@ -635,3 +635,79 @@ fn usage_errors_exit_2_and_help_exits_0() {
     assert_exit(&out, 0);
     assert!(out.stdout.starts_with("near-rpc "), "{out:?}");
 }
+
+#[test]
+fn keys_a_server_echoes_are_masked_in_every_output() {
+    let echoes = [
+        (
+            Reply::html(401, &format!("<p>bad key {HEADER_KEY} for /{PATH_KEY}</p>")),
+            5,
+        ),
+        (
+            Reply::with_status(
+                200,
+                &format!(
+                    r#"{{"jsonrpc":"2.0","id":"1","error":{{"name":"HANDLER_ERROR","cause":{{"name":"UNKNOWN_TRANSACTION","info":{{"requested_transaction_hash":"{HASH}"}}}},"code":-32000,"message":"key {HEADER_KEY}","data":"path {PATH_KEY}"}}}}"#
+                ),
+            ),
+            3,
+        ),
+        (
+            Reply::json(&format!(
+                r#"{{"jsonrpc":"2.0","id":"1","result":{{"final_execution_status":"FINAL","echo":"{HEADER_KEY}"}}}}"#
+            ))
+            .header("x-echo", HEADER_KEY),
+            // Unknown fields are not printed at all.
+            0,
+        ),
+        (
+            Reply::json(&format!(
+                r#"{{"jsonrpc":"2.0","id":"1","result":{{"final_execution_status":"{PATH_KEY}"}}}}"#
+            )),
+            0,
+        ),
+    ];
+    for (reply, code) in echoes {
+        let server = Server::start(vec![reply]);
+        let url = server.url(&format!("/{PATH_KEY}"));
+        let out = near_rpc(&[
+            "--api-key",
+            HEADER_KEY,
+            "--url",
+            &url,
+            "--retries",
+            "0",
+            "tx-status",
+            "--hash",
+            HASH,
+            "--sender",
+            "alice.near",
+        ]);
+        assert_exit(&out, code);
+        out.assert_hides(HEADER_KEY);
+        out.assert_hides(PATH_KEY);
+        let shown_masked = out.stdout.contains("***") || out.stderr.contains("***");
+        let echo_is_printed = !out.stdout.contains("\"FINAL\"");
+        assert_eq!(shown_masked, echo_is_printed, "{out:?}");
+    }
+}
+
+#[test]
+fn the_api_key_goes_to_the_first_endpoint_only() {
+    let first = Server::start(vec![Reply::html(503, HTML_503)]);
+    let second = Server::start(vec![Reply::json(PROTOCOL_CONFIG)]);
+    let out = near_rpc(&[
+        "--url",
+        &first.url(""),
+        "--url",
+        &second.url(""),
+        "--api-key",
+        HEADER_KEY,
+        "--retries",
+        "0",
+        "protocol-config",
+    ]);
+    assert_exit(&out, 0);
+    assert_eq!(first.only_request().header("x-api-key"), Some(HEADER_KEY));
+    assert_eq!(second.only_request().header("x-api-key"), None);
+}
