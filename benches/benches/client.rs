@@ -45,6 +45,7 @@ fn serve(body: Vec<u8>) -> String {
                     if reader.read_exact(&mut request).is_err() {
                         return;
                     }
+                    let body = echo_id(&body, &request);
                     let mut response = format!(
                         "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
                         body.len()
@@ -61,12 +62,31 @@ fn serve(body: Vec<u8>) -> String {
     url
 }
 
+/// `body` with its `"@ID@"` placeholder replaced by the request's id (a short scan of
+/// the small request; the response is spliced, not parsed).
+fn echo_id(body: &[u8], request: &[u8]) -> Vec<u8> {
+    let id = serde_json::from_slice::<serde_json::Value>(request)
+        .ok()
+        .and_then(|v| v.get("id").cloned())
+        .unwrap_or(serde_json::Value::Null);
+    let id = serde_json::to_vec(&id).expect("JSON");
+    let placeholder = b"\"@ID@\"";
+    match body.windows(placeholder.len()).position(|w| w == placeholder) {
+        Some(at) => [&body[..at], &id[..], &body[at + placeholder.len()..]].concat(),
+        None => body.to_vec(),
+    }
+}
+
 fn client_overhead(c: &mut Criterion) {
     let payload = near_rpc_bench::recorded("EXPERIMENTAL_protocol_config")
         .into_iter()
         .max_by_key(|p| p.body.len())
         .expect("a recorded protocol config");
-    let url = serve(payload.body.clone());
+    // The client checks that the response's id is the request's: the server echoes it,
+    // as nodes do, by filling the id into the recorded body.
+    let mut template: serde_json::Value = serde_json::from_slice(&payload.body).expect("JSON");
+    template["id"] = serde_json::Value::String("@ID@".into());
+    let url = serve(serde_json::to_vec(&template).expect("JSON"));
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     let client = Client::new(&url).expect("client");
     let raw = reqwest::Client::new();
