@@ -631,3 +631,28 @@ async fn broken_connections_are_transport_errors() {
         assert!(err.is_retryable(), "{reply:?}");
     }
 }
+
+#[tokio::test]
+async fn base64_that_does_not_decode_is_a_usage_error_before_sending() {
+    let server = TestServer::start(vec![Reply::json(RESULT)]);
+    let client = Client::new(&server.url("")).unwrap();
+    let mut request = send_tx();
+    request.signed_tx_base64 = SignedTransaction("not base64!".into());
+    let err = client.call::<methods::SendTx>(request).await.unwrap_err();
+    assert!(matches!(err, Error::Encode { .. }), "{err}");
+    assert!(err.is_usage());
+    assert!(err.to_string().contains("not valid base64"), "{err}");
+
+    let bad_args = near_rpc::types::RpcQueryRequest {
+        block_reference: Finality::Final.into(),
+        kind: near_rpc::types::RpcQueryRequestKind::CallFunction {
+            account_id: "contract.near".parse().unwrap(),
+            method_name: "get".into(),
+            args_base64: near_rpc::FunctionArgs("{\"json\":1}".into()),
+        },
+    };
+    let err = client.call::<methods::Query>(bad_args).await.unwrap_err();
+    assert!(err.is_usage(), "{err}");
+    assert!(err.to_string().contains("function-call args"), "{err}");
+    assert!(server.requests().is_empty(), "nothing was sent");
+}

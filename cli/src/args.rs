@@ -58,11 +58,11 @@ Exit status:
   0  success
   1  the output could not be written
   2  usage error: bad options, params JSON that doesn't parse or check, unknown method,
-     bad hash or account, unreadable FILE
+     bad hash or account, base64 that doesn't decode, unreadable FILE
   3  the node answered with a JSON-RPC error
   4  the response could not be decoded (the message names the JSON path)
-  5  transport or HTTP failure without a JSON-RPC body (connection, TLS, timeout,
-     HTTP error page, response too large)
+  5  the node could not be used: connection, TLS, timeout, HTTP error page, refused
+     redirect, wrong response id, response too large, deadline, every endpoint failed
 ";
 
 /// A usage error: the message to print before pointing at `--help`.

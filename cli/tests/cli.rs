@@ -290,6 +290,15 @@ fn call_refuses_params_that_do_not_check() {
 
     // gas_price needs an object; null (the default) does not check.
     assert_exit(&run(&prefix, &["call", "gas_price"]), 2);
+
+    // Base64 that does not decode is refused at its path, before anything is sent.
+    let out = run(
+        &prefix,
+        &["call", "send_tx", r#"{"signed_tx_base64": "not base64!"}"#],
+    );
+    assert_exit(&out, 2);
+    assert!(out.stderr.contains("`signed_tx_base64`"), "{out:?}");
+    assert!(out.stderr.contains("not valid base64"), "{out:?}");
     assert!(server.seen().is_empty());
 }
 
