@@ -1,0 +1,532 @@
+//! The default answer of every method: parse the params the way nearcore does, answer
+//! from the [`Chain`], or fail with nearcore's error for that method (`UNKNOWN_ACCOUNT`,
+//! `UNKNOWN_BLOCK`, `METHOD_NOT_FOUND`, ...), including its HTTP status and the legacy
+//! `code`/`message`/`data` beside `name`/`cause`.
+
+use base64::Engine as _;
+use near_rpc::CryptoHash;
+use serde_json::{json, Value};
+
+use crate::chain::{Chain, Transaction, CONTRACT, GAS_PRICE, GENESIS_HEIGHT};
+
+/// A JSON-RPC error as nearcore sends it, with the HTTP status it sends it with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RpcError {
+    /// The HTTP status.
+    pub status: u16,
+    /// The `error` member.
+    pub error: Value,
+}
+
+impl RpcError {
+    /// `HANDLER_ERROR` with cause `name` and `info` (HTTP 200; `TIMEOUT_ERROR` is 408).
+    pub fn handler(name: &str, info: Value, message: impl Into<String>) -> Self {
+        let status = if name == "TIMEOUT_ERROR" { 408 } else { 200 };
+        let data = message.into();
+        let mut cause = json!({ "name": name });
+        if !info.is_null() {
+            cause["info"] = info;
+        }
+        Self {
+            status,
+            error: json!({
+                "name": "HANDLER_ERROR",
+                "cause": cause,
+                "code": -32000,
+                "message": "Server error",
+                "data": data
+            }),
+        }
+    }
+
+    /// `REQUEST_VALIDATION_ERROR` / `PARSE_ERROR` (HTTP 400).
+    pub fn parse(message: impl Into<String>) -> Self {
+        let message = message.into();
+        Self {
+            status: 400,
+            error: json!({
+                "name": "REQUEST_VALIDATION_ERROR",
+                "cause": {"name": "PARSE_ERROR", "info": {"error_message": message}},
+                "code": -32700,
+                "message": "Parse error",
+                "data": message
+            }),
+        }
+    }
+
+    /// `REQUEST_VALIDATION_ERROR` / `METHOD_NOT_FOUND` (HTTP 400).
+    pub fn method_not_found(method: &str) -> Self {
+        Self {
+            status: 400,
+            error: json!({
+                "name": "REQUEST_VALIDATION_ERROR",
+                "cause": {"name": "METHOD_NOT_FOUND", "info": {"method_name": method}},
+                "code": -32601,
+                "message": "Method not found",
+                "data": method
+            }),
+        }
+    }
+
+    /// `INTERNAL_ERROR` (HTTP 500).
+    pub fn internal(message: impl Into<String>) -> Self {
+        let message = message.into();
+        Self {
+            status: 500,
+            error: json!({
+                "name": "INTERNAL_ERROR",
+                "cause": {"name": "INTERNAL_ERROR", "info": {"error_message": message}},
+                "code": -32000,
+                "message": "Server error",
+                "data": message
+            }),
+        }
+    }
+}
+
+type Answer = Result<Value, RpcError>;
+
+fn str_param<'a>(params: &'a Value, name: &str) -> Result<&'a str, RpcError> {
+    params[name]
+        .as_str()
+        .ok_or_else(|| RpcError::parse(format!("missing field `{name}`")))
+}
+
+fn hash_param(params: &Value, name: &str) -> Result<CryptoHash, RpcError> {
+    str_param(params, name)?
+        .parse()
+        .map_err(|e| RpcError::parse(format!("invalid `{name}`: {e}")))
+}
+
+fn base64_param(params: &Value, name: &str) -> Result<Vec<u8>, RpcError> {
+    base64::engine::general_purpose::STANDARD
+        .decode(str_param(params, name)?)
+        .map_err(|e| RpcError::parse(format!("invalid `{name}`: {e}")))
+}
+
+/// The height a block reference (`finality`, `block_id` or `sync_checkpoint`) names.
+fn block_height(chain: &Chain, params: &Value) -> Result<u64, RpcError> {
+    let unknown = |reference: Value| {
+        RpcError::handler(
+            "UNKNOWN_BLOCK",
+            json!({ "block_reference": reference }),
+            "DB Not Found Error: BLOCK HEIGHT",
+        )
+    };
+    if let Some(finality) = params.get("finality") {
+        let name = finality.as_str().unwrap_or_default();
+        return chain.height_at(name).ok_or_else(|| {
+            RpcError::parse(format!(
+                "unknown variant `{name}`, expected one of `optimistic`, `near-final`, `final`"
+            ))
+        });
+    }
+    if let Some(id) = params.get("block_id") {
+        let height = match id {
+            Value::Number(n) => n
+                .as_u64()
+                .filter(|h| (GENESIS_HEIGHT..=chain.head).contains(h)),
+            Value::String(s) => s
+                .parse::<CryptoHash>()
+                .ok()
+                .and_then(|h| chain.height_of(&h)),
+            _ => None,
+        };
+        return height.ok_or_else(|| unknown(json!({ "block_id": id })));
+    }
+    match params.get("sync_checkpoint").and_then(Value::as_str) {
+        Some("genesis" | "earliest_available") => Ok(GENESIS_HEIGHT),
+        Some(other) => Err(RpcError::parse(format!(
+            "unknown sync checkpoint `{other}`"
+        ))),
+        None => Err(RpcError::parse(
+            "one of `finality`, `block_id` or `sync_checkpoint` is required",
+        )),
+    }
+}
+
+/// A view answer with the block it was read at.
+fn at_block(chain: &Chain, height: u64, mut view: Value) -> Value {
+    view["block_height"] = json!(height);
+    view["block_hash"] = json!(chain.block_hash(height).to_string());
+    view
+}
+
+fn account_info(chain: &Chain, height: u64, account: &str) -> Value {
+    json!({
+        "requested_account_id": account,
+        "block_height": height,
+        "block_hash": chain.block_hash(height).to_string()
+    })
+}
+
+/// The answer of `method` to `params`, from `chain`.
+pub fn answer(chain: &mut Chain, method: &str, params: &Value) -> Answer {
+    match method {
+        "block" => {
+            let height = block_height(chain, params)?;
+            Ok(chain.block(height))
+        }
+        "chunk" => chunk(chain, params),
+        "status" => Ok(chain.status()),
+        "health" => Ok(Value::Null),
+        "network_info" => Ok(chain.network_info()),
+        "gas_price" => {
+            let height = match params.get("block_id") {
+                None | Some(Value::Null) => chain.head,
+                Some(_) => block_height(chain, params)?,
+            };
+            let _ = height;
+            Ok(json!({ "gas_price": GAS_PRICE.to_string() }))
+        }
+        "validators" => Ok(chain.validators()),
+        "EXPERIMENTAL_validators_ordered" => Ok(chain.validators_ordered()),
+        "genesis_config" | "EXPERIMENTAL_genesis_config" => Ok(chain.genesis_config()),
+        "EXPERIMENTAL_protocol_config" => {
+            block_height(chain, params)?;
+            Ok(chain.protocol_config())
+        }
+        "client_config" => Ok(chain.client_config()),
+        "maintenance_windows" | "EXPERIMENTAL_maintenance_windows" => Ok(json!([])),
+        "EXPERIMENTAL_congestion_level" => Ok(json!({ "congestion_level": 0.0 })),
+        "EXPERIMENTAL_split_storage_info" => Ok(json!({
+            "head_height": chain.head,
+            "final_head_height": chain.height_at("final"),
+            "cold_head_height": null,
+            "hot_db_kind": "RPC"
+        })),
+        "changes" | "EXPERIMENTAL_changes" | "block_effects" | "EXPERIMENTAL_changes_in_block" => {
+            let height = block_height(chain, params)?;
+            Ok(json!({ "block_hash": chain.block_hash(height).to_string(), "changes": [] }))
+        }
+        "query" => query(chain, params),
+        "EXPERIMENTAL_view_account" => view(chain, params, "view_account"),
+        "EXPERIMENTAL_view_code" => view(chain, params, "view_code"),
+        "EXPERIMENTAL_view_state" => view(chain, params, "view_state"),
+        "EXPERIMENTAL_view_access_key" => view(chain, params, "view_access_key"),
+        "EXPERIMENTAL_view_access_key_list" => view(chain, params, "view_access_key_list"),
+        "EXPERIMENTAL_call_function" => view(chain, params, "call_function"),
+        "tx" => tx_status(chain, params, false),
+        "EXPERIMENTAL_tx_status" => tx_status(chain, params, true),
+        "send_tx" => {
+            let bytes = base64_param(params, "signed_tx_base64")?;
+            let wait_until = params["wait_until"]
+                .as_str()
+                .unwrap_or("EXECUTED_OPTIMISTIC");
+            let tx = chain.submit(&bytes);
+            Ok(chain.transaction_status(&tx, wait_until, false))
+        }
+        "broadcast_tx_async" => {
+            let bytes = base64_param(params, "signed_tx_base64")?;
+            Ok(json!(chain.submit(&bytes).hash.to_string()))
+        }
+        "broadcast_tx_commit" => {
+            let bytes = base64_param(params, "signed_tx_base64")?;
+            let tx = chain.submit(&bytes);
+            Ok(chain.transaction_status(&tx, "FINAL", false))
+        }
+        "EXPERIMENTAL_receipt" => {
+            let id = hash_param(params, "receipt_id")?;
+            let (tx, n) = chain.receipt(&id).ok_or_else(|| unknown_receipt(&id))?;
+            Ok(chain.receipts(tx)[n].clone())
+        }
+        "EXPERIMENTAL_receipt_to_tx" => {
+            let id = hash_param(params, "receipt_id")?;
+            let (tx, _) = chain.receipt(&id).ok_or_else(|| unknown_receipt(&id))?;
+            Ok(json!({
+                "transaction_hash": tx.hash.to_string(),
+                "sender_account_id": tx.signer
+            }))
+        }
+        "light_client_proof" | "EXPERIMENTAL_light_client_proof" => {
+            light_client_proof(chain, params)
+        }
+        "EXPERIMENTAL_light_client_block_proof" => {
+            let hash = hash_param(params, "block_hash")?;
+            let height = chain.height_of(&hash).ok_or_else(|| {
+                RpcError::handler(
+                    "UNKNOWN_BLOCK",
+                    json!({ "error_message": "DB Not Found Error: BLOCK HASH" }),
+                    format!("block {hash} is unknown"),
+                )
+            })?;
+            Ok(json!({ "block_header_lite": chain.block_header_lite(height), "block_proof": [] }))
+        }
+        "next_light_client_block" => {
+            let head = chain.height_at("final").unwrap_or(GENESIS_HEIGHT);
+            let lite = chain.block_header_lite(head);
+            Ok(json!({
+                "prev_block_hash": lite["prev_block_hash"],
+                "inner_rest_hash": lite["inner_rest_hash"],
+                "inner_lite": lite["inner_lite"],
+                "next_bps": [],
+                "approvals_after_next": []
+            }))
+        }
+        _ => Err(RpcError::method_not_found(method)),
+    }
+}
+
+fn unknown_receipt(id: &CryptoHash) -> RpcError {
+    RpcError::handler(
+        "UNKNOWN_RECEIPT",
+        json!({ "receipt_id": id.to_string() }),
+        format!("Receipt {id} is not found"),
+    )
+}
+
+fn chunk(chain: &Chain, params: &Value) -> Answer {
+    let height = if let Some(id) = params.get("chunk_id") {
+        let hash: CryptoHash = id
+            .as_str()
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| RpcError::parse("invalid `chunk_id`"))?;
+        (GENESIS_HEIGHT..=chain.head)
+            .find(|&h| chain.chunk_header(h)["chunk_hash"] == json!(hash.to_string()))
+            .ok_or_else(|| {
+                RpcError::handler(
+                    "UNKNOWN_CHUNK",
+                    json!({ "chunk_hash": hash.to_string() }),
+                    format!("Chunk Missing (unavailable on the node): {hash}"),
+                )
+            })?
+    } else {
+        let shard = params["shard_id"].as_u64();
+        if shard != Some(0) {
+            return Err(RpcError::handler(
+                "INVALID_SHARD_ID",
+                json!({ "shard_id": shard.unwrap_or(u64::MAX) }),
+                "Shard id does not exist",
+            ));
+        }
+        block_height(chain, params)?
+    };
+    let transactions: Vec<Value> = chain
+        .transactions
+        .iter()
+        .filter(|t| t.height == height)
+        .map(|t| chain.transaction_status(t, "FINAL", false)["transaction"].clone())
+        .collect();
+    Ok(json!({
+        "author": crate::chain::VALIDATOR,
+        "header": chain.chunk_header(height),
+        "transactions": transactions,
+        "receipts": []
+    }))
+}
+
+fn tx_status(chain: &Chain, params: &Value, with_receipts: bool) -> Answer {
+    let wait_until = params["wait_until"]
+        .as_str()
+        .unwrap_or("EXECUTED_OPTIMISTIC");
+    let hash = if params.get("signed_tx_base64").is_some() {
+        let bytes = base64_param(params, "signed_tx_base64")?;
+        crate::chain::hash(&format!(
+            "submitted {}",
+            base64::engine::general_purpose::STANDARD.encode(bytes)
+        ))
+    } else {
+        str_param(params, "sender_account_id")?;
+        hash_param(params, "tx_hash")?
+    };
+    let sender = params["sender_account_id"].as_str();
+    match chain.transaction(&hash) {
+        Some(tx) if sender.is_none_or(|s| s == tx.signer) => {
+            Ok(chain.transaction_status(tx, wait_until, with_receipts))
+        }
+        _ => Err(RpcError::handler(
+            "UNKNOWN_TRANSACTION",
+            json!({ "requested_transaction_hash": hash.to_string() }),
+            format!("Transaction {hash} doesn't exist"),
+        )),
+    }
+}
+
+fn light_client_proof(chain: &Chain, params: &Value) -> Answer {
+    let id = params
+        .get("transaction_hash")
+        .or_else(|| params.get("receipt_id"))
+        .and_then(Value::as_str)
+        .and_then(|s| s.parse::<CryptoHash>().ok())
+        .ok_or_else(|| RpcError::parse("`transaction_hash` or `receipt_id` is required"))?;
+    let head = params
+        .get("light_client_head")
+        .and_then(Value::as_str)
+        .and_then(|s| s.parse::<CryptoHash>().ok())
+        .and_then(|h| chain.height_of(&h))
+        .unwrap_or(chain.head);
+    let found: Option<(&Transaction, Option<usize>)> = chain
+        .transaction(&id)
+        .map(|t| (t, None))
+        .or_else(|| chain.receipt(&id).map(|(t, n)| (t, Some(n))));
+    let Some((tx, receipt)) = found else {
+        return Err(RpcError::handler(
+            "UNKNOWN_TRANSACTION_OR_RECEIPT",
+            json!({ "transaction_or_receipt_id": id.to_string() }),
+            format!("{id} has not been found"),
+        ));
+    };
+    let status = chain.transaction_status(tx, "FINAL", false);
+    let outcome = match receipt {
+        None => status["transaction_outcome"].clone(),
+        Some(n) => status["receipts_outcome"][n].clone(),
+    };
+    Ok(json!({
+        "outcome_proof": outcome,
+        "outcome_root_proof": [],
+        "block_header_lite": chain.block_header_lite(head),
+        "block_proof": []
+    }))
+}
+
+/// `query`: the request type picks the view; nearcore answers a failed view call and an
+/// unknown access key inside the result (`{"error": .., "logs": []}`), as it always has.
+fn query(chain: &mut Chain, params: &Value) -> Answer {
+    let kind = str_param(params, "request_type")?;
+    match kind {
+        "view_account"
+        | "view_code"
+        | "view_state"
+        | "view_access_key"
+        | "view_access_key_list"
+        | "call_function" => {}
+        other => {
+            return Err(RpcError::parse(format!(
+                "unknown variant `{other}` of `request_type`"
+            )))
+        }
+    }
+    let height = block_height(chain, params)?;
+    match view_at(chain, params, kind, height) {
+        Err(ViewError::InResult(message, _)) => Ok(at_block(
+            chain,
+            height,
+            json!({ "error": message, "logs": [] }),
+        )),
+        Err(ViewError::Rpc(e)) => Err(e),
+        Ok(view) => Ok(view),
+    }
+}
+
+/// `EXPERIMENTAL_view_*` and `EXPERIMENTAL_call_function`: the same views, every failure
+/// a typed handler error.
+fn view(chain: &mut Chain, params: &Value, kind: &str) -> Answer {
+    let height = block_height(chain, params)?;
+    view_at(chain, params, kind, height).map_err(|e| match e {
+        ViewError::Rpc(e) => e,
+        ViewError::InResult(message, Value::Null) => {
+            let info = json!({
+                "public_key": params["public_key"],
+                "block_height": height,
+                "block_hash": chain.block_hash(height).to_string()
+            });
+            RpcError::handler("UNKNOWN_ACCESS_KEY", info, message)
+        }
+        ViewError::InResult(message, vm_error) => {
+            let info = json!({
+                "vm_error": vm_error,
+                "block_height": height,
+                "block_hash": chain.block_hash(height).to_string()
+            });
+            RpcError::handler("CONTRACT_EXECUTION_ERROR", info, message)
+        }
+    })
+}
+
+enum ViewError {
+    Rpc(RpcError),
+    /// A failure nearcore's `query` reports inside the result: the text, and the
+    /// `FunctionCallError` the typed methods report.
+    InResult(String, Value),
+}
+
+impl From<RpcError> for ViewError {
+    fn from(e: RpcError) -> Self {
+        Self::Rpc(e)
+    }
+}
+
+fn view_at(chain: &Chain, params: &Value, kind: &str, height: u64) -> Result<Value, ViewError> {
+    let account_id = str_param(params, "account_id")?;
+    let Some(account) = chain.account(account_id) else {
+        return Err(RpcError::handler(
+            "UNKNOWN_ACCOUNT",
+            account_info(chain, height, account_id),
+            format!("account {account_id} does not exist while viewing"),
+        )
+        .into());
+    };
+    let no_code = || {
+        ViewError::Rpc(RpcError::handler(
+            "NO_CONTRACT_CODE",
+            json!({
+                "contract_account_id": account_id,
+                "block_height": height,
+                "block_hash": chain.block_hash(height).to_string()
+            }),
+            format!(
+                "Contract code for contract ID #{account_id} has never been observed on the node"
+            ),
+        ))
+    };
+    let view = match kind {
+        "view_account" => chain.account_view(account),
+        "view_code" => {
+            if !account.has_code {
+                return Err(no_code());
+            }
+            json!({ "code_base64": chain.code_base64(), "hash": account.code_hash().to_string() })
+        }
+        "view_state" => {
+            let prefix = base64::engine::general_purpose::STANDARD
+                .decode(params["prefix_base64"].as_str().unwrap_or(""))
+                .map_err(|e| RpcError::parse(format!("invalid `prefix_base64`: {e}")))?;
+            chain.state(account, &prefix)
+        }
+        "view_access_key" => {
+            let key = str_param(params, "public_key")?;
+            match account
+                .keys
+                .iter()
+                .find(|k| k.public_key.to_string() == key)
+            {
+                Some(k) => chain.access_key_view(k),
+                None => {
+                    let message = format!("access key {key} does not exist while viewing");
+                    return Err(ViewError::InResult(message, Value::Null));
+                }
+            }
+        }
+        "view_access_key_list" => {
+            let keys: Vec<Value> = account
+                .keys
+                .iter()
+                .map(|k| {
+                    json!({
+                        "public_key": k.public_key.to_string(),
+                        "access_key": chain.access_key_view(k)
+                    })
+                })
+                .collect();
+            json!({ "keys": keys })
+        }
+        "call_function" => {
+            if !account.has_code {
+                return Err(no_code());
+            }
+            let method = str_param(params, "method_name")?;
+            let args = base64_param(params, "args_base64")?;
+            debug_assert_eq!(account.id, CONTRACT);
+            let (result, logs) = chain
+                .view_call(method, &args)
+                .map_err(|(message, error)| ViewError::InResult(message, error))?;
+            json!({ "result": result, "logs": logs })
+        }
+        _ => unreachable_kind(kind)?,
+    };
+    Ok(at_block(chain, height, view))
+}
+
+fn unreachable_kind(kind: &str) -> Result<Value, ViewError> {
+    Err(RpcError::internal(format!("no view `{kind}`")).into())
+}

@@ -1,0 +1,579 @@
+//! A mock NEAR JSON-RPC node for tests: a small coherent chain authored here, per-method
+//! overrides, injected faults, recorded requests, and record/replay of a real node.
+//!
+//! It runs two ways, sharing one request handler:
+//!
+//! - **in-process**, as a [`Transport`](near_rpc::client::transport::Transport) of
+//!   near-rpc's client: no socket ([`MockNode::client`]);
+//! - **over HTTP** on `127.0.0.1` with an ephemeral port, for any client in any language
+//!   ([`MockNode::start`]); the server stops when the [`MockServer`] is dropped.
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")] async fn main() {
+//! use near_rpc::methods;
+//! use near_rpc_mock::{Fault, FaultRule, MockNode};
+//!
+//! let node = MockNode::new();
+//! node.inject(FaultRule::new(Fault::status(503)).for_method("status").times(1));
+//! let status = node.client().call::<methods::Status>(()).await.unwrap(); // retried once
+//! assert_eq!(status.chain_id, "mock");
+//! assert_eq!(node.requests_for("status").len(), 2);
+//! # }
+//! ```
+//!
+//! Users add it as a dev-dependency; near-rpc itself does not depend on it.
+
+mod cassette;
+pub mod chain;
+mod handler;
+mod server;
+mod transport;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+pub use cassette::{Cassette, Exchange, Recorder};
+pub use chain::Chain;
+pub use handler::RpcError;
+pub use server::MockServer;
+
+/// How one request is answered on the wire (by the HTTP server) or in process (by the
+/// transport): the low-level form every reply, override and fault comes down to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HttpReply {
+    /// The HTTP status.
+    pub status: u16,
+    /// Response headers.
+    pub headers: Vec<(String, String)>,
+    /// The body.
+    pub body: Vec<u8>,
+    /// A wait before answering.
+    pub delay: Duration,
+    /// How it goes on the wire.
+    pub shape: Shape,
+}
+
+/// How an [`HttpReply`] goes on the wire.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    /// Status, headers, `content-length`, body; a JSON body's top-level `id` becomes the
+    /// request's, as nodes echo it.
+    Normal,
+    /// As [`Shape::Normal`], but the body's `id` is kept as written.
+    KeepId,
+    /// `body` is the whole HTTP response, bytes as they are (a malformed or truncated
+    /// response).
+    Raw,
+    /// The body is cut short: its `content-length` promises 100 more bytes, then the
+    /// connection closes.
+    Truncated,
+    /// The connection closes without an answer.
+    Drop,
+    /// A chunked 200 repeating `body` until the client stops reading (at most 256 MiB).
+    Endless,
+}
+
+impl HttpReply {
+    /// HTTP 200 with a JSON body.
+    pub fn json(body: &str) -> Self {
+        Self::status(200, body)
+    }
+
+    /// Any status with `body` (`content-type: application/json`).
+    pub fn status(status: u16, body: &str) -> Self {
+        Self {
+            status,
+            headers: vec![("content-type".into(), "application/json".into())],
+            body: body.as_bytes().to_vec(),
+            delay: Duration::ZERO,
+            shape: Shape::Normal,
+        }
+    }
+
+    /// Exactly these bytes on the wire.
+    pub fn raw(bytes: &str) -> Self {
+        Self {
+            shape: Shape::Raw,
+            ..Self::status(200, bytes)
+        }
+    }
+
+    /// Closes the connection without answering.
+    pub fn drop_connection() -> Self {
+        Self {
+            shape: Shape::Drop,
+            ..Self::status(200, "")
+        }
+    }
+
+    /// A 200 whose chunked body never ends.
+    pub fn endless() -> Self {
+        Self {
+            shape: Shape::Endless,
+            ..Self::status(
+                200,
+                &format!(
+                    r#"{{"jsonrpc":"2.0","id":"1","result":"{}"#,
+                    "x".repeat(65_536)
+                ),
+            )
+        }
+    }
+
+    /// A redirect to `location`.
+    pub fn redirect(status: u16, location: &str) -> Self {
+        Self::status(status, "").header("location", location)
+    }
+
+    /// Adds a header.
+    pub fn header(mut self, name: &str, value: &str) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// Waits before answering.
+    pub fn delayed(mut self, delay: Duration) -> Self {
+        self.delay = delay;
+        self
+    }
+
+    /// Sends the body's `id` as written.
+    pub fn keep_id(mut self) -> Self {
+        self.shape = Shape::KeepId;
+        self
+    }
+
+    /// The body cut short (see [`Shape::Truncated`]).
+    pub fn truncated(mut self) -> Self {
+        self.shape = Shape::Truncated;
+        self
+    }
+}
+
+/// A way to misbehave, for the client's failure paths.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Fault {
+    /// Answer normally, after a wait.
+    Latency(Duration),
+    /// An HTTP status with nearcore's `INTERNAL_ERROR` JSON-RPC body, or with plain text.
+    Status {
+        /// The status.
+        status: u16,
+        /// Whether the body is a JSON-RPC error.
+        json_rpc: bool,
+    },
+    /// HTTP 429 (or another status) with `Retry-After`.
+    RetryAfter {
+        /// The status.
+        status: u16,
+        /// The seconds to wait.
+        seconds: u64,
+    },
+    /// An HTML error page, as a proxy sends it.
+    HtmlPage {
+        /// The status.
+        status: u16,
+    },
+    /// The normal answer, cut short.
+    Truncated,
+    /// A body of `bytes` bytes (a JSON-RPC result that is one long string).
+    Oversized {
+        /// Its size.
+        bytes: usize,
+    },
+    /// The connection closes without an answer.
+    DropConnection,
+    /// A redirect to `location`.
+    Redirect {
+        /// The 3xx status.
+        status: u16,
+        /// Where to.
+        location: String,
+    },
+    /// The normal answer with another request's id.
+    WrongId,
+}
+
+impl Fault {
+    /// An HTTP status with a JSON-RPC body.
+    pub fn status(status: u16) -> Self {
+        Self::Status {
+            status,
+            json_rpc: true,
+        }
+    }
+}
+
+/// When a [`Fault`] applies: to a method, to the n-th request, a number of times.
+#[derive(Clone, Debug)]
+pub struct FaultRule {
+    fault: Fault,
+    method: Option<String>,
+    nth: Option<usize>,
+    remaining: Option<usize>,
+}
+
+impl FaultRule {
+    /// `fault` on every request, until limited.
+    pub fn new(fault: Fault) -> Self {
+        Self {
+            fault,
+            method: None,
+            nth: None,
+            remaining: None,
+        }
+    }
+
+    /// Only requests of `method`.
+    pub fn for_method(mut self, method: &str) -> Self {
+        self.method = Some(method.to_owned());
+        self
+    }
+
+    /// Only the `n`-th request the node receives (from 1).
+    pub fn nth_request(mut self, n: usize) -> Self {
+        self.nth = Some(n);
+        self
+    }
+
+    /// At most `n` times.
+    pub fn times(mut self, n: usize) -> Self {
+        self.remaining = Some(n);
+        self
+    }
+
+    fn matches(&self, method: &str, count: usize) -> bool {
+        self.remaining != Some(0)
+            && self.method.as_deref().is_none_or(|m| m == method)
+            && self.nth.is_none_or(|n| n == count)
+    }
+}
+
+/// What a per-method handler answers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// A `result`.
+    Result(Value),
+    /// An `error` member, and the HTTP status to send it with.
+    Error(RpcError),
+    /// A reply built by hand.
+    Http(HttpReply),
+}
+
+impl Reply {
+    /// A `HANDLER_ERROR` with cause `name` and `info`, as nearcore sends it.
+    pub fn handler_error(name: &str, info: Value) -> Self {
+        Self::Error(RpcError::handler(name, info, name.to_lowercase()))
+    }
+}
+
+type Handler = Arc<dyn Fn(&Value) -> Reply + Send + Sync>;
+
+/// A request the node received.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recorded {
+    /// The JSON-RPC method (empty when the body was not a JSON-RPC request).
+    pub method: String,
+    /// The params (`null` when absent).
+    pub params: Value,
+    /// The id.
+    pub id: Value,
+    /// The HTTP method (`POST`; empty in process).
+    pub http_method: String,
+    /// The request path (`/` in process).
+    pub path: String,
+    /// The request headers, names lower-case (none in process).
+    pub headers: Vec<(String, String)>,
+    /// The raw body.
+    pub body: Vec<u8>,
+}
+
+impl Recorded {
+    /// A header's value.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The body as JSON (`null` when it is not JSON).
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or(Value::Null)
+    }
+}
+
+/// A request as it arrives, before it is read as JSON-RPC.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RawRequest {
+    pub http_method: String,
+    pub path: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+#[derive(Default)]
+struct State {
+    chain: Chain,
+    handlers: HashMap<String, Handler>,
+    faults: Vec<FaultRule>,
+    script: Vec<HttpReply>,
+    replay: Option<Cassette>,
+    requests: Vec<Recorded>,
+}
+
+/// The mock node. Cheap to clone; clones share the chain, the rules and the record.
+#[derive(Clone, Default)]
+pub struct MockNode {
+    state: Arc<Mutex<State>>,
+}
+
+impl std::fmt::Debug for MockNode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = self.lock();
+        f.debug_struct("MockNode")
+            .field("head", &state.chain.head)
+            .field("handlers", &state.handlers.keys().collect::<Vec<_>>())
+            .field("faults", &state.faults)
+            .field("requests", &state.requests.len())
+            .finish()
+    }
+}
+
+impl MockNode {
+    /// A node with the default chain, in process (see [`MockNode::start`] for HTTP).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A node answering from a recorded [`Cassette`] (matching on method and params),
+    /// and from the default chain for requests the cassette lacks.
+    pub fn replaying(cassette: Cassette) -> Self {
+        let node = Self::new();
+        node.lock().replay = Some(cassette);
+        node
+    }
+
+    /// Starts a node with the default chain on `127.0.0.1` at an ephemeral port.
+    pub async fn start() -> MockServer {
+        match Self::new().serve(0).await {
+            Ok(server) => server,
+            // Binding port 0 on loopback fails only when the machine has no loopback.
+            Err(e) => panic!("cannot listen on 127.0.0.1: {e}"),
+        }
+    }
+
+    /// Serves this node on `127.0.0.1:port` (0: any free port) until the returned
+    /// server is dropped.
+    pub async fn serve(&self, port: u16) -> std::io::Result<MockServer> {
+        server::serve(self.clone(), port).await
+    }
+
+    /// A near-rpc client talking to this node in process, with the client's default
+    /// layers (retries included) over it.
+    pub fn client(&self) -> near_rpc::client::Client {
+        near_rpc::client::Client::with_transport(self.clone())
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A test that panicked while holding the lock leaves the state usable.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Reads or changes the chain.
+    pub fn with_chain<T>(&self, f: impl FnOnce(&mut Chain) -> T) -> T {
+        f(&mut self.lock().chain)
+    }
+
+    /// Produces `n` more blocks.
+    pub fn advance(&self, n: u64) {
+        self.lock().chain.head += n;
+    }
+
+    /// Answers `method` with `handler(params)` from now on.
+    pub fn on(&self, method: &str, handler: impl Fn(&Value) -> Reply + Send + Sync + 'static) {
+        self.lock()
+            .handlers
+            .insert(method.to_owned(), Arc::new(handler));
+    }
+
+    /// Answers `method` with this `result`.
+    pub fn respond_json(&self, method: &str, result: Value) {
+        self.on(method, move |_| Reply::Result(result.clone()));
+    }
+
+    /// Answers method `M` with this typed result.
+    pub fn respond_with<M: near_rpc::RpcMethod>(&self, result: M::Result) {
+        let reply = match serde_json::to_value(&result) {
+            Ok(value) => Reply::Result(value),
+            Err(e) => Reply::Error(RpcError::internal(format!("cannot encode the result: {e}"))),
+        };
+        self.on(M::NAME, move |_| reply.clone());
+    }
+
+    /// Adds a fault rule; the first matching rule applies.
+    pub fn inject(&self, rule: FaultRule) {
+        self.lock().faults.push(rule);
+    }
+
+    /// Answers the next requests with `replies`, in order, whatever they ask; after the
+    /// last, the last repeats. Overrides everything else.
+    pub fn script(&self, replies: Vec<HttpReply>) {
+        self.lock().script = replies;
+    }
+
+    /// Every request received so far.
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.lock().requests.clone()
+    }
+
+    /// The requests of `method`.
+    pub fn requests_for(&self, method: &str) -> Vec<Recorded> {
+        let state = self.lock();
+        state
+            .requests
+            .iter()
+            .filter(|r| r.method == method)
+            .cloned()
+            .collect()
+    }
+
+    /// The one handler behind both the HTTP server and the in-process transport.
+    pub(crate) fn handle(&self, request: RawRequest) -> HttpReply {
+        let mut state = self.lock();
+        let parsed: Option<Value> = serde_json::from_slice(&request.body).ok();
+        let method = parsed
+            .as_ref()
+            .and_then(|p| p["method"].as_str())
+            .unwrap_or_default()
+            .to_owned();
+        let params = parsed.as_ref().map_or(Value::Null, |p| p["params"].clone());
+        let id = parsed.as_ref().map_or(Value::Null, |p| p["id"].clone());
+        state.requests.push(Recorded {
+            method: method.clone(),
+            params: params.clone(),
+            id: id.clone(),
+            http_method: request.http_method,
+            path: request.path,
+            headers: request.headers,
+            body: request.body,
+        });
+        let count = state.requests.len();
+        if !state.script.is_empty() {
+            let at = (count - 1).min(state.script.len() - 1);
+            return with_id(state.script[at].clone(), &id);
+        }
+        let fault = state
+            .faults
+            .iter_mut()
+            .find(|rule| rule.matches(&method, count))
+            .map(|rule| {
+                rule.remaining = rule.remaining.map(|n| n - 1);
+                rule.fault.clone()
+            });
+        let answer = if parsed.is_none() {
+            envelope(&id, Err(RpcError::parse("the body is not JSON")))
+        } else {
+            let reply = match state.handlers.get(&method).cloned() {
+                Some(handler) => {
+                    drop(state);
+                    let reply = handler(&params);
+                    state = self.lock();
+                    reply
+                }
+                None => match state.replay.as_ref().and_then(|c| c.find(&method, &params)) {
+                    Some(recorded) => Reply::Http(recorded),
+                    None => match handler::answer(&mut state.chain, &method, &params) {
+                        Ok(result) => Reply::Result(result),
+                        Err(e) => Reply::Error(e),
+                    },
+                },
+            };
+            match reply {
+                Reply::Result(result) => envelope(&id, Ok(result)),
+                Reply::Error(error) => envelope(&id, Err(error)),
+                Reply::Http(reply) => with_id(reply, &id),
+            }
+        };
+        drop(state);
+        match fault {
+            None => answer,
+            Some(fault) => apply(fault, answer, &id),
+        }
+    }
+}
+
+/// The JSON-RPC envelope of an answer.
+fn envelope(id: &Value, answer: Result<Value, RpcError>) -> HttpReply {
+    let (status, body) = match answer {
+        Ok(result) => (200, json!({"jsonrpc": "2.0", "id": id, "result": result})),
+        Err(e) => (
+            e.status,
+            json!({"jsonrpc": "2.0", "id": id, "error": e.error}),
+        ),
+    };
+    HttpReply::status(status, &body.to_string()).keep_id()
+}
+
+/// `reply` with its JSON body's `id` set to `id`, unless it keeps its own.
+fn with_id(mut reply: HttpReply, id: &Value) -> HttpReply {
+    if reply.shape == Shape::Normal {
+        if let Ok(Value::Object(mut body)) = serde_json::from_slice::<Value>(&reply.body) {
+            if body.contains_key("id") {
+                body.insert("id".into(), id.clone());
+                reply.body = Value::Object(body).to_string().into_bytes();
+            }
+        }
+        reply.shape = Shape::KeepId;
+    }
+    reply
+}
+
+fn apply(fault: Fault, answer: HttpReply, id: &Value) -> HttpReply {
+    match fault {
+        Fault::Latency(delay) => answer.delayed(delay),
+        Fault::Status {
+            status,
+            json_rpc: true,
+        } => {
+            let mut reply = envelope(id, Err(RpcError::internal("injected fault")));
+            reply.status = status;
+            reply
+        }
+        Fault::Status { status, .. } => HttpReply {
+            headers: vec![("content-type".into(), "text/plain".into())],
+            ..HttpReply::status(status, "injected fault")
+        },
+        Fault::RetryAfter { status, seconds } => HttpReply::status(status, "rate limited")
+            .header("retry-after", &seconds.to_string()),
+        Fault::HtmlPage { status } => HttpReply {
+            headers: vec![("content-type".into(), "text/html".into())],
+            ..HttpReply::status(
+                status,
+                "<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1></body></html>",
+            )
+        },
+        Fault::Truncated => answer.truncated(),
+        Fault::Oversized { bytes } => {
+            let frame = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":""}}"#);
+            let filler = bytes.saturating_sub(frame.len());
+            let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":"{}"}}"#, "x".repeat(filler));
+            HttpReply::json(&body).keep_id()
+        }
+        Fault::DropConnection => HttpReply::drop_connection(),
+        Fault::Redirect { status, location } => HttpReply::redirect(status, &location),
+        Fault::WrongId => {
+            let wrong = json!(format!("not-{}", id.as_str().map_or(id.to_string(), str::to_owned)));
+            let mut reply = answer;
+            if let Ok(Value::Object(mut body)) = serde_json::from_slice::<Value>(&reply.body) {
+                body.insert("id".into(), wrong);
+                reply.body = Value::Object(body).to_string().into_bytes();
+            }
+            reply
+        }
+    }
+}

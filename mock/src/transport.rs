@@ -1,0 +1,69 @@
+//! The node as a near-rpc [`Transport`]: the same handler as the HTTP server, with the
+//! wire-level shapes turned into what the HTTP transport would have reported.
+
+use near_rpc::client::transport::{
+    HeaderMap, HttpResponse, RpcRequest, Transport, TransportError, TransportErrorKind,
+    TransportFuture,
+};
+
+use crate::{MockNode, RawRequest, Shape};
+
+impl Transport for MockNode {
+    fn send(&self, request: RpcRequest) -> TransportFuture<'_> {
+        Box::pin(async move {
+            let reply = self.handle(RawRequest {
+                http_method: String::new(),
+                path: "/".into(),
+                headers: Vec::new(),
+                body: request.body.to_vec(),
+            });
+            if !reply.delay.is_zero() {
+                tokio::time::sleep(reply.delay).await;
+            }
+            let fail = |kind, message: &str| Err(TransportError::new("mock", kind, message));
+            match reply.shape {
+                Shape::Drop => return fail(TransportErrorKind::Connection, "connection closed"),
+                Shape::Truncated => {
+                    return fail(TransportErrorKind::Connection, "the body was cut short")
+                }
+                Shape::Raw => return fail(TransportErrorKind::Connection, "not an HTTP response"),
+                Shape::Endless => {
+                    let limit = request.max_response_bytes;
+                    let kind = TransportErrorKind::TooLarge { status: 200, limit };
+                    return fail(kind, "");
+                }
+                Shape::Normal | Shape::KeepId => {}
+            }
+            if reply.body.len() > request.max_response_bytes {
+                let kind = TransportErrorKind::TooLarge {
+                    status: reply.status,
+                    limit: request.max_response_bytes,
+                };
+                return fail(kind, "");
+            }
+            let mut headers = HeaderMap::new();
+            for (name, value) in &reply.headers {
+                if let (Ok(name), Ok(value)) = (reqwest_header_name(name), value.parse()) {
+                    headers.append(name, value);
+                }
+            }
+            Ok(HttpResponse {
+                endpoint: "mock".into(),
+                status: reply.status,
+                headers,
+                body: reply.body,
+            })
+        })
+    }
+
+    fn describe(&self) -> String {
+        "mock".into()
+    }
+}
+
+fn reqwest_header_name(
+    name: &str,
+) -> Result<near_rpc::client::transport::HeaderName, near_rpc::client::transport::InvalidHeaderName>
+{
+    near_rpc::client::transport::HeaderName::from_bytes(name.as_bytes())
+}
