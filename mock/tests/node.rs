@@ -1,0 +1,238 @@
+//! The mock node as users meet it: over HTTP and in process, with overrides, faults,
+//! recorded requests, record and replay.
+
+use std::time::Duration;
+
+use near_rpc::client::transport::HttpTransport;
+use near_rpc::client::{Client, Error, RetryPolicy, TransportKind};
+use near_rpc::methods;
+use near_rpc::types::{Finality, RpcBlockRequest, RpcGasPriceRequest};
+use near_rpc_mock::{Cassette, Fault, FaultRule, HttpReply, MockNode, Recorder, Reply};
+use serde_json::json;
+
+fn final_block() -> RpcBlockRequest {
+    RpcBlockRequest {
+        block_reference: Finality::Final.into(),
+    }
+}
+
+/// One client per way of reaching the node, without retries so every fault shows.
+fn clients(node: &MockNode, url: &str) -> [(&'static str, Client); 2] {
+    let in_process = Client::builder()
+        .transport(node.clone())
+        .retry(RetryPolicy::none())
+        .max_response_bytes(64 * 1024)
+        .build()
+        .unwrap();
+    let http = Client::builder()
+        .endpoint(url)
+        .unwrap()
+        .retry(RetryPolicy::none())
+        .max_response_bytes(64 * 1024)
+        .build()
+        .unwrap();
+    [("in process", in_process), ("HTTP", http)]
+}
+
+#[tokio::test]
+async fn the_server_answers_records_and_stops_when_dropped() {
+    let server = MockNode::start().await;
+    let url = server.url().to_owned();
+    let client = Client::builder()
+        .endpoint(&format!("{url}/some/path"))
+        .unwrap()
+        .api_key(near_rpc::client::ApiKey::x_api_key("test-key-123").unwrap())
+        .build()
+        .unwrap();
+    let block = client.call::<methods::Block>(final_block()).await.unwrap();
+    assert_eq!(block.header.height, near_rpc_mock::chain::INITIAL_HEAD - 2);
+    let seen = server.requests();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0].method, "block");
+    assert_eq!(seen[0].params, json!({"finality": "final"}));
+    assert_eq!(seen[0].path, "/some/path");
+    assert_eq!(seen[0].http_method, "POST");
+    assert_eq!(seen[0].header("x-api-key"), Some("test-key-123"));
+    drop(server);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let err = Client::builder()
+        .endpoint(&url)
+        .unwrap()
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap()
+        .call::<methods::Block>(final_block())
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Transport { kind: TransportKind::Connect, .. }), "{err}");
+}
+
+#[tokio::test]
+async fn every_fault_reaches_the_client_as_its_own_error() {
+    let cases: Vec<(Fault, fn(&Error<near_rpc::types::RpcBlockError>) -> bool)> = vec![
+        (Fault::status(503), |e| matches!(e, Error::Rpc { status: 503, .. })),
+        (Fault::Status { status: 502, json_rpc: false }, |e| matches!(e, Error::Http { status: 502, .. })),
+        (Fault::RetryAfter { status: 429, seconds: 7 }, |e| {
+            matches!(e, Error::Http { status: 429, .. }) && e.retry_after() == Some(Duration::from_secs(7))
+        }),
+        (Fault::HtmlPage { status: 502 }, |e| matches!(e, Error::Http { status: 502, body, .. } if body.contains("<html>"))),
+        (Fault::Truncated, |e| matches!(e, Error::Transport { .. })),
+        (Fault::Oversized { bytes: 100_000 }, |e| matches!(e, Error::TooLarge { .. })),
+        (Fault::DropConnection, |e| matches!(e, Error::Transport { .. })),
+        (Fault::Redirect { status: 307, location: "https://elsewhere.example/".into() }, |e| {
+            matches!(e, Error::Redirect { status: 307, .. } | Error::Http { status: 307, .. })
+        }),
+        (Fault::WrongId, |e| matches!(e, Error::IdMismatch { .. })),
+    ];
+    for (fault, expected) in cases {
+        let server = MockNode::start().await;
+        server.inject(FaultRule::new(fault.clone()).for_method("block"));
+        for (how, client) in clients(&server, server.url()) {
+            let err = client.call::<methods::Block>(final_block()).await.unwrap_err();
+            assert!(expected(&err), "{fault:?} {how}: {err}");
+            // Other methods are untouched.
+            client.call::<methods::Status>(()).await.unwrap();
+        }
+    }
+}
+
+#[tokio::test]
+async fn latency_is_felt_and_bounded_by_the_deadline() {
+    let node = MockNode::new();
+    node.inject(FaultRule::new(Fault::Latency(Duration::from_secs(5))).for_method("status"));
+    let client = Client::builder()
+        .transport(node.clone())
+        .deadline(Duration::from_millis(200))
+        .build()
+        .unwrap();
+    let err = client.call::<methods::Status>(()).await.unwrap_err();
+    assert!(matches!(err, Error::Deadline { .. }), "{err}");
+}
+
+#[tokio::test]
+async fn faults_by_request_number_and_count() {
+    let node = MockNode::new();
+    node.inject(FaultRule::new(Fault::status(503)).nth_request(2));
+    node.inject(FaultRule::new(Fault::status(504)).for_method("status").times(2));
+    let client = Client::builder()
+        .transport(node.clone())
+        .retry(RetryPolicy {
+            initial_backoff: Duration::from_millis(1),
+            ..RetryPolicy::default()
+        })
+        .build()
+        .unwrap();
+    client.call::<methods::Block>(final_block()).await.unwrap();
+    // Request 2 is the 503 (the first rule that matches wins), requests 3 and 4 the two
+    // 504s, request 5 the answer.
+    client.call::<methods::Status>(()).await.unwrap();
+    let seen: Vec<String> = node.requests().iter().map(|r| r.method.clone()).collect();
+    assert_eq!(seen, ["block", "status", "status", "status", "status"]);
+    client.call::<methods::Status>(()).await.unwrap();
+    assert_eq!(node.requests_for("status").len(), 5, "both rules are used up");
+}
+
+#[tokio::test]
+async fn overrides_fixed_closure_and_typed() {
+    let node = MockNode::new();
+    node.respond_json("gas_price", json!({"gas_price": "123"}));
+    node.on("block", |params| {
+        if params["finality"] == "final" {
+            Reply::handler_error("UNKNOWN_BLOCK", json!({"block_reference": params}))
+        } else {
+            Reply::Http(HttpReply::status(503, "closed"))
+        }
+    });
+    let client = node.client();
+    let price = client
+        .call::<methods::GasPrice>(RpcGasPriceRequest { block_id: None })
+        .await
+        .unwrap();
+    assert_eq!(price.gas_price.as_yoctonear(), 123);
+    let err = client.call::<methods::Block>(final_block()).await.unwrap_err();
+    let rpc = err.rpc_error().expect("a JSON-RPC error");
+    assert!(matches!(rpc.cause, near_rpc::ErrorCause::Handler(near_rpc::types::RpcBlockError::UnknownBlock(_))), "{err}");
+
+    // Typed: whatever the method's result type is.
+    let mut config = client
+        .call::<methods::ExperimentalProtocolConfig>(near_rpc::types::RpcProtocolConfigRequest {
+            block_reference: Finality::Final.into(),
+        })
+        .await
+        .unwrap();
+    config.protocol_version = Some(99);
+    node.respond_with::<methods::ExperimentalProtocolConfig>(config);
+    let again = client
+        .protocol_config_at(Finality::Final)
+        .await
+        .unwrap();
+    assert_eq!(again.protocol_version, Some(99));
+}
+
+#[tokio::test]
+async fn unhandled_methods_answer_as_nearcore_does() {
+    let server = MockNode::start().await;
+    let raw = reqwest_like_post(server.url(), r#"{"jsonrpc":"2.0","id":1,"method":"no_such","params":null}"#).await;
+    assert_eq!(raw.0, 400);
+    let body: serde_json::Value = serde_json::from_str(&raw.1).unwrap();
+    assert_eq!(body["error"]["cause"]["name"], "METHOD_NOT_FOUND");
+    assert_eq!(body["error"]["code"], -32601);
+    assert_eq!(body["id"], 1, "numeric ids are echoed as numbers");
+    let raw = reqwest_like_post(server.url(), "not json").await;
+    assert_eq!(raw.0, 400);
+    assert!(raw.1.contains("PARSE_ERROR"), "{}", raw.1);
+}
+
+/// A POST with any body, through near-rpc's HTTP transport (no JSON-RPC framing added).
+async fn reqwest_like_post(url: &str, body: &str) -> (u16, String) {
+    use near_rpc::client::transport::{RpcRequest, Transport};
+    let transport = HttpTransport::new(url.parse().unwrap()).unwrap();
+    let response = transport
+        .send(RpcRequest::new("raw", 1, body.as_bytes().to_vec(), false))
+        .await
+        .unwrap();
+    (response.status, String::from_utf8(response.body).unwrap())
+}
+
+#[tokio::test]
+async fn record_then_replay() {
+    const KEY: &str = "rec0rd1ngK3yXYZ";
+    let upstream = MockNode::start().await;
+    upstream.on("status", move |_| {
+        let mut status = near_rpc_mock::Chain::new().status();
+        status["chain_id"] = json!(format!("echoes {KEY}"));
+        Reply::Result(status)
+    });
+    let dir = std::env::temp_dir().join(format!("near-rpc-mock-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("cassette.jsonl");
+    let upstream_url = format!("{}/{KEY}", upstream.url());
+    let transport = HttpTransport::new(upstream_url.parse().unwrap()).unwrap();
+    let recorder = Recorder::start(transport, &file, 0).await.unwrap();
+    let client = Client::new(recorder.url()).unwrap();
+    let block = client.call::<methods::Block>(final_block()).await.unwrap();
+    let status = client.call::<methods::Status>(()).await.unwrap();
+    assert_eq!(status.chain_id, "echoes ***", "the echoed key is masked on the way");
+    drop(recorder);
+    assert_eq!(upstream.requests()[0].path, format!("/{KEY}"));
+
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(!text.contains(KEY), "{text}");
+    let cassette = Cassette::load(&file).unwrap();
+    assert_eq!(cassette.exchanges.len(), 2);
+
+    // The replay answers the recorded requests, whatever the chain says now.
+    let replay = MockNode::replaying(cassette);
+    replay.advance(50);
+    let client = replay.client();
+    assert_eq!(client.call::<methods::Block>(final_block()).await.unwrap(), block);
+    assert_eq!(client.call::<methods::Status>(()).await.unwrap().chain_id, "echoes ***");
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // A broken cassette names its line.
+    let bad = std::env::temp_dir().join(format!("near-rpc-bad-{}.jsonl", std::process::id()));
+    std::fs::write(&bad, "{\"method\":\"block\"}\n").unwrap();
+    let err = Cassette::load(&bad).unwrap_err();
+    assert!(err.to_string().contains("line 1"), "{err}");
+    std::fs::remove_file(&bad).unwrap();
+}
