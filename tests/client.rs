@@ -67,7 +67,7 @@ async fn json_rpc_post_to_the_base_url() {
 
     let request = &server.requests()[0];
     assert_eq!(
-        (request.method.as_str(), request.path.as_str()),
+        (request.http_method.as_str(), request.path.as_str()),
         ("POST", &*format!("/{KEY}"))
     );
     assert_eq!(request.header("content-type"), Some("application/json"));

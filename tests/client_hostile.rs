@@ -236,7 +236,7 @@ async fn followed_redirects_carry_no_credentials_and_no_referer() {
                 || requests[0].header("authorization").is_some()
         );
         assert_eq!(requests[1].path, "/moved");
-        assert_eq!(requests[1].method, "POST");
+        assert_eq!(requests[1].http_method, "POST");
         for name in ["x-api-key", "authorization", "referer"] {
             assert_eq!(requests[1].header(name), None, "{place:?}: {name}");
         }

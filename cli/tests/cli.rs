@@ -79,7 +79,7 @@ fn tx_status_by_hash_posts_the_request_and_prints_the_result() {
 
     let request = server.only_request();
     assert_eq!(
-        (request.method.as_str(), request.path.as_str()),
+        (request.http_method.as_str(), request.path.as_str()),
         ("POST", "/")
     );
     assert_eq!(request.header("content-type"), Some("application/json"));
@@ -322,7 +322,7 @@ fn call_refuses_invalid_json_and_unknown_methods() {
 
 #[test]
 fn json_rpc_error_exits_3_with_the_typed_error() {
-    let server = Server::start(vec![Reply::with_status(500, UNKNOWN_TRANSACTION)]);
+    let server = Server::start(vec![Reply::status(500, UNKNOWN_TRANSACTION)]);
     let out = run(
         &at(&server.url("")),
         &["tx-status", "--hash", HASH, "--sender", "alice.near"],
@@ -370,7 +370,7 @@ fn http_503_html_exits_5() {
 #[test]
 fn timeout_exits_5() {
     let server = Server::start(vec![
-        Reply::json(PROTOCOL_CONFIG).after(Duration::from_secs(5))
+        Reply::json(PROTOCOL_CONFIG).delayed(Duration::from_secs(5))
     ]);
     let started = Instant::now();
     let mut args = at(&server.url(""));
@@ -387,7 +387,7 @@ fn timeout_exits_5() {
 #[test]
 fn secrets_are_never_printed() {
     let failures = [
-        (Reply::with_status(500, UNKNOWN_TRANSACTION), 3),
+        (Reply::status(500, UNKNOWN_TRANSACTION), 3),
         (
             Reply::json(r#"{"jsonrpc":"2.0","id":"1","result":{"final_execution_status":7}}"#),
             4,
@@ -653,7 +653,7 @@ fn keys_a_server_echoes_are_masked_in_every_output() {
             5,
         ),
         (
-            Reply::with_status(
+            Reply::status(
                 200,
                 &format!(
                     r#"{{"jsonrpc":"2.0","id":"1","error":{{"name":"HANDLER_ERROR","cause":{{"name":"UNKNOWN_TRANSACTION","info":{{"requested_transaction_hash":"{HASH}"}}}},"code":-32000,"message":"key {HEADER_KEY}","data":"path {PATH_KEY}"}}}}"#

@@ -38,7 +38,7 @@ use serde_json::{json, Value};
 pub use cassette::{Cassette, Exchange, Recorder};
 pub use chain::Chain;
 pub use handler::RpcError;
-pub use server::MockServer;
+pub use server::{BackgroundServer, MockServer};
 
 /// How one request is answered on the wire (by the HTTP server) or in process (by the
 /// transport): the low-level form every reply, override and fault comes down to.
@@ -120,6 +120,14 @@ impl HttpReply {
                     "x".repeat(65_536)
                 ),
             )
+        }
+    }
+
+    /// An HTML page with any status, as a proxy or gateway sends it.
+    pub fn html(status: u16, page: &str) -> Self {
+        Self {
+            headers: vec![("content-type".into(), "text/html".into())],
+            ..Self::status(status, page)
         }
     }
 
@@ -371,6 +379,22 @@ impl MockNode {
     /// server is dropped.
     pub async fn serve(&self, port: u16) -> std::io::Result<MockServer> {
         server::serve(self.clone(), port).await
+    }
+
+    /// Serves this node on `127.0.0.1:port` from a thread of its own, so that blocking
+    /// code and other processes can call it; it stops when the returned server is
+    /// dropped. Needs no runtime.
+    pub fn serve_in_background(&self, port: u16) -> std::io::Result<BackgroundServer> {
+        server::serve_in_background(self.clone(), port)
+    }
+
+    /// A node with the default chain serving from a thread of its own at an ephemeral
+    /// port (see [`MockNode::serve_in_background`]).
+    pub fn start_in_background() -> BackgroundServer {
+        match Self::new().serve_in_background(0) {
+            Ok(server) => server,
+            Err(e) => panic!("cannot listen on 127.0.0.1: {e}"),
+        }
     }
 
     /// A near-rpc client talking to this node in process, with the client's default

@@ -54,6 +54,82 @@ impl Drop for MockServer {
     }
 }
 
+/// A mock server on a thread of its own, with its own runtime: for blocking tests and
+/// for tests that run another process against it. It stops when dropped.
+#[derive(Debug)]
+pub struct BackgroundServer {
+    node: MockNode,
+    url: String,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl BackgroundServer {
+    /// `http://127.0.0.1:PORT`.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+impl std::ops::Deref for BackgroundServer {
+    type Target = MockNode;
+
+    fn deref(&self) -> &MockNode {
+        &self.node
+    }
+}
+
+impl Drop for BackgroundServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+pub(crate) fn serve_in_background(node: MockNode, port: u16) -> io::Result<BackgroundServer> {
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let (ready, url) = std::sync::mpsc::channel::<io::Result<String>>();
+    let served = node.clone();
+    let thread = std::thread::spawn(move || {
+        let runtime = match tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        {
+            Ok(runtime) => runtime,
+            Err(e) => {
+                let _ = ready.send(Err(e));
+                return;
+            }
+        };
+        runtime.block_on(async move {
+            match serve(served, port).await {
+                Ok(server) => {
+                    let _ = ready.send(Ok(server.url().to_owned()));
+                    // Until the handle is dropped (or dropped without a word).
+                    let _ = stopped.await;
+                    drop(server);
+                }
+                Err(e) => {
+                    let _ = ready.send(Err(e));
+                }
+            }
+        });
+    });
+    let url = url
+        .recv()
+        .map_err(|_| io::Error::other("the server thread ended before listening"))??;
+    Ok(BackgroundServer {
+        node,
+        url,
+        stop: Some(stop),
+        thread: Some(thread),
+    })
+}
+
 /// What answers a request: the mock node, or the recording proxy.
 pub(crate) type Handler =
     Arc<dyn Fn(RawRequest) -> Pin<Box<dyn Future<Output = HttpReply> + Send>> + Send + Sync>;

@@ -64,31 +64,74 @@ async fn the_server_answers_records_and_stops_when_dropped() {
         .call::<methods::Block>(final_block())
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::Transport { kind: TransportKind::Connect, .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::Transport {
+                kind: TransportKind::Connect,
+                ..
+            }
+        ),
+        "{err}"
+    );
 }
 
 #[tokio::test]
 async fn every_fault_reaches_the_client_as_its_own_error() {
     let cases: Vec<(Fault, fn(&Error<near_rpc::types::RpcBlockError>) -> bool)> = vec![
-        (Fault::status(503), |e| matches!(e, Error::Rpc { status: 503, .. })),
-        (Fault::Status { status: 502, json_rpc: false }, |e| matches!(e, Error::Http { status: 502, .. })),
-        (Fault::RetryAfter { status: 429, seconds: 7 }, |e| {
-            matches!(e, Error::Http { status: 429, .. }) && e.retry_after() == Some(Duration::from_secs(7))
+        (Fault::status(503), |e| {
+            matches!(e, Error::Rpc { status: 503, .. })
         }),
-        (Fault::HtmlPage { status: 502 }, |e| matches!(e, Error::Http { status: 502, body, .. } if body.contains("<html>"))),
+        (
+            Fault::Status {
+                status: 502,
+                json_rpc: false,
+            },
+            |e| matches!(e, Error::Http { status: 502, .. }),
+        ),
+        (
+            Fault::RetryAfter {
+                status: 429,
+                seconds: 7,
+            },
+            |e| {
+                matches!(e, Error::Http { status: 429, .. })
+                    && e.retry_after() == Some(Duration::from_secs(7))
+            },
+        ),
+        (
+            Fault::HtmlPage { status: 502 },
+            |e| matches!(e, Error::Http { status: 502, body, .. } if body.contains("<html>")),
+        ),
         (Fault::Truncated, |e| matches!(e, Error::Transport { .. })),
-        (Fault::Oversized { bytes: 100_000 }, |e| matches!(e, Error::TooLarge { .. })),
-        (Fault::DropConnection, |e| matches!(e, Error::Transport { .. })),
-        (Fault::Redirect { status: 307, location: "https://elsewhere.example/".into() }, |e| {
-            matches!(e, Error::Redirect { status: 307, .. } | Error::Http { status: 307, .. })
+        (Fault::Oversized { bytes: 100_000 }, |e| {
+            matches!(e, Error::TooLarge { .. })
         }),
+        (Fault::DropConnection, |e| {
+            matches!(e, Error::Transport { .. })
+        }),
+        (
+            Fault::Redirect {
+                status: 307,
+                location: "https://elsewhere.example/".into(),
+            },
+            |e| {
+                matches!(
+                    e,
+                    Error::Redirect { status: 307, .. } | Error::Http { status: 307, .. }
+                )
+            },
+        ),
         (Fault::WrongId, |e| matches!(e, Error::IdMismatch { .. })),
     ];
     for (fault, expected) in cases {
         let server = MockNode::start().await;
         server.inject(FaultRule::new(fault.clone()).for_method("block"));
         for (how, client) in clients(&server, server.url()) {
-            let err = client.call::<methods::Block>(final_block()).await.unwrap_err();
+            let err = client
+                .call::<methods::Block>(final_block())
+                .await
+                .unwrap_err();
             assert!(expected(&err), "{fault:?} {how}: {err}");
             // Other methods are untouched.
             client.call::<methods::Status>(()).await.unwrap();
@@ -113,7 +156,11 @@ async fn latency_is_felt_and_bounded_by_the_deadline() {
 async fn faults_by_request_number_and_count() {
     let node = MockNode::new();
     node.inject(FaultRule::new(Fault::status(503)).nth_request(2));
-    node.inject(FaultRule::new(Fault::status(504)).for_method("status").times(2));
+    node.inject(
+        FaultRule::new(Fault::status(504))
+            .for_method("status")
+            .times(2),
+    );
     let client = Client::builder()
         .transport(node.clone())
         .retry(RetryPolicy {
@@ -129,7 +176,11 @@ async fn faults_by_request_number_and_count() {
     let seen: Vec<String> = node.requests().iter().map(|r| r.method.clone()).collect();
     assert_eq!(seen, ["block", "status", "status", "status", "status"]);
     client.call::<methods::Status>(()).await.unwrap();
-    assert_eq!(node.requests_for("status").len(), 5, "both rules are used up");
+    assert_eq!(
+        node.requests_for("status").len(),
+        5,
+        "both rules are used up"
+    );
 }
 
 #[tokio::test]
@@ -149,9 +200,18 @@ async fn overrides_fixed_closure_and_typed() {
         .await
         .unwrap();
     assert_eq!(price.gas_price.as_yoctonear(), 123);
-    let err = client.call::<methods::Block>(final_block()).await.unwrap_err();
+    let err = client
+        .call::<methods::Block>(final_block())
+        .await
+        .unwrap_err();
     let rpc = err.rpc_error().expect("a JSON-RPC error");
-    assert!(matches!(rpc.cause, near_rpc::ErrorCause::Handler(near_rpc::types::RpcBlockError::UnknownBlock(_))), "{err}");
+    assert!(
+        matches!(
+            rpc.cause,
+            near_rpc::ErrorCause::Handler(near_rpc::types::RpcBlockError::UnknownBlock(_))
+        ),
+        "{err}"
+    );
 
     // Typed: whatever the method's result type is.
     let mut config = client
@@ -162,17 +222,18 @@ async fn overrides_fixed_closure_and_typed() {
         .unwrap();
     config.protocol_version = Some(99);
     node.respond_with::<methods::ExperimentalProtocolConfig>(config);
-    let again = client
-        .protocol_config_at(Finality::Final)
-        .await
-        .unwrap();
+    let again = client.protocol_config_at(Finality::Final).await.unwrap();
     assert_eq!(again.protocol_version, Some(99));
 }
 
 #[tokio::test]
 async fn unhandled_methods_answer_as_nearcore_does() {
     let server = MockNode::start().await;
-    let raw = reqwest_like_post(server.url(), r#"{"jsonrpc":"2.0","id":1,"method":"no_such","params":null}"#).await;
+    let raw = reqwest_like_post(
+        server.url(),
+        r#"{"jsonrpc":"2.0","id":1,"method":"no_such","params":null}"#,
+    )
+    .await;
     assert_eq!(raw.0, 400);
     let body: serde_json::Value = serde_json::from_str(&raw.1).unwrap();
     assert_eq!(body["error"]["cause"]["name"], "METHOD_NOT_FOUND");
@@ -212,7 +273,10 @@ async fn record_then_replay() {
     let client = Client::new(recorder.url()).unwrap();
     let block = client.call::<methods::Block>(final_block()).await.unwrap();
     let status = client.call::<methods::Status>(()).await.unwrap();
-    assert_eq!(status.chain_id, "echoes ***", "the echoed key is masked on the way");
+    assert_eq!(
+        status.chain_id, "echoes ***",
+        "the echoed key is masked on the way"
+    );
     drop(recorder);
     assert_eq!(upstream.requests()[0].path, format!("/{KEY}"));
 
@@ -225,8 +289,14 @@ async fn record_then_replay() {
     let replay = MockNode::replaying(cassette);
     replay.advance(50);
     let client = replay.client();
-    assert_eq!(client.call::<methods::Block>(final_block()).await.unwrap(), block);
-    assert_eq!(client.call::<methods::Status>(()).await.unwrap().chain_id, "echoes ***");
+    assert_eq!(
+        client.call::<methods::Block>(final_block()).await.unwrap(),
+        block
+    );
+    assert_eq!(
+        client.call::<methods::Status>(()).await.unwrap().chain_id,
+        "echoes ***"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 
     // A broken cassette names its line.

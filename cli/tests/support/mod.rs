@@ -1,142 +1,46 @@
-//! A loopback HTTP/1.1 server for the CLI tests, plus a runner for the built binary.
-//!
-//! The server answers scripted replies in order (the last one repeats) and records every
-//! request. One connection carries one request (`connection: close`). It serves from a
-//! single thread, stops and joins when dropped, and gives up on its own after a deadline,
-//! so a test can never hang on it.
+//! The CLI tests' server, the mock node (`near-rpc-mock`) answering scripted replies on
+//! a thread of its own, and a runner for the built binary that kills it after a deadline,
+//! so a test can never hang.
 
 #![allow(dead_code)]
 
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// How long a server may live, and how long one run of the binary may take.
+use near_rpc_mock::{BackgroundServer, MockNode};
+pub use near_rpc_mock::{HttpReply as Reply, Recorded as Seen};
+
+/// Every run of the binary is killed after this long.
 const DEADLINE: Duration = Duration::from_secs(60);
 
-/// One scripted reply.
-#[derive(Clone, Debug)]
-pub struct Reply {
-    status: u16,
-    content_type: &'static str,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-    delay: Duration,
-}
-
-impl Reply {
-    /// HTTP 200 with a JSON body.
-    pub fn json(body: &str) -> Self {
-        Self::with_status(200, body)
-    }
-
-    /// Any status with a JSON body.
-    pub fn with_status(status: u16, body: &str) -> Self {
-        Self {
-            status,
-            content_type: "application/json",
-            headers: Vec::new(),
-            body: body.as_bytes().to_vec(),
-            delay: Duration::ZERO,
-        }
-    }
-
-    /// Any status with an HTML page.
-    pub fn html(status: u16, page: &str) -> Self {
-        Self {
-            content_type: "text/html",
-            ..Self::with_status(status, page)
-        }
-    }
-
-    /// Adds a response header.
-    pub fn header(mut self, name: &str, value: &str) -> Self {
-        self.headers.push((name.to_owned(), value.to_owned()));
-        self
-    }
-
-    /// Waits this long before answering.
-    pub fn after(mut self, delay: Duration) -> Self {
-        self.delay = delay;
-        self
-    }
-}
-
-/// A request as the server saw it.
-#[derive(Clone, Debug)]
-pub struct Seen {
-    /// `POST`, ...
-    pub method: String,
-    /// The request target, e.g. `/` or `/KEY/block`.
-    pub path: String,
-    /// The headers, names lowercased.
-    pub headers: Vec<(String, String)>,
-    /// The body.
-    pub body: Vec<u8>,
-}
-
-impl Seen {
-    /// The body as JSON (`Value::Null` if it is not JSON, which then fails the test's
-    /// assertions).
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::from_slice(&self.body).unwrap_or(serde_json::Value::Null)
-    }
-
-    /// A header's value, by lowercase name.
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-/// The server; dropping it stops it.
+/// The mock node answering a script of replies in order (the last repeats), on a thread
+/// of its own while the binary runs; it stops when dropped.
 pub struct Server {
-    port: u16,
-    seen: Arc<Mutex<Vec<Seen>>>,
-    stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
+    server: BackgroundServer,
 }
 
 impl Server {
-    /// Starts answering `replies` in order.
+    /// Serves `replies` in order.
     pub fn start(replies: Vec<Reply>) -> Self {
         assert!(!replies.is_empty(), "a server needs at least one reply");
-        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-        listener
-            .set_nonblocking(true)
-            .expect("non-blocking listener");
-        let port = listener.local_addr().expect("local address").port();
-        let seen = Arc::new(Mutex::new(Vec::new()));
-        let stop = Arc::new(AtomicBool::new(false));
-        let thread = {
-            let (seen, stop) = (seen.clone(), stop.clone());
-            std::thread::spawn(move || serve(listener, replies, seen, stop))
-        };
-        Self {
-            port,
-            seen,
-            stop,
-            thread: Some(thread),
-        }
+        let node = MockNode::new();
+        node.script(replies);
+        let server = node.serve_in_background(0).expect("listen on loopback");
+        Self { server }
     }
 
-    /// The server's URL with `path` appended (`""` for the bare origin).
+    /// The base URL with `path` appended.
     pub fn url(&self, path: &str) -> String {
-        format!("http://127.0.0.1:{}{path}", self.port)
+        format!("{}{path}", self.server.url())
     }
 
-    /// The requests seen so far.
+    /// The requests received so far.
     pub fn seen(&self) -> Vec<Seen> {
-        self.seen.lock().map(|s| s.clone()).unwrap_or_default()
+        self.server.requests()
     }
 
-    /// The only request seen (fails the test otherwise).
+    /// The one request received (fails the test otherwise).
     pub fn only_request(&self) -> Seen {
         let seen = self.seen();
         assert_eq!(seen.len(), 1, "expected one request, got {seen:?}");
@@ -144,111 +48,12 @@ impl Server {
     }
 }
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
-/// A loopback URL on which nothing listens.
+/// A loopback URL where nothing listens.
 pub fn refused_url() -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
     let port = listener.local_addr().expect("local address").port();
     drop(listener);
     format!("http://127.0.0.1:{port}")
-}
-
-fn serve(
-    listener: TcpListener,
-    replies: Vec<Reply>,
-    seen: Arc<Mutex<Vec<Seen>>>,
-    stop: Arc<AtomicBool>,
-) {
-    let started = Instant::now();
-    let mut next = 0;
-    while !stop.load(Ordering::SeqCst) && started.elapsed() < DEADLINE {
-        match listener.accept() {
-            Ok((stream, _)) => {
-                let reply = &replies[next.min(replies.len() - 1)];
-                next += 1;
-                if let Some(request) = read_request(&stream) {
-                    if let Ok(mut seen) = seen.lock() {
-                        seen.push(request);
-                    }
-                    answer(stream, reply, &stop);
-                }
-            }
-            Err(_) => std::thread::sleep(Duration::from_millis(5)),
-        }
-    }
-}
-
-fn read_request(mut stream: &TcpStream) -> Option<Seen> {
-    stream.set_nonblocking(false).ok()?;
-    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
-    let mut data = Vec::new();
-    let mut chunk = [0u8; 4096];
-    let head_end = loop {
-        if let Some(at) = data.windows(4).position(|w| w == b"\r\n\r\n") {
-            break at + 4;
-        }
-        let n = stream.read(&mut chunk).ok()?;
-        if n == 0 {
-            return None;
-        }
-        data.extend_from_slice(&chunk[..n]);
-    };
-    let head = String::from_utf8_lossy(&data[..head_end]).into_owned();
-    let mut lines = head.lines();
-    let mut request_line = lines.next()?.split_whitespace();
-    let method = request_line.next()?.to_owned();
-    let path = request_line.next()?.to_owned();
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|line| line.split_once(':'))
-        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
-        .collect();
-    let length: usize = headers
-        .iter()
-        .find(|(name, _)| name == "content-length")
-        .and_then(|(_, value)| value.parse().ok())
-        .unwrap_or(0);
-    while data.len() < head_end + length {
-        let n = stream.read(&mut chunk).ok()?;
-        if n == 0 {
-            break;
-        }
-        data.extend_from_slice(&chunk[..n]);
-    }
-    Some(Seen {
-        method,
-        path,
-        headers,
-        body: data[head_end..].to_vec(),
-    })
-}
-
-fn answer(mut stream: TcpStream, reply: &Reply, stop: &AtomicBool) {
-    // Wait in small steps, so that dropping the server never waits for a long delay.
-    let until = Instant::now() + reply.delay;
-    while Instant::now() < until && !stop.load(Ordering::SeqCst) {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let mut head = format!(
-        "HTTP/1.1 {} Scripted\r\ncontent-type: {}\r\ncontent-length: {}\r\nconnection: close\r\n",
-        reply.status,
-        reply.content_type,
-        reply.body.len()
-    );
-    for (name, value) in &reply.headers {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    head.push_str("\r\n");
-    let _ = stream.write_all(head.as_bytes());
-    let _ = stream.write_all(&reply.body);
-    let _ = stream.flush();
 }
 
 /// The outcome of one run of the binary.
