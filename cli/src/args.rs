@@ -21,8 +21,9 @@ Usage:
 Options:
   --url URL          The node's URL; give it several times to fail over in order.
                      An API key may be part of the path; it is never printed.
-  --network NAME     mainnet (https://rpc.mainnet.near.org, the default) or testnet
-                     (https://rpc.testnet.near.org). Not together with --url.
+  --network NAME     mainnet (https://rpc.mainnet.near.org, the default), testnet
+                     (https://rpc.testnet.near.org), or mock: the mock node in process,
+                     no network needed. Not together with --url.
   --api-key KEY      Send the key in an `x-api-key` header to the first endpoint only
                      (never to a failover URL, never after a redirect); it is never
                      printed.
@@ -48,6 +49,14 @@ Commands:
   decode METHOD [FILE]
       Decode a response body of METHOD from FILE (or stdin, without FILE or with `-`)
       with the typed bindings, offline. Errors name the JSON path of the bad value.
+  mock [--port N] [--replay FILE]
+      Run the mock node on 127.0.0.1 (port N, or any free port) in the foreground and
+      print its URL; with --replay, answer from a recorded cassette first. Ctrl-C
+      stops it.
+  record --out FILE [--port N]
+      Run a recording proxy on 127.0.0.1 to the node of --url/--network and print its
+      URL; every request and response is appended to FILE (JSON lines, for `mock
+      --replay`). URLs and keys are never written; keys a node echoes are masked.
 
 Output:
   The typed result as pretty JSON on stdout. A JSON-RPC error from the node is printed
@@ -83,14 +92,17 @@ pub enum Network {
     Mainnet,
     /// NEAR testnet.
     Testnet,
+    /// The mock node, in process.
+    Mock,
 }
 
 impl Network {
-    /// The public RPC URL of the network.
-    pub fn url(self) -> &'static str {
+    /// The public RPC URL of the network (none for the mock).
+    pub fn url(self) -> Option<&'static str> {
         match self {
-            Self::Mainnet => "https://rpc.mainnet.near.org",
-            Self::Testnet => "https://rpc.testnet.near.org",
+            Self::Mainnet => Some("https://rpc.mainnet.near.org"),
+            Self::Testnet => Some("https://rpc.testnet.near.org"),
+            Self::Mock => None,
         }
     }
 }
@@ -113,10 +125,10 @@ pub struct Options {
 }
 
 impl Options {
-    /// The endpoints to use, in failover order.
+    /// The endpoints to use, in failover order (none: the mock node, in process).
     pub fn endpoints(&self) -> Vec<&str> {
         if self.urls.is_empty() {
-            vec![self.network.url()]
+            self.network.url().into_iter().collect()
         } else {
             self.urls.iter().map(String::as_str).collect()
         }
@@ -164,6 +176,20 @@ pub enum Command {
         /// Where the body is.
         input: Input,
     },
+    /// `mock`: serve the mock node in the foreground.
+    Mock {
+        /// The port (0: any free one).
+        port: u16,
+        /// A cassette to answer from.
+        replay: Option<PathBuf>,
+    },
+    /// `record`: a recording proxy in the foreground.
+    Record {
+        /// The cassette file to write.
+        out: PathBuf,
+        /// The port (0: any free one).
+        port: u16,
+    },
 }
 
 /// A parsed command line.
@@ -196,6 +222,8 @@ fn command_options(command: &str) -> &'static [(&'static str, Arity)] {
             ("--block-id", Arity::Value),
             ("--genesis", Arity::Flag),
         ],
+        "mock" => &[("--port", Arity::Value), ("--replay", Arity::Value)],
+        "record" => &[("--out", Arity::Value), ("--port", Arity::Value)],
         _ => &[],
     }
 }
@@ -267,12 +295,13 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, Usa
                     return Err(UsageError::new("--network is given twice"));
                 }
                 network_given = true;
-                options.network = match value("mainnet or testnet")?.as_str() {
+                options.network = match value("mainnet, testnet or mock")?.as_str() {
                     "mainnet" => Network::Mainnet,
                     "testnet" => Network::Testnet,
+                    "mock" => Network::Mock,
                     other => {
                         return Err(UsageError::new(format!(
-                            "unknown network {}: expected mainnet or testnet",
+                            "unknown network {}: expected mainnet, testnet or mock",
                             shown(other)
                         )))
                     }
@@ -366,17 +395,44 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, Usa
             no_arguments(&command, &rest)?;
             Command::ProtocolConfig(protocol_config(given)?)
         }
+        "mock" => {
+            no_arguments(&command, &rest)?;
+            let port = port(take(&mut given, "--port"))?;
+            let replay = take(&mut given, "--replay").map(PathBuf::from);
+            Command::Mock { port, replay }
+        }
+        "record" => {
+            no_arguments(&command, &rest)?;
+            let port = port(take(&mut given, "--port"))?;
+            let out = take(&mut given, "--out")
+                .map(PathBuf::from)
+                .ok_or_else(|| UsageError::new("record needs --out FILE"))?;
+            Command::Record { out, port }
+        }
         "call" => call(rest)?,
         "decode" => decode(rest)?,
         other => {
             return Err(UsageError::new(format!(
                 "unknown command {}: expected tx-status, genesis-config, protocol-config, \
-                 call or decode",
+                 call, decode, mock or record",
                 shown(other)
             )))
         }
     };
     Ok(Invocation { options, command })
+}
+
+/// A `--port` value: 0 to 65535 (0: any free port).
+fn port(text: Option<String>) -> Result<u16, UsageError> {
+    match text {
+        None => Ok(0),
+        Some(text) => text.parse().map_err(|_| {
+            UsageError::new(format!(
+                "--port takes a number from 0 to 65535, not {}",
+                shown(&text)
+            ))
+        }),
+    }
 }
 
 /// `-5` or `-1.5` is a value (a params document), not an option.

@@ -33,11 +33,16 @@ mod args;
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
-use near_rpc::client::{ApiKey, Client, Error, PathStyle, RetryPolicy};
+use near_rpc::client::transport::HttpTransport;
+use near_rpc::client::{
+    ApiKey, BoxTransport, Client, Error, InvalidEndpoint, PathStyle, RetryPolicy,
+};
 use near_rpc::decode::{self, DecodeError};
 use near_rpc::{methods, ErrorWrapper, MethodVisitor, Response, RpcMethod};
+use near_rpc_mock::{Cassette, MockNode, Recorder};
 use serde::Serialize;
 use serde_json::Value;
+use std::sync::Arc;
 use tokio::runtime::Runtime;
 
 use args::{Command, Input, Invocation, Options, UsageError};
@@ -133,6 +138,8 @@ fn run(invocation: Invocation) -> Result<(), Failure> {
             let (runtime, client) = connect(&options)?;
             report(runtime.block_on(client.protocol_config_at(block)))
         }
+        Command::Mock { port, replay } => serve_mock(port, replay.as_deref()),
+        Command::Record { out, port } => record(&options, &out, port),
         Command::Call { method, params } => {
             let (runtime, client) = connect(&options)?;
             let call = CallMethod {
@@ -151,9 +158,75 @@ fn unknown(method: &str) -> Result<(), Failure> {
     Err(Failure::usage(format!("unknown method `{method}`")))
 }
 
+/// A current-thread runtime with timers and sockets.
+fn runtime() -> Result<Runtime, Failure> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::new(EXIT_IO, format!("cannot start the async runtime: {e}")))
+}
+
+/// `mock`: serves the mock node until Ctrl-C, after printing its URL.
+fn serve_mock(port: u16, replay: Option<&std::path::Path>) -> Result<(), Failure> {
+    let node = match replay {
+        None => MockNode::new(),
+        Some(path) => {
+            let cassette = Cassette::load(path).map_err(|e| {
+                Failure::usage(format!("cannot read the cassette {}: {e}", path.display()))
+            })?;
+            MockNode::replaying(cassette)
+        }
+    };
+    runtime()?.block_on(async {
+        let server = node.serve(port).await.map_err(|e| {
+            Failure::new(
+                EXIT_TRANSPORT,
+                format!("cannot listen on 127.0.0.1:{port}: {e}"),
+            )
+        })?;
+        write_stdout(&format!("{}\n", server.url()))?;
+        let _ = tokio::signal::ctrl_c().await;
+        Ok(())
+    })
+}
+
+/// `record`: a recording proxy to the first endpoint until Ctrl-C, after printing its URL.
+fn record(options: &Options, out: &std::path::Path, port: u16) -> Result<(), Failure> {
+    let upstream = upstream(options)?;
+    runtime()?.block_on(async {
+        let recorder = Recorder::start(upstream, out, port).await.map_err(|e| {
+            Failure::new(EXIT_IO, format!("cannot record to {}: {e}", out.display()))
+        })?;
+        write_stdout(&format!("{}\n", recorder.url()))?;
+        let _ = tokio::signal::ctrl_c().await;
+        Ok(())
+    })
+}
+
+/// The node `record` forwards to: the first endpoint (with the API key), or the mock.
+fn upstream(options: &Options) -> Result<BoxTransport, Failure> {
+    let Some(url) = options.endpoints().first().copied() else {
+        return Ok(Arc::new(MockNode::new()));
+    };
+    // InvalidEndpoint's and InvalidApiKey's messages never repeat the URL or the key.
+    let endpoint = url
+        .parse()
+        .map_err(|e: InvalidEndpoint| Failure::usage(e.to_string()))?;
+    let mut transport =
+        HttpTransport::new(endpoint).map_err(|e| Failure::new(EXIT_TRANSPORT, e.to_string()))?;
+    if let Some(key) = &options.api_key {
+        let key = ApiKey::x_api_key(key).map_err(|e| Failure::usage(e.to_string()))?;
+        transport = transport.api_key(key);
+    }
+    Ok(Arc::new(transport))
+}
+
 /// Builds the runtime and the client from the options.
 fn connect(options: &Options) -> Result<(Runtime, Client), Failure> {
     let mut builder = Client::builder();
+    if options.endpoints().is_empty() {
+        builder = builder.transport(MockNode::new());
+    }
     for (i, url) in options.endpoints().into_iter().enumerate() {
         // InvalidEndpoint's message never repeats the URL.
         builder = builder
@@ -181,11 +254,7 @@ fn connect(options: &Options) -> Result<(Runtime, Client), Failure> {
     let client = builder
         .build()
         .map_err(|e| Failure::new(EXIT_TRANSPORT, e.to_string()))?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Failure::new(EXIT_IO, format!("cannot start the async runtime: {e}")))?;
-    Ok((runtime, client))
+    Ok((runtime()?, client))
 }
 
 /// `call`: checks the params strictly against the method's typed request, then calls it.

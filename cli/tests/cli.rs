@@ -7,7 +7,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use support::{near_rpc, near_rpc_with_stdin, refused_url, Reply, Server};
+use support::{near_rpc, near_rpc_with_stdin, refused_url, Reply, Server, Serving};
 
 /// A key sent with `--api-key`; it must never be printed.
 const HEADER_KEY: &str = "HeAdEr-KeY-7f3a";
@@ -719,4 +719,114 @@ fn the_api_key_goes_to_the_first_endpoint_only() {
     assert_exit(&out, 0);
     assert_eq!(first.only_request().header("x-api-key"), Some(HEADER_KEY));
     assert_eq!(second.only_request().header("x-api-key"), None);
+}
+
+#[test]
+fn network_mock_answers_in_process() {
+    let out = near_rpc(&[
+        "--network",
+        "mock",
+        "protocol-config",
+        "--finality",
+        "final",
+    ]);
+    assert_exit(&out, 0);
+    assert_eq!(out.json()["protocol_version"], 73);
+    assert_eq!(out.json()["chain_id"], "mock");
+
+    let transfer = near_rpc_mock::chain::hash("transfer alice to bob").to_string();
+    let out = near_rpc(&[
+        "--network",
+        "mock",
+        "tx-status",
+        "--hash",
+        &transfer,
+        "--sender",
+        "alice.mock",
+        "--wait-until",
+        "FINAL",
+    ]);
+    assert_exit(&out, 0);
+    assert_eq!(
+        out.json()["status"],
+        serde_json::json!({"SuccessValue": ""})
+    );
+
+    let out = near_rpc(&[
+        "--network",
+        "mock",
+        "call",
+        "query",
+        r#"{"request_type": "view_account", "account_id": "nobody.mock", "finality": "final"}"#,
+    ]);
+    assert_exit(&out, 3);
+    assert!(out.stderr.contains("UNKNOWN_ACCOUNT"), "{out:?}");
+}
+
+#[test]
+fn mock_serves_over_http_and_replays_a_cassette() {
+    let mock = Serving::start(&["mock", "--port", "0"]);
+    let out = near_rpc(&["--url", &mock.url, "call", "status"]);
+    assert_exit(&out, 0);
+    assert_eq!(out.json()["chain_id"], "mock");
+    drop(mock);
+
+    let dir = std::env::temp_dir().join(format!("near-rpc-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cassette = dir.join("replay.jsonl");
+    std::fs::write(
+        &cassette,
+        r#"{"method":"EXPERIMENTAL_protocol_config","params":{"finality":"final"},"status":200,"response":{"jsonrpc":"2.0","id":"0","result":{"protocol_version":80}}}"#,
+    )
+    .unwrap();
+    let mock = Serving::start(&["mock", "--replay", cassette.to_str().unwrap()]);
+    let out = near_rpc(&["--url", &mock.url, "protocol-config"]);
+    assert_exit(&out, 0);
+    assert_eq!(
+        out.json()["protocol_version"],
+        80,
+        "the cassette, not the chain"
+    );
+    drop(mock);
+
+    std::fs::write(&cassette, "not a cassette\n").unwrap();
+    let out = near_rpc(&["mock", "--replay", cassette.to_str().unwrap()]);
+    assert_exit(&out, 2);
+    assert!(out.stderr.contains("line 1"), "{out:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn record_writes_what_passes_and_no_key() {
+    let upstream = Server::start(vec![Reply::json(PROTOCOL_CONFIG)]);
+    let dir = std::env::temp_dir().join(format!("near-rpc-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_file = dir.join("cassette.jsonl");
+    let url = upstream.url(&format!("/{PATH_KEY}"));
+    let recorder = Serving::start(&[
+        "--url",
+        &url,
+        "--api-key",
+        HEADER_KEY,
+        "record",
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    let out = near_rpc(&["--url", &recorder.url, "protocol-config"]);
+    assert_exit(&out, 0);
+    assert_eq!(out.json()["protocol_version"], 73);
+    drop(recorder);
+    assert_eq!(
+        upstream.only_request().header("x-api-key"),
+        Some(HEADER_KEY)
+    );
+    let text = std::fs::read_to_string(&out_file).unwrap();
+    assert!(
+        !text.contains(HEADER_KEY) && !text.contains(PATH_KEY),
+        "{text}"
+    );
+    let cassette = near_rpc_mock::Cassette::load(&out_file).unwrap();
+    assert_eq!(cassette.exchanges.len(), 1);
+    assert_eq!(cassette.exchanges[0].method, "EXPERIMENTAL_protocol_config");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -134,3 +134,48 @@ pub fn near_rpc_with_stdin(args: &[&str], stdin: &[u8]) -> Run {
         stderr: stderr.join().expect("stderr reader"),
     }
 }
+
+/// A `near-rpc` that serves (`mock`, `record`) until killed, with the URL it printed.
+pub struct Serving {
+    child: std::process::Child,
+    /// The URL on its first line of output.
+    pub url: String,
+}
+
+impl Serving {
+    /// Starts `near-rpc args` and waits (at most the deadline) for its URL.
+    pub fn start(args: &[&str]) -> Self {
+        use std::io::BufRead;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_near-rpc"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start near-rpc");
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = std::io::BufReader::new(stdout).read_line(&mut line);
+            let _ = sender.send(line);
+        });
+        let line = match receiver.recv_timeout(DEADLINE) {
+            Ok(line) => line,
+            Err(_) => {
+                let _ = child.kill();
+                panic!("near-rpc {args:?} printed no URL within {DEADLINE:?}");
+            }
+        };
+        let url = line.trim().to_owned();
+        assert!(url.starts_with("http://127.0.0.1:"), "{url:?}");
+        Self { child, url }
+    }
+}
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
