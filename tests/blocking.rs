@@ -81,7 +81,7 @@ fn the_blocking_client_has_every_shortcut() {
             other => panic!("no blocking call written for the shortcut `{other}`"),
         };
         assert!(reached, "{name}");
-        called.push(node.requests().last().unwrap().method.clone());
+        called.push(node.requests().last().unwrap().method);
     }
     assert_eq!(
         called,

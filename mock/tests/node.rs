@@ -78,7 +78,8 @@ async fn the_server_answers_records_and_stops_when_dropped() {
 
 #[tokio::test]
 async fn every_fault_reaches_the_client_as_its_own_error() {
-    let cases: Vec<(Fault, fn(&Error<near_rpc::types::RpcBlockError>) -> bool)> = vec![
+    type Check = fn(&Error<near_rpc::types::RpcBlockError>) -> bool;
+    let cases: Vec<(Fault, Check)> = vec![
         (Fault::status(503), |e| {
             matches!(e, Error::Rpc { status: 503, .. })
         }),
