@@ -59,7 +59,7 @@ impl std::error::Error for DecodeError {}
 /// own path tracking and report `"<inner path>: <message>"`. This moves those inner
 /// paths from the message onto the outer path, so that `path()` is the whole path.
 fn join_nested_paths(path: String, message: String) -> DecodeError {
-    let (path, rest) = crate::__private::join_paths(path, &message);
+    let (path, rest) = crate::de::paths::join_paths(path, &message);
     let message = rest.to_owned();
     DecodeError { path, message }
 }
@@ -98,7 +98,7 @@ pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, De
     // The value is decoded with its path tracked, except inside flattened structs, where
     // serde buffers on its own: only a failure is worth decoding again to track those.
     decode().or_else(|_| {
-        crate::__private::with_paths(decode)
+        crate::de::mode::with_paths(decode)
             .map_err(|e| join_nested_paths(String::new(), e.to_string()))
     })
 }
@@ -127,7 +127,7 @@ pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, De
 pub fn from_value_strict<T: DeserializeOwned + serde::Serialize>(
     value: serde_json::Value,
 ) -> Result<T, DecodeError> {
-    let decoded: T = match crate::__private::strictly(|| from_value(value.clone())) {
+    let decoded: T = match crate::de::mode::strictly(|| from_value(value.clone())) {
         Ok(decoded) => decoded,
         // Generated structs read only objects: an array where one was expected is params
         // written in the positional form some older clients use.

@@ -35,6 +35,7 @@
 
 #[cfg(feature = "client")]
 pub mod client;
+mod de;
 pub mod decode;
 pub mod envelope;
 mod extras;
@@ -65,7 +66,16 @@ pub mod __generated_root {
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
-pub use envelope::{ErrorCause, ErrorWrapper, Id, Request, Response};
+pub use envelope::{Id, Request, Response};
+
+/// The JSON-RPC error object of a method whose handler errors are `E`, with the spec's
+/// request-validation and internal causes (the envelope itself is generic over them).
+pub type ErrorWrapper<E> =
+    envelope::ErrorWrapper<E, types::RpcRequestValidationErrorKind, types::InternalError>;
+
+/// The `name`/`cause` pair of an [`ErrorWrapper`].
+pub type ErrorCause<E> =
+    envelope::ErrorCause<E, types::RpcRequestValidationErrorKind, types::InternalError>;
 pub use extras::InvalidBase64;
 pub use method::{MethodVisitor, RpcMethod};
 pub use near_account_id::AccountId;
@@ -95,6 +105,19 @@ pub mod types {
     include!(concat!(env!("OUT_DIR"), "/types.rs"));
     #[cfg(near_rpc_generated_in_out_dir)]
     include!(concat!(env!("OUT_DIR"), "/enums.rs"));
+
+    /// The spec's per-method JSON-RPC envelopes (`JsonRpcRequest_for_*`,
+    /// `JsonRpcResponse_for_*`, `ErrorWrapper_for_*`), each an alias of the generic
+    /// [`Request`](crate::Request), [`Response`](crate::Response) or
+    /// [`ErrorWrapper`](crate::ErrorWrapper).
+    pub mod envelope {
+        use super::*;
+
+        #[cfg(not(near_rpc_generated_in_out_dir))]
+        include!("../generated/envelope.rs");
+        #[cfg(near_rpc_generated_in_out_dir)]
+        include!(concat!(env!("OUT_DIR"), "/envelope.rs"));
+    }
 }
 
 /// One marker type per JSON-RPC method of the spec, each implementing [`RpcMethod`].

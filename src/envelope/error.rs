@@ -24,17 +24,15 @@ pub const HANDLER_ERROR: &str = "HANDLER_ERROR";
 /// Wire name of [`ErrorCause::Internal`].
 pub const INTERNAL_ERROR: &str = "INTERNAL_ERROR";
 
-/// The `name`/`cause` pair of an error object.
+/// The `name`/`cause` pair of an error object. Generic over all three causes, so that
+/// the envelope knows nothing of the generated types; [`crate::ErrorCause`] fixes `V` and
+/// `I` to the spec's.
 ///
 /// * `V`: the request-validation cause (`name = "REQUEST_VALIDATION_ERROR"`).
 /// * `E`: the method's handler error (`name = "HANDLER_ERROR"`).
 /// * `I`: the internal error (`name = "INTERNAL_ERROR"`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ErrorCause<
-    E,
-    V = crate::types::RpcRequestValidationErrorKind,
-    I = crate::types::InternalError,
-> {
+pub enum ErrorCause<E, V, I> {
     /// The request was malformed (parse error, unknown method, ...).
     RequestValidation(V),
     /// The method handler failed (unknown block, unknown account, ...).
@@ -67,13 +65,10 @@ impl<E, V, I> ErrorCause<E, V, I> {
     }
 }
 
-/// A JSON-RPC error object with nearcore's `name`/`cause` extension.
+/// A JSON-RPC error object with nearcore's `name`/`cause` extension. [`crate::ErrorWrapper`]
+/// fixes `V` and `I` to the spec's request-validation and internal errors.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ErrorWrapper<
-    E,
-    V = crate::types::RpcRequestValidationErrorKind,
-    I = crate::types::InternalError,
-> {
+pub struct ErrorWrapper<E, V, I> {
     /// The typed cause, selected by the wire `name`.
     pub cause: ErrorCause<E, V, I>,
     /// The JSON-RPC error code (e.g. `-32000`), when present and not null.

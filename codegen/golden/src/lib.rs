@@ -24,6 +24,18 @@ macro_rules! golden {
                     stringify!($name),
                     "/enums.rs"
                 ));
+
+                pub mod envelope {
+                    #[allow(unused_imports)]
+                    use super::*;
+
+                    include!(concat!(
+                        env!("CARGO_MANIFEST_DIR"),
+                        "/expected/",
+                        stringify!($name),
+                        "/envelope.rs"
+                    ));
+                }
             }
 
             pub mod methods {

@@ -12,6 +12,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::visit_mut::{self, VisitMut};
 
+use crate::handwritten::ENVELOPE_PREFIXES;
 use crate::ir::{Api, Kind};
 use crate::Error;
 
@@ -47,13 +48,25 @@ pub fn emit(api: &Api, options: &Options) -> Result<Files, Error> {
         Ok(())
     };
     add("types.rs", typify::emit(api)?)?;
+    let is_envelope = |d: &&crate::ir::TypeDef| {
+        d.schema_name
+            .as_deref()
+            .is_some_and(|n| ENVELOPE_PREFIXES.iter().any(|p| n.starts_with(p)))
+    };
     add(
         "enums.rs",
         enums::emit(
             api.types
                 .values()
-                .filter(|d| !matches!(d.kind, Kind::Typify | Kind::HandWritten { .. })),
+                .filter(|d| !matches!(d.kind, Kind::Typify | Kind::HandWritten { .. }))
+                .filter(|d| !is_envelope(d)),
         ),
+    )?;
+    // The per-method envelope aliases (`JsonRpcResponse_for_*`, ...) in a module of their
+    // own, so that they don't crowd the types users read.
+    add(
+        "envelope.rs",
+        enums::emit(api.types.values().filter(is_envelope)),
     )?;
     add("methods.rs", methods::emit(api.methods.values()))?;
     add("spec.rs", spec_constants(api))?;

@@ -55,7 +55,6 @@ pub enum Cause {
 crate::enums::open_enum!(
     Cause, Field("type"), ["initial_state", "transaction_processing"], Unknown
 );
-pub type ErrorWrapperForActError = crate::enums::ErrorWrapper<ActError>;
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -69,11 +68,6 @@ pub enum InternalError {
     Unknown(::serde_json::Value),
 }
 crate::enums::open_enum!(InternalError, Field("name"), ["INTERNAL_ERROR"], Unknown);
-pub type JsonRpcRequestForAct = crate::enums::Request<ActRequest>;
-pub type JsonRpcResponseForActResultAndActError = crate::enums::Response<
-    ActResult,
-    crate::enums::ErrorWrapper<ActError>,
->;
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]

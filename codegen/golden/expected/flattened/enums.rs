@@ -72,7 +72,6 @@ impl<'de> ::serde::Deserialize<'de> for ChunkRequest {
         )
     }
 }
-pub type ErrorWrapperForFlatError = crate::flattened::ErrorWrapper<FlatError>;
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub enum Finality {
     #[serde(rename = "optimistic")]
@@ -106,17 +105,6 @@ pub enum InternalError {
     Unknown(::serde_json::Value),
 }
 crate::flattened::open_enum!(InternalError, Field("name"), ["INTERNAL_ERROR"], Unknown);
-pub type JsonRpcRequestForBare = crate::flattened::Request<BareRequest>;
-pub type JsonRpcRequestForByBlock = crate::flattened::Request<ByBlockRequest>;
-pub type JsonRpcRequestForQuery = crate::flattened::Request<QueryRequest>;
-pub type JsonRpcResponseForLookupRequestAndFlatError = crate::flattened::Response<
-    LookupRequest,
-    crate::flattened::ErrorWrapper<FlatError>,
->;
-pub type JsonRpcResponseForShapeResponseAndFlatError = crate::flattened::Response<
-    ShapeResponse,
-    crate::flattened::ErrorWrapper<FlatError>,
->;
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct LookupRequest {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]

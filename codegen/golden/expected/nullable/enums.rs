@@ -15,7 +15,6 @@ pub enum Color {
     Unknown(::serde_json::Value),
 }
 crate::nullable::open_enum!(Color, External, ["red", "green"], Unknown);
-pub type ErrorWrapperForHealthError = crate::nullable::ErrorWrapper<HealthError>;
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -44,11 +43,6 @@ pub enum InternalError {
     Unknown(::serde_json::Value),
 }
 crate::nullable::open_enum!(InternalError, Field("name"), ["INTERNAL_ERROR"], Unknown);
-pub type JsonRpcRequestForHealth = crate::nullable::Request<HealthRequest>;
-pub type JsonRpcResponseForHealthResponseAndHealthError = crate::nullable::Response<
-    HealthResponse,
-    crate::nullable::ErrorWrapper<HealthError>,
->;
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]

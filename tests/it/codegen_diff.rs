@@ -5,23 +5,11 @@ use std::path::PathBuf;
 
 use near_rpc_codegen::diff::{diff, ApiDiff, Severity};
 
-/// The shared spec directory, or `None` after saying why (a failure when
-/// `NEAR_RPC_REQUIRE_SHARED=1`).
-fn spec_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("NEAR_RPC_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared")))
-        .join("spec");
-    if dir.join("SOURCES.tsv").is_file() {
-        return Some(dir);
-    }
-    let message = format!("spec versions not found in {}", dir.display());
-    assert!(
-        std::env::var("NEAR_RPC_REQUIRE_SHARED").as_deref() != Ok("1"),
-        "{message}"
-    );
-    eprintln!("SKIPPED: {message}");
-    None
+use crate::common;
+
+/// The shared spec directory (the test fails without it; see `common`).
+fn spec_dir() -> PathBuf {
+    common::shared_dir().join("spec")
 }
 
 /// The OpenAPI versions listed in SOURCES.tsv, oldest first.
@@ -60,8 +48,9 @@ fn has(d: &ApiDiff, severity: Severity, item: &str, name: &str, description: &st
 }
 
 #[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn consecutive_versions_diff_with_known_facts() {
-    let Some(dir) = spec_dir() else { return };
+    let dir = spec_dir();
     let versions = versions(&dir);
     assert_eq!(versions.len(), 16, "{versions:?}");
     let apis: Vec<_> = versions.iter().map(|v| api(&dir, v)).collect();
@@ -146,8 +135,9 @@ fn consecutive_versions_diff_with_known_facts() {
 }
 
 #[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn output_is_deterministic_and_well_formed() {
-    let Some(dir) = spec_dir() else { return };
+    let dir = spec_dir();
     let (old, new) = (api(&dir, "1.2.5"), api(&dir, "1.2.6"));
     let first = diff(&old, &new);
     let second = diff(&api(&dir, "1.2.5"), &api(&dir, "1.2.6"));
@@ -180,12 +170,12 @@ fn output_is_deterministic_and_well_formed() {
 }
 
 #[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn the_changelog_section_is_current() {
-    let Some(dir) = spec_dir() else { return };
+    let dir = spec_dir();
     let section = diff(&api(&dir, "1.2.5"), &api(&dir, "1.2.6")).to_markdown();
-    let changelog =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../CHANGELOG.md"))
-            .expect("CHANGELOG.md");
+    let changelog = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/CHANGELOG.md"))
+        .expect("CHANGELOG.md");
     assert!(
         changelog.contains(&section),
         "CHANGELOG.md lacks the generated 1.2.5 → 1.2.6 section; regenerate it with \

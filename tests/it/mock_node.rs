@@ -4,8 +4,8 @@
 
 #![cfg(feature = "client")]
 
-mod common;
-mod conformance;
+use crate::common;
+use crate::conformance;
 
 use conformance::{Validator, BASE_VERSION};
 use near_rpc::client::transport::{RpcRequest, Transport};
@@ -251,10 +251,9 @@ impl MethodVisitor for Typed {
 }
 
 #[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn every_method_has_a_default_answer_that_matches_the_schema() {
-    let Some(shared) = common::shared_dir() else {
-        return;
-    };
+    let shared = common::shared_dir();
     let validator = Validator::new(
         &conformance::normalized_schemas(&shared, BASE_VERSION),
         BASE_VERSION,
@@ -280,10 +279,9 @@ fn every_method_has_a_default_answer_that_matches_the_schema() {
 }
 
 #[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn errors_are_nearcore_shaped_and_match_the_schema() {
-    let Some(shared) = common::shared_dir() else {
-        return;
-    };
+    let shared = common::shared_dir();
     let validator = Validator::new(
         &conformance::normalized_schemas(&shared, BASE_VERSION),
         BASE_VERSION,

@@ -2,7 +2,7 @@
 
 #![cfg(feature = "blocking")]
 
-mod support;
+use crate::support;
 
 use near_rpc::client::{Client, Error};
 use near_rpc::types::{Finality, TxExecutionStatus};

@@ -5,7 +5,7 @@
 //! variant. The later spec versions in `../shared/spec` (1.2.7 to 1.2.11) are the
 //! evidence: every variant they add to an enum of 1.2.6 must land in its catch-all.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Debug;
@@ -33,10 +33,9 @@ fn read_json(path: &Path) -> Value {
 // ---------------------------------------------------------------------------------------
 
 #[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn open_rule_covers_the_protocol_enums() {
-    let Some(shared) = common::shared_dir() else {
-        return;
-    };
+    let shared = common::shared_dir();
     let bytes = std::fs::read(common::spec_path(&shared, BASE_VERSION)).expect("spec 1.2.6");
     let api = near_rpc_codegen::api_from_bytes(&bytes).expect("the 1.2.6 IR builds");
     let enums: BTreeMap<&str, &near_rpc_codegen::ir::Enum> = api
@@ -392,10 +391,9 @@ fn component_schemas(doc: &Value) -> &Map<String, Value> {
 }
 
 #[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn later_versions_variants_decode_as_unknown() {
-    let Some(shared) = common::shared_dir() else {
-        return;
-    };
+    let shared = common::shared_dir();
     let base_doc = read_json(&common::spec_path(&shared, BASE_VERSION));
     let base = component_schemas(&base_doc);
     let mut failures = Vec::new();
@@ -531,10 +529,9 @@ fn response_with_action_receipt(shared: &Path) -> (String, Value, usize) {
 }
 
 #[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn unknown_variant_inside_a_real_response() {
-    let Some(shared) = common::shared_dir() else {
-        return;
-    };
+    let shared = common::shared_dir();
     let (name, mut body, index) = response_with_action_receipt(&shared);
     let new_action = json!({"DelegateV2": {"foo": 1}});
     let pointer = format!("/result/receipts/{index}/receipt/Action/actions/0");
@@ -567,6 +564,7 @@ fn unknown_variant_inside_a_real_response() {
 }
 
 #[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn known_tag_with_broken_payload_is_an_error_with_a_path() {
     // Inline: an Action receipt whose FunctionCall has a gas that isn't a number.
     let receipt = json!({
@@ -597,7 +595,8 @@ fn known_tag_with_broken_payload_is_an_error_with_a_path() {
     );
 
     // The same inside a real response: the error names the path from `result`.
-    if let Some(shared) = common::shared_dir() {
+    {
+        let shared = common::shared_dir();
         let (name, mut body, index) = response_with_action_receipt(&shared);
         let pointer = format!("/result/receipts/{index}/receipt/Action/actions/0");
         *body.pointer_mut(&pointer).unwrap() = json!({"FunctionCall": {

@@ -8,7 +8,7 @@
 
 #![cfg(feature = "client")]
 
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

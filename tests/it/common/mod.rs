@@ -1,30 +1,37 @@
 //! Finding the upstream data in `../shared` (spec versions and recorded fixtures).
 //!
 //! The directory comes from `NEAR_RPC_SHARED`, by default `../shared` beside the
-//! repository. Without it, tests that need it say what is missing and pass vacuously,
-//! unless `NEAR_RPC_REQUIRE_SHARED=1` (set by `.ci/run`), which makes it a failure.
+//! repository. Without it, every test that needs it fails with one line saying where the
+//! data was expected. To run the rest without it, build the tests with
+//! `NEAR_RPC_SKIP_SHARED=1`: `build.rs` then sets the `near_rpc_skip_shared` cfg, which
+//! marks those tests ignored, so the run's summary counts what was skipped.
 
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 
-/// The shared data directory, or `None` (after saying why) when it is absent.
-pub fn shared_dir() -> Option<PathBuf> {
+/// The shared data directory; a test that calls it fails when the data is missing.
+pub fn shared_dir() -> PathBuf {
     let dir = std::env::var_os("NEAR_RPC_SHARED")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
     if dir.join("spec").is_dir() && dir.join("fixtures").is_dir() {
-        return Some(dir);
+        return dir;
     }
-    let message = format!(
-        "upstream data not found at {} (expected spec/ and fixtures/ there; set NEAR_RPC_SHARED)",
+    panic!(
+        "upstream data not found at {} (expected spec/ and fixtures/ there): set \
+         NEAR_RPC_SHARED, or build the tests with NEAR_RPC_SKIP_SHARED=1 to skip them",
         dir.display()
     );
-    if std::env::var("NEAR_RPC_REQUIRE_SHARED").as_deref() == Ok("1") {
-        panic!("{message}");
-    }
-    eprintln!("SKIPPED: {message}");
-    None
+}
+
+/// The workspace's target directory (`CARGO_TARGET_DIR` when set): tests that run cargo
+/// build there, so they reuse what the test run already built instead of building every
+/// dependency again in a directory of their own.
+pub fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
 }
 
 /// Path of spec version `version` in the shared data.

@@ -1,6 +1,5 @@
 //! Schema name to generated Rust type, for the suites that decode every schema
-//! (`conformance_instances.rs`, `conformance_forward.rs`; included with `#[path]` so the
-//! other suites don't compile 337 decoders).
+//! (`conformance_instances.rs`, `conformance_forward.rs`).
 
 #![allow(dead_code)]
 
@@ -9,6 +8,12 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::conformance::{no_panic, Failure};
+
+/// The generated types and the envelope aliases, under one name.
+mod all_types {
+    pub use near_rpc::types::envelope::*;
+    pub use near_rpc::types::*;
+}
 
 fn round_trip_as<T: DeserializeOwned + Serialize>(value: Value) -> Result<Value, Failure> {
     let decoded: T = near_rpc::decode::from_value(value).map_err(Failure::Decode)?;
@@ -24,7 +29,7 @@ macro_rules! schema_types {
         /// `None` for a schema that isn't in the list.
         pub fn round_trip(schema: &str, value: Value) -> Option<Result<Value, Failure>> {
             match schema {
-                $($schema => Some(no_panic(|| round_trip_as::<near_rpc::types::$ty>(value))),)*
+                $($schema => Some(no_panic(|| round_trip_as::<all_types::$ty>(value))),)*
                 _ => None,
             }
         }

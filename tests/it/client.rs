@@ -5,7 +5,7 @@
 
 #![cfg(feature = "client")]
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

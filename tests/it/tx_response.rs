@@ -2,7 +2,7 @@
 //! `send_tx`, `broadcast_tx_commit`): pending bodies, real recorded bodies, broken
 //! outcomes, old bodies without `final_execution_status`, and round trips.
 
-mod common;
+use crate::common;
 
 use near_rpc::types::{RpcTransactionError, TxExecutionStatus};
 use near_rpc::{decode, ErrorWrapper, Response, RpcTransactionResponse, TransactionOutcome};
@@ -39,10 +39,9 @@ fn pending_statuses_have_no_outcome() {
 }
 
 #[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn recorded_responses_decode_with_the_right_outcome_shape() {
-    let Some(shared) = common::shared_dir() else {
-        return;
-    };
+    let shared = common::shared_dir();
     let mut checked = Vec::new();
     for fixture in common::fixtures(&shared) {
         let method = fixture.method.as_str();
@@ -181,6 +180,7 @@ fn a_broken_outcome_is_an_error_with_its_path() {
 }
 
 #[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn old_bodies_without_final_execution_status_fail_clearly() {
     let mut old = executed_result();
     old.as_object_mut()
@@ -199,7 +199,8 @@ fn old_bodies_without_final_execution_status_fail_clearly() {
     assert!(err.to_string().contains("final_execution_status"), "{err}");
 
     // Real bodies from before the field existed (recorded 2020-2024).
-    if let Some(shared) = common::shared_dir() {
+    {
+        let shared = common::shared_dir();
         for name in ["neardocs-2.json", "neardocs-integ-4.json"] {
             let path = shared.join("fixtures/EXPERIMENTAL_tx_status").join(name);
             let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -265,6 +266,7 @@ fn assert_round_trip(label: &str, body: &Value, null_is_absent: bool) {
 }
 
 #[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn round_trips() {
     // Exact: no allowance needed.
     assert_round_trip(
@@ -275,9 +277,7 @@ fn round_trips() {
     // `metadata.gas_profile: null` comes back absent.
     assert_round_trip("written FINAL", &envelope(executed_result()), true);
 
-    let Some(shared) = common::shared_dir() else {
-        return;
-    };
+    let shared = common::shared_dir();
     for fixture in [
         "EXPERIMENTAL_tx_status/neardocs2025-3.json",
         "tx/neardocs2025-3.json",

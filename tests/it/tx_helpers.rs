@@ -1,24 +1,24 @@
 //! The helpers on `RpcTransactionResponse`: success value, failures, receipts paired with
 //! their outcomes.
 
-mod common;
+use crate::common;
 
 use near_rpc::types::{TxExecutionError, TxExecutionStatus};
 use near_rpc::RpcTransactionResponse;
 use serde_json::{json, Value};
 
-fn fixture_result(name: &str) -> Option<Value> {
-    let shared = common::shared_dir()?;
-    let path = shared.join("fixtures/EXPERIMENTAL_tx_status").join(name);
+fn fixture_result(name: &str) -> Value {
+    let path = common::shared_dir()
+        .join("fixtures/EXPERIMENTAL_tx_status")
+        .join(name);
     let body: Value = serde_json::from_slice(&std::fs::read(path).expect("fixture")).expect("JSON");
-    Some(body["result"].clone())
+    body["result"].clone()
 }
 
 #[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn a_successful_transaction() {
-    let Some(result) = fixture_result("neardocs-1.json") else {
-        return;
-    };
+    let result = fixture_result("neardocs-1.json");
     let response: RpcTransactionResponse = near_rpc::decode::from_value(result.clone()).unwrap();
     assert!(!response.is_failure());
     assert_eq!(response.failure(), None);
@@ -48,11 +48,10 @@ fn a_successful_transaction() {
 }
 
 #[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn a_failed_transaction() {
     // An older recorded failure, given the status field newer nodes add.
-    let Some(mut result) = fixture_result("neardocs-integ-8.json") else {
-        return;
-    };
+    let mut result = fixture_result("neardocs-integ-8.json");
     result["final_execution_status"] = json!("FINAL");
     let response: RpcTransactionResponse = near_rpc::decode::from_value(result).unwrap();
     assert_eq!(response.final_execution_status, TxExecutionStatus::Final);
@@ -78,10 +77,9 @@ fn a_pending_transaction_has_nothing_yet() {
 }
 
 #[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn a_success_value_that_is_not_base64_is_an_error() {
-    let Some(mut result) = fixture_result("neardocs-1.json") else {
-        return;
-    };
+    let mut result = fixture_result("neardocs-1.json");
     result["status"] = json!({"SuccessValue": "not base64!"});
     let response: RpcTransactionResponse = near_rpc::decode::from_value(result).unwrap();
     let err = response.success_value().expect("present").unwrap_err();

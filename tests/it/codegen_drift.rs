@@ -1,7 +1,7 @@
 //! The checked-in `generated/` is exactly what the generator makes of the pinned spec,
 //! and the `codegen` feature's build-script path produces the same code.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;
@@ -9,10 +9,9 @@ use std::process::Command;
 const SHIPPED: &str = near_rpc::SPEC_VERSION;
 
 #[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn checked_in_bindings_match_the_spec() {
-    let Some(shared) = common::shared_dir() else {
-        return;
-    };
+    let shared = common::shared_dir();
     let files = near_rpc_codegen::generate(&common::spec_path(&shared, SHIPPED))
         .expect("the shipped spec generates");
     let generated = Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
@@ -25,10 +24,9 @@ fn checked_in_bindings_match_the_spec() {
 }
 
 #[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn generation_is_deterministic() {
-    let Some(shared) = common::shared_dir() else {
-        return;
-    };
+    let shared = common::shared_dir();
     let spec = common::spec_path(&shared, SHIPPED);
     let first = near_rpc_codegen::generate(&spec).expect("generates");
     let second = near_rpc_codegen::generate(&spec).expect("generates");
@@ -36,10 +34,9 @@ fn generation_is_deterministic() {
 }
 
 #[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn a_tampered_shipped_spec_is_rejected() {
-    let Some(shared) = common::shared_dir() else {
-        return;
-    };
+    let shared = common::shared_dir();
     let mut bytes = std::fs::read(common::spec_path(&shared, SHIPPED)).expect("spec");
     bytes.push(b'\n');
     let err = near_rpc_codegen::generate_from_bytes(&bytes).unwrap_err();
@@ -49,12 +46,11 @@ fn a_tampered_shipped_spec_is_rejected() {
 /// Builds the crate with `--features codegen` against the shipped spec (in its own target
 /// directory) and compares what build.rs wrote to OUT_DIR with `generated/`.
 #[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn build_script_path_produces_the_checked_in_code() {
-    let Some(shared) = common::shared_dir() else {
-        return;
-    };
+    let shared = common::shared_dir();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let target = root.join("target/build-rs-check");
+    let target = common::target_dir();
     let output = Command::new(env!("CARGO"))
         .current_dir(root)
         .args([
@@ -107,5 +103,5 @@ fn build_script_path_produces_the_checked_in_code() {
         );
         compared += 1;
     }
-    assert_eq!(compared, 4, "expected the four generated files");
+    assert_eq!(compared, 5, "expected the five generated files");
 }

@@ -14,6 +14,9 @@
 
 #![allow(dead_code)]
 
+/// Schema name to generated type (337 decoders, compiled once for the whole binary).
+pub mod dispatch;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::panic::AssertUnwindSafe;
 use std::path::Path;

@@ -1,0 +1,9 @@
+//! Decoding support behind the generated types, one concern per file. Generated code
+//! reaches it through `near_rpc::__private` (see `src/private.rs`); the rest of the
+//! crate uses it directly.
+
+pub mod fields;
+pub mod mode;
+pub mod open_enum;
+pub mod paths;
+pub mod shape;

@@ -1,0 +1,28 @@
+//! The integration tests of near-rpc, in one binary (one link, one place to look).
+//!
+//! Suites that need the upstream data (`../shared`, or `NEAR_RPC_SHARED`) find it through
+//! [`common::shared_dir`]: without it they fail, naming where the data is expected,
+//! unless `NEAR_RPC_SKIP_SHARED=1` was set when they were built, which marks them ignored
+//! (so the run's summary counts them).
+
+mod common;
+mod conformance;
+mod support;
+
+mod all_versions;
+mod blocking;
+mod client;
+mod client_hostile;
+mod codegen_diff;
+mod codegen_drift;
+mod conformance_forward;
+mod conformance_instances;
+mod conformance_recorded;
+mod conformance_requests;
+mod fixtures_roundtrip;
+mod forward_compat;
+mod mock_node;
+mod requests_decode;
+mod spec_coverage;
+mod tx_helpers;
+mod tx_response;
