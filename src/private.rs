@@ -1,5 +1,5 @@
 //! What generated code (and the macros it calls) names through `$crate::__private`: the
-//! decoding support of [`crate::de`] and the path-tracking `Value` deserializer. Not part
+//! decoding support of `crate::de` and the path-tracking `Value` deserializer. Not part
 //! of the public API; nothing else belongs here.
 
 pub use crate::de::fields::{next_field, required_field, FieldIndex};

@@ -36,7 +36,7 @@ fn with_mode<T>(mode: Mode, f: impl FnOnce() -> T) -> T {
     f()
 }
 
-/// Whether the decode running on this thread is strict (see [`strictly`]).
+/// Whether the decode running on this thread is strict (see `strictly`).
 pub fn is_strict() -> bool {
     STRICT.with(std::cell::Cell::get)
 }
@@ -46,7 +46,7 @@ pub fn strictly<T>(f: impl FnOnce() -> T) -> T {
     with_mode(Mode::Strict, f)
 }
 
-/// Whether the caller asked for error paths (see [`with_paths`]).
+/// Whether the caller asked for error paths (see `with_paths`).
 pub fn paths_wanted() -> bool {
     PATHS.with(std::cell::Cell::get)
 }

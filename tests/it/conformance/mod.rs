@@ -1,4 +1,4 @@
-//! Shared machinery of the conformance suites (`tests/conformance_*.rs`):
+//! Shared machinery of the conformance suites (`tests/it/conformance_*.rs`):
 //!
 //! - the normalized schemas of a spec version, as the generator sees them;
 //! - a seeded PRNG (no `rand`), so every run generates the same instances;
