@@ -120,9 +120,14 @@ async fn forward(
     let parsed: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
     let method = parsed["method"].as_str().unwrap_or_default().to_owned();
     let id = parsed["id"].as_u64().unwrap_or(0);
-    // The method name must live as long as the request; proxies see few distinct ones.
-    let name: &'static str = Box::leak(method.clone().into_boxed_str());
-    let rpc = RpcRequest::new(name, id, request.body, false);
+    // The transport wants a static name (for errors and logs): the spec's, when it is one.
+    let name = near_rpc::methods::ALL
+        .iter()
+        .find(|m| **m == method)
+        .copied()
+        .unwrap_or("(not a spec method)");
+    // A recording proxy never knows if the request was a transaction: it sends it once.
+    let rpc = RpcRequest::new(name, id, request.body, true);
     match upstream.send(rpc).await {
         Ok(response) => {
             let text = String::from_utf8_lossy(&response.body).into_owned();

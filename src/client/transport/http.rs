@@ -37,8 +37,9 @@ pub enum PathStyle {
 
 /// Which redirects are followed. A followed redirect never carries the API-key header
 /// (the key in a URL path stays with the URL it was given in), and no `Referer` is ever
-/// sent. A refused redirect is a [`TransportErrorKind::Redirect`] naming the status and
-/// the redacted target.
+/// sent. The request is posted again as it was, whatever the 3xx status (a JSON-RPC call
+/// turned into a GET would mean nothing). A refused redirect is a
+/// [`TransportErrorKind::Redirect`] naming the status and the redacted target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum RedirectPolicy {
     /// Follow none.
