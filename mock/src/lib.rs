@@ -330,6 +330,8 @@ struct State {
     handlers: HashMap<String, Handler>,
     faults: Vec<FaultRule>,
     script: Vec<HttpReply>,
+    /// How many requests came before the script was set: its first reply answers the next.
+    script_from: usize,
     replay: Option<Cassette>,
     requests: Vec<Recorded>,
 }
@@ -447,7 +449,9 @@ impl MockNode {
     /// Answers the next requests with `replies`, in order, whatever they ask; after the
     /// last, the last repeats. Overrides everything else.
     pub fn script(&self, replies: Vec<HttpReply>) {
-        self.lock().script = replies;
+        let mut state = self.lock();
+        state.script_from = state.requests.len();
+        state.script = replies;
     }
 
     /// Every request received so far.
@@ -488,7 +492,7 @@ impl MockNode {
         });
         let count = state.requests.len();
         if !state.script.is_empty() {
-            let at = (count - 1).min(state.script.len() - 1);
+            let at = (count - 1 - state.script_from).min(state.script.len() - 1);
             return with_id(state.script[at].clone(), &id);
         }
         let fault = state

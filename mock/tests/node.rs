@@ -307,3 +307,23 @@ async fn record_then_replay() {
     assert!(err.to_string().contains("line 1"), "{err}");
     std::fs::remove_file(&bad).unwrap();
 }
+
+#[tokio::test]
+async fn a_script_starts_with_the_next_request() {
+    let node = MockNode::new();
+    let client = Client::builder()
+        .transport(node.clone())
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+    client.call::<methods::Status>(()).await.unwrap();
+    node.script(vec![
+        HttpReply::status(503, "first"),
+        HttpReply::json(r#"{"jsonrpc":"2.0","id":"1","result":null}"#),
+    ]);
+    let err = client.call::<methods::Health>(()).await.unwrap_err();
+    assert!(matches!(err, Error::Http { status: 503, .. }), "{err}");
+    client.call::<methods::Health>(()).await.unwrap();
+    client.call::<methods::Health>(()).await.unwrap();
+    assert_eq!(node.requests().len(), 4);
+}

@@ -83,8 +83,11 @@ impl std::str::FromStr for Endpoint {
             return Err(invalid("no host"));
         }
         if let Some(domain) = url.domain() {
+            // A service name (`node`, `validator1`) is a fine host; a long run of letters
+            // and digits with no dot is a key pasted where the host goes.
             let single_label = !domain.trim_end_matches('.').contains('.');
-            if single_label && domain != "localhost" && looks_like_secret(domain) {
+            let key_like = domain.len() >= 16 && looks_like_secret(domain);
+            if single_label && key_like {
                 return Err(invalid(
                     "the host looks like an API key; put the key in the path or a header",
                 ));
