@@ -2,7 +2,7 @@
 //! wire-level shapes turned into what the HTTP transport would have reported.
 
 use near_rpc::client::transport::{
-    HeaderMap, HttpResponse, RpcRequest, Transport, TransportError, TransportErrorKind,
+    HeaderMap, HeaderName, HttpResponse, RpcRequest, Transport, TransportError, TransportErrorKind,
     TransportFuture,
 };
 
@@ -43,7 +43,10 @@ impl Transport for MockNode {
             }
             let mut headers = HeaderMap::new();
             for (name, value) in &reply.headers {
-                if let (Ok(name), Ok(value)) = (reqwest_header_name(name), value.parse()) {
+                // A header HTTP could not carry would not have reached a client either.
+                if let (Ok(name), Ok(value)) =
+                    (HeaderName::from_bytes(name.as_bytes()), value.parse())
+                {
                     headers.append(name, value);
                 }
             }
@@ -59,11 +62,4 @@ impl Transport for MockNode {
     fn describe(&self) -> String {
         "mock".into()
     }
-}
-
-fn reqwest_header_name(
-    name: &str,
-) -> Result<near_rpc::client::transport::HeaderName, near_rpc::client::transport::InvalidHeaderName>
-{
-    near_rpc::client::transport::HeaderName::from_bytes(name.as_bytes())
 }
