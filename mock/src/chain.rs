@@ -246,10 +246,15 @@ impl Chain {
             .find_map(|t| (0..2).find(|&n| t.receipt_id(n) == *id).map(|n| (t, n)))
     }
 
+    /// The hash the mock gives a submitted signed transaction (it does not decode it).
+    pub fn submitted_hash(signed_tx: &[u8]) -> CryptoHash {
+        hash(&format!("submitted {}", b64(signed_tx)))
+    }
+
     /// Records a submitted transaction (the mock does not execute it: it succeeds as a
     /// 1 NEAR transfer from alice.mock to bob.mock, included at the head) and returns it.
     pub fn submit(&mut self, signed_tx: &[u8]) -> Transaction {
-        let hash = hash(&format!("submitted {}", b64(signed_tx)));
+        let hash = Self::submitted_hash(signed_tx);
         if let Some(known) = self.transaction(&hash) {
             return known.clone();
         }
@@ -492,31 +497,24 @@ impl Chain {
         })
     }
 
-    /// `EXPERIMENTAL_protocol_config`.
+    /// `EXPERIMENTAL_protocol_config`: the genesis parameters, less what only genesis has
+    /// (its validators and supply, per-shard seats, the shard layout).
     pub fn protocol_config(&self) -> Value {
-        json!({
-            "protocol_version": PROTOCOL_VERSION,
-            "genesis_time": rfc3339(GENESIS_TIME_NS),
-            "chain_id": CHAIN_ID,
-            "genesis_height": GENESIS_HEIGHT,
-            "num_block_producer_seats": 1,
-            "epoch_length": EPOCH_LENGTH,
-            "gas_limit": 1_000_000_000_000_000u64,
-            "min_gas_price": yocto(GAS_PRICE),
-            "max_gas_price": yocto(10_000_000_000_000_000_000_000),
-            "block_producer_kickout_threshold": 80,
-            "chunk_producer_kickout_threshold": 80,
-            "online_min_threshold": [9, 10],
-            "online_max_threshold": [99, 100],
-            "gas_price_adjustment_rate": [1, 100],
-            "transaction_validity_period": 86_400,
-            "protocol_reward_rate": [1, 10],
-            "max_inflation_rate": [1, 20],
-            "num_blocks_per_year": 31_536_000,
-            "protocol_treasury_account": "treasury.mock",
-            "fishermen_threshold": yocto(10 * NEAR),
-            "minimum_stake_divisor": 10
-        })
+        let mut config = self.genesis_config();
+        if let Some(fields) = config.as_object_mut() {
+            for genesis_only in [
+                "validators",
+                "total_supply",
+                "num_block_producer_seats_per_shard",
+                "avg_hidden_validator_seats_per_shard",
+                "dynamic_resharding",
+                "protocol_upgrade_stake_threshold",
+                "shard_layout",
+            ] {
+                fields.remove(genesis_only);
+            }
+        }
+        config
     }
 
     /// `client_config`: the few settings a mock has.
@@ -560,37 +558,29 @@ impl Chain {
 
     /// The receipt views of `tx` (the action receipt and the refund).
     pub fn receipts(&self, tx: &Transaction) -> Vec<Value> {
-        let action = json!({
-            "predecessor_id": tx.signer,
-            "receiver_id": tx.receiver,
-            "receipt_id": tx.receipt_id(0).to_string(),
-            "receipt": {"Action": {
-                "signer_id": tx.signer,
-                "signer_public_key": public_key(&tx.signer).to_string(),
-                "gas_price": yocto(GAS_PRICE),
-                "output_data_receivers": [],
-                "input_data_ids": [],
-                "actions": tx.actions,
-                "is_promise_yield": false
-            }},
-            "priority": 0
-        });
-        let refund = json!({
-            "predecessor_id": "system",
-            "receiver_id": tx.signer,
-            "receipt_id": tx.receipt_id(1).to_string(),
-            "receipt": {"Action": {
-                "signer_id": tx.signer,
-                "signer_public_key": public_key(&tx.signer).to_string(),
-                "gas_price": "0",
-                "output_data_receivers": [],
-                "input_data_ids": [],
-                "actions": [{"Transfer": {"deposit": "1234000000000000000000"}}],
-                "is_promise_yield": false
-            }},
-            "priority": 0
-        });
-        vec![action, refund]
+        let receipt =
+            |predecessor: &str, receiver: &str, n: usize, gas_price: u128, actions: Value| {
+                json!({
+                    "predecessor_id": predecessor,
+                    "receiver_id": receiver,
+                    "receipt_id": tx.receipt_id(n).to_string(),
+                    "receipt": {"Action": {
+                        "signer_id": tx.signer,
+                        "signer_public_key": public_key(&tx.signer).to_string(),
+                        "gas_price": yocto(gas_price),
+                        "output_data_receivers": [],
+                        "input_data_ids": [],
+                        "actions": actions,
+                        "is_promise_yield": false
+                    }},
+                    "priority": 0
+                })
+            };
+        let refund = json!([{"Transfer": {"deposit": "1234000000000000000000"}}]);
+        vec![
+            receipt(&tx.signer, &tx.receiver, 0, GAS_PRICE, json!(tx.actions)),
+            receipt("system", &tx.signer, 1, 0, refund),
+        ]
     }
 
     /// The status answer for `tx` at `wait_until`: only the level for `NONE` and

@@ -319,11 +319,7 @@ fn tx_status(chain: &Chain, params: &Value, with_receipts: bool) -> Answer {
         .as_str()
         .unwrap_or("EXECUTED_OPTIMISTIC");
     let hash = if params.get("signed_tx_base64").is_some() {
-        let bytes = base64_param(params, "signed_tx_base64")?;
-        crate::chain::hash(&format!(
-            "submitted {}",
-            base64::engine::general_purpose::STANDARD.encode(bytes)
-        ))
+        Chain::submitted_hash(&base64_param(params, "signed_tx_base64")?)
     } else {
         str_param(params, "sender_account_id")?;
         hash_param(params, "tx_hash")?

@@ -40,6 +40,14 @@ pub use chain::Chain;
 pub use handler::RpcError;
 pub use server::{BackgroundServer, MockServer};
 
+/// A loopback URL where nothing listens: a dead endpoint, for failover tests.
+pub fn unused_url() -> String {
+    match std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()) {
+        Ok(address) => format!("http://{address}"),
+        Err(e) => panic!("cannot bind 127.0.0.1: {e}"),
+    }
+}
+
 /// How one request is answered on the wire (by the HTTP server) or in process (by the
 /// transport): the low-level form every reply, override and fault comes down to.
 #[derive(Clone, Debug, PartialEq)]
@@ -394,6 +402,17 @@ impl MockNode {
     /// port (see [`MockNode::serve_in_background`]).
     pub fn start_in_background() -> BackgroundServer {
         match Self::new().serve_in_background(0) {
+            Ok(server) => server,
+            Err(e) => panic!("cannot listen on 127.0.0.1: {e}"),
+        }
+    }
+
+    /// A node answering `replies` in order whatever is asked (see [`MockNode::script`]),
+    /// served from a thread of its own at an ephemeral port.
+    pub fn start_scripted(replies: Vec<HttpReply>) -> BackgroundServer {
+        let node = Self::new();
+        node.script(replies);
+        match node.serve_in_background(0) {
             Ok(server) => server,
             Err(e) => panic!("cannot listen on 127.0.0.1: {e}"),
         }

@@ -69,6 +69,11 @@ impl BackgroundServer {
     pub fn url(&self) -> &str {
         &self.url
     }
+
+    /// The URL with `path` after it (where an API key may go).
+    pub fn url_with(&self, path: &str) -> String {
+        format!("{}{path}", self.url)
+    }
 }
 
 impl std::ops::Deref for BackgroundServer {

@@ -404,8 +404,19 @@ fn decode_response<M: RpcMethod>(
         // An error status whose body is not JSON-RPC (a gateway's HTML page, a rate
         // limiter's text) is an HTTP error; a JSON-RPC body that doesn't decode is a
         // decoding error whatever the status.
-        Err(_) if !response.is_success() && !looks_like_json_rpc(body) => {
-            return Err(http_error(serde_json::from_slice(body).ok().map(Box::new)));
+        Err(error) if !response.is_success() => {
+            // Read as JSON once: to tell JSON-RPC from a page, and to keep it.
+            let json: Option<serde_json::Value> = serde_json::from_slice(body).ok();
+            if json.as_ref().is_some_and(|v| v.get("jsonrpc").is_some()) {
+                return Err(Error::Decode {
+                    method,
+                    endpoint,
+                    status,
+                    error,
+                    body: error::body_snippet(body),
+                });
+            }
+            return Err(http_error(json.map(Box::new)));
         }
         Err(error) => {
             return Err(Error::Decode {
@@ -451,10 +462,6 @@ fn id_matches(got: Option<&Id>, id: u64, is_error: bool) -> bool {
         Some(Id::String(s)) => *s == id.to_string(),
         None => is_error,
     }
-}
-
-fn looks_like_json_rpc(body: &[u8]) -> bool {
-    serde_json::from_slice::<serde_json::Value>(body).is_ok_and(|v| v.get("jsonrpc").is_some())
 }
 
 #[cfg(test)]

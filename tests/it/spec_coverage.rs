@@ -8,16 +8,10 @@ use std::collections::BTreeSet;
 use near_rpc_codegen::ir::Kind;
 
 fn generated_sources() -> String {
-    ["types.rs", "enums.rs", "envelope.rs", "methods.rs"]
-        .iter()
-        .map(|f| {
-            std::fs::read_to_string(
-                std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                    .join("generated")
-                    .join(f),
-            )
-            .expect("generated file")
-        })
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
+    std::fs::read_dir(&dir)
+        .expect("generated/")
+        .map(|entry| std::fs::read_to_string(entry.expect("entry").path()).expect("generated file"))
         .collect()
 }
 

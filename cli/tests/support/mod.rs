@@ -8,36 +8,30 @@ use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+pub use near_rpc_mock::{unused_url as refused_url, HttpReply as Reply, Recorded as Seen};
 use near_rpc_mock::{BackgroundServer, MockNode};
-pub use near_rpc_mock::{HttpReply as Reply, Recorded as Seen};
 
 /// Every run of the binary is killed after this long.
 const DEADLINE: Duration = Duration::from_secs(60);
 
-/// The mock node answering a script of replies in order (the last repeats), on a thread
-/// of its own while the binary runs; it stops when dropped.
-pub struct Server {
-    server: BackgroundServer,
-}
+/// The mock node answering scripted replies in order (the last repeats), on a thread of
+/// its own while the binary runs; it stops when dropped.
+pub struct Server(BackgroundServer);
 
 impl Server {
     /// Serves `replies` in order.
     pub fn start(replies: Vec<Reply>) -> Self {
-        assert!(!replies.is_empty(), "a server needs at least one reply");
-        let node = MockNode::new();
-        node.script(replies);
-        let server = node.serve_in_background(0).expect("listen on loopback");
-        Self { server }
+        Self(MockNode::start_scripted(replies))
     }
 
     /// The base URL with `path` appended.
     pub fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.server.url())
+        self.0.url_with(path)
     }
 
     /// The requests received so far.
     pub fn seen(&self) -> Vec<Seen> {
-        self.server.requests()
+        self.0.requests()
     }
 
     /// The one request received (fails the test otherwise).
@@ -46,14 +40,6 @@ impl Server {
         assert_eq!(seen.len(), 1, "expected one request, got {seen:?}");
         seen[0].clone()
     }
-}
-
-/// A loopback URL where nothing listens.
-pub fn refused_url() -> String {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
-    let port = listener.local_addr().expect("local address").port();
-    drop(listener);
-    format!("http://127.0.0.1:{port}")
 }
 
 /// The outcome of one run of the binary.

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 pub(crate) use http::http_client;
 pub use http::{HttpTransport, PathStyle, RedirectPolicy, DEFAULT_TIMEOUT, MAX_REDIRECTS};
 pub use mock::{MockReply, MockTransport};
-pub use reqwest::header::{HeaderMap, HeaderName, HeaderValue, InvalidHeaderName};
+pub use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 
 use super::redact::Secrets;
 
