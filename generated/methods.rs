@@ -50,95 +50,123 @@ pub fn visit<V: crate::MethodVisitor>(
 ) -> ::std::option::Option<V::Output> {
     match name {
         "EXPERIMENTAL_call_function" => {
-            ::std::option::Option::Some(visitor.visit::<ExperimentalCallFunction>())
+            ::std::option::Option::Some(
+                visitor.visit::<ExperimentalCallFunctionMethod>(),
+            )
         }
         "EXPERIMENTAL_changes" => {
-            ::std::option::Option::Some(visitor.visit::<ExperimentalChanges>())
+            ::std::option::Option::Some(visitor.visit::<ExperimentalChangesMethod>())
         }
         "EXPERIMENTAL_changes_in_block" => {
-            ::std::option::Option::Some(visitor.visit::<ExperimentalChangesInBlock>())
+            ::std::option::Option::Some(
+                visitor.visit::<ExperimentalChangesInBlockMethod>(),
+            )
         }
         "EXPERIMENTAL_congestion_level" => {
-            ::std::option::Option::Some(visitor.visit::<ExperimentalCongestionLevel>())
+            ::std::option::Option::Some(
+                visitor.visit::<ExperimentalCongestionLevelMethod>(),
+            )
         }
         "EXPERIMENTAL_genesis_config" => {
-            ::std::option::Option::Some(visitor.visit::<ExperimentalGenesisConfig>())
+            ::std::option::Option::Some(
+                visitor.visit::<ExperimentalGenesisConfigMethod>(),
+            )
         }
         "EXPERIMENTAL_light_client_block_proof" => {
             ::std::option::Option::Some(
-                visitor.visit::<ExperimentalLightClientBlockProof>(),
+                visitor.visit::<ExperimentalLightClientBlockProofMethod>(),
             )
         }
         "EXPERIMENTAL_light_client_proof" => {
-            ::std::option::Option::Some(visitor.visit::<ExperimentalLightClientProof>())
+            ::std::option::Option::Some(
+                visitor.visit::<ExperimentalLightClientProofMethod>(),
+            )
         }
         "EXPERIMENTAL_maintenance_windows" => {
             ::std::option::Option::Some(
-                visitor.visit::<ExperimentalMaintenanceWindows>(),
+                visitor.visit::<ExperimentalMaintenanceWindowsMethod>(),
             )
         }
         "EXPERIMENTAL_protocol_config" => {
-            ::std::option::Option::Some(visitor.visit::<ExperimentalProtocolConfig>())
+            ::std::option::Option::Some(
+                visitor.visit::<ExperimentalProtocolConfigMethod>(),
+            )
         }
         "EXPERIMENTAL_receipt" => {
-            ::std::option::Option::Some(visitor.visit::<ExperimentalReceipt>())
+            ::std::option::Option::Some(visitor.visit::<ExperimentalReceiptMethod>())
         }
         "EXPERIMENTAL_receipt_to_tx" => {
-            ::std::option::Option::Some(visitor.visit::<ExperimentalReceiptToTx>())
+            ::std::option::Option::Some(visitor.visit::<ExperimentalReceiptToTxMethod>())
         }
         "EXPERIMENTAL_split_storage_info" => {
-            ::std::option::Option::Some(visitor.visit::<ExperimentalSplitStorageInfo>())
+            ::std::option::Option::Some(
+                visitor.visit::<ExperimentalSplitStorageInfoMethod>(),
+            )
         }
         "EXPERIMENTAL_tx_status" => {
-            ::std::option::Option::Some(visitor.visit::<ExperimentalTxStatus>())
+            ::std::option::Option::Some(visitor.visit::<ExperimentalTxStatusMethod>())
         }
         "EXPERIMENTAL_validators_ordered" => {
-            ::std::option::Option::Some(visitor.visit::<ExperimentalValidatorsOrdered>())
+            ::std::option::Option::Some(
+                visitor.visit::<ExperimentalValidatorsOrderedMethod>(),
+            )
         }
         "EXPERIMENTAL_view_access_key" => {
-            ::std::option::Option::Some(visitor.visit::<ExperimentalViewAccessKey>())
+            ::std::option::Option::Some(
+                visitor.visit::<ExperimentalViewAccessKeyMethod>(),
+            )
         }
         "EXPERIMENTAL_view_access_key_list" => {
-            ::std::option::Option::Some(visitor.visit::<ExperimentalViewAccessKeyList>())
+            ::std::option::Option::Some(
+                visitor.visit::<ExperimentalViewAccessKeyListMethod>(),
+            )
         }
         "EXPERIMENTAL_view_account" => {
-            ::std::option::Option::Some(visitor.visit::<ExperimentalViewAccount>())
+            ::std::option::Option::Some(visitor.visit::<ExperimentalViewAccountMethod>())
         }
         "EXPERIMENTAL_view_code" => {
-            ::std::option::Option::Some(visitor.visit::<ExperimentalViewCode>())
+            ::std::option::Option::Some(visitor.visit::<ExperimentalViewCodeMethod>())
         }
         "EXPERIMENTAL_view_state" => {
-            ::std::option::Option::Some(visitor.visit::<ExperimentalViewState>())
+            ::std::option::Option::Some(visitor.visit::<ExperimentalViewStateMethod>())
         }
-        "block" => ::std::option::Option::Some(visitor.visit::<Block>()),
-        "block_effects" => ::std::option::Option::Some(visitor.visit::<BlockEffects>()),
+        "block" => ::std::option::Option::Some(visitor.visit::<BlockMethod>()),
+        "block_effects" => {
+            ::std::option::Option::Some(visitor.visit::<BlockEffectsMethod>())
+        }
         "broadcast_tx_async" => {
-            ::std::option::Option::Some(visitor.visit::<BroadcastTxAsync>())
+            ::std::option::Option::Some(visitor.visit::<BroadcastTxAsyncMethod>())
         }
         "broadcast_tx_commit" => {
-            ::std::option::Option::Some(visitor.visit::<BroadcastTxCommit>())
+            ::std::option::Option::Some(visitor.visit::<BroadcastTxCommitMethod>())
         }
-        "changes" => ::std::option::Option::Some(visitor.visit::<Changes>()),
-        "chunk" => ::std::option::Option::Some(visitor.visit::<Chunk>()),
-        "client_config" => ::std::option::Option::Some(visitor.visit::<ClientConfig>()),
-        "gas_price" => ::std::option::Option::Some(visitor.visit::<GasPrice>()),
-        "genesis_config" => ::std::option::Option::Some(visitor.visit::<GenesisConfig>()),
-        "health" => ::std::option::Option::Some(visitor.visit::<Health>()),
+        "changes" => ::std::option::Option::Some(visitor.visit::<ChangesMethod>()),
+        "chunk" => ::std::option::Option::Some(visitor.visit::<ChunkMethod>()),
+        "client_config" => {
+            ::std::option::Option::Some(visitor.visit::<ClientConfigMethod>())
+        }
+        "gas_price" => ::std::option::Option::Some(visitor.visit::<GasPriceMethod>()),
+        "genesis_config" => {
+            ::std::option::Option::Some(visitor.visit::<GenesisConfigMethod>())
+        }
+        "health" => ::std::option::Option::Some(visitor.visit::<HealthMethod>()),
         "light_client_proof" => {
-            ::std::option::Option::Some(visitor.visit::<LightClientProof>())
+            ::std::option::Option::Some(visitor.visit::<LightClientProofMethod>())
         }
         "maintenance_windows" => {
-            ::std::option::Option::Some(visitor.visit::<MaintenanceWindows>())
+            ::std::option::Option::Some(visitor.visit::<MaintenanceWindowsMethod>())
         }
-        "network_info" => ::std::option::Option::Some(visitor.visit::<NetworkInfo>()),
+        "network_info" => {
+            ::std::option::Option::Some(visitor.visit::<NetworkInfoMethod>())
+        }
         "next_light_client_block" => {
-            ::std::option::Option::Some(visitor.visit::<NextLightClientBlock>())
+            ::std::option::Option::Some(visitor.visit::<NextLightClientBlockMethod>())
         }
-        "query" => ::std::option::Option::Some(visitor.visit::<Query>()),
-        "send_tx" => ::std::option::Option::Some(visitor.visit::<SendTx>()),
-        "status" => ::std::option::Option::Some(visitor.visit::<Status>()),
-        "tx" => ::std::option::Option::Some(visitor.visit::<Tx>()),
-        "validators" => ::std::option::Option::Some(visitor.visit::<Validators>()),
+        "query" => ::std::option::Option::Some(visitor.visit::<QueryMethod>()),
+        "send_tx" => ::std::option::Option::Some(visitor.visit::<SendTxMethod>()),
+        "status" => ::std::option::Option::Some(visitor.visit::<StatusMethod>()),
+        "tx" => ::std::option::Option::Some(visitor.visit::<TxMethod>()),
+        "validators" => ::std::option::Option::Some(visitor.visit::<ValidatorsMethod>()),
         _ => ::std::option::Option::None,
     }
 }
@@ -146,8 +174,8 @@ pub fn visit<V: crate::MethodVisitor>(
 ///
 /// Calls a view function on a contract and returns the result.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExperimentalCallFunction;
-impl crate::RpcMethod for ExperimentalCallFunction {
+pub struct ExperimentalCallFunctionMethod;
+impl crate::RpcMethod for ExperimentalCallFunctionMethod {
     const NAME: &'static str = "EXPERIMENTAL_call_function";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcCallFunctionRequest;
@@ -158,8 +186,8 @@ impl crate::RpcMethod for ExperimentalCallFunction {
 ///
 /// \[Deprecated] Returns changes for a given account, contract or contract code for given block height or hash. Consider using changes instead.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExperimentalChanges;
-impl crate::RpcMethod for ExperimentalChanges {
+pub struct ExperimentalChangesMethod;
+impl crate::RpcMethod for ExperimentalChangesMethod {
     const NAME: &'static str = "EXPERIMENTAL_changes";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcStateChangesInBlockByTypeRequest;
@@ -170,8 +198,8 @@ impl crate::RpcMethod for ExperimentalChanges {
 ///
 /// \[Deprecated] Returns changes in block for given block height or hash over all transactions for all the types. Includes changes like account_touched, access_key_touched, data_touched, contract_code_touched. Consider using block_effects instead
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExperimentalChangesInBlock;
-impl crate::RpcMethod for ExperimentalChangesInBlock {
+pub struct ExperimentalChangesInBlockMethod;
+impl crate::RpcMethod for ExperimentalChangesInBlockMethod {
     const NAME: &'static str = "EXPERIMENTAL_changes_in_block";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcStateChangesInBlockRequest;
@@ -182,8 +210,8 @@ impl crate::RpcMethod for ExperimentalChangesInBlock {
 ///
 /// Queries the congestion level of a shard. More info about congestion [here](https://near.github.io/nearcore/architecture/how/receipt-congestion.html?highlight=congestion#receipt-congestion)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExperimentalCongestionLevel;
-impl crate::RpcMethod for ExperimentalCongestionLevel {
+pub struct ExperimentalCongestionLevelMethod;
+impl crate::RpcMethod for ExperimentalCongestionLevelMethod {
     const NAME: &'static str = "EXPERIMENTAL_congestion_level";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcCongestionLevelRequest;
@@ -194,8 +222,8 @@ impl crate::RpcMethod for ExperimentalCongestionLevel {
 ///
 /// \[Deprecated] Get initial state and parameters for the genesis block. Consider genesis_config instead.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExperimentalGenesisConfig;
-impl crate::RpcMethod for ExperimentalGenesisConfig {
+pub struct ExperimentalGenesisConfigMethod;
+impl crate::RpcMethod for ExperimentalGenesisConfigMethod {
     const NAME: &'static str = "EXPERIMENTAL_genesis_config";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::GenesisConfigRequest;
@@ -206,8 +234,8 @@ impl crate::RpcMethod for ExperimentalGenesisConfig {
 ///
 /// Returns the proofs for a transaction execution.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExperimentalLightClientBlockProof;
-impl crate::RpcMethod for ExperimentalLightClientBlockProof {
+pub struct ExperimentalLightClientBlockProofMethod;
+impl crate::RpcMethod for ExperimentalLightClientBlockProofMethod {
     const NAME: &'static str = "EXPERIMENTAL_light_client_block_proof";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcLightClientBlockProofRequest;
@@ -218,8 +246,8 @@ impl crate::RpcMethod for ExperimentalLightClientBlockProof {
 ///
 /// Returns the proofs for a transaction execution.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExperimentalLightClientProof;
-impl crate::RpcMethod for ExperimentalLightClientProof {
+pub struct ExperimentalLightClientProofMethod;
+impl crate::RpcMethod for ExperimentalLightClientProofMethod {
     const NAME: &'static str = "EXPERIMENTAL_light_client_proof";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcLightClientExecutionProofRequest;
@@ -230,8 +258,8 @@ impl crate::RpcMethod for ExperimentalLightClientProof {
 ///
 /// \[Deprecated] Returns the future windows for maintenance in current epoch for the specified account. In the maintenance windows, the node will not be block producer or chunk producer. Consider using maintenance_windows instead.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExperimentalMaintenanceWindows;
-impl crate::RpcMethod for ExperimentalMaintenanceWindows {
+pub struct ExperimentalMaintenanceWindowsMethod;
+impl crate::RpcMethod for ExperimentalMaintenanceWindowsMethod {
     const NAME: &'static str = "EXPERIMENTAL_maintenance_windows";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcMaintenanceWindowsRequest;
@@ -242,8 +270,8 @@ impl crate::RpcMethod for ExperimentalMaintenanceWindows {
 ///
 /// A configuration that defines the protocol-level parameters such as gas/storage costs, limits, feature flags, other settings
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExperimentalProtocolConfig;
-impl crate::RpcMethod for ExperimentalProtocolConfig {
+pub struct ExperimentalProtocolConfigMethod;
+impl crate::RpcMethod for ExperimentalProtocolConfigMethod {
     const NAME: &'static str = "EXPERIMENTAL_protocol_config";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcProtocolConfigRequest;
@@ -254,8 +282,8 @@ impl crate::RpcMethod for ExperimentalProtocolConfig {
 ///
 /// Fetches a receipt by its ID (as is, without a status or execution outcome)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExperimentalReceipt;
-impl crate::RpcMethod for ExperimentalReceipt {
+pub struct ExperimentalReceiptMethod;
+impl crate::RpcMethod for ExperimentalReceiptMethod {
     const NAME: &'static str = "EXPERIMENTAL_receipt";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcReceiptRequest;
@@ -266,8 +294,8 @@ impl crate::RpcMethod for ExperimentalReceipt {
 ///
 /// Resolves a receipt ID back to the originating transaction hash and sender account
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExperimentalReceiptToTx;
-impl crate::RpcMethod for ExperimentalReceiptToTx {
+pub struct ExperimentalReceiptToTxMethod;
+impl crate::RpcMethod for ExperimentalReceiptToTxMethod {
     const NAME: &'static str = "EXPERIMENTAL_receipt_to_tx";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcReceiptToTxRequest;
@@ -278,8 +306,8 @@ impl crate::RpcMethod for ExperimentalReceiptToTx {
 ///
 /// Contains the split storage information. More info on split storage [here](https://near-nodes.io/archival/split-storage-archival)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExperimentalSplitStorageInfo;
-impl crate::RpcMethod for ExperimentalSplitStorageInfo {
+pub struct ExperimentalSplitStorageInfoMethod;
+impl crate::RpcMethod for ExperimentalSplitStorageInfoMethod {
     const NAME: &'static str = "EXPERIMENTAL_split_storage_info";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcSplitStorageInfoRequest;
@@ -290,8 +318,8 @@ impl crate::RpcMethod for ExperimentalSplitStorageInfo {
 ///
 /// Queries status of a transaction by hash, returning the final transaction result and details of all receipts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExperimentalTxStatus;
-impl crate::RpcMethod for ExperimentalTxStatus {
+pub struct ExperimentalTxStatusMethod;
+impl crate::RpcMethod for ExperimentalTxStatusMethod {
     const NAME: &'static str = "EXPERIMENTAL_tx_status";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcTransactionStatusRequest;
@@ -302,8 +330,8 @@ impl crate::RpcMethod for ExperimentalTxStatus {
 ///
 /// Returns the current epoch validators ordered in the block producer order with repetition. This endpoint is solely used for bridge currently and is not intended for other external use cases.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExperimentalValidatorsOrdered;
-impl crate::RpcMethod for ExperimentalValidatorsOrdered {
+pub struct ExperimentalValidatorsOrderedMethod;
+impl crate::RpcMethod for ExperimentalValidatorsOrderedMethod {
     const NAME: &'static str = "EXPERIMENTAL_validators_ordered";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcValidatorsOrderedRequest;
@@ -314,8 +342,8 @@ impl crate::RpcMethod for ExperimentalValidatorsOrdered {
 ///
 /// Returns information about a single access key for given account.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExperimentalViewAccessKey;
-impl crate::RpcMethod for ExperimentalViewAccessKey {
+pub struct ExperimentalViewAccessKeyMethod;
+impl crate::RpcMethod for ExperimentalViewAccessKeyMethod {
     const NAME: &'static str = "EXPERIMENTAL_view_access_key";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcViewAccessKeyRequest;
@@ -326,8 +354,8 @@ impl crate::RpcMethod for ExperimentalViewAccessKey {
 ///
 /// Returns all access keys for a given account.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExperimentalViewAccessKeyList;
-impl crate::RpcMethod for ExperimentalViewAccessKeyList {
+pub struct ExperimentalViewAccessKeyListMethod;
+impl crate::RpcMethod for ExperimentalViewAccessKeyListMethod {
     const NAME: &'static str = "EXPERIMENTAL_view_access_key_list";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcViewAccessKeyListRequest;
@@ -338,8 +366,8 @@ impl crate::RpcMethod for ExperimentalViewAccessKeyList {
 ///
 /// Returns information about an account for given account_id.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExperimentalViewAccount;
-impl crate::RpcMethod for ExperimentalViewAccount {
+pub struct ExperimentalViewAccountMethod;
+impl crate::RpcMethod for ExperimentalViewAccountMethod {
     const NAME: &'static str = "EXPERIMENTAL_view_account";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcViewAccountRequest;
@@ -350,8 +378,8 @@ impl crate::RpcMethod for ExperimentalViewAccount {
 ///
 /// Returns the contract code (Wasm binary) deployed to the account.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExperimentalViewCode;
-impl crate::RpcMethod for ExperimentalViewCode {
+pub struct ExperimentalViewCodeMethod;
+impl crate::RpcMethod for ExperimentalViewCodeMethod {
     const NAME: &'static str = "EXPERIMENTAL_view_code";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcViewCodeRequest;
@@ -362,8 +390,8 @@ impl crate::RpcMethod for ExperimentalViewCode {
 ///
 /// Returns the state (key-value pairs) of a contract based on the key prefix.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ExperimentalViewState;
-impl crate::RpcMethod for ExperimentalViewState {
+pub struct ExperimentalViewStateMethod;
+impl crate::RpcMethod for ExperimentalViewStateMethod {
     const NAME: &'static str = "EXPERIMENTAL_view_state";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcViewStateRequest;
@@ -374,8 +402,8 @@ impl crate::RpcMethod for ExperimentalViewState {
 ///
 /// Returns block details for given height or hash
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Block;
-impl crate::RpcMethod for Block {
+pub struct BlockMethod;
+impl crate::RpcMethod for BlockMethod {
     const NAME: &'static str = "block";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcBlockRequest;
@@ -386,8 +414,8 @@ impl crate::RpcMethod for Block {
 ///
 /// Returns changes in block for given block height or hash over all transactions for all the types. Includes changes like account_touched, access_key_touched, data_touched, contract_code_touched.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct BlockEffects;
-impl crate::RpcMethod for BlockEffects {
+pub struct BlockEffectsMethod;
+impl crate::RpcMethod for BlockEffectsMethod {
     const NAME: &'static str = "block_effects";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcStateChangesInBlockRequest;
@@ -398,8 +426,8 @@ impl crate::RpcMethod for BlockEffects {
 ///
 /// \[Deprecated] Sends a transaction and immediately returns transaction hash. Consider using send_tx instead.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct BroadcastTxAsync;
-impl crate::RpcMethod for BroadcastTxAsync {
+pub struct BroadcastTxAsyncMethod;
+impl crate::RpcMethod for BroadcastTxAsyncMethod {
     const NAME: &'static str = "broadcast_tx_async";
     const SUBMITS_TRANSACTION: bool = true;
     type Params = crate::types::RpcSendTransactionRequest;
@@ -410,8 +438,8 @@ impl crate::RpcMethod for BroadcastTxAsync {
 ///
 /// \[Deprecated] Sends a transaction and waits until transaction is fully complete. (Has a 10 second timeout). Consider using send_tx instead.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct BroadcastTxCommit;
-impl crate::RpcMethod for BroadcastTxCommit {
+pub struct BroadcastTxCommitMethod;
+impl crate::RpcMethod for BroadcastTxCommitMethod {
     const NAME: &'static str = "broadcast_tx_commit";
     const SUBMITS_TRANSACTION: bool = true;
     type Params = crate::types::RpcSendTransactionRequest;
@@ -422,8 +450,8 @@ impl crate::RpcMethod for BroadcastTxCommit {
 ///
 /// Returns changes for a given account, contract or contract code for given block height or hash.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Changes;
-impl crate::RpcMethod for Changes {
+pub struct ChangesMethod;
+impl crate::RpcMethod for ChangesMethod {
     const NAME: &'static str = "changes";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcStateChangesInBlockByTypeRequest;
@@ -434,8 +462,8 @@ impl crate::RpcMethod for Changes {
 ///
 /// Returns details of a specific chunk. You can run a block details query to get a valid chunk hash.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Chunk;
-impl crate::RpcMethod for Chunk {
+pub struct ChunkMethod;
+impl crate::RpcMethod for ChunkMethod {
     const NAME: &'static str = "chunk";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcChunkRequest;
@@ -446,8 +474,8 @@ impl crate::RpcMethod for Chunk {
 ///
 /// Queries client node configuration
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ClientConfig;
-impl crate::RpcMethod for ClientConfig {
+pub struct ClientConfigMethod;
+impl crate::RpcMethod for ClientConfigMethod {
     const NAME: &'static str = "client_config";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcClientConfigRequest;
@@ -458,8 +486,8 @@ impl crate::RpcMethod for ClientConfig {
 ///
 /// Returns gas price for a specific block_height or block_hash. Using \[null] will return the most recent block's gas price.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct GasPrice;
-impl crate::RpcMethod for GasPrice {
+pub struct GasPriceMethod;
+impl crate::RpcMethod for GasPriceMethod {
     const NAME: &'static str = "gas_price";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcGasPriceRequest;
@@ -470,8 +498,8 @@ impl crate::RpcMethod for GasPrice {
 ///
 /// Get initial state and parameters for the genesis block
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct GenesisConfig;
-impl crate::RpcMethod for GenesisConfig {
+pub struct GenesisConfigMethod;
+impl crate::RpcMethod for GenesisConfigMethod {
     const NAME: &'static str = "genesis_config";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::GenesisConfigRequest;
@@ -482,8 +510,8 @@ impl crate::RpcMethod for GenesisConfig {
 ///
 /// Returns the current health status of the RPC node the client connects to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Health;
-impl crate::RpcMethod for Health {
+pub struct HealthMethod;
+impl crate::RpcMethod for HealthMethod {
     const NAME: &'static str = "health";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcHealthRequest;
@@ -494,8 +522,8 @@ impl crate::RpcMethod for Health {
 ///
 /// Returns the proofs for a transaction execution.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct LightClientProof;
-impl crate::RpcMethod for LightClientProof {
+pub struct LightClientProofMethod;
+impl crate::RpcMethod for LightClientProofMethod {
     const NAME: &'static str = "light_client_proof";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcLightClientExecutionProofRequest;
@@ -506,8 +534,8 @@ impl crate::RpcMethod for LightClientProof {
 ///
 /// Returns the future windows for maintenance in current epoch for the specified account. In the maintenance windows, the node will not be block producer or chunk producer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct MaintenanceWindows;
-impl crate::RpcMethod for MaintenanceWindows {
+pub struct MaintenanceWindowsMethod;
+impl crate::RpcMethod for MaintenanceWindowsMethod {
     const NAME: &'static str = "maintenance_windows";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcMaintenanceWindowsRequest;
@@ -518,8 +546,8 @@ impl crate::RpcMethod for MaintenanceWindows {
 ///
 /// Queries the current state of node network connections. This includes information about active peers, transmitted data, known producers, etc.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct NetworkInfo;
-impl crate::RpcMethod for NetworkInfo {
+pub struct NetworkInfoMethod;
+impl crate::RpcMethod for NetworkInfoMethod {
     const NAME: &'static str = "network_info";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcNetworkInfoRequest;
@@ -530,8 +558,8 @@ impl crate::RpcMethod for NetworkInfo {
 ///
 /// Returns the next light client block.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct NextLightClientBlock;
-impl crate::RpcMethod for NextLightClientBlock {
+pub struct NextLightClientBlockMethod;
+impl crate::RpcMethod for NextLightClientBlockMethod {
     const NAME: &'static str = "next_light_client_block";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcLightClientNextBlockRequest;
@@ -554,8 +582,8 @@ impl crate::RpcMethod for NextLightClientBlock {
 ///  - View the `AccessKeyList` of an account
 ///  - Call a function in a contract deployed on the network.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Query;
-impl crate::RpcMethod for Query {
+pub struct QueryMethod;
+impl crate::RpcMethod for QueryMethod {
     const NAME: &'static str = "query";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcQueryRequest;
@@ -566,8 +594,8 @@ impl crate::RpcMethod for Query {
 ///
 /// Sends transaction. Returns the guaranteed execution status and the results the blockchain can provide at the moment.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SendTx;
-impl crate::RpcMethod for SendTx {
+pub struct SendTxMethod;
+impl crate::RpcMethod for SendTxMethod {
     const NAME: &'static str = "send_tx";
     const SUBMITS_TRANSACTION: bool = true;
     type Params = crate::types::RpcSendTransactionRequest;
@@ -578,8 +606,8 @@ impl crate::RpcMethod for SendTx {
 ///
 /// Requests the status of the connected RPC node. This includes information about sync status, nearcore node version, protocol version, the current set of validators, etc.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Status;
-impl crate::RpcMethod for Status {
+pub struct StatusMethod;
+impl crate::RpcMethod for StatusMethod {
     const NAME: &'static str = "status";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcStatusRequest;
@@ -590,8 +618,8 @@ impl crate::RpcMethod for Status {
 ///
 /// Queries status of a transaction by hash and returns the final transaction result.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Tx;
-impl crate::RpcMethod for Tx {
+pub struct TxMethod;
+impl crate::RpcMethod for TxMethod {
     const NAME: &'static str = "tx";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcTransactionStatusRequest;
@@ -602,8 +630,8 @@ impl crate::RpcMethod for Tx {
 ///
 /// Queries active validators on the network. Returns details and the state of validation on the blockchain.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Validators;
-impl crate::RpcMethod for Validators {
+pub struct ValidatorsMethod;
+impl crate::RpcMethod for ValidatorsMethod {
     const NAME: &'static str = "validators";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcValidatorRequest;

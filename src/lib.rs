@@ -18,8 +18,8 @@
 //! use near_rpc::{decode, methods, RpcMethod, ErrorWrapper, Response};
 //!
 //! type TxResponse = Response<
-//!     <methods::ExperimentalTxStatus as RpcMethod>::Result,
-//!     ErrorWrapper<<methods::ExperimentalTxStatus as RpcMethod>::Error>,
+//!     <methods::ExperimentalTxStatusMethod as RpcMethod>::Result,
+//!     ErrorWrapper<<methods::ExperimentalTxStatusMethod as RpcMethod>::Error>,
 //! >;
 //! let body = r#"{"jsonrpc":"2.0","id":7,"result":{"final_execution_status":"NONE"}}"#;
 //! let response: TxResponse = decode::from_slice(body.as_bytes()).unwrap();
@@ -77,7 +77,7 @@ pub type ErrorWrapper<E> =
 pub type ErrorCause<E> =
     envelope::ErrorCause<E, types::RpcRequestValidationErrorKind, types::InternalError>;
 pub use extras::InvalidBase64;
-pub use method::{MethodVisitor, RpcMethod};
+pub use method::{ErrorOf, MethodVisitor, ParamsOf, ResponseOf, RpcMethod};
 pub use near_account_id::AccountId;
 pub use near_token::NearToken;
 pub use primitives::{

@@ -15,7 +15,7 @@ use serde::Serialize;
 /// fn describe<M: RpcMethod>() -> &'static str {
 ///     M::NAME
 /// }
-/// assert_eq!(describe::<methods::ExperimentalTxStatus>(), "EXPERIMENTAL_tx_status");
+/// assert_eq!(describe::<methods::ExperimentalTxStatusMethod>(), "EXPERIMENTAL_tx_status");
 /// ```
 pub trait RpcMethod {
     /// The JSON-RPC method name, e.g. `"block"`.
@@ -55,3 +55,12 @@ pub trait MethodVisitor {
     /// Called with the chosen method.
     fn visit<M: RpcMethod>(self) -> Self::Output;
 }
+
+/// The params type of method `M`: `ParamsOf<methods::BlockMethod>` is `RpcBlockRequest`.
+pub type ParamsOf<M> = <M as RpcMethod>::Params;
+/// The result type of method `M`: `ResponseOf<methods::BlockMethod>` is
+/// `RpcBlockResponse`.
+pub type ResponseOf<M> = <M as RpcMethod>::Result;
+/// The handler error (the `cause` of a `HANDLER_ERROR`) of method `M`:
+/// `ErrorOf<methods::QueryMethod>` is `RpcQueryError`.
+pub type ErrorOf<M> = <M as RpcMethod>::Error;

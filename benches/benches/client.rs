@@ -97,7 +97,7 @@ fn client_overhead(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("client overhead, EXPERIMENTAL_protocol_config over loopback");
     group.bench_function("near-rpc Client::call", |b| {
-        b.iter(|| runtime.block_on(client.call::<methods::ExperimentalProtocolConfig>(params())).unwrap())
+        b.iter(|| runtime.block_on(client.call::<methods::ExperimentalProtocolConfigMethod>(params())).unwrap())
     });
     group.bench_function("reqwest POST + from_slice::<Value>", |b| {
         b.iter(|| {

@@ -35,7 +35,7 @@ fn compare<M: RpcMethod, Peer: DeserializeOwned>(c: &mut Criterion, group: &str,
 fn tx_status(c: &mut Criterion) {
     let mut payloads = recorded("EXPERIMENTAL_tx_status");
     payloads.push(synthetic_tx_status(400));
-    compare::<methods::ExperimentalTxStatus, near_openapi_types::JsonRpcResponseForRpcTransactionResponseAndRpcTransactionError>(
+    compare::<methods::ExperimentalTxStatusMethod, near_openapi_types::JsonRpcResponseForRpcTransactionResponseAndRpcTransactionError>(
         c,
         "EXPERIMENTAL_tx_status",
         &payloads,
@@ -45,7 +45,7 @@ fn tx_status(c: &mut Criterion) {
 fn genesis_config(c: &mut Criterion) {
     let mut payloads = recorded("genesis_config");
     payloads.extend(recorded("EXPERIMENTAL_genesis_config"));
-    compare::<methods::GenesisConfig, near_openapi_types::JsonRpcResponseForGenesisConfigAndGenesisConfigError>(
+    compare::<methods::GenesisConfigMethod, near_openapi_types::JsonRpcResponseForGenesisConfigAndGenesisConfigError>(
         c,
         "genesis_config",
         &payloads,
@@ -53,7 +53,7 @@ fn genesis_config(c: &mut Criterion) {
 }
 
 fn protocol_config(c: &mut Criterion) {
-    compare::<methods::ExperimentalProtocolConfig, near_openapi_types::JsonRpcResponseForRpcProtocolConfigResponseAndRpcProtocolConfigError>(
+    compare::<methods::ExperimentalProtocolConfigMethod, near_openapi_types::JsonRpcResponseForRpcProtocolConfigResponseAndRpcProtocolConfigError>(
         c,
         "EXPERIMENTAL_protocol_config",
         &recorded("EXPERIMENTAL_protocol_config"),

@@ -36,7 +36,7 @@ fn main() {
             let mut payloads = recorded("EXPERIMENTAL_tx_status");
             payloads.push(synthetic_tx_status(400));
             match decoder.as_str() {
-                "near-rpc" => run::<Ours<methods::ExperimentalTxStatus>>(&payloads, rounds),
+                "near-rpc" => run::<Ours<methods::ExperimentalTxStatusMethod>>(&payloads, rounds),
                 "peer" => run::<peer::JsonRpcResponseForRpcTransactionResponseAndRpcTransactionError>(&payloads, rounds),
                 _ => run::<serde_json::Value>(&payloads, rounds),
             }
@@ -45,7 +45,7 @@ fn main() {
             let mut payloads = recorded("genesis_config");
             payloads.extend(recorded("EXPERIMENTAL_genesis_config"));
             match decoder.as_str() {
-                "near-rpc" => run::<Ours<methods::GenesisConfig>>(&payloads, rounds),
+                "near-rpc" => run::<Ours<methods::GenesisConfigMethod>>(&payloads, rounds),
                 "peer" => run::<peer::JsonRpcResponseForGenesisConfigAndGenesisConfigError>(&payloads, rounds),
                 _ => run::<serde_json::Value>(&payloads, rounds),
             }
@@ -53,7 +53,7 @@ fn main() {
         "protocol_config" => {
             let payloads = recorded("EXPERIMENTAL_protocol_config");
             match decoder.as_str() {
-                "near-rpc" => run::<Ours<methods::ExperimentalProtocolConfig>>(&payloads, rounds),
+                "near-rpc" => run::<Ours<methods::ExperimentalProtocolConfigMethod>>(&payloads, rounds),
                 "peer" => run::<peer::JsonRpcResponseForRpcProtocolConfigResponseAndRpcProtocolConfigError>(&payloads, rounds),
                 _ => run::<serde_json::Value>(&payloads, rounds),
             }

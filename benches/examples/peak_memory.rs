@@ -131,7 +131,7 @@ fn main() {
             let url = serve(body.clone(), chunked);
             let client = Client::new(&url).expect("client");
             let (outcome, ours) = peak_of(|| {
-                runtime.block_on(client.call::<methods::ExperimentalViewCode>(request()))
+                runtime.block_on(client.call::<methods::ExperimentalViewCodeMethod>(request()))
             });
             let ok = match &outcome {
                 Ok(view) => view.code_base64.len() == code_len,

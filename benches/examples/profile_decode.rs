@@ -3,7 +3,7 @@
 
 use near_rpc::{methods, ErrorWrapper, Response, RpcMethod};
 
-type M = methods::ExperimentalTxStatus;
+type M = methods::ExperimentalTxStatusMethod;
 
 fn main() {
     let payload = near_rpc_bench::synthetic_tx_status(400);

@@ -225,6 +225,13 @@ pub fn rust_type_name(schema_name: &str) -> String {
     cleaned.to_pascal_case()
 }
 
+/// The Rust name of a method's marker type: the wire name in PascalCase with a `Method`
+/// suffix (`block` → `BlockMethod`), so that no marker shares a name with a data type
+/// (`types::Block`, `types::GenesisConfig`, ...) and a glob import of both modules works.
+pub fn method_marker_name(wire: &str) -> String {
+    format!("{}Method", rust_type_name(wire))
+}
+
 /// The Rust name of a field, with keywords avoided.
 pub fn rust_field_name(wire: &str) -> String {
     let name = wire.to_snake_case();
@@ -326,7 +333,7 @@ impl Builder<'_> {
             let submits_transaction = self.requires_signed_transaction(params_schema);
             let method = Method {
                 submits_transaction,
-                rust_name: rust_type_name(&name),
+                rust_name: method_marker_name(&name),
                 doc: op["description"].as_str().map(clean_doc),
                 params: self.type_expr(params_schema, &format!("{name}Params"))?,
                 result: self.type_expr(&result, &format!("{name}Result"))?,
@@ -1011,6 +1018,14 @@ fn collect_refs(schema: &Value, out: &mut Vec<String>) {
 
 /// Validation pass: names that would not compile or would collide.
 fn validate(api: &Api) -> Result<(), Error> {
+    for method in api.methods.values() {
+        if api.types.values().any(|def| def.rust_name == method.rust_name) {
+            return Err(Error::new(format!(
+                "method {}: its marker {} would share a name with a type",
+                method.name, method.rust_name
+            )));
+        }
+    }
     for def in api.types.values() {
         if let Kind::Enum(e) = &def.kind {
             let mut seen = BTreeSet::new();

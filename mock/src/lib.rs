@@ -15,7 +15,7 @@
 //!
 //! let node = MockNode::new();
 //! node.inject(FaultRule::new(Fault::status(503)).for_method("status").times(1));
-//! let status = node.client().call::<methods::Status>(()).await.unwrap(); // retried once
+//! let status = node.client().call::<methods::StatusMethod>(()).await.unwrap(); // retried once
 //! assert_eq!(status.chain_id, "mock");
 //! assert_eq!(node.requests_for("status").len(), 2);
 //! # }

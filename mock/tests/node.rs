@@ -44,7 +44,7 @@ async fn the_server_answers_records_and_stops_when_dropped() {
         .api_key(near_rpc::client::ApiKey::x_api_key("test-key-123").unwrap())
         .build()
         .unwrap();
-    let block = client.call::<methods::Block>(final_block()).await.unwrap();
+    let block = client.call::<methods::BlockMethod>(final_block()).await.unwrap();
     assert_eq!(block.header.height, near_rpc_mock::chain::INITIAL_HEAD - 2);
     let seen = server.requests();
     assert_eq!(seen.len(), 1);
@@ -61,7 +61,7 @@ async fn the_server_answers_records_and_stops_when_dropped() {
         .retry(RetryPolicy::none())
         .build()
         .unwrap()
-        .call::<methods::Block>(final_block())
+        .call::<methods::BlockMethod>(final_block())
         .await
         .unwrap_err();
     assert!(
@@ -130,12 +130,12 @@ async fn every_fault_reaches_the_client_as_its_own_error() {
         server.inject(FaultRule::new(fault.clone()).for_method("block"));
         for (how, client) in clients(&server, server.url()) {
             let err = client
-                .call::<methods::Block>(final_block())
+                .call::<methods::BlockMethod>(final_block())
                 .await
                 .unwrap_err();
             assert!(expected(&err), "{fault:?} {how}: {err}");
             // Other methods are untouched.
-            client.call::<methods::Status>(()).await.unwrap();
+            client.call::<methods::StatusMethod>(()).await.unwrap();
         }
     }
 }
@@ -149,7 +149,7 @@ async fn latency_is_felt_and_bounded_by_the_deadline() {
         .deadline(Duration::from_millis(200))
         .build()
         .unwrap();
-    let err = client.call::<methods::Status>(()).await.unwrap_err();
+    let err = client.call::<methods::StatusMethod>(()).await.unwrap_err();
     assert!(matches!(err, Error::Deadline { .. }), "{err}");
 }
 
@@ -170,13 +170,13 @@ async fn faults_by_request_number_and_count() {
         })
         .build()
         .unwrap();
-    client.call::<methods::Block>(final_block()).await.unwrap();
+    client.call::<methods::BlockMethod>(final_block()).await.unwrap();
     // Request 2 is the 503 (the first rule that matches wins), requests 3 and 4 the two
     // 504s, request 5 the answer.
-    client.call::<methods::Status>(()).await.unwrap();
+    client.call::<methods::StatusMethod>(()).await.unwrap();
     let seen: Vec<String> = node.requests().iter().map(|r| r.method.clone()).collect();
     assert_eq!(seen, ["block", "status", "status", "status", "status"]);
-    client.call::<methods::Status>(()).await.unwrap();
+    client.call::<methods::StatusMethod>(()).await.unwrap();
     assert_eq!(
         node.requests_for("status").len(),
         5,
@@ -197,12 +197,12 @@ async fn overrides_fixed_closure_and_typed() {
     });
     let client = node.client();
     let price = client
-        .call::<methods::GasPrice>(RpcGasPriceRequest { block_id: None })
+        .call::<methods::GasPriceMethod>(RpcGasPriceRequest { block_id: None })
         .await
         .unwrap();
     assert_eq!(price.gas_price.as_yoctonear(), 123);
     let err = client
-        .call::<methods::Block>(final_block())
+        .call::<methods::BlockMethod>(final_block())
         .await
         .unwrap_err();
     let rpc = err.rpc_error().expect("a JSON-RPC error");
@@ -216,13 +216,13 @@ async fn overrides_fixed_closure_and_typed() {
 
     // Typed: whatever the method's result type is.
     let mut config = client
-        .call::<methods::ExperimentalProtocolConfig>(near_rpc::types::RpcProtocolConfigRequest {
+        .call::<methods::ExperimentalProtocolConfigMethod>(near_rpc::types::RpcProtocolConfigRequest {
             block_reference: Finality::Final.into(),
         })
         .await
         .unwrap();
     config.protocol_version = Some(99);
-    node.respond_with::<methods::ExperimentalProtocolConfig>(config);
+    node.respond_with::<methods::ExperimentalProtocolConfigMethod>(config);
     let again = client.protocol_config_at(Finality::Final).await.unwrap();
     assert_eq!(again.protocol_version, Some(99));
 }
@@ -272,8 +272,8 @@ async fn record_then_replay() {
     let transport = HttpTransport::new(upstream_url.parse().unwrap()).unwrap();
     let recorder = Recorder::start(transport, &file, 0).await.unwrap();
     let client = Client::new(recorder.url()).unwrap();
-    let block = client.call::<methods::Block>(final_block()).await.unwrap();
-    let status = client.call::<methods::Status>(()).await.unwrap();
+    let block = client.call::<methods::BlockMethod>(final_block()).await.unwrap();
+    let status = client.call::<methods::StatusMethod>(()).await.unwrap();
     assert_eq!(
         status.chain_id, "echoes ***",
         "the echoed key is masked on the way"
@@ -291,11 +291,11 @@ async fn record_then_replay() {
     replay.advance(50);
     let client = replay.client();
     assert_eq!(
-        client.call::<methods::Block>(final_block()).await.unwrap(),
+        client.call::<methods::BlockMethod>(final_block()).await.unwrap(),
         block
     );
     assert_eq!(
-        client.call::<methods::Status>(()).await.unwrap().chain_id,
+        client.call::<methods::StatusMethod>(()).await.unwrap().chain_id,
         "echoes ***"
     );
     std::fs::remove_dir_all(&dir).unwrap();
@@ -316,14 +316,14 @@ async fn a_script_starts_with_the_next_request() {
         .retry(RetryPolicy::none())
         .build()
         .unwrap();
-    client.call::<methods::Status>(()).await.unwrap();
+    client.call::<methods::StatusMethod>(()).await.unwrap();
     node.script(vec![
         HttpReply::status(503, "first"),
         HttpReply::json(r#"{"jsonrpc":"2.0","id":"1","result":null}"#),
     ]);
-    let err = client.call::<methods::Health>(()).await.unwrap_err();
+    let err = client.call::<methods::HealthMethod>(()).await.unwrap_err();
     assert!(matches!(err, Error::Http { status: 503, .. }), "{err}");
-    client.call::<methods::Health>(()).await.unwrap();
-    client.call::<methods::Health>(()).await.unwrap();
+    client.call::<methods::HealthMethod>(()).await.unwrap();
+    client.call::<methods::HealthMethod>(()).await.unwrap();
     assert_eq!(node.requests().len(), 4);
 }

@@ -519,7 +519,7 @@ mod tests {
                 block_reference: Finality::Final.into(),
             };
             let err = runtime
-                .block_on(client.call::<methods::Block>(request))
+                .block_on(client.call::<methods::BlockMethod>(request))
                 .unwrap_err();
             assert_eq!(err.is_retryable(), retryable, "{status} {body}: {err}");
         }
@@ -534,7 +534,7 @@ mod tests {
             let Verdict::Failure { retryable, .. } = verdict(&Err(error.clone())) else {
                 panic!("{kind:?}")
             };
-            let err = transport_error::<methods::Block>(error, 1);
+            let err = transport_error::<methods::BlockMethod>(error, 1);
             assert_eq!(err.is_retryable(), retryable, "{kind:?}");
         }
     }

@@ -102,7 +102,7 @@ shortcuts! {
         wait_until: Option<TxExecutionStatus>,
     ) -> Result<RpcTransactionResponse, Error<RpcTransactionError>> {
         let request = tx.into().request(wait_until.unwrap_or(DEFAULT_WAIT_UNTIL));
-        self.call::<methods::ExperimentalTxStatus>(request).await
+        self.call::<methods::ExperimentalTxStatusMethod>(request).await
     }
 
     /// `tx`: like [`Client::tx_status`], with the outcome but without receipts.
@@ -112,19 +112,19 @@ shortcuts! {
         wait_until: Option<TxExecutionStatus>,
     ) -> Result<RpcTransactionResponse, Error<RpcTransactionError>> {
         let request = tx.into().request(wait_until.unwrap_or(DEFAULT_WAIT_UNTIL));
-        self.call::<methods::Tx>(request).await
+        self.call::<methods::TxMethod>(request).await
     }
 
     /// `genesis_config`: the chain's genesis configuration.
     pub fn genesis_config(&self) -> Result<GenesisConfig, Error<GenesisConfigError>> {
-        self.call::<methods::GenesisConfig>(()).await
+        self.call::<methods::GenesisConfigMethod>(()).await
     }
 
     /// `EXPERIMENTAL_genesis_config`: the same, under its older name.
     pub fn experimental_genesis_config(
         &self,
     ) -> Result<GenesisConfig, Error<GenesisConfigError>> {
-        self.call::<methods::ExperimentalGenesisConfig>(()).await
+        self.call::<methods::ExperimentalGenesisConfigMethod>(()).await
     }
 
     /// `EXPERIMENTAL_protocol_config` at a block: by finality, by height or hash, or at
@@ -147,6 +147,6 @@ shortcuts! {
         let request = RpcProtocolConfigRequest {
             block_reference: block.into(),
         };
-        self.call::<methods::ExperimentalProtocolConfig>(request).await
+        self.call::<methods::ExperimentalProtocolConfigMethod>(request).await
     }
 }

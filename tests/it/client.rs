@@ -198,7 +198,7 @@ async fn validation_errors_and_internal_errors_are_typed() {
     let server = TestServer::start(vec![Reply::status(400, body)]);
     let client = builder(&server.url("")).build().unwrap();
     let err = client
-        .call::<methods::Block>(block_final())
+        .call::<methods::BlockMethod>(block_final())
         .await
         .unwrap_err();
     let rpc = err.rpc_error().expect("a JSON-RPC error");
@@ -222,7 +222,7 @@ async fn http_errors_without_a_json_rpc_body_keep_status_and_body() {
         .build()
         .unwrap();
     let err = client
-        .call::<methods::Block>(block_final())
+        .call::<methods::BlockMethod>(block_final())
         .await
         .unwrap_err();
     assert_redacted(&err);
@@ -275,7 +275,7 @@ async fn oversized_responses_are_refused() {
         .build()
         .unwrap();
     let err = client
-        .call::<methods::Block>(block_final())
+        .call::<methods::BlockMethod>(block_final())
         .await
         .unwrap_err();
     assert_redacted(&err);
@@ -402,7 +402,7 @@ async fn writes_are_not_retried_unless_the_caller_opts_in() {
     };
     let server = TestServer::start(vec![Reply::status(503, "busy"), Reply::json(STATUS_OK)]);
     let client = builder(&server.url("")).build().unwrap();
-    let err = client.call::<methods::SendTx>(params()).await.unwrap_err();
+    let err = client.call::<methods::SendTxMethod>(params()).await.unwrap_err();
     assert!(
         err.is_retryable(),
         "retryable in general, but not for a write"
@@ -419,7 +419,7 @@ async fn writes_are_not_retried_unless_the_caller_opts_in() {
         ..fast_retry()
     };
     let client = builder(&server.url("")).retry(retry).build().unwrap();
-    client.call::<methods::SendTx>(params()).await.unwrap();
+    client.call::<methods::SendTxMethod>(params()).await.unwrap();
     assert_eq!(server.requests().len(), 2);
 }
 
@@ -466,7 +466,7 @@ async fn decoding_errors_inside_a_query_answer_name_the_full_path() {
                 account_id: "alice.near".parse().unwrap(),
             },
         };
-        let err = client.call::<methods::Query>(request).await.unwrap_err();
+        let err = client.call::<methods::QueryMethod>(request).await.unwrap_err();
         let Error::Decode { error, .. } = &err else {
             panic!("{err}")
         };

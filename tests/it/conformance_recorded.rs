@@ -282,7 +282,7 @@ fn off_schema_bodies_decode_or_fail_clearly() {
 #[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn query_error_inside_result_is_a_named_kind() {
     let shared = common::shared_dir();
-    type M = methods::Query;
+    type M = methods::QueryMethod;
     let mut seen = 0;
     for fixture in common::fixtures(&shared) {
         if fixture.kind != "response" || !fixture.notes.contains("query flat-error") {

@@ -682,7 +682,7 @@ fn new_struct_fields_are_ignored() {
         "amount": "5", "locked": "0", "code_hash": "11111111111111111111111111111111",
         "storage_usage": 1, "block_height": 7,
         "block_hash": "11111111111111111111111111111111", "new_in_2030": "yes"}});
-    type M = near_rpc::methods::Query;
+    type M = near_rpc::methods::QueryMethod;
     let response: near_rpc::Response<
         <M as near_rpc::RpcMethod>::Result,
         ErrorWrapper<<M as near_rpc::RpcMethod>::Error>,

@@ -263,15 +263,15 @@ mod tests {
 
     mod nullable {
         use super::*;
-        use crate::nullable::methods::Health;
+        use crate::nullable::methods::HealthMethod;
         use crate::nullable::types::{HealthError, Maybe};
         use near_rpc::RpcMethod;
 
         #[test]
         fn null_params_and_results() {
-            assert_eq!(decode::<<Health as RpcMethod>::Params>(json!(null)), Ok(()));
-            assert!(decode::<<Health as RpcMethod>::Params>(json!({})).is_err());
-            let request = near_rpc::Request::new(Health::NAME, ());
+            assert_eq!(decode::<<HealthMethod as RpcMethod>::Params>(json!(null)), Ok(()));
+            assert!(decode::<<HealthMethod as RpcMethod>::Params>(json!({})).is_err());
+            let request = near_rpc::Request::new(HealthMethod::NAME, ());
             let body = serde_json::to_value(&request).unwrap();
             assert_eq!(body["params"], json!(null));
             assert_eq!(body["method"], json!("health"));

@@ -10,7 +10,7 @@ pub fn visit<V: crate::enums::MethodVisitor>(
     visitor: V,
 ) -> ::std::option::Option<V::Output> {
     match name {
-        "act" => ::std::option::Option::Some(visitor.visit::<Act>()),
+        "act" => ::std::option::Option::Some(visitor.visit::<ActMethod>()),
         _ => ::std::option::Option::None,
     }
 }
@@ -18,8 +18,8 @@ pub fn visit<V: crate::enums::MethodVisitor>(
 ///
 /// The act method.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Act;
-impl crate::enums::RpcMethod for Act {
+pub struct ActMethod;
+impl crate::enums::RpcMethod for ActMethod {
     const NAME: &'static str = "act";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::enums::types::ActRequest;

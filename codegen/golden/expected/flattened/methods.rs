@@ -10,9 +10,9 @@ pub fn visit<V: crate::flattened::MethodVisitor>(
     visitor: V,
 ) -> ::std::option::Option<V::Output> {
     match name {
-        "bare" => ::std::option::Option::Some(visitor.visit::<Bare>()),
-        "by_block" => ::std::option::Option::Some(visitor.visit::<ByBlock>()),
-        "query" => ::std::option::Option::Some(visitor.visit::<Query>()),
+        "bare" => ::std::option::Option::Some(visitor.visit::<BareMethod>()),
+        "by_block" => ::std::option::Option::Some(visitor.visit::<ByBlockMethod>()),
+        "query" => ::std::option::Option::Some(visitor.visit::<QueryMethod>()),
         _ => ::std::option::Option::None,
     }
 }
@@ -20,8 +20,8 @@ pub fn visit<V: crate::flattened::MethodVisitor>(
 ///
 /// The bare method.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Bare;
-impl crate::flattened::RpcMethod for Bare {
+pub struct BareMethod;
+impl crate::flattened::RpcMethod for BareMethod {
     const NAME: &'static str = "bare";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::flattened::types::BareRequest;
@@ -32,8 +32,8 @@ impl crate::flattened::RpcMethod for Bare {
 ///
 /// The by_block method.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ByBlock;
-impl crate::flattened::RpcMethod for ByBlock {
+pub struct ByBlockMethod;
+impl crate::flattened::RpcMethod for ByBlockMethod {
     const NAME: &'static str = "by_block";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::flattened::types::ByBlockRequest;
@@ -44,8 +44,8 @@ impl crate::flattened::RpcMethod for ByBlock {
 ///
 /// The query method.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Query;
-impl crate::flattened::RpcMethod for Query {
+pub struct QueryMethod;
+impl crate::flattened::RpcMethod for QueryMethod {
     const NAME: &'static str = "query";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::flattened::types::QueryRequest;

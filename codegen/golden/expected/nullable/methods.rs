@@ -10,7 +10,7 @@ pub fn visit<V: crate::nullable::MethodVisitor>(
     visitor: V,
 ) -> ::std::option::Option<V::Output> {
     match name {
-        "health" => ::std::option::Option::Some(visitor.visit::<Health>()),
+        "health" => ::std::option::Option::Some(visitor.visit::<HealthMethod>()),
         _ => ::std::option::Option::None,
     }
 }
@@ -18,8 +18,8 @@ pub fn visit<V: crate::nullable::MethodVisitor>(
 ///
 /// The health method.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Health;
-impl crate::nullable::RpcMethod for Health {
+pub struct HealthMethod;
+impl crate::nullable::RpcMethod for HealthMethod {
     const NAME: &'static str = "health";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::nullable::types::HealthRequest;

@@ -10,7 +10,7 @@ pub fn visit<V: crate::structs::MethodVisitor>(
     visitor: V,
 ) -> ::std::option::Option<V::Output> {
     match name {
-        "get_thing" => ::std::option::Option::Some(visitor.visit::<GetThing>()),
+        "get_thing" => ::std::option::Option::Some(visitor.visit::<GetThingMethod>()),
         _ => ::std::option::Option::None,
     }
 }
@@ -18,8 +18,8 @@ pub fn visit<V: crate::structs::MethodVisitor>(
 ///
 /// The get_thing method.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct GetThing;
-impl crate::structs::RpcMethod for GetThing {
+pub struct GetThingMethod;
+impl crate::structs::RpcMethod for GetThingMethod {
     const NAME: &'static str = "get_thing";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::structs::types::ThingRequest;
