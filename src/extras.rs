@@ -27,6 +27,13 @@ impl From<SyncCheckpoint> for BlockReference {
     }
 }
 
+impl From<u64> for BlockReference {
+    /// A block height.
+    fn from(height: u64) -> Self {
+        Self::BlockId(BlockId::Height(height))
+    }
+}
+
 impl From<CryptoHash> for BlockReference {
     fn from(hash: CryptoHash) -> Self {
         Self::BlockId(BlockId::Hash(hash))

@@ -39,8 +39,10 @@ mod de;
 pub mod decode;
 pub mod envelope;
 mod extras;
+mod legacy_query_error;
 mod method;
 pub mod primitives;
+mod protocol_config;
 mod tx_response;
 mod value_deserializer;
 
@@ -83,6 +85,7 @@ pub use near_token::NearToken;
 pub use primitives::{
     BlockId, CryptoHash, FunctionArgs, KeyType, NearGas, PublicKey, Signature, SignedTransaction,
 };
+pub use protocol_config::MissingField;
 pub use tx_response::{RpcTransactionResponse, TransactionOutcome};
 
 /// Every type of the spec.

@@ -1019,7 +1019,11 @@ fn collect_refs(schema: &Value, out: &mut Vec<String>) {
 /// Validation pass: names that would not compile or would collide.
 fn validate(api: &Api) -> Result<(), Error> {
     for method in api.methods.values() {
-        if api.types.values().any(|def| def.rust_name == method.rust_name) {
+        if api
+            .types
+            .values()
+            .any(|def| def.rust_name == method.rust_name)
+        {
             return Err(Error::new(format!(
                 "method {}: its marker {} would share a name with a type",
                 method.name, method.rust_name

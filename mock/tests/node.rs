@@ -44,7 +44,10 @@ async fn the_server_answers_records_and_stops_when_dropped() {
         .api_key(near_rpc::client::ApiKey::x_api_key("test-key-123").unwrap())
         .build()
         .unwrap();
-    let block = client.call::<methods::BlockMethod>(final_block()).await.unwrap();
+    let block = client
+        .call::<methods::BlockMethod>(final_block())
+        .await
+        .unwrap();
     assert_eq!(block.header.height, near_rpc_mock::chain::INITIAL_HEAD - 2);
     let seen = server.requests();
     assert_eq!(seen.len(), 1);
@@ -170,7 +173,10 @@ async fn faults_by_request_number_and_count() {
         })
         .build()
         .unwrap();
-    client.call::<methods::BlockMethod>(final_block()).await.unwrap();
+    client
+        .call::<methods::BlockMethod>(final_block())
+        .await
+        .unwrap();
     // Request 2 is the 503 (the first rule that matches wins), requests 3 and 4 the two
     // 504s, request 5 the answer.
     client.call::<methods::StatusMethod>(()).await.unwrap();
@@ -216,9 +222,11 @@ async fn overrides_fixed_closure_and_typed() {
 
     // Typed: whatever the method's result type is.
     let mut config = client
-        .call::<methods::ExperimentalProtocolConfigMethod>(near_rpc::types::RpcProtocolConfigRequest {
-            block_reference: Finality::Final.into(),
-        })
+        .call::<methods::ExperimentalProtocolConfigMethod>(
+            near_rpc::types::RpcProtocolConfigRequest {
+                block_reference: Finality::Final.into(),
+            },
+        )
         .await
         .unwrap();
     config.protocol_version = Some(99);
@@ -272,7 +280,10 @@ async fn record_then_replay() {
     let transport = HttpTransport::new(upstream_url.parse().unwrap()).unwrap();
     let recorder = Recorder::start(transport, &file, 0).await.unwrap();
     let client = Client::new(recorder.url()).unwrap();
-    let block = client.call::<methods::BlockMethod>(final_block()).await.unwrap();
+    let block = client
+        .call::<methods::BlockMethod>(final_block())
+        .await
+        .unwrap();
     let status = client.call::<methods::StatusMethod>(()).await.unwrap();
     assert_eq!(
         status.chain_id, "echoes ***",
@@ -291,11 +302,18 @@ async fn record_then_replay() {
     replay.advance(50);
     let client = replay.client();
     assert_eq!(
-        client.call::<methods::BlockMethod>(final_block()).await.unwrap(),
+        client
+            .call::<methods::BlockMethod>(final_block())
+            .await
+            .unwrap(),
         block
     );
     assert_eq!(
-        client.call::<methods::StatusMethod>(()).await.unwrap().chain_id,
+        client
+            .call::<methods::StatusMethod>(())
+            .await
+            .unwrap()
+            .chain_id,
         "echoes ***"
     );
     std::fs::remove_dir_all(&dir).unwrap();

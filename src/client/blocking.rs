@@ -5,15 +5,16 @@
 //! `shortcuts.rs`), so every async shortcut has its blocking twin.
 
 use std::future::Future;
+use std::sync::Arc;
 
 use super::{BuildError, Client, ClientBuilder, Error};
 use crate::RpcMethod;
 
 /// A blocking NEAR JSON-RPC client with the same behaviour as [`Client`].
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct BlockingClient {
     client: Client,
-    runtime: tokio::runtime::Runtime,
+    runtime: Arc<tokio::runtime::Runtime>,
 }
 
 impl ClientBuilder {
@@ -30,7 +31,18 @@ impl BlockingClient {
             .enable_all()
             .build()
             .map_err(|e| BuildError::Http(format!("cannot start a runtime: {e}")))?;
-        Ok(Self { client, runtime })
+        Ok(Self {
+            client,
+            runtime: Arc::new(runtime),
+        })
+    }
+
+    /// A client that reads views at `block`; see [`Client::at`].
+    pub fn at(&self, block: impl Into<crate::types::BlockReference>) -> Self {
+        Self {
+            client: self.client.at(block),
+            runtime: Arc::clone(&self.runtime),
+        }
     }
 
     /// The async client underneath.

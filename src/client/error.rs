@@ -130,6 +130,14 @@ pub enum Error<E> {
         /// The deadline.
         limit: Duration,
     },
+    /// The node answered, but not with what the shortcut asked for (a `query` for an
+    /// account answered with contract code, say).
+    UnexpectedAnswer {
+        /// The method called.
+        method: &'static str,
+        /// What came instead.
+        message: String,
+    },
     /// Every endpoint failed: each one's failure, in order.
     AllEndpointsFailed {
         /// The method called.
@@ -189,7 +197,8 @@ impl<E: Serialize> Error<E> {
             | Self::IdMismatch { .. }
             | Self::TooLarge { .. }
             | Self::RequestTooLarge { .. }
-            | Self::Deadline { .. } => false,
+            | Self::Deadline { .. }
+            | Self::UnexpectedAnswer { .. } => false,
         }
     }
 }
@@ -208,6 +217,7 @@ impl<E> Error<E> {
             | Self::TooLarge { method, .. }
             | Self::RequestTooLarge { method, .. }
             | Self::Deadline { method, .. }
+            | Self::UnexpectedAnswer { method, .. }
             | Self::AllEndpointsFailed { method, .. } => method,
         }
     }
@@ -245,6 +255,29 @@ impl<E> Error<E> {
         }
     }
 
+    /// The method's typed handler error (the `cause` of a `HANDLER_ERROR`, or an error
+    /// a legacy node reported inside a `query` result), when the node sent one.
+    ///
+    /// ```no_run
+    /// # async fn run(client: near_rpc::client::Client) {
+    /// use near_rpc::types::RpcQueryError;
+    ///
+    /// match client.view_account("nobody.near").await {
+    ///     Ok(account) => println!("{}", account.amount),
+    ///     Err(e) if matches!(e.handler_error(), Some(RpcQueryError::UnknownAccount { .. })) => {
+    ///         println!("no such account")
+    ///     }
+    ///     Err(e) => eprintln!("{e}"),
+    /// }
+    /// # }
+    /// ```
+    pub fn handler_error(&self) -> Option<&E> {
+        match &self.rpc_error()?.cause {
+            crate::ErrorCause::Handler(cause) => Some(cause),
+            _ => None,
+        }
+    }
+
     /// Whether the error is the caller's own: params that could not be encoded, or a
     /// request over the size limit. Nothing was sent.
     pub fn is_usage(&self) -> bool {
@@ -255,16 +288,12 @@ impl<E> Error<E> {
 /// The wire `name` of a handler error's cause (`"TIMEOUT_ERROR"`, ...).
 fn handler_error_name<E: Serialize>(error: &ErrorWrapper<E>) -> Option<String> {
     match &error.cause {
-        crate::ErrorCause::Handler(cause) => serde_json::to_value(cause)
-            .ok()?
-            .get("name")?
-            .as_str()
-            .map(str::to_owned),
+        crate::ErrorCause::Handler(cause) => crate::envelope::tag_of(cause),
         _ => None,
     }
 }
 
-impl<E: fmt::Debug> fmt::Display for Error<E> {
+impl<E: fmt::Debug + Serialize> fmt::Display for Error<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Encode { method, message } => {
@@ -352,6 +381,9 @@ impl<E: fmt::Debug> fmt::Display for Error<E> {
             Self::Deadline { method, limit } => {
                 write!(f, "`{method}` did not finish within its {limit:?} deadline")
             }
+            Self::UnexpectedAnswer { method, message } => {
+                write!(f, "unexpected answer to `{method}`: {message}")
+            }
             Self::AllEndpointsFailed { method, failures } => {
                 write!(f, "`{method}` failed on every endpoint:")?;
                 for (i, failure) in failures.iter().enumerate() {
@@ -366,7 +398,7 @@ impl<E: fmt::Debug> fmt::Display for Error<E> {
     }
 }
 
-impl<E: fmt::Debug> std::error::Error for Error<E> {
+impl<E: fmt::Debug + Serialize> std::error::Error for Error<E> {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Decode { error, .. } => Some(error),

@@ -50,14 +50,18 @@ pub use endpoint::{ApiKey, Endpoint, InvalidApiKey, InvalidEndpoint};
 pub use error::{Error, TransportKind, ERROR_BODY_LIMIT};
 pub use layers::{RetryPolicy, DEFAULT_DEADLINE, DEFAULT_MAX_REQUEST_BYTES};
 pub use redact::{looks_like_secret, Secrets, MASK};
-pub use shortcuts::{TxRef, DEFAULT_WAIT_UNTIL, SHORTCUTS};
+pub use shortcuts::{
+    AtBlock, ChunkRef, ContractArgs, Epoch, GasPrice, Input, RawArgs, TxRef, DEFAULT_WAIT_UNTIL,
+    SHORTCUTS,
+};
 pub use transport::{
     BoxTransport, PathStyle, RedirectPolicy, Transport, DEFAULT_MAX_RESPONSE_BYTES,
 };
 
 pub use transport::DEFAULT_TIMEOUT;
 
-use crate::{decode, ErrorWrapper, Id, Request, Response, RpcMethod};
+use crate::types::{BlockReference, Finality};
+use crate::{decode, methods, ErrorWrapper, Id, Request, Response, RpcMethod};
 use layers::{Deadline, Fallback, Redact, Retry, SizeLimit};
 use transport::{HttpResponse, HttpTransport, RpcRequest, TransportError, TransportErrorKind};
 
@@ -256,6 +260,8 @@ impl ClientBuilder {
 #[derive(Clone)]
 pub struct Client {
     inner: Arc<Inner>,
+    // Where views are read (`Client::at`); latest final by default.
+    read_at: BlockReference,
 }
 
 struct Inner {
@@ -300,14 +306,35 @@ impl Client {
                 next_id: AtomicU64::new(1),
                 config,
             }),
+            read_at: Finality::Final.into(),
         }
     }
 
     /// Calls method `M` with `params`: the typed result, or a typed error.
+    ///
+    /// ```no_run
+    /// # async fn run(client: near_rpc::client::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// use near_rpc::methods::BlockMethod;
+    /// use near_rpc::types::{Finality, RpcBlockRequest};
+    ///
+    /// let request = RpcBlockRequest { block_reference: Finality::Final.into() };
+    /// let block = client.call::<BlockMethod>(request).await?;
+    /// # Ok(()) }
+    /// ```
     pub async fn call<M: RpcMethod>(
         &self,
         params: M::Params,
     ) -> Result<M::Result, Error<M::Error>> {
+        self.call_answered::<M>(params)
+            .await
+            .map(|answer| answer.result)
+    }
+
+    /// [`Client::call`], keeping who answered (for errors found inside a result).
+    async fn call_answered<M: RpcMethod>(
+        &self,
+        params: M::Params,
+    ) -> Result<Answered<M::Result>, Error<M::Error>> {
         let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
         let request = Request::new(M::NAME, params).with_id(id.to_string());
         let body = serde_json::to_vec(&request).map_err(|e| Error::Encode {
@@ -320,11 +347,37 @@ impl Client {
     }
 }
 
+/// A successful result and the endpoint and status it came with.
+struct Answered<T> {
+    result: T,
+    endpoint: String,
+    status: u16,
+}
+
+impl<T> Answered<T> {
+    /// The error a node reported inside a successful `result`, as a handler error with
+    /// the node's text.
+    fn handler_error<E>(&self, cause: E, text: &str) -> Error<E> {
+        Error::Rpc {
+            method: methods::QueryMethod::NAME,
+            endpoint: self.endpoint.clone(),
+            status: self.status,
+            error: Box::new(ErrorWrapper {
+                cause: crate::ErrorCause::Handler(cause),
+                code: None,
+                message: None,
+                data: Some(serde_json::Value::String(text.to_owned())),
+            }),
+            retry_after: None,
+        }
+    }
+}
+
 /// The typed result of one outcome of the transport stack.
 fn outcome_to_result<M: RpcMethod>(
     outcome: Result<HttpResponse, TransportError>,
     id: u64,
-) -> Result<M::Result, Error<M::Error>> {
+) -> Result<Answered<M::Result>, Error<M::Error>> {
     match outcome {
         Ok(response) => decode_response::<M>(response, id),
         Err(error) => Err(transport_error::<M>(error, id)),
@@ -379,7 +432,7 @@ fn transport_error<M: RpcMethod>(error: TransportError, id: u64) -> Error<M::Err
 fn decode_response<M: RpcMethod>(
     response: HttpResponse,
     id: u64,
-) -> Result<M::Result, Error<M::Error>> {
+) -> Result<Answered<M::Result>, Error<M::Error>> {
     let method = M::NAME;
     let HttpResponse {
         endpoint,
@@ -440,7 +493,11 @@ fn decode_response<M: RpcMethod>(
         });
     }
     match envelope.payload {
-        Ok(result) if response.is_success() => Ok(result),
+        Ok(result) if response.is_success() => Ok(Answered {
+            result,
+            endpoint,
+            status,
+        }),
         // A non-2xx status is never a success, whatever the body says.
         Ok(_) => Err(http_error(serde_json::from_slice(body).ok().map(Box::new))),
         Err(error) => Err(Error::Rpc {

@@ -86,33 +86,88 @@ impl<E, V, I> ErrorWrapper<E, V, I> {
     }
 }
 
-impl<E: fmt::Debug, V: fmt::Debug, I: fmt::Debug> fmt::Display for ErrorWrapper<E, V, I> {
-    /// One line: `NAME: message: data`. Without a name, the code (if any) is
-    /// used; without a message, the cause's `Debug`; `data` is omitted when
-    /// absent or null, and written without quotes when it is a string.
+impl<E: Serialize, V: Serialize, I: Serialize> ErrorWrapper<E, V, I> {
+    /// The most specific name: the cause's own (`UNKNOWN_BLOCK`, `PARSE_ERROR`, ...)
+    /// when it has one, else the wire name (`HANDLER_ERROR`, ...); `None` for a legacy
+    /// body without a name.
+    pub fn cause_name(&self) -> Option<String> {
+        let inner = match &self.cause {
+            ErrorCause::RequestValidation(v) => tag_of(v),
+            ErrorCause::Handler(e) => tag_of(e),
+            ErrorCause::Internal(i) => tag_of(i),
+            // A wire name this crate does not know says more than a guess at its cause.
+            ErrorCause::Unknown { .. } => None,
+            ErrorCause::Missing => return None,
+        };
+        Some(inner.unwrap_or_else(|| self.name().to_owned()))
+    }
+}
+
+/// The `name` a cause serializes with (`{"name": "UNKNOWN_BLOCK", "info": ...}`).
+pub(crate) fn tag_of<T: Serialize>(cause: &T) -> Option<String> {
+    serde_json::to_value(cause)
+        .ok()?
+        .get("name")?
+        .as_str()
+        .map(str::to_owned)
+}
+
+impl<E, V, I> fmt::Display for ErrorWrapper<E, V, I>
+where
+    E: fmt::Debug + Serialize,
+    V: fmt::Debug + Serialize,
+    I: fmt::Debug + Serialize,
+{
+    /// One line: the most specific name, then the node's own words. nearcore puts its
+    /// message in `data` (`UNKNOWN_ACCOUNT: account x does not exist while viewing`);
+    /// its `message` is a generic "Server error", shown only for legacy bodies without
+    /// a name, or when there is nothing else.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.cause, self.code) {
-            (ErrorCause::Missing, Some(code)) => write!(f, "error {code}")?,
-            (ErrorCause::Missing, None) => f.write_str("error")?,
-            (cause, _) => f.write_str(cause.name())?,
+        match (self.cause_name(), self.code) {
+            (Some(name), _) => f.write_str(&name)?,
+            (None, Some(code)) => write!(f, "error {code}")?,
+            (None, None) => f.write_str("error")?,
         }
-        match (&self.message, &self.cause) {
-            (Some(message), _) => write!(f, ": {message}")?,
-            (None, ErrorCause::RequestValidation(v)) => write!(f, ": {v:?}")?,
-            (None, ErrorCause::Handler(e)) => write!(f, ": {e:?}")?,
-            (None, ErrorCause::Internal(i)) => write!(f, ": {i:?}")?,
-            (None, ErrorCause::Unknown { cause, .. }) => write!(f, ": {cause}")?,
-            (None, ErrorCause::Missing) => {}
+        let data = match &self.data {
+            Some(Value::String(s)) if !s.is_empty() => Some(s.clone()),
+            None | Some(Value::Null) | Some(Value::String(_)) => None,
+            Some(other) => Some(other.to_string()),
+        };
+        let legacy = matches!(self.cause, ErrorCause::Missing);
+        if let (true, Some(message)) = (legacy, &self.message) {
+            write!(f, ": {message}")?;
         }
-        match &self.data {
-            None | Some(Value::Null) => Ok(()),
-            Some(Value::String(s)) => write!(f, ": {s}"),
-            Some(other) => write!(f, ": {other}"),
+        match (data, &self.cause) {
+            (Some(data), _) => write!(f, ": {data}"),
+            (None, ErrorCause::Missing) => Ok(()),
+            (None, ErrorCause::Unknown { .. }) if self.message.is_some() => {
+                write!(f, ": {}", self.message.as_deref().unwrap_or_default())
+            }
+            // A named cause without data: its fields say more than "Server error".
+            (None, _) => self.write_cause(f),
         }
     }
 }
 
-impl<E: fmt::Debug, V: fmt::Debug, I: fmt::Debug> std::error::Error for ErrorWrapper<E, V, I> {}
+impl<E: fmt::Debug, V: fmt::Debug, I: fmt::Debug> ErrorWrapper<E, V, I> {
+    fn write_cause(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.cause {
+            ErrorCause::RequestValidation(v) => write!(f, ": {v:?}"),
+            ErrorCause::Handler(e) => write!(f, ": {e:?}"),
+            ErrorCause::Internal(i) => write!(f, ": {i:?}"),
+            ErrorCause::Unknown { cause, .. } => write!(f, ": {cause}"),
+            ErrorCause::Missing => Ok(()),
+        }
+    }
+}
+
+impl<E, V, I> std::error::Error for ErrorWrapper<E, V, I>
+where
+    E: fmt::Debug + Serialize,
+    V: fmt::Debug + Serialize,
+    I: fmt::Debug + Serialize,
+{
+}
 
 impl<E: Serialize, V: Serialize, I: Serialize> Serialize for ErrorWrapper<E, V, I> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -330,9 +385,10 @@ mod tests {
         assert_eq!(w.cause, ErrorCause::Handler(HandlerError::UnknownBlock {}));
         assert_eq!(w.name(), "HANDLER_ERROR");
         assert_eq!(w.code, Some(-32000));
+        // The cause's own name and the node's words, without "Server error".
         assert_eq!(
             w.to_string(),
-            "HANDLER_ERROR: Server error: DB Not Found Error: BLOCK HEIGHT: 1 \n Cause: Unknown"
+            "UNKNOWN_BLOCK: DB Not Found Error: BLOCK HEIGHT: 1 \n Cause: Unknown"
         );
     }
 
@@ -478,9 +534,9 @@ mod tests {
             message: None,
             data: None,
         };
-        assert_eq!(w.to_string(), "HANDLER_ERROR: UnknownBlock");
+        assert_eq!(w.to_string(), "UNKNOWN_BLOCK: UnknownBlock");
         let e: &dyn std::error::Error = &w;
-        assert!(e.to_string().starts_with("HANDLER_ERROR"));
+        assert!(e.to_string().starts_with("UNKNOWN_BLOCK"));
     }
 
     #[test]

@@ -113,9 +113,30 @@ macro_rules! base64_string {
         }
 
         impl From<String> for $name {
-            /// Unchecked: encoding or [`Self::validate`] checks it.
+            /// Base64 text, unchecked: encoding or [`Self::validate`] checks it.
             fn from(value: String) -> Self {
                 Self(value)
+            }
+        }
+
+        impl From<&str> for $name {
+            /// Base64 text, unchecked: encoding or [`Self::validate`] checks it.
+            fn from(value: &str) -> Self {
+                Self(value.to_owned())
+            }
+        }
+
+        impl From<Vec<u8>> for $name {
+            /// The bytes themselves, encoded.
+            fn from(bytes: Vec<u8>) -> Self {
+                Self::from_bytes(bytes)
+            }
+        }
+
+        impl From<&[u8]> for $name {
+            /// The bytes themselves, encoded.
+            fn from(bytes: &[u8]) -> Self {
+                Self::from_bytes(bytes)
             }
         }
 

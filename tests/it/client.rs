@@ -52,7 +52,7 @@ fn block_final() -> RpcBlockRequest {
 }
 
 /// No error text may reveal the key, whatever the error.
-fn assert_redacted<E: std::fmt::Debug>(error: &Error<E>) {
+fn assert_redacted<E: std::fmt::Debug + serde::Serialize>(error: &Error<E>) {
     let shown = format!("{error} {error:?}");
     assert!(!shown.contains(KEY), "the API key leaked: {shown}");
 }
@@ -402,7 +402,10 @@ async fn writes_are_not_retried_unless_the_caller_opts_in() {
     };
     let server = TestServer::start(vec![Reply::status(503, "busy"), Reply::json(STATUS_OK)]);
     let client = builder(&server.url("")).build().unwrap();
-    let err = client.call::<methods::SendTxMethod>(params()).await.unwrap_err();
+    let err = client
+        .call::<methods::SendTxMethod>(params())
+        .await
+        .unwrap_err();
     assert!(
         err.is_retryable(),
         "retryable in general, but not for a write"
@@ -419,7 +422,10 @@ async fn writes_are_not_retried_unless_the_caller_opts_in() {
         ..fast_retry()
     };
     let client = builder(&server.url("")).retry(retry).build().unwrap();
-    client.call::<methods::SendTxMethod>(params()).await.unwrap();
+    client
+        .call::<methods::SendTxMethod>(params())
+        .await
+        .unwrap();
     assert_eq!(server.requests().len(), 2);
 }
 
@@ -466,7 +472,10 @@ async fn decoding_errors_inside_a_query_answer_name_the_full_path() {
                 account_id: "alice.near".parse().unwrap(),
             },
         };
-        let err = client.call::<methods::QueryMethod>(request).await.unwrap_err();
+        let err = client
+            .call::<methods::QueryMethod>(request)
+            .await
+            .unwrap_err();
         let Error::Decode { error, .. } = &err else {
             panic!("{err}")
         };

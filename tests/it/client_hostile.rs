@@ -36,7 +36,7 @@ fn no_retry(builder: ClientBuilder) -> ClientBuilder {
 }
 
 /// Every way an error is printed, joined.
-fn printed<E: std::fmt::Debug>(error: &Error<E>) -> String {
+fn printed<E: std::fmt::Debug + serde::Serialize>(error: &Error<E>) -> String {
     let mut text = format!("{error}\n{error:?}");
     let mut source = std::error::Error::source(error);
     while let Some(s) = source {
@@ -406,7 +406,10 @@ async fn transactions_fail_over_only_when_nothing_was_sent() {
         .unwrap()
         .build()
         .unwrap();
-    client.call::<methods::SendTxMethod>(send_tx()).await.unwrap();
+    client
+        .call::<methods::SendTxMethod>(send_tx())
+        .await
+        .unwrap();
     assert_eq!(
         good.requests().len(),
         1,
@@ -427,7 +430,10 @@ async fn transactions_fail_over_only_when_nothing_was_sent() {
             .unwrap()
             .build()
             .unwrap();
-        client.call::<methods::SendTxMethod>(send_tx()).await.unwrap_err();
+        client
+            .call::<methods::SendTxMethod>(send_tx())
+            .await
+            .unwrap_err();
         assert_eq!(first.requests().len(), 1, "{reached:?}: never sent twice");
         assert!(
             second.requests().is_empty(),
@@ -536,7 +542,10 @@ async fn oversized_requests_are_never_sent() {
         .unwrap();
     let mut request = send_tx();
     request.signed_tx_base64 = SignedTransaction("A".repeat(400));
-    let err = client.call::<methods::SendTxMethod>(request).await.unwrap_err();
+    let err = client
+        .call::<methods::SendTxMethod>(request)
+        .await
+        .unwrap_err();
     assert!(
         matches!(err, Error::RequestTooLarge { limit: 100, .. }),
         "{err}"
@@ -638,7 +647,10 @@ async fn base64_that_does_not_decode_is_a_usage_error_before_sending() {
     let client = Client::new(&server.url("")).unwrap();
     let mut request = send_tx();
     request.signed_tx_base64 = SignedTransaction("not base64!".into());
-    let err = client.call::<methods::SendTxMethod>(request).await.unwrap_err();
+    let err = client
+        .call::<methods::SendTxMethod>(request)
+        .await
+        .unwrap_err();
     assert!(matches!(err, Error::Encode { .. }), "{err}");
     assert!(err.is_usage());
     assert!(err.to_string().contains("not valid base64"), "{err}");
@@ -651,7 +663,10 @@ async fn base64_that_does_not_decode_is_a_usage_error_before_sending() {
             args_base64: near_rpc::FunctionArgs("{\"json\":1}".into()),
         },
     };
-    let err = client.call::<methods::QueryMethod>(bad_args).await.unwrap_err();
+    let err = client
+        .call::<methods::QueryMethod>(bad_args)
+        .await
+        .unwrap_err();
     assert!(err.is_usage(), "{err}");
     assert!(err.to_string().contains("function-call args"), "{err}");
     assert!(server.requests().is_empty(), "nothing was sent");

@@ -269,7 +269,10 @@ mod tests {
 
         #[test]
         fn null_params_and_results() {
-            assert_eq!(decode::<<HealthMethod as RpcMethod>::Params>(json!(null)), Ok(()));
+            assert_eq!(
+                decode::<<HealthMethod as RpcMethod>::Params>(json!(null)),
+                Ok(())
+            );
             assert!(decode::<<HealthMethod as RpcMethod>::Params>(json!({})).is_err());
             let request = near_rpc::Request::new(HealthMethod::NAME, ());
             let body = serde_json::to_value(&request).unwrap();

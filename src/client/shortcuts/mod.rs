@@ -1,0 +1,628 @@
+//! Typed shortcuts for the common calls, each a thin layer over [`Client::call`], which
+//! stays the way to reach all 38 methods.
+//!
+//! They are written once, in [`shortcuts!`], which defines each as an async method of
+//! [`Client`] and (feature `blocking`) as a blocking method of
+//! [`BlockingClient`](super::blocking::BlockingClient) that drives the async one: the
+//! two clients cannot drift apart.
+//!
+//! Views (`view_*`, `call_function`, `changes`) read at the client's block, latest final
+//! unless set with [`Client::at`]; they return the value with the block it was read at
+//! ([`AtBlock`]). A `query` answer that carries an error inside its `result` (old nodes
+//! do that) is an [`Error::Rpc`] with the typed cause, never an `Ok`.
+
+mod input;
+mod values;
+
+pub use input::Input;
+pub use values::{AtBlock, ChunkRef, ContractArgs, Epoch, GasPrice, RawArgs};
+
+use super::{Client, Error};
+use crate::methods;
+use crate::types::{
+    AccessKeyList, AccessKeyView, AccountView, BlockReference, CallResult, ContractCodeView,
+    FunctionArgs, GenesisConfig, GenesisConfigError, RpcBlockError, RpcBlockRequest,
+    RpcBlockResponse, RpcChunkError, RpcChunkRequest, RpcChunkResponse, RpcGasPriceError,
+    RpcGasPriceRequest, RpcLightClientExecutionProofRequest,
+    RpcLightClientExecutionProofRequestKind, RpcLightClientExecutionProofResponse,
+    RpcLightClientProofError, RpcNetworkInfoError, RpcNetworkInfoResponse, RpcProtocolConfigError,
+    RpcProtocolConfigRequest, RpcProtocolConfigResponse, RpcQueryError, RpcQueryRequest,
+    RpcQueryRequestKind, RpcQueryResponseKind, RpcSendTransactionRequest, RpcStateChangesError,
+    RpcStateChangesInBlockByTypeRequest, RpcStateChangesInBlockByTypeRequestKind,
+    RpcStateChangesInBlockResponse, RpcStatusError, RpcStatusResponse, RpcTransactionError,
+    RpcTransactionStatusRequest, RpcTransactionStatusRequestKind, RpcValidatorError,
+    RpcValidatorRequest, RpcValidatorResponse, SignedTransaction, StoreKey, TxExecutionStatus,
+    ViewStateResult,
+};
+use crate::{AccountId, BlockId, CryptoHash, PublicKey, RpcMethod, RpcTransactionResponse};
+
+/// Which transaction to look up: by hash and sender, or by the signed transaction itself
+/// (base64 of its borsh encoding).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TxRef {
+    /// By hash and signer.
+    Hash {
+        /// The transaction hash.
+        tx_hash: CryptoHash,
+        /// The account that signed it.
+        sender_account_id: AccountId,
+    },
+    /// By the signed transaction, base64-encoded.
+    Signed(String),
+}
+
+impl From<(CryptoHash, AccountId)> for TxRef {
+    fn from((tx_hash, sender_account_id): (CryptoHash, AccountId)) -> Self {
+        Self::Hash {
+            tx_hash,
+            sender_account_id,
+        }
+    }
+}
+
+impl TxRef {
+    /// The request for `tx` / `EXPERIMENTAL_tx_status`.
+    pub fn request(self, wait_until: TxExecutionStatus) -> RpcTransactionStatusRequest {
+        let kind = match self {
+            Self::Hash {
+                tx_hash,
+                sender_account_id,
+            } => RpcTransactionStatusRequestKind::TxHashSenderAccountId {
+                tx_hash,
+                sender_account_id,
+            },
+            Self::Signed(base64) => RpcTransactionStatusRequestKind::SignedTxBase64 {
+                signed_tx_base64: SignedTransaction(base64),
+            },
+        };
+        RpcTransactionStatusRequest {
+            wait_until: Some(wait_until),
+            kind,
+        }
+    }
+}
+
+/// What `wait_until` defaults to, as in nearcore: executed, not necessarily final.
+pub const DEFAULT_WAIT_UNTIL: TxExecutionStatus = TxExecutionStatus::ExecutedOptimistic;
+
+/// Defines each shortcut as an async method of `Client` and a blocking method of
+/// `BlockingClient` that runs the async one to completion.
+macro_rules! shortcuts {
+    ($(
+        $(#[$meta:meta])*
+        pub fn $name:ident(&$self:ident $(, $arg:ident: $ty:ty)* $(,)?) -> $ret:ty $body:block
+    )*) => {
+        impl Client {
+            $(
+                $(#[$meta])*
+                pub async fn $name(&$self $(, $arg: $ty)*) -> $ret $body
+            )*
+        }
+
+        #[cfg(feature = "blocking")]
+        impl super::blocking::BlockingClient {
+            $(
+                #[doc = concat!("Blocking [`Client::", stringify!($name), "`].")]
+                pub fn $name(&self $(, $arg: $ty)*) -> $ret {
+                    self.block_on(self.client().$name($($arg),*))
+                }
+            )*
+        }
+
+        /// The names of every shortcut, as both clients have them.
+        pub const SHORTCUTS: &[&str] = &[$(stringify!($name)),*];
+    };
+}
+
+/// Wraps a doc example's body in an async fn taking `client`.
+macro_rules! example {
+    ($($body:literal)*) => {
+        concat!(
+            "```no_run\n",
+            "# async fn run(client: near_rpc::client::Client) -> Result<(), Box<dyn std::error::Error>> {\n",
+            $($body, "\n",)*
+            "# Ok(()) }\n",
+            "```"
+        )
+    };
+}
+
+shortcuts! {
+    /// `query` `view_account`: the account's balance, locked stake, storage and code hash.
+    #[doc = example!(
+        "let account = client.view_account(\"alice.near\").await?;"
+        "println!(\"{} at block {}\", account.amount, account.block_height);"
+    )]
+    pub fn view_account(
+        &self,
+        account: impl Input<AccountId>,
+    ) -> Result<AtBlock<AccountView>, Error<RpcQueryError>> {
+        let account_id = self.input(account, "the account id")?;
+        let view = self.view(RpcQueryRequestKind::ViewAccount { account_id }).await?;
+        view_as(view, |kind| match kind {
+            RpcQueryResponseKind::AccountView(view) => Some(view),
+            _ => None,
+        })
+    }
+
+    /// `query` `view_access_key`: one access key's nonce and permission.
+    #[doc = example!(
+        "let key = client.view_access_key(\"alice.near\", \"ed25519:H9k5eiU4xXS3M4z8HzKJSLaZdqGdGwBG49o7orNC4eZW\").await?;"
+        "println!(\"next nonce {}\", key.nonce + 1);"
+    )]
+    pub fn view_access_key(
+        &self,
+        account: impl Input<AccountId>,
+        public_key: impl Input<PublicKey>,
+    ) -> Result<AtBlock<AccessKeyView>, Error<RpcQueryError>> {
+        let account_id = self.input(account, "the account id")?;
+        let public_key = self.input(public_key, "the public key")?;
+        let kind = RpcQueryRequestKind::ViewAccessKey { account_id, public_key };
+        view_as(self.view(kind).await?, |kind| match kind {
+            RpcQueryResponseKind::AccessKeyView(view) => Some(view),
+            _ => None,
+        })
+    }
+
+    /// `query` `view_access_key_list`: every access key of the account.
+    #[doc = example!(
+        "let keys = client.view_access_key_list(\"alice.near\").await?;"
+        "for key in &keys.keys { println!(\"{}\", key.public_key); }"
+    )]
+    pub fn view_access_key_list(
+        &self,
+        account: impl Input<AccountId>,
+    ) -> Result<AtBlock<AccessKeyList>, Error<RpcQueryError>> {
+        let account_id = self.input(account, "the account id")?;
+        let kind = RpcQueryRequestKind::ViewAccessKeyList { account_id };
+        view_as(self.view(kind).await?, |kind| match kind {
+            RpcQueryResponseKind::AccessKeyList(list) => Some(list),
+            _ => None,
+        })
+    }
+
+    /// `query` `view_code`: the contract's code (base64) and its hash.
+    #[doc = example!(
+        "let code = client.view_code(\"contract.near\").await?;"
+        "println!(\"code hash {}\", code.hash);"
+    )]
+    pub fn view_code(
+        &self,
+        account: impl Input<AccountId>,
+    ) -> Result<AtBlock<ContractCodeView>, Error<RpcQueryError>> {
+        let account_id = self.input(account, "the account id")?;
+        view_as(self.view(RpcQueryRequestKind::ViewCode { account_id }).await?, |kind| match kind {
+            RpcQueryResponseKind::ContractCodeView(code) => Some(code),
+            _ => None,
+        })
+    }
+
+    /// `query` `view_state`: the contract's storage entries whose keys start with `prefix`
+    /// (empty: all of them; nodes refuse states over 50 kB with `TOO_LARGE_CONTRACT_STATE`).
+    #[doc = example!(
+        "let state = client.view_state(\"contract.near\", b\"STATE\").await?;"
+        "println!(\"{} entries\", state.values.len());"
+    )]
+    pub fn view_state(
+        &self,
+        account: impl Input<AccountId>,
+        prefix: impl AsRef<[u8]>,
+    ) -> Result<AtBlock<ViewStateResult>, Error<RpcQueryError>> {
+        let account_id = self.input(account, "the account id")?;
+        self.view_state_inner(account_id, prefix.as_ref(), false).await
+    }
+
+    /// Like [`Client::view_state`], with the trie proof of the entries (`proof`).
+    #[doc = example!(
+        "let state = client.view_state_with_proof(\"contract.near\", b\"\").await?;"
+        "println!(\"{} proof nodes\", state.proof.len());"
+    )]
+    pub fn view_state_with_proof(
+        &self,
+        account: impl Input<AccountId>,
+        prefix: impl AsRef<[u8]>,
+    ) -> Result<AtBlock<ViewStateResult>, Error<RpcQueryError>> {
+        let account_id = self.input(account, "the account id")?;
+        self.view_state_inner(account_id, prefix.as_ref(), true).await
+    }
+
+    /// `query` `call_function`: calls a view method of a contract. `args` is any
+    /// `Serialize` value, sent as JSON (`()` for none), or [`RawArgs`]. Read the result
+    /// with [`CallResult::json`], [`CallResult::text`] or [`CallResult::bytes`]; the
+    /// contract's logs are in `logs`. A method that panics or does not exist is an
+    /// error (`CONTRACT_EXECUTION_ERROR`).
+    #[doc = example!(
+        "use serde_json::json;"
+        "let result = client.call_function(\"wrap.near\", \"ft_balance_of\", json!({\"account_id\": \"alice.near\"})).await?;"
+        "let balance: String = result.json()?;"
+    )]
+    pub fn call_function(
+        &self,
+        contract: impl Input<AccountId>,
+        method: &str,
+        args: impl ContractArgs,
+    ) -> Result<AtBlock<CallResult>, Error<RpcQueryError>> {
+        let account_id = self.input(contract, "the contract account id")?;
+        let args = args.into_bytes().map_err(|message| Error::Encode {
+            method: methods::QueryMethod::NAME,
+            message,
+        })?;
+        let kind = RpcQueryRequestKind::CallFunction {
+            account_id,
+            method_name: method.to_owned(),
+            args_base64: FunctionArgs::from_bytes(args),
+        };
+        view_as(self.view(kind).await?, |kind| match kind {
+            RpcQueryResponseKind::CallResult(result) => Some(result),
+            _ => None,
+        })
+    }
+
+    /// `query` with any request: the answer's kind at its block, with errors a legacy
+    /// node put inside `result` turned into [`Error::Rpc`] (unlike
+    /// `call::<methods::QueryMethod>`, which returns the bindings' raw
+    /// [`RpcQueryResponseKind::LegacyError`]).
+    #[doc = example!(
+        "use near_rpc::types::{Finality, RpcQueryRequest, RpcQueryRequestKind};"
+        "let request = RpcQueryRequest {"
+        "    block_reference: Finality::Optimistic.into(),"
+        "    kind: RpcQueryRequestKind::ViewAccount { account_id: \"alice.near\".parse()? },"
+        "};"
+        "let answer = client.query(request).await?;"
+    )]
+    pub fn query(
+        &self,
+        request: RpcQueryRequest,
+    ) -> Result<AtBlock<RpcQueryResponseKind>, Error<RpcQueryError>> {
+        self.query_typed(request).await
+    }
+
+    /// `block`: the block at a finality, height or hash.
+    #[doc = example!(
+        "use near_rpc::types::Finality;"
+        "let block = client.block(Finality::Final).await?;"
+        "println!(\"{} {}\", block.header.height, block.header.hash);"
+        "let older = client.block(100_000_000).await?;"
+    )]
+    pub fn block(
+        &self,
+        at: impl Into<BlockReference>,
+    ) -> Result<RpcBlockResponse, Error<RpcBlockError>> {
+        self.call::<methods::BlockMethod>(RpcBlockRequest { block_reference: at.into() }).await
+    }
+
+    /// `chunk`: by block and shard (`(height_or_hash, shard)`) or by chunk hash.
+    #[doc = example!(
+        "let chunk = client.chunk((100_000_000, 0)).await?;"
+        "println!(\"{} transactions\", chunk.transactions.len());"
+    )]
+    pub fn chunk(
+        &self,
+        chunk: impl Into<ChunkRef>,
+    ) -> Result<RpcChunkResponse, Error<RpcChunkError>> {
+        let request = RpcChunkRequest { kind: chunk.into().into() };
+        self.call::<methods::ChunkMethod>(request).await
+    }
+
+    /// `gas_price`: at a block, or (`None`) at the latest one.
+    #[doc = example!(
+        "let price = client.gas_price(None).await?;"
+        "println!(\"{price}\"); // 100000000 yoctoNEAR/gas"
+    )]
+    pub fn gas_price(
+        &self,
+        at: impl Into<Option<BlockId>>,
+    ) -> Result<GasPrice, Error<RpcGasPriceError>> {
+        let request = RpcGasPriceRequest { block_id: at.into() };
+        let response = self.call::<methods::GasPriceMethod>(request).await?;
+        Ok(GasPrice::from(response.gas_price))
+    }
+
+    /// `status`: the node's version, chain, sync state and validators.
+    #[doc = example!(
+        "let status = client.status().await?;"
+        "println!(\"{} at {}\", status.chain_id, status.sync_info.latest_block_height);"
+    )]
+    pub fn status(&self) -> Result<RpcStatusResponse, Error<RpcStatusError>> {
+        self.call::<methods::StatusMethod>(()).await
+    }
+
+    /// `network_info`: the node's peers and traffic.
+    #[doc = example!(
+        "let network = client.network_info().await?;"
+        "println!(\"{} peers\", network.num_active_peers);"
+    )]
+    pub fn network_info(&self) -> Result<RpcNetworkInfoResponse, Error<RpcNetworkInfoError>> {
+        self.call::<methods::NetworkInfoMethod>(()).await
+    }
+
+    /// `health`: `Ok` when the node is healthy (it answers an error otherwise).
+    #[doc = example!("client.health().await?;")]
+    pub fn health(&self) -> Result<(), Error<RpcStatusError>> {
+        self.call::<methods::HealthMethod>(()).await.map(drop)
+    }
+
+    /// `validators`: the validators of the latest epoch, of an epoch by id, or of the
+    /// epoch a block ends.
+    #[doc = example!(
+        "use near_rpc::client::Epoch;"
+        "let validators = client.validators(Epoch::Latest).await?;"
+        "println!(\"{} validators\", validators.current_validators.len());"
+    )]
+    pub fn validators(
+        &self,
+        epoch: impl Into<Epoch>,
+    ) -> Result<RpcValidatorResponse, Error<RpcValidatorError>> {
+        let request = RpcValidatorRequest { kind: epoch.into().into() };
+        self.call::<methods::ValidatorsMethod>(request).await
+    }
+
+    /// `light_client_proof`: the proof of a transaction's or receipt's outcome against
+    /// a light client's head.
+    #[doc = example!(
+        "use near_rpc::types::RpcLightClientExecutionProofRequestKind as Of;"
+        "let tx = Of::Transaction { sender_id: \"alice.near\".parse()?, transaction_hash: \"9FtHUFBQsZ2MG77K3x3MJ9wjX3UT8zE1TczCrhZEcG8U\".parse()? };"
+        "let proof = client.light_client_proof(tx, \"3tM2JZ8hQsZ2tQq6YkeF8W8jB4TMaBHHhDqgAQxGPB2p\".parse()?).await?;"
+    )]
+    pub fn light_client_proof(
+        &self,
+        of: RpcLightClientExecutionProofRequestKind,
+        light_client_head: CryptoHash,
+    ) -> Result<RpcLightClientExecutionProofResponse, Error<RpcLightClientProofError>> {
+        let request = RpcLightClientExecutionProofRequest { light_client_head, kind: of };
+        self.call::<methods::LightClientProofMethod>(request).await
+    }
+
+    /// `changes`: what changed in the client's block (see [`Client::at`]) for the
+    /// accounts, keys or storage keys `kind` names.
+    #[doc = example!(
+        "use near_rpc::types::RpcStateChangesInBlockByTypeRequestKind as Kind;"
+        "let kind = Kind::AccountChanges { account_ids: vec![\"alice.near\".parse()?] };"
+        "let changes = client.changes(kind).await?;"
+        "println!(\"{} changes\", changes.changes.len());"
+    )]
+    pub fn changes(
+        &self,
+        kind: RpcStateChangesInBlockByTypeRequestKind,
+    ) -> Result<RpcStateChangesInBlockResponse, Error<RpcStateChangesError>> {
+        let request = RpcStateChangesInBlockByTypeRequest {
+            block_reference: self.read_at.clone(),
+            kind,
+        };
+        self.call::<methods::ChangesMethod>(request).await
+    }
+
+    /// `send_tx`: submits a signed transaction (its borsh bytes, or their base64) and
+    /// waits until `wait_until` (default [`DEFAULT_WAIT_UNTIL`]). Text that is not base64
+    /// is refused before anything is sent; the call is never repeated once it may have
+    /// reached a node.
+    #[doc = example!(
+        "# let signed_tx_bytes: Vec<u8> = vec![];"
+        "let outcome = client.send_tx(signed_tx_bytes, None).await?;"
+        "println!(\"failed: {}\", outcome.is_failure());"
+    )]
+    pub fn send_tx(
+        &self,
+        tx: impl Into<SignedTransaction>,
+        wait_until: Option<TxExecutionStatus>,
+    ) -> Result<RpcTransactionResponse, Error<RpcTransactionError>> {
+        let request = RpcSendTransactionRequest {
+            signed_tx_base64: tx.into(),
+            wait_until: Some(wait_until.unwrap_or(DEFAULT_WAIT_UNTIL)),
+        };
+        self.call::<methods::SendTxMethod>(request).await
+    }
+
+    /// `broadcast_tx_async`: submits a signed transaction without waiting; the answer
+    /// is its hash.
+    #[doc = example!(
+        "# let signed_tx_base64 = String::new();"
+        "let hash = client.broadcast_tx_async(signed_tx_base64).await?;"
+    )]
+    pub fn broadcast_tx_async(
+        &self,
+        tx: impl Into<SignedTransaction>,
+    ) -> Result<CryptoHash, Error<RpcTransactionError>> {
+        let request = RpcSendTransactionRequest { signed_tx_base64: tx.into(), wait_until: None };
+        self.call::<methods::BroadcastTxAsyncMethod>(request).await
+    }
+
+    /// `broadcast_tx_commit`: submits a signed transaction and waits for its outcome.
+    #[doc = example!(
+        "# let signed_tx_bytes: Vec<u8> = vec![];"
+        "let outcome = client.broadcast_tx_commit(signed_tx_bytes).await?;"
+    )]
+    pub fn broadcast_tx_commit(
+        &self,
+        tx: impl Into<SignedTransaction>,
+    ) -> Result<RpcTransactionResponse, Error<RpcTransactionError>> {
+        let request = RpcSendTransactionRequest { signed_tx_base64: tx.into(), wait_until: None };
+        self.call::<methods::BroadcastTxCommitMethod>(request).await
+    }
+
+    /// `EXPERIMENTAL_tx_status`: the transaction's status and, once executed, its outcome
+    /// with receipts. Waits until `wait_until` (default [`DEFAULT_WAIT_UNTIL`]).
+    #[doc = example!(
+        "use near_rpc::CryptoHash;"
+        "let hash: CryptoHash = \"9FtHUFBQsZ2MG77K3x3MJ9wjX3UT8zE1TczCrhZEcG8U\".parse()?;"
+        "let status = client.tx_status((hash, \"alice.near\".parse()?), None).await?;"
+        "println!(\"failed: {}\", status.is_failure());"
+    )]
+    pub fn tx_status(
+        &self,
+        tx: impl Into<TxRef>,
+        wait_until: Option<TxExecutionStatus>,
+    ) -> Result<RpcTransactionResponse, Error<RpcTransactionError>> {
+        let request = tx.into().request(wait_until.unwrap_or(DEFAULT_WAIT_UNTIL));
+        self.call::<methods::ExperimentalTxStatusMethod>(request).await
+    }
+
+    /// `tx`: like [`Client::tx_status`], with the outcome but without receipts.
+    #[doc = example!(
+        "use near_rpc::CryptoHash;"
+        "let hash: CryptoHash = \"9FtHUFBQsZ2MG77K3x3MJ9wjX3UT8zE1TczCrhZEcG8U\".parse()?;"
+        "let status = client.tx((hash, \"alice.near\".parse()?), None).await?;"
+    )]
+    pub fn tx(
+        &self,
+        tx: impl Into<TxRef>,
+        wait_until: Option<TxExecutionStatus>,
+    ) -> Result<RpcTransactionResponse, Error<RpcTransactionError>> {
+        let request = tx.into().request(wait_until.unwrap_or(DEFAULT_WAIT_UNTIL));
+        self.call::<methods::TxMethod>(request).await
+    }
+
+    /// `genesis_config`: the chain's genesis configuration.
+    #[doc = example!(
+        "let genesis = client.genesis_config().await?;"
+        "println!(\"{} from {}\", genesis.chain_id, genesis.genesis_time);"
+    )]
+    pub fn genesis_config(&self) -> Result<GenesisConfig, Error<GenesisConfigError>> {
+        self.call::<methods::GenesisConfigMethod>(()).await
+    }
+
+    /// `EXPERIMENTAL_genesis_config`: the same, under its older name.
+    #[doc = example!("let genesis = client.experimental_genesis_config().await?;")]
+    pub fn experimental_genesis_config(
+        &self,
+    ) -> Result<GenesisConfig, Error<GenesisConfigError>> {
+        self.call::<methods::ExperimentalGenesisConfigMethod>(()).await
+    }
+
+    /// `EXPERIMENTAL_protocol_config` at a block: by finality, by height or hash, or at
+    /// genesis (`SyncCheckpoint::Genesis`). The accessors (`protocol_version()`,
+    /// `storage_amount_per_byte()`, ...) read fields every node fills without `Option`
+    /// chains.
+    #[doc = example!(
+        "use near_rpc::types::{Finality, SyncCheckpoint};"
+        "let latest = client.protocol_config_at(Finality::Final).await?;"
+        "let at_height = client.protocol_config_at(100_000_000).await?;"
+        "let at_genesis = client.protocol_config_at(SyncCheckpoint::Genesis).await?;"
+        "println!(\"protocol {}\", latest.protocol_version()?);"
+    )]
+    pub fn protocol_config_at(
+        &self,
+        block: impl Into<BlockReference>,
+    ) -> Result<RpcProtocolConfigResponse, Error<RpcProtocolConfigError>> {
+        let request = RpcProtocolConfigRequest {
+            block_reference: block.into(),
+        };
+        self.call::<methods::ExperimentalProtocolConfigMethod>(request).await
+    }
+}
+
+impl Client {
+    /// A client that reads views (`view_*`, `call_function`, `changes`) at `block`
+    /// instead of the latest final block. Shares this client's connections.
+    ///
+    /// ```no_run
+    /// # async fn run(client: near_rpc::client::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// use near_rpc::types::Finality;
+    ///
+    /// let optimistic = client.at(Finality::Optimistic).view_account("alice.near").await?;
+    /// let then = client.at(100_000_000).view_account("alice.near").await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn at(&self, block: impl Into<BlockReference>) -> Client {
+        let mut client = self.clone();
+        client.read_at = block.into();
+        client
+    }
+
+    /// The block views are read at ([`Client::at`]; latest final by default).
+    pub fn reads_at(&self) -> &BlockReference {
+        &self.read_at
+    }
+
+    fn input<T, E>(&self, value: impl Input<T>, what: &str) -> Result<T, Error<E>> {
+        value.into_value(what).map_err(|message| Error::Encode {
+            method: methods::QueryMethod::NAME,
+            message,
+        })
+    }
+
+    /// A `query` at the client's block.
+    async fn view(
+        &self,
+        kind: RpcQueryRequestKind,
+    ) -> Result<AtBlock<RpcQueryResponseKind>, Error<RpcQueryError>> {
+        let request = RpcQueryRequest {
+            block_reference: self.read_at.clone(),
+            kind,
+        };
+        self.query_typed(request).await
+    }
+
+    async fn view_state_inner(
+        &self,
+        account_id: AccountId,
+        prefix: &[u8],
+        include_proof: bool,
+    ) -> Result<AtBlock<ViewStateResult>, Error<RpcQueryError>> {
+        let kind = RpcQueryRequestKind::ViewState {
+            account_id,
+            after_key_base64: None,
+            limit: None,
+            include_proof: include_proof.then_some(true),
+            prefix_base64: StoreKey(FunctionArgs::from_bytes(prefix).0),
+        };
+        view_as(self.view(kind).await?, |kind| match kind {
+            RpcQueryResponseKind::ViewStateResult(state) => Some(state),
+            _ => None,
+        })
+    }
+
+    async fn query_typed(
+        &self,
+        request: RpcQueryRequest,
+    ) -> Result<AtBlock<RpcQueryResponseKind>, Error<RpcQueryError>> {
+        let answer = self.call_answered::<methods::QueryMethod>(request).await?;
+        if let Some((cause, text)) = answer.result.legacy_error() {
+            return Err(answer.handler_error(cause, text));
+        }
+        let response = answer.result;
+        Ok(AtBlock {
+            value: response.kind,
+            block_height: response.block_height,
+            block_hash: response.block_hash,
+        })
+    }
+}
+
+/// The view a `query` shortcut asked for, or a decoding error naming what came instead.
+fn view_as<T>(
+    answer: AtBlock<RpcQueryResponseKind>,
+    pick: impl FnOnce(RpcQueryResponseKind) -> Option<T>,
+) -> Result<AtBlock<T>, Error<RpcQueryError>> {
+    let AtBlock {
+        value,
+        block_height,
+        block_hash,
+    } = answer;
+    let answered = kind_name(&value);
+    match pick(value) {
+        Some(value) => Ok(AtBlock {
+            value,
+            block_height,
+            block_hash,
+        }),
+        None => Err(Error::UnexpectedAnswer {
+            method: methods::QueryMethod::NAME,
+            message: format!("the node answered with {answered}"),
+        }),
+    }
+}
+
+fn kind_name(kind: &RpcQueryResponseKind) -> &'static str {
+    match kind {
+        RpcQueryResponseKind::AccountView(_) => "an account",
+        RpcQueryResponseKind::ContractCodeView(_) => "contract code",
+        RpcQueryResponseKind::ViewStateResult(_) => "contract state",
+        RpcQueryResponseKind::CallResult(_) => "a call result",
+        RpcQueryResponseKind::AccessKeyView(_) => "an access key",
+        RpcQueryResponseKind::AccessKeyList(_) => "an access key list",
+        RpcQueryResponseKind::GasKeyNoncesView(_) => "gas key nonces",
+        RpcQueryResponseKind::LegacyError { .. } => "an error",
+        _ => "an unknown shape",
+    }
+}
