@@ -425,6 +425,28 @@ mod tests {
         assert_eq!(w.name(), INTERNAL_ERROR);
     }
 
+    /// The inner name replaces the outer one: never `INTERNAL_ERROR: INTERNAL_ERROR` or
+    /// a generic "Server error" beside the node's own words.
+    #[test]
+    fn display_names_the_cause_once() {
+        let body = json!({
+            "name": "INTERNAL_ERROR",
+            "cause": {"name": "INTERNAL_ERROR", "info": {"error_message": "boom"}},
+            "code": -32000,
+            "message": "Server error",
+            "data": "boom"
+        });
+        let w = assert_round_trip(&body);
+        assert_eq!(w.to_string(), "INTERNAL_ERROR: boom");
+        assert_eq!(w.cause_name().as_deref(), Some("INTERNAL_ERROR"));
+        let mut no_data = w.clone();
+        no_data.data = None;
+        assert_eq!(
+            no_data.to_string(),
+            "INTERNAL_ERROR: InternalError { error_message: \"boom\" }"
+        );
+    }
+
     #[test]
     fn legacy_error_without_name() {
         let body = json!({"code": -32000, "message": "Server error", "data": {"x": 1}});

@@ -50,8 +50,12 @@ fn blocking_calls_reach_the_node_and_decode() {
 fn the_blocking_client_has_every_shortcut() {
     use near_rpc::client::blocking::BlockingClient;
     use near_rpc::client::transport::{MockReply, MockTransport};
+    use near_rpc::client::Epoch;
     use near_rpc::client::SHORTCUTS;
-    use near_rpc::types::SyncCheckpoint;
+    use near_rpc::types::{
+        RpcLightClientExecutionProofRequestKind, RpcQueryRequest, RpcQueryRequestKind,
+        RpcStateChangesInBlockByTypeRequestKind, SyncCheckpoint,
+    };
 
     let node = MockTransport::new(
         "mock",
@@ -69,10 +73,50 @@ fn the_blocking_client_has_every_shortcut() {
     .unwrap();
     let hash: near_rpc::CryptoHash = "11111111111111111111111111111111".parse().unwrap();
     let tx = || (hash, "alice.near".parse().unwrap());
-    // One call per shortcut; the match makes a new shortcut a compile error here.
+    // One call per shortcut: a shortcut without an arm here fails the test.
     let mut called = Vec::new();
+    let key = "ed25519:H9k5eiU4xXS3M4z8HzKJSLaZdqGdGwBG49o7orNC4eZW";
     for name in SHORTCUTS {
         let reached = match *name {
+            "view_account" => client.view_account("alice.near").is_err(),
+            "view_access_key" => client.view_access_key("alice.near", key).is_err(),
+            "view_access_key_list" => client.view_access_key_list("alice.near").is_err(),
+            "view_code" => client.view_code("alice.near").is_err(),
+            "view_state" => client.view_state("alice.near", b"").is_err(),
+            "view_state_with_proof" => client.view_state_with_proof("alice.near", b"").is_err(),
+            "call_function" => client.call_function("alice.near", "get", ()).is_err(),
+            "query" => client
+                .query(RpcQueryRequest {
+                    block_reference: Finality::Final.into(),
+                    kind: RpcQueryRequestKind::ViewCode {
+                        account_id: "alice.near".parse().unwrap(),
+                    },
+                })
+                .is_err(),
+            "block" => client.block(Finality::Final).is_err(),
+            "chunk" => client.chunk(hash).is_err(),
+            "gas_price" => client.gas_price(None).is_err(),
+            "status" => client.status().is_err(),
+            "network_info" => client.network_info().is_err(),
+            "health" => client.health().is_err(),
+            "validators" => client.validators(Epoch::Latest).is_err(),
+            "light_client_proof" => client
+                .light_client_proof(
+                    RpcLightClientExecutionProofRequestKind::Transaction {
+                        sender_id: "alice.near".parse().unwrap(),
+                        transaction_hash: hash,
+                    },
+                    hash,
+                )
+                .is_err(),
+            "changes" => client
+                .changes(RpcStateChangesInBlockByTypeRequestKind::AccountChanges {
+                    account_ids: vec!["alice.near".parse().unwrap()],
+                })
+                .is_err(),
+            "send_tx" => client.send_tx(vec![1u8], None).is_err(),
+            "broadcast_tx_async" => client.broadcast_tx_async(vec![1u8]).is_err(),
+            "broadcast_tx_commit" => client.broadcast_tx_commit(vec![1u8]).is_err(),
             "tx_status" => client.tx_status(tx(), None).is_err(),
             "tx" => client.tx(tx(), None).is_err(),
             "genesis_config" => client.genesis_config().is_err(),
@@ -83,9 +127,30 @@ fn the_blocking_client_has_every_shortcut() {
         assert!(reached, "{name}");
         called.push(node.requests().last().unwrap().method);
     }
+    assert_eq!(called.len(), SHORTCUTS.len());
     assert_eq!(
         called,
         [
+            "query",
+            "query",
+            "query",
+            "query",
+            "query",
+            "query",
+            "query",
+            "query",
+            "block",
+            "chunk",
+            "gas_price",
+            "status",
+            "network_info",
+            "health",
+            "validators",
+            "light_client_proof",
+            "changes",
+            "send_tx",
+            "broadcast_tx_async",
+            "broadcast_tx_commit",
             "EXPERIMENTAL_tx_status",
             "tx",
             "genesis_config",

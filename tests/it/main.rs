@@ -23,6 +23,7 @@ mod fixtures_roundtrip;
 mod forward_compat;
 mod mock_node;
 mod requests_decode;
+mod shortcuts;
 mod spec_coverage;
 mod tx_helpers;
 mod tx_response;
