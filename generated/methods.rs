@@ -570,7 +570,7 @@ impl crate::RpcMethod for NextLightClientBlockMethod {
 ///
 /// This module allows you to make generic requests to the network.
 ///
-/// The `RpcQueryRequest` struct takes in a [`BlockReference`](https://docs.rs/near-primitives/0.12.0/near_primitives/types/enum.BlockReference.html) and a [`QueryRequest`](https://docs.rs/near-primitives/0.12.0/near_primitives/views/enum.QueryRequest.html).
+/// The `RpcQueryRequest` struct takes in a [`BlockReference`](https://docs.rs/near-primitives/latest/near_primitives/types/enum.BlockReference.html) and a [`QueryRequest`](https://docs.rs/near-primitives/latest/near_primitives/views/enum.QueryRequest.html).
 ///
 /// The `BlockReference` enum allows you to specify a block by `Finality`, `BlockId` or `SyncCheckpoint`.
 ///

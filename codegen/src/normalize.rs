@@ -105,9 +105,11 @@ fn make_nullable(map: &mut Map<String, Value>) {
 
 /// Makes upstream doc text safe for rustdoc: code blocks become `text` (they are Rust
 /// snippets for nearcore's own crates and would fail as doctests here), bare URLs become
-/// autolinks, and `<`/`[` outside code are escaped so rustdoc does not read them as HTML
-/// tags or intra-doc links.
+/// autolinks, `<`/`[` outside code are escaped so rustdoc does not read them as HTML
+/// tags or intra-doc links, and links to a pinned docs.rs version of a crate point to its
+/// latest docs (upstream links `near-primitives/0.12.0`, years out of date).
 pub fn clean_description(text: &str) -> String {
+    let text = &current_docs_rs_links(text);
     let mut out = String::with_capacity(text.len());
     let mut in_fence = false;
     for (i, line) in text.lines().enumerate() {
@@ -140,6 +142,33 @@ pub fn clean_description(text: &str) -> String {
         out.push_str("\n```");
     }
     out.trim().to_owned()
+}
+
+/// `https://docs.rs/CRATE/1.2.3/...` → `https://docs.rs/CRATE/latest/...`.
+fn current_docs_rs_links(text: &str) -> String {
+    const DOCS_RS: &str = "https://docs.rs/";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(DOCS_RS) {
+        let (before, link) = rest.split_at(at + DOCS_RS.len());
+        out.push_str(before);
+        rest = link;
+        let Some((krate, after)) = link.split_once('/') else {
+            continue;
+        };
+        let Some((version, tail)) = after.split_once('/') else {
+            continue;
+        };
+        let pinned = version.starts_with(|c: char| c.is_ascii_digit())
+            && version.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-');
+        if pinned && !krate.contains(char::is_whitespace) {
+            out.push_str(krate);
+            out.push_str("/latest/");
+            rest = tail;
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `[label]: target` lines define markdown links and must stay as they are.
@@ -261,6 +290,17 @@ mod tests {
         let mut s = json!({"type": "object", "patternProperties": {"^\\d+$": {"type": "string"}}});
         normalize_schema(&mut s);
         assert_eq!(s["additionalProperties"], json!({"type": "string"}));
+    }
+
+    #[test]
+    fn pinned_docs_rs_links_point_to_the_latest_docs() {
+        let d = clean_description(
+            "A [`BlockReference`](https://docs.rs/near-primitives/0.12.0/near_primitives/types/enum.BlockReference.html), https://docs.rs/serde/latest/serde/ and https://docs.rs/x",
+        );
+        assert_eq!(
+            d,
+            "A [`BlockReference`](https://docs.rs/near-primitives/latest/near_primitives/types/enum.BlockReference.html), <https://docs.rs/serde/latest/serde/> and <https://docs.rs/x>"
+        );
     }
 
     #[test]
