@@ -10,7 +10,8 @@ use near_rpc::client::Client;
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let url = std::env::args()
         .nth(1)
-        .unwrap_or_else(|| "https://rpc.testnet.near.org".into());
+        .or_else(|| std::env::var("NEAR_RPC_URL").ok())
+        .unwrap_or_else(|| "https://rpc.mainnet.near.org".into());
     let genesis = Client::new(&url)?.genesis_config().await?;
     println!(
         "chain {} started at {}",

@@ -1,28 +1,31 @@
 //! Looks up a transaction with `EXPERIMENTAL_tx_status` and prints what happened.
 //!
 //! ```sh
-//! cargo run --example tx_status -- <TX_HASH> <SENDER_ACCOUNT> [RPC_URL]
+//! cargo run --example tx_status -- [RPC_URL] [TX_HASH] [SENDER_ACCOUNT]
 //! ```
 
 use near_rpc::client::Client;
 use near_rpc::types::TxExecutionStatus;
+use near_rpc::CryptoHash;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let (Some(hash), Some(sender)) = (args.next(), args.next()) else {
-        return Err("usage: tx_status <TX_HASH> <SENDER_ACCOUNT> [RPC_URL]".into());
-    };
     let url = args
         .next()
+        .or_else(|| std::env::var("NEAR_RPC_URL").ok())
         .unwrap_or_else(|| "https://rpc.mainnet.near.org".into());
+    // By default, the mock node's transfer from alice.mock to bob.mock.
+    let hash: CryptoHash = args
+        .next()
+        .as_deref()
+        .unwrap_or("4VsdcoT6LVNb8AUtMboWMz613iqsv8DhxkuhAWDz1R7a")
+        .parse()?;
+    let sender = args.next().unwrap_or_else(|| "alice.mock".into());
     let client = Client::new(&url)?;
 
     let response = client
-        .tx_status(
-            (hash.parse()?, sender.parse()?),
-            Some(TxExecutionStatus::Final),
-        )
+        .tx_status((hash, sender.parse()?), Some(TxExecutionStatus::Final))
         .await?;
     println!("reached: {:?}", response.final_execution_status);
     if let Some(failure) = response.first_failure() {
