@@ -5,22 +5,37 @@
 //!   *open*: a variant added by a newer node decodes into their `Unknown` variant with
 //!   the raw JSON instead of failing. Unknown object fields are ignored.
 //! - [`methods`]: one marker type per JSON-RPC method, implementing [`RpcMethod`] (name,
-//!   params, result and handler error types).
+//!   params, result and handler error types), named after the method with a `Method`
+//!   suffix (`block` → [`methods::BlockMethod`], `EXPERIMENTAL_tx_status` →
+//!   [`methods::ExperimentalTxStatusMethod`]) so none shares a name with a type;
+//!   [`ParamsOf`], [`ResponseOf`] and [`ErrorOf`] name a method's types.
 //! - The envelope: [`Request`], [`Response`], and [`ErrorWrapper`] with its typed
 //!   [`ErrorCause`] and the legacy `code`/`message`/`data` real nodes still send.
 //! - Domain types: [`CryptoHash`], [`AccountId`], [`NearToken`], [`NearGas`],
 //!   [`PublicKey`], [`Signature`], [`BlockId`].
 //! - [`decode`]: decoding with errors that name the JSON path of the bad field.
 //! - [`client`] (feature `client`, default): an async client with typed errors, retries,
-//!   failover and redaction of API keys; `blocking` adds a blocking one.
+//!   failover and redaction of API keys, a shortcut per common call, and the generic
+//!   [`Client::call`](client::Client::call) for all of them; `blocking` adds a blocking
+//!   one.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use near_rpc::client::Client;
+//!
+//! let client = Client::new("https://rpc.mainnet.near.org")?;
+//! let account = client.view_account("alice.near").await?;
+//! println!("{} at block {}", account.amount, account.block_height);
+//! # Ok(()) }
+//! ```
+//!
+//! Decoding a body without the client:
 //!
 //! ```
-//! use near_rpc::{decode, methods, RpcMethod, ErrorWrapper, Response};
+//! use near_rpc::{decode, methods, ErrorOf, ErrorWrapper, Response, ResponseOf};
 //!
-//! type TxResponse = Response<
-//!     <methods::ExperimentalTxStatusMethod as RpcMethod>::Result,
-//!     ErrorWrapper<<methods::ExperimentalTxStatusMethod as RpcMethod>::Error>,
-//! >;
+//! type Method = methods::ExperimentalTxStatusMethod;
+//! type TxResponse = Response<ResponseOf<Method>, ErrorWrapper<ErrorOf<Method>>>;
 //! let body = r#"{"jsonrpc":"2.0","id":7,"result":{"final_execution_status":"NONE"}}"#;
 //! let response: TxResponse = decode::from_slice(body.as_bytes()).unwrap();
 //! assert!(response.payload.unwrap().outcome.is_none());
