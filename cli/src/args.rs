@@ -1,91 +1,128 @@
-//! Command-line parsing, by hand: global options may come before or after the command,
-//! command options after it, `--name=value` works like `--name value`, and `--` ends the
-//! options. Nothing here touches the network or echoes a URL or an API key.
+//! The command line, declared with clap's derive: global options (accepted before or
+//! after the command), one subcommand per call, and the parsers that turn text into the
+//! library's types. Parsing touches no network, and [`parse`] scrubs every argument that
+//! may be a secret (an API key, a URL with a key in its path) from clap's messages.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
+use std::str::FromStr;
+use std::sync::OnceLock;
 use std::time::Duration;
 
-use near_rpc::client::TxRef;
-use near_rpc::types::{BlockReference, Finality, SyncCheckpoint, TxExecutionStatus};
-use near_rpc::{methods, AccountId, BlockId, CryptoHash};
-use serde_json::Value;
+use clap::parser::ValueSource;
+use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use near_rpc::client::looks_like_secret;
+use near_rpc::types::{Finality, TxExecutionStatus};
+use near_rpc::{methods, AccountId, BlockId, CryptoHash, PublicKey};
 
-/// The `--help` text.
-pub const USAGE: &str = "\
-near-rpc: typed calls to a NEAR Protocol JSON-RPC node, and offline response decoding.
+/// The environment variable `--url` falls back to.
+pub const URL_ENV: &str = "NEAR_RPC_URL";
+/// The environment variable `--api-key` falls back to.
+pub const API_KEY_ENV: &str = "NEAR_RPC_API_KEY";
+/// What secrets are replaced with in messages.
+const MASK: &str = "***";
 
-Usage:
-  near-rpc [OPTIONS] <COMMAND>
-
-Options:
-  --url URL          The node's URL; give it several times to fail over in order.
-                     An API key may be part of the path; it is never printed.
-  --network NAME     mainnet (https://rpc.mainnet.near.org, the default), testnet
-                     (https://rpc.testnet.near.org), or mock: the mock node in process,
-                     no network needed. Not together with --url.
-  --api-key KEY      Send the key in an `x-api-key` header to the first endpoint only
-                     (never to a failover URL, never after a redirect); it is never
-                     printed.
-  --method-in-path   POST to {URL}/{method} instead of the JSON-RPC POST to {URL}.
-  --timeout SECS     The time one attempt may take (default 30; fractions allowed).
-  --retries N        Retries of a failing read call (default 3; 0 disables them).
-  -h, --help         Print this text.
-  --version          Print the version and the spec version of the bindings.
-
-Commands:
-  tx-status (--hash HASH --sender ACCOUNT | --signed-tx BASE64) [--wait-until LEVEL]
-      EXPERIMENTAL_tx_status. LEVEL is a wire name: NONE, INCLUDED,
-      EXECUTED_OPTIMISTIC (the default), INCLUDED_FINAL, EXECUTED or FINAL.
-  genesis-config
-      genesis_config.
-  protocol-config [--finality final|optimistic|near-final | --block-id HEIGHT_OR_HASH
-                  | --genesis]
-      EXPERIMENTAL_protocol_config; at `--finality final` unless told otherwise.
-  call METHOD [PARAMS_JSON]
-      Any method of the spec, by its JSON-RPC name. PARAMS_JSON (default `null`) is
-      checked against the method's typed request first: unknown fields and wrong
-      types are refused, naming their JSON path.
-  decode METHOD [FILE]
-      Decode a response body of METHOD from FILE (or stdin, without FILE or with `-`)
-      with the typed bindings, offline. Errors name the JSON path of the bad value.
-  mock [--port N] [--replay FILE]
-      Run the mock node on 127.0.0.1 (port N, or any free port) in the foreground and
-      print its URL; with --replay, answer from a recorded cassette first. Ctrl-C
-      stops it.
-  record --out FILE [--port N]
-      Run a recording proxy on 127.0.0.1 to the node of --url/--network and print its
-      URL; every request and response is appended to FILE (JSON lines, for `mock
-      --replay`). URLs and keys are never written; keys a node echoes are masked.
-
+/// Printed after the option list of `near-rpc --help`.
+const AFTER_HELP: &str = "\
 Output:
-  The typed result as pretty JSON on stdout. A JSON-RPC error from the node is printed
-  typed (name, cause, code, message, data) as JSON on stdout, with a one-line summary
-  on stderr.
+  The typed result as pretty JSON on stdout (views add block_height and block_hash). A
+  JSON-RPC error from the node is printed typed (name, cause, code, message, data) as
+  JSON on stdout, with a one-line summary on stderr.
 
 Exit status:
   0  success
   1  the output could not be written
   2  usage error: bad options, params JSON that doesn't parse or check, unknown method,
      bad hash or account, base64 that doesn't decode, unreadable FILE
-  3  the node answered with a JSON-RPC error
+  3  the node answered with a JSON-RPC error (also an error inside a `query` result)
   4  the response could not be decoded (the message names the JSON path)
   5  the node could not be used: connection, TLS, timeout, HTTP error page, refused
      redirect, wrong response id, response too large, deadline, every endpoint failed
-";
 
-/// A usage error: the message to print before pointing at `--help`.
+Neither an API key nor a URL path is ever printed.";
+
+/// A usage error: the message to print (pointing at `--help`), or clap's own rendering.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UsageError(pub String);
+pub enum Parsed {
+    /// A command line to run.
+    Run(Box<Invocation>),
+    /// Text to print on stdout, then exit 0 (`--help`, `--version`).
+    Print(String),
+    /// A usage error, already scrubbed of secrets.
+    Usage(String),
+}
 
-impl UsageError {
-    fn new(message: impl Into<String>) -> Self {
-        Self(message.into())
-    }
+/// A parsed command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invocation {
+    /// How to reach the node.
+    pub options: Options,
+    /// What to do.
+    pub command: Command,
+}
+
+/// The command line as clap sees it.
+#[derive(Parser, Debug)]
+#[command(
+    name = "near-rpc",
+    about = "Typed calls to a NEAR Protocol JSON-RPC node, and offline response decoding.",
+    after_help = AFTER_HELP,
+    max_term_width = 100
+)]
+struct Cli {
+    #[command(flatten)]
+    options: Global,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// The global options, as clap parses them.
+#[derive(Args, Debug)]
+struct Global {
+    /// The node's URL; give it several times to fail over in order. An API key may be
+    /// part of the path; it is never printed.
+    #[arg(
+        long = "url",
+        value_name = "URL",
+        global = true,
+        env = URL_ENV,
+        hide_env_values = true
+    )]
+    urls: Vec<String>,
+    /// mainnet (https://rpc.mainnet.near.org, the default), testnet
+    /// (https://rpc.testnet.near.org), or mock: the mock node in process, no network
+    /// needed. Not together with --url.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "NAME",
+        global = true,
+        ignore_case = true
+    )]
+    network: Option<Network>,
+    /// Send the key in an `x-api-key` header to the first endpoint only (never to a
+    /// failover URL, never after a redirect); it is never printed.
+    #[arg(
+        long,
+        value_name = "KEY",
+        global = true,
+        env = API_KEY_ENV,
+        hide_env_values = true
+    )]
+    api_key: Option<String>,
+    /// POST to {URL}/{method} instead of the JSON-RPC POST to {URL}.
+    #[arg(long, global = true)]
+    method_in_path: bool,
+    /// The time one attempt may take (default 30; fractions allowed).
+    #[arg(long, value_name = "SECS", global = true, value_parser = timeout)]
+    timeout: Option<Duration>,
+    /// Retries of a failing read call (default 3; 0 disables them).
+    #[arg(long, value_name = "N", global = true)]
+    retries: Option<u32>,
 }
 
 /// Which public network to use when no `--url` is given.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum Network {
     /// NEAR mainnet.
     #[default]
@@ -110,11 +147,11 @@ impl Network {
 /// How to reach the node.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Options {
-    /// `--url` values, in order; when empty, the network's URL.
+    /// `--url` values (or `NEAR_RPC_URL`), in order; when empty, the network's URL.
     pub urls: Vec<String>,
-    /// `--network`.
-    pub network: Network,
-    /// `--api-key`.
+    /// `--network`, when given.
+    pub network: Option<Network>,
+    /// `--api-key` (or `NEAR_RPC_API_KEY`).
     pub api_key: Option<String>,
     /// `--method-in-path`.
     pub method_in_path: bool,
@@ -128,364 +165,456 @@ impl Options {
     /// The endpoints to use, in failover order (none: the mock node, in process).
     pub fn endpoints(&self) -> Vec<&str> {
         if self.urls.is_empty() {
-            self.network.url().into_iter().collect()
+            self.network.unwrap_or_default().url().into_iter().collect()
         } else {
             self.urls.iter().map(String::as_str).collect()
         }
     }
+
+    /// Whether the node is the default one: neither a URL nor a network was given.
+    pub fn uses_default_endpoint(&self) -> bool {
+        self.urls.is_empty() && self.network.is_none()
+    }
 }
 
-/// Where `decode` reads the body from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Input {
-    /// Standard input.
-    Stdin,
-    /// A file.
-    File(PathBuf),
+/// A finality, by its wire name (case-insensitive on the command line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FinalityArg {
+    /// The latest block, maybe not final.
+    Optimistic,
+    /// A block with a final successor... or nearly.
+    #[value(name = "near-final")]
+    NearFinal,
+    /// The latest final block.
+    Final,
+}
+
+impl From<FinalityArg> for Finality {
+    fn from(finality: FinalityArg) -> Self {
+        match finality {
+            FinalityArg::Optimistic => Finality::Optimistic,
+            FinalityArg::NearFinal => Finality::NearFinal,
+            FinalityArg::Final => Finality::Final,
+        }
+    }
+}
+
+/// How long a transaction call waits, by its wire name (case-insensitive).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WaitUntil {
+    /// Don't wait.
+    #[value(name = "NONE")]
+    None,
+    /// Included in a block.
+    #[value(name = "INCLUDED")]
+    Included,
+    /// Executed, not necessarily final (the default).
+    #[value(name = "EXECUTED_OPTIMISTIC")]
+    ExecutedOptimistic,
+    /// Included in a final block.
+    #[value(name = "INCLUDED_FINAL")]
+    IncludedFinal,
+    /// Executed, in final blocks.
+    #[value(name = "EXECUTED")]
+    Executed,
+    /// Executed, and every block of it final.
+    #[value(name = "FINAL")]
+    Final,
+}
+
+impl From<WaitUntil> for TxExecutionStatus {
+    fn from(level: WaitUntil) -> Self {
+        match level {
+            WaitUntil::None => TxExecutionStatus::None,
+            WaitUntil::Included => TxExecutionStatus::Included,
+            WaitUntil::ExecutedOptimistic => TxExecutionStatus::ExecutedOptimistic,
+            WaitUntil::IncludedFinal => TxExecutionStatus::IncludedFinal,
+            WaitUntil::Executed => TxExecutionStatus::Executed,
+            WaitUntil::Final => TxExecutionStatus::Final,
+        }
+    }
+}
+
+/// The block a view reads at: `--finality` or `--block` (latest final by default).
+#[derive(Args, Debug, Clone, PartialEq, Eq)]
+pub struct ViewAt {
+    /// Read at the latest block of this finality (default: final).
+    #[arg(long, value_enum, ignore_case = true, conflicts_with = "block")]
+    pub finality: Option<FinalityArg>,
+    /// Read at this block.
+    #[arg(long, value_name = "HEIGHT_OR_HASH", value_parser = parse_as::<BlockId>)]
+    pub block: Option<BlockId>,
 }
 
 /// What to do.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Subcommand, Debug, Clone, PartialEq, Eq)]
 pub enum Command {
-    /// Print the usage text.
-    Help,
-    /// Print the version.
-    Version,
-    /// `tx-status`.
+    /// EXPERIMENTAL_tx_status: a transaction's status and outcome, with receipts.
+    #[command(group(ArgGroup::new("tx").required(true).args(["hash", "signed_tx"])))]
     TxStatus {
-        /// The transaction.
-        tx: TxRef,
-        /// `--wait-until`; `None` leaves the library's default.
-        wait_until: Option<TxExecutionStatus>,
+        /// The transaction hash (with --sender).
+        #[arg(long, value_parser = parse_as::<CryptoHash>, requires = "sender")]
+        hash: Option<CryptoHash>,
+        /// The account that signed it (with --hash).
+        #[arg(long, value_name = "ACCOUNT", value_parser = parse_as::<AccountId>, requires = "hash")]
+        sender: Option<AccountId>,
+        /// The signed transaction, base64 of its borsh bytes (instead of --hash).
+        #[arg(long, value_name = "BASE64", conflicts_with = "sender")]
+        signed_tx: Option<String>,
+        /// How long to wait (default EXECUTED_OPTIMISTIC).
+        #[arg(long, value_enum, value_name = "LEVEL", ignore_case = true)]
+        wait_until: Option<WaitUntil>,
     },
-    /// `genesis-config`.
+    /// genesis_config: the chain's genesis configuration.
     GenesisConfig,
-    /// `protocol-config` at this block.
-    ProtocolConfig(BlockReference),
-    /// `call`: the method (one of `methods::ALL`) and its unchecked params.
-    Call {
-        /// The method's JSON-RPC name.
-        method: &'static str,
-        /// The params as given.
-        params: Value,
+    /// EXPERIMENTAL_protocol_config, at `--finality final` unless told otherwise.
+    #[command(group(ArgGroup::new("at").args(["finality", "block_id", "genesis"])))]
+    ProtocolConfig {
+        /// At the latest block of this finality.
+        #[arg(long, value_enum, ignore_case = true)]
+        finality: Option<FinalityArg>,
+        /// At this block.
+        #[arg(long, value_name = "HEIGHT_OR_HASH", value_parser = parse_as::<BlockId>)]
+        block_id: Option<BlockId>,
+        /// At genesis.
+        #[arg(long)]
+        genesis: bool,
     },
-    /// `decode`: the method (one of `methods::ALL`) and where the body is.
+    /// Any method of the spec, by its JSON-RPC name. PARAMS_JSON (default: none, for
+    /// methods whose params are all optional) is checked against the method's typed
+    /// request first: unknown fields and wrong types are refused, naming their JSON path.
+    /// The positional arrays nearcore accepts (`gas_price [100]`, `tx [HASH, SENDER]`,
+    /// ...) are sent in their named form.
+    Call {
+        /// The method's JSON-RPC name (e.g. block, query, EXPERIMENTAL_tx_status).
+        #[arg(value_name = "METHOD", value_parser = call_method)]
+        method: &'static str,
+        /// The params, as JSON.
+        #[arg(value_name = "PARAMS_JSON", allow_negative_numbers = true)]
+        params: Option<String>,
+    },
+    /// Decode a response body of METHOD from FILE (or stdin, without FILE or with `-`)
+    /// with the typed bindings, offline. Errors name the JSON path of the bad value.
     Decode {
         /// The method's JSON-RPC name.
+        #[arg(value_name = "METHOD", value_parser = decode_method)]
         method: &'static str,
-        /// Where the body is.
-        input: Input,
+        /// The response body (default: stdin).
+        #[arg(value_name = "FILE")]
+        file: Option<PathBuf>,
     },
-    /// `mock`: serve the mock node in the foreground.
+    /// Run the mock node on 127.0.0.1 in the foreground and print its URL; Ctrl-C stops
+    /// it.
     Mock {
-        /// The port (0: any free one).
+        /// The port (default: any free one).
+        #[arg(long, default_value_t = 0)]
         port: u16,
-        /// A cassette to answer from.
+        /// Answer from a recorded cassette (JSON lines) first.
+        #[arg(long, value_name = "FILE")]
         replay: Option<PathBuf>,
     },
-    /// `record`: a recording proxy in the foreground.
+    /// Run a recording proxy on 127.0.0.1 to the node of --url/--network and print its
+    /// URL; every exchange is appended to FILE (JSON lines, for `mock --replay`). URLs and
+    /// keys are never written; keys a node echoes are masked.
     Record {
-        /// The cassette file to write.
+        /// The cassette file to append to.
+        #[arg(long, value_name = "FILE")]
         out: PathBuf,
-        /// The port (0: any free one).
+        /// The port (default: any free one).
+        #[arg(long, default_value_t = 0)]
         port: u16,
+    },
+    /// query view_account: an account's balance, locked stake, storage and code hash.
+    Account {
+        /// The account id.
+        #[arg(value_name = "ACCOUNT", value_parser = parse_as::<AccountId>)]
+        account: AccountId,
+        #[command(flatten)]
+        at: ViewAt,
+    },
+    /// query view_access_key: one access key's nonce and permission.
+    AccessKey {
+        /// The account id.
+        #[arg(value_name = "ACCOUNT", value_parser = parse_as::<AccountId>)]
+        account: AccountId,
+        /// The public key (ed25519:... or secp256k1:...).
+        #[arg(value_name = "PUBLIC_KEY", value_parser = parse_as::<PublicKey>)]
+        public_key: PublicKey,
+        #[command(flatten)]
+        at: ViewAt,
+    },
+    /// query view_access_key_list: every access key of an account.
+    AccessKeys {
+        /// The account id.
+        #[arg(value_name = "ACCOUNT", value_parser = parse_as::<AccountId>)]
+        account: AccountId,
+        #[command(flatten)]
+        at: ViewAt,
+    },
+    /// query view_code: a contract's code (base64) and its hash.
+    Code {
+        /// The contract's account id.
+        #[arg(value_name = "ACCOUNT", value_parser = parse_as::<AccountId>)]
+        account: AccountId,
+        #[command(flatten)]
+        at: ViewAt,
+    },
+    /// query view_state: a contract's storage entries (those whose key starts with the
+    /// prefix; all of them by default).
+    State {
+        /// The contract's account id.
+        #[arg(value_name = "ACCOUNT", value_parser = parse_as::<AccountId>)]
+        account: AccountId,
+        /// Only keys starting with this text.
+        #[arg(long, value_name = "TEXT", conflicts_with = "prefix_base64")]
+        prefix: Option<String>,
+        /// Only keys starting with these bytes (base64).
+        #[arg(long, value_name = "B64", value_parser = base64_bytes)]
+        prefix_base64: Option<Vec<u8>>,
+        /// Include the trie proof of the entries.
+        #[arg(long)]
+        proof: bool,
+        #[command(flatten)]
+        at: ViewAt,
+    },
+    /// query call_function: call a contract's view method. The result is printed as JSON
+    /// when it is JSON, as text otherwise; the contract's logs go to stderr.
+    View {
+        /// The contract's account id.
+        #[arg(value_name = "CONTRACT", value_parser = parse_as::<AccountId>)]
+        contract: AccountId,
+        /// The method to call.
+        #[arg(value_name = "METHOD")]
+        method: String,
+        /// The arguments, as JSON.
+        #[arg(long, value_name = "JSON", conflicts_with = "args_base64", value_parser = json)]
+        args: Option<serde_json::Value>,
+        /// The arguments, as base64 of their bytes.
+        #[arg(long, value_name = "B64", value_parser = base64_bytes)]
+        args_base64: Option<Vec<u8>>,
+        #[command(flatten)]
+        at: ViewAt,
+    },
+    /// block: a block by finality (default final), height or hash.
+    #[command(group(ArgGroup::new("at").args(["finality", "height", "hash"])))]
+    Block {
+        /// The latest block of this finality.
+        #[arg(long, value_enum, ignore_case = true)]
+        finality: Option<FinalityArg>,
+        /// The block at this height.
+        #[arg(long, value_name = "N")]
+        height: Option<u64>,
+        /// The block with this hash.
+        #[arg(long, value_name = "HASH", value_parser = parse_as::<CryptoHash>)]
+        hash: Option<CryptoHash>,
+    },
+    /// chunk: by chunk hash, or by block and shard.
+    #[command(group(ArgGroup::new("which").required(true).args(["chunk_hash", "block"])))]
+    Chunk {
+        /// The chunk's hash.
+        #[arg(long, value_name = "HASH", value_parser = parse_as::<CryptoHash>)]
+        chunk_hash: Option<CryptoHash>,
+        /// The block (with --shard).
+        #[arg(long, value_name = "HEIGHT_OR_HASH", value_parser = parse_as::<BlockId>, requires = "shard")]
+        block: Option<BlockId>,
+        /// The shard (with --block).
+        #[arg(long, value_name = "N", requires = "block")]
+        shard: Option<u64>,
+    },
+    /// gas_price: in yoctoNEAR per unit of gas, at a block or the latest one.
+    GasPrice {
+        /// At this block (default: the latest).
+        #[arg(long, value_name = "HEIGHT_OR_HASH", value_parser = parse_as::<BlockId>)]
+        block: Option<BlockId>,
+    },
+    /// status: the node's version, chain, sync state and validators.
+    Status,
+    /// validators: of the latest epoch (default), an epoch by id, or the epoch a block
+    /// ends.
+    Validators {
+        /// The epoch with this id.
+        #[arg(long, value_name = "HASH", value_parser = parse_as::<CryptoHash>, conflicts_with = "block")]
+        epoch_id: Option<CryptoHash>,
+        /// The epoch this block ends.
+        #[arg(long, value_name = "HEIGHT_OR_HASH", value_parser = parse_as::<BlockId>)]
+        block: Option<BlockId>,
+    },
+    /// send_tx: submit a signed transaction and wait for it (never retried once sent).
+    #[command(group(ArgGroup::new("tx").required(true).args(["base64", "file"])))]
+    SendTx {
+        /// The signed transaction, base64 of its borsh bytes.
+        #[arg(long, value_name = "B64", value_parser = signed_tx)]
+        base64: Option<String>,
+        /// A file holding the signed transaction's borsh bytes.
+        #[arg(long, value_name = "PATH")]
+        file: Option<PathBuf>,
+        /// How long to wait (default EXECUTED_OPTIMISTIC).
+        #[arg(long, value_enum, value_name = "LEVEL", ignore_case = true)]
+        wait_until: Option<WaitUntil>,
+    },
+    /// Print shell completions for SHELL on stdout.
+    Completions {
+        /// bash, elvish, fish, powershell or zsh.
+        #[arg(value_enum, ignore_case = true)]
+        shell: clap_complete::Shell,
     },
 }
 
-/// A parsed command line.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Invocation {
-    /// The global options.
-    pub options: Options,
-    /// The command.
-    pub command: Command,
+/// `near-rpc 0.1.0 (nearcore OpenAPI spec 1.2.6)` without the name.
+fn version() -> &'static str {
+    static VERSION: OnceLock<String> = OnceLock::new();
+    VERSION.get_or_init(|| {
+        format!(
+            "{} (nearcore OpenAPI spec {})",
+            env!("CARGO_PKG_VERSION"),
+            near_rpc::SPEC_VERSION
+        )
+    })
 }
 
-/// Whether a command option takes a value.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Arity {
-    Flag,
-    Value,
+/// The clap command, with its version.
+pub fn command() -> clap::Command {
+    Cli::command().version(version())
 }
 
-/// The options each command accepts.
-fn command_options(command: &str) -> &'static [(&'static str, Arity)] {
-    match command {
-        "tx-status" => &[
-            ("--hash", Arity::Value),
-            ("--sender", Arity::Value),
-            ("--signed-tx", Arity::Value),
-            ("--wait-until", Arity::Value),
-        ],
-        "protocol-config" => &[
-            ("--finality", Arity::Value),
-            ("--block-id", Arity::Value),
-            ("--genesis", Arity::Flag),
-        ],
-        "mock" => &[("--port", Arity::Value), ("--replay", Arity::Value)],
-        "record" => &[("--out", Arity::Value), ("--port", Arity::Value)],
-        _ => &[],
+/// Parses the arguments (with the program name first).
+pub fn parse<I, T>(args: I) -> Parsed
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+    let matches = match command().try_get_matches_from(&args) {
+        Ok(matches) => matches,
+        Err(error) => return clap_error(&error, &args),
+    };
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(error) => return clap_error(&error, &args),
+    };
+    let Global {
+        urls,
+        network,
+        api_key,
+        method_in_path,
+        timeout,
+        retries,
+    } = cli.options;
+    let urls_from_env = matches!(matches.value_source("urls"), Some(ValueSource::EnvVariable));
+    // An explicit --network wins over NEAR_RPC_URL, not over an explicit --url.
+    let urls = match (network, urls_from_env) {
+        (Some(_), true) => Vec::new(),
+        (Some(_), false) if !urls.is_empty() => {
+            return Parsed::Usage("give either --url or --network, not both".into())
+        }
+        _ => urls,
+    };
+    let Some(command) = cli.command else {
+        return Parsed::Usage("no command given".into());
+    };
+    Parsed::Run(Box::new(Invocation {
+        options: Options {
+            urls,
+            network,
+            api_key,
+            method_in_path,
+            timeout,
+            retries,
+        },
+        command,
+    }))
+}
+
+/// Help and version go to stdout; every other clap error is a usage error, scrubbed.
+fn clap_error(error: &clap::Error, args: &[OsString]) -> Parsed {
+    use clap::error::ErrorKind;
+    let text = error.render().to_string();
+    match error.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => Parsed::Print(text),
+        _ => {
+            let text = text.strip_prefix("error: ").unwrap_or(&text);
+            // The caller points at --help itself.
+            let text: Vec<&str> = text
+                .lines()
+                .filter(|l| !l.starts_with("For more information"))
+                .collect();
+            Parsed::Usage(scrub(text.join("\n").trim_end(), args))
+        }
     }
 }
 
-/// An option given to a command, with its value when it takes one.
-struct Given {
-    name: &'static str,
-    value: Option<String>,
-}
-
-/// Parses the arguments (without the program name).
-pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Invocation, UsageError> {
-    let args: Vec<OsString> = args.into_iter().collect();
-    let help = args
+/// `text` with every argument that might be a secret replaced by `***`: key-looking
+/// arguments, URLs and anything else that is not a short plain word, the values of
+/// `--api-key`, and the values of `NEAR_RPC_API_KEY` and `NEAR_RPC_URL`.
+pub fn scrub(text: &str, args: &[OsString]) -> String {
+    let args: Vec<String> = args
         .iter()
-        .take_while(|a| a.to_str() != Some("--"))
-        .any(|a| matches!(a.to_str(), Some("-h" | "--help")));
-    if help {
-        return Ok(Invocation {
-            options: Options::default(),
-            command: Command::Help,
-        });
-    }
-
-    let mut options = Options::default();
-    let mut network_given = false;
-    let mut version = false;
-    let mut positionals: Vec<OsString> = Vec::new();
-    let mut given: Vec<Given> = Vec::new();
-    let mut args = args.into_iter();
-    let mut options_ended = false;
-    while let Some(arg) = args.next() {
-        let text = arg.to_str();
-        let is_option = !options_ended
-            && text.is_some_and(|t| t.starts_with('-') && t != "-" && !is_negative_number(t));
-        if !is_option {
-            positionals.push(arg);
-            continue;
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let mut secrets: Vec<String> = Vec::new();
+    let mut keys: Vec<String> = Vec::new();
+    for (i, arg) in args.iter().enumerate() {
+        if !is_plain(arg) {
+            secrets.push(arg.clone());
         }
-        let text = text.unwrap_or_default();
-        if text == "--" {
-            options_ended = true;
-            continue;
+        if let Some((name, value)) = arg.split_once('=') {
+            secrets.extend(
+                [name, value]
+                    .into_iter()
+                    .filter(|p| !is_plain(p))
+                    .map(str::to_owned),
+            );
         }
-        let (name, inline) = match text.split_once('=') {
-            Some((name, value)) => (name, Some(value.to_owned())),
-            None => (text, None),
-        };
-        let mut value = |what: &str| -> Result<String, UsageError> {
-            if let Some(value) = inline.clone() {
-                return Ok(value);
-            }
-            match args.next().map(OsString::into_string) {
-                Some(Ok(value)) => Ok(value),
-                Some(Err(_)) => Err(UsageError::new(format!(
-                    "the value of {name} is not valid UTF-8"
-                ))),
-                None => Err(UsageError::new(format!("{name} needs a value ({what})"))),
-            }
-        };
-        let no_value = |inline: &Option<String>| match inline {
-            Some(_) => Err(UsageError::new(format!("{name} takes no value"))),
-            None => Ok(()),
-        };
-        match name {
-            "--url" => options.urls.push(value("URL")?),
-            "--network" => {
-                if network_given {
-                    return Err(UsageError::new("--network is given twice"));
-                }
-                network_given = true;
-                options.network = match value("mainnet, testnet or mock")?.as_str() {
-                    "mainnet" => Network::Mainnet,
-                    "testnet" => Network::Testnet,
-                    "mock" => Network::Mock,
-                    other => {
-                        return Err(UsageError::new(format!(
-                            "unknown network {}: expected mainnet, testnet or mock",
-                            shown(other)
-                        )))
-                    }
-                };
-            }
-            "--api-key" => {
-                if options.api_key.is_some() {
-                    return Err(UsageError::new("--api-key is given twice"));
-                }
-                options.api_key = Some(value("KEY")?);
-            }
-            "--method-in-path" => {
-                no_value(&inline)?;
-                options.method_in_path = true;
-            }
-            "--timeout" => {
-                if options.timeout.is_some() {
-                    return Err(UsageError::new("--timeout is given twice"));
-                }
-                options.timeout = Some(parse_timeout(&value("SECS")?)?);
-            }
-            "--retries" => {
-                if options.retries.is_some() {
-                    return Err(UsageError::new("--retries is given twice"));
-                }
-                let n = value("N")?;
-                options.retries = Some(n.parse().map_err(|_| {
-                    UsageError::new(format!(
-                        "--retries takes a whole number from 0 to {}, not {}",
-                        u32::MAX,
-                        shown(&n)
-                    ))
-                })?);
-            }
-            "--version" => {
-                no_value(&inline)?;
-                version = true;
-            }
-            _ => {
-                let command = positionals.first().and_then(|c| c.to_str()).unwrap_or("");
-                let known = command_options(command).iter().find(|(n, _)| *n == name);
-                let Some(&(name, arity)) = known else {
-                    return Err(unknown_option(name, command));
-                };
-                let value = match arity {
-                    Arity::Flag => {
-                        no_value(&inline)?;
-                        None
-                    }
-                    Arity::Value => Some(value("a value")?),
-                };
-                if given.iter().any(|g| g.name == name) {
-                    return Err(UsageError::new(format!("{name} is given twice")));
-                }
-                given.push(Given { name, value });
-            }
+        if arg == "--api-key" {
+            keys.extend(args.get(i + 1).cloned());
+        } else if let Some(key) = arg.strip_prefix("--api-key=") {
+            keys.push(key.to_owned());
         }
     }
-    if network_given && !options.urls.is_empty() {
-        return Err(UsageError::new("give either --url or --network, not both"));
+    for name in [API_KEY_ENV, URL_ENV] {
+        if let Some(value) = std::env::var_os(name) {
+            keys.push(value.to_string_lossy().into_owned());
+        }
     }
-    if version {
-        return Ok(Invocation {
-            options,
-            command: Command::Version,
-        });
+    let mut text = text.to_owned();
+    // A key too short to replace everywhere is replaced where clap quotes it.
+    for key in keys.iter().filter(|k| !k.is_empty()) {
+        if key.chars().count() >= 4 {
+            secrets.push(key.clone());
+        } else {
+            text = text.replace(&format!("'{key}'"), &format!("'{MASK}'"));
+        }
     }
-
-    let mut positionals = positionals.into_iter();
-    let Some(command) = positionals.next() else {
-        return Err(UsageError::new("no command given"));
-    };
-    let command = command
-        .into_string()
-        .map_err(|_| UsageError::new("the command is not valid UTF-8"))?;
-    let rest: Vec<OsString> = positionals.collect();
-    let command = match command.as_str() {
-        "help" => {
-            no_arguments(&command, &rest)?;
-            Command::Help
-        }
-        "tx-status" => {
-            no_arguments(&command, &rest)?;
-            tx_status(given)?
-        }
-        "genesis-config" => {
-            no_arguments(&command, &rest)?;
-            Command::GenesisConfig
-        }
-        "protocol-config" => {
-            no_arguments(&command, &rest)?;
-            Command::ProtocolConfig(protocol_config(given)?)
-        }
-        "mock" => {
-            no_arguments(&command, &rest)?;
-            let port = port(take(&mut given, "--port"))?;
-            let replay = take(&mut given, "--replay").map(PathBuf::from);
-            Command::Mock { port, replay }
-        }
-        "record" => {
-            no_arguments(&command, &rest)?;
-            let port = port(take(&mut given, "--port"))?;
-            let out = take(&mut given, "--out")
-                .map(PathBuf::from)
-                .ok_or_else(|| UsageError::new("record needs --out FILE"))?;
-            Command::Record { out, port }
-        }
-        "call" => call(rest)?,
-        "decode" => decode(rest)?,
-        other => {
-            return Err(UsageError::new(format!(
-                "unknown command {}: expected tx-status, genesis-config, protocol-config, \
-                 call, decode, mock or record",
-                shown(other)
-            )))
-        }
-    };
-    Ok(Invocation { options, command })
+    secrets.retain(|s| !s.is_empty());
+    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    for secret in secrets {
+        text = text.replace(&secret, MASK);
+    }
+    text
 }
 
-/// A `--port` value: 0 to 65535 (0: any free port).
-fn port(text: Option<String>) -> Result<u16, UsageError> {
-    match text {
-        None => Ok(0),
-        Some(text) => text.parse().map_err(|_| {
-            UsageError::new(format!(
-                "--port takes a number from 0 to 65535, not {}",
-                shown(&text)
-            ))
-        }),
-    }
-}
-
-/// `-5` or `-1.5` is a value (a params document), not an option.
-fn is_negative_number(arg: &str) -> bool {
-    arg.len() > 1 && arg[1..].starts_with(|c: char| c.is_ascii_digit())
-}
-
-fn unknown_option(name: &str, command: &str) -> UsageError {
-    let accepted = command_options(command);
-    let mut message = format!("unknown option {}", shown(name));
-    if !accepted.is_empty() {
-        let names: Vec<&str> = accepted.iter().map(|(n, _)| *n).collect();
-        message.push_str(&format!(
-            " ({command} accepts {}, besides the global options)",
-            names.join(", ")
-        ));
-    }
-    UsageError(message)
-}
-
-fn no_arguments(command: &str, rest: &[OsString]) -> Result<(), UsageError> {
-    match rest.first() {
-        None => Ok(()),
-        Some(arg) => Err(UsageError::new(format!(
-            "{command} takes no argument, got {}",
-            shown(arg.to_str().unwrap_or(""))
-        ))),
-    }
-}
-
-/// An argument as it may be shown back: short plain words only, so that a URL or a key
-/// given in the wrong place is never printed.
-fn shown(arg: &str) -> String {
-    let plain = !arg.is_empty()
+/// A short plain word (letters, digits, `-`, `_`, `.`) that does not look like a key:
+/// safe to show back.
+fn is_plain(arg: &str) -> bool {
+    !arg.is_empty()
         && arg.len() <= 48
-        && !near_rpc::client::looks_like_secret(arg.trim_start_matches('-'))
+        && !looks_like_secret(arg.trim_start_matches('-'))
         && arg
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
-    if plain {
-        format!("`{arg}`")
-    } else {
-        "(an argument not shown)".to_owned()
-    }
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
 }
 
-fn parse_timeout(text: &str) -> Result<Duration, UsageError> {
-    let error = || {
-        UsageError::new(format!(
-            "--timeout takes a positive number of seconds, not {}",
-            shown(text)
-        ))
-    };
+/// Text parsed as a `T` (an account id, hash, public key or block id).
+fn parse_as<T>(text: &str) -> Result<T, String>
+where
+    T: FromStr,
+    T::Err: std::fmt::Display,
+{
+    text.parse().map_err(|e: T::Err| e.to_string())
+}
+
+fn timeout(text: &str) -> Result<Duration, String> {
+    let error = || "expected a positive number of seconds".to_owned();
     let seconds: f64 = text.parse().map_err(|_| error())?;
     if seconds.is_nan() || seconds <= 0.0 {
         return Err(error());
@@ -493,118 +622,44 @@ fn parse_timeout(text: &str) -> Result<Duration, UsageError> {
     Duration::try_from_secs_f64(seconds).map_err(|_| error())
 }
 
-/// Decodes an enum from its wire name through serde, the same way a response would be.
-fn wire_name<T: serde::de::DeserializeOwned>(
-    option: &str,
-    text: &str,
-    is_unknown: impl Fn(&T) -> bool,
-) -> Result<T, UsageError> {
-    let unknown = || {
-        UsageError::new(format!(
-            "{option}: {} is not one of the accepted names (see --help)",
-            shown(text)
-        ))
-    };
-    let value: T = serde_json::from_value(Value::String(text.to_owned())).map_err(|_| unknown())?;
-    if is_unknown(&value) {
-        return Err(unknown());
+fn json(text: &str) -> Result<serde_json::Value, String> {
+    serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))
+}
+
+fn base64_bytes(text: &str) -> Result<Vec<u8>, String> {
+    let args: near_rpc::FunctionArgs = text.parse().map_err(|e| format!("{e}"))?;
+    args.to_bytes().map_err(|e| e.to_string())
+}
+
+fn signed_tx(text: &str) -> Result<String, String> {
+    if text.trim().is_empty() {
+        return Err("needs the base64 of a signed transaction".into());
     }
-    Ok(value)
+    let tx: near_rpc::SignedTransaction = text.parse().map_err(|e| format!("{e}"))?;
+    Ok(tx.0)
 }
 
-fn take(given: &mut Vec<Given>, name: &str) -> Option<String> {
-    let index = given.iter().position(|g| g.name == name)?;
-    // A flag (no value) reads as an empty string.
-    Some(given.remove(index).value.unwrap_or_default())
+/// `call`'s METHOD.
+fn call_method(name: &str) -> Result<&'static str, String> {
+    method_name(name, "call")
 }
 
-fn tx_status(mut given: Vec<Given>) -> Result<Command, UsageError> {
-    let hash = take(&mut given, "--hash");
-    let sender = take(&mut given, "--sender");
-    let signed = take(&mut given, "--signed-tx");
-    let wait_until = take(&mut given, "--wait-until")
-        .map(|level| {
-            wire_name("--wait-until", &level, |s: &TxExecutionStatus| {
-                matches!(s, TxExecutionStatus::Unknown(_))
-            })
-        })
-        .transpose()?;
-    let tx = match (hash, sender, signed) {
-        (Some(hash), Some(sender), None) => {
-            let tx_hash: CryptoHash = hash
-                .parse()
-                .map_err(|e| UsageError::new(format!("--hash is not a transaction hash: {e}")))?;
-            let sender_account_id: AccountId = sender
-                .parse()
-                .map_err(|e| UsageError::new(format!("--sender is not an account id: {e}")))?;
-            TxRef::Hash {
-                tx_hash,
-                sender_account_id,
-            }
-        }
-        (None, None, Some(signed)) if !signed.trim().is_empty() => TxRef::Signed(signed),
-        (None, None, Some(_)) => {
-            return Err(UsageError::new(
-                "--signed-tx needs the base64 of a signed transaction",
-            ))
-        }
-        (_, _, Some(_)) => {
-            return Err(UsageError::new(
-                "give either --hash and --sender, or --signed-tx, not both",
-            ))
-        }
-        (Some(_), None, None) => return Err(UsageError::new("--hash needs --sender too")),
-        (None, Some(_), None) => return Err(UsageError::new("--sender needs --hash too")),
-        (None, None, None) => {
-            return Err(UsageError::new(
-                "tx-status needs --hash and --sender, or --signed-tx",
-            ))
-        }
-    };
-    Ok(Command::TxStatus { tx, wait_until })
-}
-
-fn protocol_config(mut given: Vec<Given>) -> Result<BlockReference, UsageError> {
-    let finality = take(&mut given, "--finality");
-    let block_id = take(&mut given, "--block-id");
-    let genesis = take(&mut given, "--genesis").is_some();
-    match (finality, block_id, genesis) {
-        (None, None, false) => Ok(Finality::Final.into()),
-        (Some(finality), None, false) => {
-            let finality = wire_name("--finality", &finality, |f: &Finality| {
-                matches!(f, Finality::Unknown(_))
-            })?;
-            Ok(finality.into())
-        }
-        (None, Some(block_id), false) => {
-            let block_id: BlockId = block_id
-                .parse()
-                .map_err(|e| UsageError::new(format!("--block-id: {e}")))?;
-            Ok(block_id.into())
-        }
-        (None, None, true) => Ok(SyncCheckpoint::Genesis.into()),
-        _ => Err(UsageError::new(
-            "give at most one of --finality, --block-id and --genesis",
-        )),
-    }
+/// `decode`'s METHOD.
+fn decode_method(name: &str) -> Result<&'static str, String> {
+    method_name(name, "decode")
 }
 
 /// The method named `name`, as its `'static` name in `methods::ALL`.
-fn method(name: Option<&OsString>, command: &str) -> Result<&'static str, UsageError> {
-    let Some(name) = name else {
-        return Err(UsageError::new(format!("{command} needs a METHOD")));
-    };
-    let name = name.to_str().unwrap_or("");
+fn method_name(name: &str, command: &str) -> Result<&'static str, String> {
     methods::ALL
         .iter()
         .copied()
         .find(|m| *m == name)
         .ok_or_else(|| {
-            UsageError(format!(
-                "unknown method {}; `near-rpc {command}` accepts these names:\n{}",
-                shown(name),
+            format!(
+                "unknown method; `near-rpc {command}` accepts these names:\n{}",
                 wrap(methods::ALL, 88)
-            ))
+            )
         })
 }
 
@@ -631,54 +686,33 @@ fn wrap(names: &[&str], width: usize) -> String {
     lines.join("\n")
 }
 
-fn call(rest: Vec<OsString>) -> Result<Command, UsageError> {
-    let method = method(rest.first(), "call")?;
-    let params = match rest.get(1) {
-        None => Value::Null,
-        Some(text) => {
-            let text = text
-                .to_str()
-                .ok_or_else(|| UsageError::new("PARAMS_JSON is not valid UTF-8"))?;
-            serde_json::from_str(text)
-                .map_err(|e| UsageError::new(format!("PARAMS_JSON is not valid JSON: {e}")))?
-        }
-    };
-    if rest.len() > 2 {
-        return Err(UsageError::new(
-            "call takes METHOD and at most one PARAMS_JSON (quote the JSON)",
-        ));
-    }
-    Ok(Command::Call { method, params })
-}
-
-fn decode(rest: Vec<OsString>) -> Result<Command, UsageError> {
-    let method = method(rest.first(), "decode")?;
-    let input = match rest.get(1) {
-        None => Input::Stdin,
-        Some(path) if path == "-" => Input::Stdin,
-        Some(path) => Input::File(PathBuf::from(path)),
-    };
-    if rest.len() > 2 {
-        return Err(UsageError::new("decode takes METHOD and at most one FILE"));
-    }
-    Ok(Command::Decode { method, input })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn parse_str(args: &[&str]) -> Result<Invocation, UsageError> {
-        parse(args.iter().map(OsString::from))
+    fn parse_str(args: &[&str]) -> Result<Invocation, String> {
+        let args = std::iter::once("near-rpc").chain(args.iter().copied());
+        match parse(args) {
+            Parsed::Run(invocation) => Ok(*invocation),
+            Parsed::Print(text) => Err(format!("printed: {text}")),
+            Parsed::Usage(message) => Err(message),
+        }
+    }
+
+    #[test]
+    fn clap_definitions_are_consistent() {
+        command().debug_assert();
     }
 
     #[test]
     fn networks_and_default() {
         let inv = parse_str(&["genesis-config"]).unwrap();
         assert_eq!(inv.options.endpoints(), ["https://rpc.mainnet.near.org"]);
+        assert!(inv.options.uses_default_endpoint());
         let inv = parse_str(&["--network", "testnet", "genesis-config"]).unwrap();
         assert_eq!(inv.options.endpoints(), ["https://rpc.testnet.near.org"]);
-        let inv = parse_str(&["genesis-config", "--network=mainnet"]).unwrap();
+        assert!(!inv.options.uses_default_endpoint());
+        let inv = parse_str(&["genesis-config", "--network=MAINNET"]).unwrap();
         assert_eq!(inv.options.endpoints(), ["https://rpc.mainnet.near.org"]);
         let inv = parse_str(&["--url", "http://a", "--url=http://b", "genesis-config"]).unwrap();
         assert_eq!(inv.options.endpoints(), ["http://a", "http://b"]);
@@ -687,16 +721,16 @@ mod tests {
     }
 
     #[test]
-    fn global_options() {
+    fn global_options_anywhere() {
         let inv = parse_str(&[
             "--api-key",
             "k",
             "--method-in-path",
+            "genesis-config",
             "--timeout",
             "1.5",
             "--retries",
             "0",
-            "genesis-config",
         ])
         .unwrap();
         assert_eq!(inv.options.api_key.as_deref(), Some("k"));
@@ -711,91 +745,105 @@ mod tests {
         }
         assert!(parse_str(&["--retries", "-1", "genesis-config"]).is_err());
         assert!(parse_str(&["--retries", "1", "--retries", "2", "genesis-config"]).is_err());
+        assert!(parse_str(&["--api-key", "a", "--api-key", "b", "status"]).is_err());
         assert!(parse_str(&["--method-in-path=yes", "genesis-config"]).is_err());
         assert!(parse_str(&["--url"]).is_err());
     }
 
     #[test]
     fn commands() {
-        let inv = parse_str(&["protocol-config"]).unwrap();
-        assert_eq!(inv.command, Command::ProtocolConfig(Finality::Final.into()));
-        let inv = parse_str(&["protocol-config", "--block-id", "7"]).unwrap();
+        let inv = parse_str(&["protocol-config", "--finality=NEAR-FINAL"]).unwrap();
         assert_eq!(
             inv.command,
-            Command::ProtocolConfig(BlockId::Height(7).into())
+            Command::ProtocolConfig {
+                finality: Some(FinalityArg::NearFinal),
+                block_id: None,
+                genesis: false
+            }
         );
-        let inv = parse_str(&["protocol-config", "--finality=near-final"]).unwrap();
-        assert_eq!(
-            inv.command,
-            Command::ProtocolConfig(Finality::NearFinal.into())
-        );
-        assert!(parse_str(&["protocol-config", "--finality", "Final"]).is_err());
         assert!(parse_str(&["protocol-config", "--genesis", "--block-id", "1"]).is_err());
-        let inv = parse_str(&["call", "block", "{\"finality\":\"final\"}"]).unwrap();
-        assert_eq!(
-            inv.command,
-            Command::Call {
-                method: "block",
-                params: serde_json::json!({"finality": "final"})
-            }
-        );
-        let inv = parse_str(&["call", "health"]).unwrap();
-        assert_eq!(
-            inv.command,
-            Command::Call {
-                method: "health",
-                params: Value::Null
-            }
-        );
         let inv = parse_str(&["call", "gas_price", "--", "-1"]).unwrap();
         assert!(matches!(inv.command, Command::Call { .. }));
-        let inv = parse_str(&["decode", "status", "-"]).unwrap();
-        assert_eq!(
-            inv.command,
-            Command::Decode {
-                method: "status",
-                input: Input::Stdin
-            }
-        );
+        let inv = parse_str(&["call", "gas_price", "-1"]).unwrap();
+        assert!(matches!(inv.command, Command::Call { params: Some(p), .. } if p == "-1"));
         assert!(parse_str(&["genesis-config", "extra"]).is_err());
         assert!(parse_str(&["genesis-config", "--hash", "x"]).is_err());
         assert!(parse_str(&["call"]).is_err());
         assert!(parse_str(&["decode", "nope"]).is_err());
-        assert_eq!(parse_str(&["x", "--help"]).unwrap().command, Command::Help);
-        assert_eq!(parse_str(&["--version"]).unwrap().command, Command::Version);
+        assert!(parse_str(&[
+            "state",
+            "a.near",
+            "--prefix",
+            "x",
+            "--prefix-base64",
+            "eA=="
+        ])
+        .is_err());
+        assert!(parse_str(&["view", "a.near", "m", "--args", "{"]).is_err());
+        assert!(parse_str(&["chunk", "--block", "1"]).is_err());
+        assert!(parse_str(&["chunk"]).is_err());
+        assert!(parse_str(&["send-tx"]).is_err());
+        assert!(parse_str(&["send-tx", "--base64", "not base64!"]).is_err());
+        assert!(parse_str(&["block", "--height", "1", "--hash", HASH]).is_err());
+        assert_eq!(
+            parse_str(&["block", "--hash", HASH]).unwrap().command,
+            Command::Block {
+                finality: None,
+                height: None,
+                hash: Some(HASH.parse().unwrap())
+            }
+        );
+        assert!(parse_str(&[]).unwrap_err().contains("no command"));
     }
+
+    const HASH: &str = "11111111111111111111111111111111";
 
     #[test]
     fn tx_status_options() {
-        let hash = "11111111111111111111111111111111";
         let inv = parse_str(&[
             "tx-status",
             "--hash",
-            hash,
+            HASH,
             "--sender",
             "alice.near",
             "--wait-until",
-            "FINAL",
+            "final",
         ])
         .unwrap();
-        let Command::TxStatus { tx, wait_until } = inv.command else {
+        let Command::TxStatus { wait_until, .. } = inv.command else {
             panic!("not tx-status");
         };
-        assert_eq!(wait_until, Some(TxExecutionStatus::Final));
-        assert!(matches!(tx, TxRef::Hash { .. }));
+        assert_eq!(
+            wait_until.map(TxExecutionStatus::from),
+            Some(TxExecutionStatus::Final)
+        );
         let bad = [
             vec!["tx-status"],
-            vec!["tx-status", "--hash", hash],
+            vec!["tx-status", "--hash", HASH],
             vec!["tx-status", "--sender", "alice.near"],
             vec!["tx-status", "--hash", "nope", "--sender", "alice.near"],
-            vec!["tx-status", "--hash", hash, "--sender", "Not Valid"],
-            vec!["tx-status", "--signed-tx", "AA==", "--hash", hash],
+            vec!["tx-status", "--hash", HASH, "--sender", "Not Valid"],
+            vec!["tx-status", "--signed-tx", "AA==", "--hash", HASH],
             vec!["tx-status", "--signed-tx", "AA==", "--wait-until", "SOON"],
-            vec!["tx-status", "--signed-tx", "AA==", "--wait-until", "final"],
         ];
         for args in bad {
             assert!(parse_str(&args).is_err(), "{args:?}");
         }
+    }
+
+    #[test]
+    fn version_names_the_spec() {
+        let Parsed::Print(text) = parse(["near-rpc", "--version"]) else {
+            panic!("--version did not print");
+        };
+        assert_eq!(
+            text.trim(),
+            format!(
+                "near-rpc {} (nearcore OpenAPI spec {})",
+                env!("CARGO_PKG_VERSION"),
+                near_rpc::SPEC_VERSION
+            )
+        );
     }
 
     #[test]
@@ -807,11 +855,15 @@ mod tests {
             vec!["--network", "https://h.io/SECRET", "status"],
             vec!["--api-kee", "a1b2c3d4e5f60718", "status"],
             vec!["a1b2c3d4e5f60718"],
+            vec!["statsu", "a1b2c3d4e5f60718"],
             vec!["--network", "a1b2c3d4e5f60718", "status"],
             vec!["--a1b2c3d4e5f60718", "status"],
+            vec!["--a1b2c3d4e5f60718=SECRET", "status"],
             vec!["genesis-config", "a1b2c3d4e5f60718"],
             vec!["--retries", "a1b2c3d4e5f60718", "status"],
             vec!["--timeout", "a1b2c3d4e5f60718", "status"],
+            vec!["--api-key", "SECRET", "--api-key", "SECRET", "status"],
+            vec!["--api-key", "SECRET", "status", "SECRET"],
             vec![
                 "tx-status",
                 "--signed-tx",
@@ -821,10 +873,11 @@ mod tests {
             ],
             vec!["call", "a1b2c3d4e5f60718"],
             vec!["decode", "a1b2c3d4e5f60718"],
+            vec!["account", "a1b2c3d4e5f60718SECRET"],
         ];
         for args in cases {
-            let UsageError(message) = parse_str(&args).unwrap_err();
-            assert!(!message.contains("SECRET"), "{message}");
+            let message = parse_str(&args).unwrap_err();
+            assert!(!message.contains("SECRET"), "{args:?}: {message}");
             assert!(!message.contains("a1b2c3d4e5f60718"), "{args:?}: {message}");
         }
     }

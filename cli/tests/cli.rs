@@ -133,7 +133,7 @@ fn tx_status_wait_until_and_signed_transaction() {
 fn tx_status_refuses_bad_input_without_sending() {
     let server = Server::start(vec![Reply::json(TX_INCLUDED)]);
     let prefix = at(&server.url(""));
-    let cases: [&[&str]; 7] = [
+    let cases: [&[&str]; 6] = [
         &[
             "tx-status",
             "--hash",
@@ -150,15 +150,6 @@ fn tx_status_refuses_bad_input_without_sending() {
             "alice.near",
             "--wait-until",
             "SOON",
-        ],
-        &[
-            "tx-status",
-            "--hash",
-            HASH,
-            "--sender",
-            "alice.near",
-            "--wait-until",
-            "final",
         ],
         &["tx-status", "--hash", HASH],
         &[
@@ -287,9 +278,6 @@ fn call_refuses_params_that_do_not_check() {
     let out = run(&prefix, &["call", "gas_price", r#"{"block_id": true}"#]);
     assert_exit(&out, 2);
     assert!(out.stderr.contains("`block_id`"), "{out:?}");
-
-    // gas_price needs an object; null (the default) does not check.
-    assert_exit(&run(&prefix, &["call", "gas_price"]), 2);
 
     // Base64 that does not decode is refused at its path, before anything is sent.
     let out = run(
@@ -633,8 +621,11 @@ fn usage_errors_exit_2_and_help_exits_0() {
     for needle in [
         "tx-status",
         "protocol-config",
-        "call METHOD",
-        "decode METHOD",
+        // clap lists the commands by name, each with its summary.
+        "call",
+        "decode",
+        "account",
+        "completions",
         "Exit status",
     ] {
         assert!(out.stdout.contains(needle), "{needle}: {out:?}");

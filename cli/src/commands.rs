@@ -1,0 +1,574 @@
+//! Running a parsed command: each network subcommand is a thin layer over one `Client`
+//! shortcut; `call` and `decode` go through the typed bindings of any method by name.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use near_rpc::client::transport::HttpTransport;
+use near_rpc::client::{
+    ApiKey, AtBlock, BoxTransport, ChunkRef, Client, ContractArgs, Epoch, InvalidEndpoint,
+    PathStyle, RawArgs, RetryPolicy, TxRef,
+};
+use near_rpc::decode;
+use near_rpc::types::{BlockReference, CallResult, Finality, SyncCheckpoint};
+use near_rpc::{methods, CryptoHash, ErrorWrapper, MethodVisitor, Response, RpcMethod};
+use near_rpc_mock::{Cassette, MockNode, Recorder};
+use serde::Serialize;
+use serde_json::{json, Value};
+use tokio::runtime::Runtime;
+
+use crate::args::{self, Command, Invocation, Options, ViewAt};
+use crate::output::{
+    describe_decode_error, failure, note, one_line, print_json, report, summarize, write_stdout,
+    Failure, EXIT_DECODE, EXIT_IO, EXIT_RPC, EXIT_TRANSPORT,
+};
+
+/// Runs a parsed command line.
+pub fn run(invocation: Invocation) -> Result<(), Failure> {
+    let Invocation { options, command } = invocation;
+    match command {
+        Command::Decode { method, file } => {
+            let body = read_input(file.as_deref())?;
+            methods::visit(method, DecodeBody { body }).unwrap_or_else(|| unknown(method))
+        }
+        Command::Mock { port, replay } => serve_mock(port, replay.as_deref()),
+        Command::Record { out, port } => record(&options, &out, port),
+        Command::Completions { shell } => {
+            let mut text = Vec::new();
+            clap_complete::generate(shell, &mut args::command(), "near-rpc", &mut text);
+            write_stdout(&String::from_utf8_lossy(&text))
+        }
+        Command::Call { method, params } => {
+            let params =
+                match params {
+                    None => None,
+                    Some(text) => Some(serde_json::from_str(&text).map_err(|e| {
+                        Failure::usage(format!("PARAMS_JSON is not valid JSON: {e}"))
+                    })?),
+                };
+            let (runtime, client) = connect(&options)?;
+            let call = CallMethod {
+                runtime: &runtime,
+                client: &client,
+                params,
+            };
+            methods::visit(method, call).unwrap_or_else(|| unknown(method))
+        }
+        command => {
+            let (runtime, client) = connect(&options)?;
+            runtime.block_on(call(&client, command))
+        }
+    }
+}
+
+/// Runs a command that talks to the node.
+async fn call(client: &Client, command: Command) -> Result<(), Failure> {
+    match command {
+        Command::TxStatus {
+            hash,
+            sender,
+            signed_tx,
+            wait_until,
+        } => {
+            let tx = match (hash, sender, signed_tx) {
+                (Some(tx_hash), Some(sender_account_id), None) => TxRef::Hash {
+                    tx_hash,
+                    sender_account_id,
+                },
+                (None, None, Some(signed)) if !signed.trim().is_empty() => TxRef::Signed(signed),
+                _ => {
+                    return Err(Failure::usage(
+                        "tx-status needs --hash and --sender, or the base64 of a signed \
+                         transaction in --signed-tx",
+                    ))
+                }
+            };
+            report(client.tx_status(tx, wait_until.map(Into::into)).await)
+        }
+        Command::GenesisConfig => report(client.genesis_config().await),
+        Command::ProtocolConfig {
+            finality,
+            block_id,
+            genesis,
+        } => {
+            let at: BlockReference = match (finality, block_id, genesis) {
+                (_, Some(block), _) => block.into(),
+                (_, None, true) => SyncCheckpoint::Genesis.into(),
+                (finality, None, false) => {
+                    Finality::from(finality.unwrap_or(args::FinalityArg::Final)).into()
+                }
+            };
+            report(client.protocol_config_at(at).await)
+        }
+        Command::Account { account, at } => viewed(viewer(client, &at).view_account(account).await),
+        Command::AccessKey {
+            account,
+            public_key,
+            at,
+        } => viewed(
+            viewer(client, &at)
+                .view_access_key(account, public_key)
+                .await,
+        ),
+        Command::AccessKeys { account, at } => {
+            viewed(viewer(client, &at).view_access_key_list(account).await)
+        }
+        Command::Code { account, at } => viewed(viewer(client, &at).view_code(account).await),
+        Command::State {
+            account,
+            prefix,
+            prefix_base64,
+            proof,
+            at,
+        } => {
+            let prefix = match (prefix, prefix_base64) {
+                (Some(text), _) => text.into_bytes(),
+                (None, Some(bytes)) => bytes,
+                (None, None) => Vec::new(),
+            };
+            let client = viewer(client, &at);
+            viewed(if proof {
+                client.view_state_with_proof(account, prefix).await
+            } else {
+                client.view_state(account, prefix).await
+            })
+        }
+        Command::View {
+            contract,
+            method,
+            args,
+            args_base64,
+            at,
+        } => {
+            let client = viewer(client, &at);
+            let bytes = match (args, args_base64) {
+                (_, Some(bytes)) => bytes,
+                (Some(json), None) => json.into_bytes().map_err(Failure::usage)?,
+                (None, None) => Vec::new(),
+            };
+            let result = client
+                .call_function(contract, &method, RawArgs(bytes))
+                .await
+                .map_err(failure)?;
+            print_call_result(result)
+        }
+        Command::Block {
+            finality,
+            height,
+            hash,
+        } => {
+            let at: BlockReference = match (finality, height, hash) {
+                (_, Some(height), _) => height.into(),
+                (_, None, Some(hash)) => hash.into(),
+                (finality, None, None) => {
+                    Finality::from(finality.unwrap_or(args::FinalityArg::Final)).into()
+                }
+            };
+            report(client.block(at).await)
+        }
+        Command::Chunk {
+            chunk_hash,
+            block,
+            shard,
+        } => {
+            let chunk = match (chunk_hash, block, shard) {
+                (Some(hash), _, _) => ChunkRef::Hash(hash),
+                (None, Some(block), Some(shard)) => ChunkRef::InBlock { block, shard },
+                _ => {
+                    return Err(Failure::usage(
+                        "chunk needs --chunk-hash, or --block and --shard",
+                    ))
+                }
+            };
+            report(client.chunk(chunk).await)
+        }
+        Command::GasPrice { block } => {
+            let price = client.gas_price(block).await.map_err(failure)?;
+            print_json(&json!({
+                "gas_price": price.yocto_per_gas.to_string(),
+                "unit": "yoctoNEAR/gas",
+            }))
+        }
+        Command::Status => report(client.status().await),
+        Command::Validators { epoch_id, block } => {
+            let epoch = match (epoch_id, block) {
+                (Some(id), _) => Epoch::Id(id),
+                (None, Some(block)) => Epoch::OfBlock(block),
+                (None, None) => Epoch::Latest,
+            };
+            report(client.validators(epoch).await)
+        }
+        Command::SendTx {
+            base64,
+            file,
+            wait_until,
+        } => {
+            let tx: near_rpc::SignedTransaction = match (base64, file) {
+                (Some(text), _) => text.into(),
+                (None, Some(path)) => std::fs::read(&path)
+                    .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?
+                    .into(),
+                (None, None) => return Err(Failure::usage("send-tx needs --base64 or --file")),
+            };
+            report(client.send_tx(tx, wait_until.map(Into::into)).await)
+        }
+        Command::Decode { method, .. } | Command::Call { method, .. } => unknown(method),
+        Command::Mock { .. } | Command::Record { .. } | Command::Completions { .. } => Ok(()),
+    }
+}
+
+/// The client reading views at `--finality` / `--block` (latest final by default).
+fn viewer(client: &Client, at: &ViewAt) -> Client {
+    match (&at.block, at.finality) {
+        (Some(block), _) => client.at(block.clone()),
+        (None, Some(finality)) => client.at(Finality::from(finality)),
+        (None, None) => client.clone(),
+    }
+}
+
+/// A view as printed: its fields, then the block it was read at.
+#[derive(Serialize)]
+struct Viewed<T> {
+    #[serde(flatten)]
+    value: T,
+    block_height: u64,
+    block_hash: CryptoHash,
+}
+
+/// Prints a view with its block, or turns the error into a failure.
+fn viewed<T: Serialize, E: Serialize + std::fmt::Debug>(
+    result: Result<AtBlock<T>, near_rpc::client::Error<E>>,
+) -> Result<(), Failure> {
+    let AtBlock {
+        value,
+        block_height,
+        block_hash,
+    } = result.map_err(failure)?;
+    print_json(&Viewed {
+        value,
+        block_height,
+        block_hash,
+    })
+}
+
+/// `view`: the contract's logs on stderr; on stdout the result (as JSON when it is
+/// JSON, as text when it is UTF-8, as base64 otherwise) with the block.
+fn print_call_result(result: AtBlock<CallResult>) -> Result<(), Failure> {
+    for log in &result.logs {
+        note(&format!("log: {}", one_line(log)));
+    }
+    let mut printed = serde_json::Map::new();
+    match (result.json::<Value>(), result.text()) {
+        (Ok(value), _) => printed.insert("result".into(), value),
+        (Err(_), Some(text)) => printed.insert("result".into(), Value::String(text.into())),
+        (Err(_), None) => printed.insert(
+            "result_base64".into(),
+            Value::String(near_rpc::FunctionArgs::from_bytes(result.bytes()).0),
+        ),
+    };
+    printed.insert("block_height".into(), result.block_height.into());
+    printed.insert(
+        "block_hash".into(),
+        Value::String(result.block_hash.to_string()),
+    );
+    print_json(&printed)
+}
+
+/// Parsing only accepts names of `methods::ALL`, which `methods::visit` knows; this
+/// answers the impossible miss without panicking.
+fn unknown(method: &str) -> Result<(), Failure> {
+    Err(Failure::usage(format!("unknown method `{method}`")))
+}
+
+/// A current-thread runtime with timers and sockets.
+fn runtime() -> Result<Runtime, Failure> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::new(EXIT_IO, format!("cannot start the async runtime: {e}")))
+}
+
+/// `mock`: serves the mock node until Ctrl-C, after printing its URL.
+fn serve_mock(port: u16, replay: Option<&Path>) -> Result<(), Failure> {
+    let node = match replay {
+        None => MockNode::new(),
+        Some(path) => {
+            let cassette = Cassette::load(path).map_err(|e| {
+                Failure::usage(format!("cannot read the cassette {}: {e}", path.display()))
+            })?;
+            MockNode::replaying(cassette)
+        }
+    };
+    runtime()?.block_on(async {
+        let server = node.serve(port).await.map_err(|e| {
+            Failure::new(
+                EXIT_TRANSPORT,
+                format!("cannot listen on 127.0.0.1:{port}: {e}"),
+            )
+        })?;
+        write_stdout(&format!("{}\n", server.url()))?;
+        let _ = tokio::signal::ctrl_c().await;
+        Ok(())
+    })
+}
+
+/// `record`: a recording proxy to the first endpoint until Ctrl-C, after printing its URL.
+fn record(options: &Options, out: &Path, port: u16) -> Result<(), Failure> {
+    let upstream = upstream(options)?;
+    runtime()?.block_on(async {
+        let recorder = Recorder::start(upstream, out, port).await.map_err(|e| {
+            Failure::new(EXIT_IO, format!("cannot record to {}: {e}", out.display()))
+        })?;
+        write_stdout(&format!("{}\n", recorder.url()))?;
+        let _ = tokio::signal::ctrl_c().await;
+        Ok(())
+    })
+}
+
+/// The node `record` forwards to: the first endpoint (with the API key), or the mock.
+fn upstream(options: &Options) -> Result<BoxTransport, Failure> {
+    let Some(url) = options.endpoints().first().copied() else {
+        return Ok(Arc::new(MockNode::new()));
+    };
+    // InvalidEndpoint's and InvalidApiKey's messages never repeat the URL or the key.
+    let endpoint = url
+        .parse()
+        .map_err(|e: InvalidEndpoint| Failure::usage(e.to_string()))?;
+    let mut transport =
+        HttpTransport::new(endpoint).map_err(|e| Failure::new(EXIT_TRANSPORT, e.to_string()))?;
+    if let Some(key) = &options.api_key {
+        let key = ApiKey::x_api_key(key).map_err(|e| Failure::usage(e.to_string()))?;
+        transport = transport.api_key(key);
+    }
+    Ok(Arc::new(transport))
+}
+
+/// Builds the runtime and the client from the options.
+fn connect(options: &Options) -> Result<(Runtime, Client), Failure> {
+    let mut builder = Client::builder();
+    if options.endpoints().is_empty() {
+        builder = builder.transport(MockNode::new());
+    }
+    for (i, url) in options.endpoints().into_iter().enumerate() {
+        // InvalidEndpoint's message never repeats the URL.
+        builder = builder
+            .endpoint(url)
+            .map_err(|e| Failure::usage(e.to_string()))?;
+        // The key goes to the first endpoint only: a failover URL is someone else's.
+        if let (0, Some(key)) = (i, &options.api_key) {
+            // InvalidApiKey's message never repeats the key.
+            let key = ApiKey::x_api_key(key).map_err(|e| Failure::usage(e.to_string()))?;
+            builder = builder.api_key(key);
+        }
+    }
+    if options.method_in_path {
+        builder = builder.path_style(PathStyle::MethodInPath);
+    }
+    if let Some(timeout) = options.timeout {
+        builder = builder.timeout(timeout);
+    }
+    if let Some(max_retries) = options.retries {
+        builder = builder.retry(RetryPolicy {
+            max_retries,
+            ..RetryPolicy::default()
+        });
+    }
+    let client = builder
+        .build()
+        .map_err(|e| Failure::new(EXIT_TRANSPORT, e.to_string()))?;
+    Ok((runtime()?, client))
+}
+
+/// `call`: checks the params strictly against the method's typed request, then calls it.
+struct CallMethod<'a> {
+    runtime: &'a Runtime,
+    client: &'a Client,
+    /// The params as given (`None`: none given).
+    params: Option<Value>,
+}
+
+impl MethodVisitor for CallMethod<'_> {
+    type Output = Result<(), Failure>;
+
+    fn visit<M: RpcMethod>(self) -> Self::Output {
+        let params = typed_params::<M>(self.params)?;
+        report(self.runtime.block_on(self.client.call::<M>(params)))
+    }
+}
+
+/// The typed request of `M` from the params given: none (or `[]`) is whatever the
+/// request reads from `null` or `{}`; a positional array nearcore accepts is read in its
+/// named form; anything else must check strictly.
+fn typed_params<M: RpcMethod>(params: Option<Value>) -> Result<M::Params, Failure> {
+    let mismatch = |e: decode::DecodeError| {
+        Failure::usage(format!(
+            "the params do not match the typed request of `{}` {}",
+            M::NAME,
+            describe_decode_error(&e)
+        ))
+    };
+    let params = match params {
+        Some(Value::Array(items)) if items.is_empty() => None,
+        Some(Value::Array(items)) => Some(named(M::NAME, items)?),
+        other => other,
+    };
+    match params {
+        Some(params) => decode::from_value_strict::<M::Params>(params).map_err(mismatch),
+        None => decode::from_value_strict::<M::Params>(Value::Null)
+            .or_else(|_| decode::from_value_strict::<M::Params>(json!({})))
+            .map_err(mismatch),
+    }
+}
+
+/// The named form of the positional params nearcore accepts for `method`, or a usage
+/// error showing the named form.
+fn named(method: &str, items: Vec<Value>) -> Result<Value, Failure> {
+    let named = match (method, items.as_slice()) {
+        ("gas_price", [Value::Null]) => Some(json!({})),
+        ("block" | "gas_price", [block_id]) if !block_id.is_null() => {
+            Some(json!({ "block_id": block_id }))
+        }
+        ("validators", [Value::Null]) => Some(json!({ "latest": null })),
+        ("validators", [block_id]) => Some(json!({ "block_id": block_id })),
+        ("chunk", [chunk_id]) => Some(json!({ "chunk_id": chunk_id })),
+        ("tx" | "EXPERIMENTAL_tx_status", [tx_hash, sender_account_id]) => Some(json!({
+            "tx_hash": tx_hash,
+            "sender_account_id": sender_account_id,
+        })),
+        ("send_tx" | "broadcast_tx_async" | "broadcast_tx_commit", [signed]) => {
+            Some(json!({ "signed_tx_base64": signed }))
+        }
+        ("next_light_client_block", [hash]) => Some(json!({ "last_block_hash": hash })),
+        _ => None,
+    };
+    named.ok_or_else(|| {
+        let example = match example(method) {
+            Some(example) => format!(", e.g. near-rpc call {method} '{example}'"),
+            None => " (the spec's field names)".to_owned(),
+        };
+        Failure::usage(format!(
+            "positional params of `{method}` cannot be read as its typed request: give \
+             them as a JSON object{example}"
+        ))
+    })
+}
+
+/// The named params of a common method, as an example.
+fn example(method: &str) -> Option<&'static str> {
+    Some(match method {
+        "block" | "EXPERIMENTAL_protocol_config" => r#"{"block_id": 17824600}"#,
+        "gas_price" => r#"{"block_id": 17824600}"#,
+        "query" => {
+            r#"{"request_type": "view_account", "account_id": "alice.near", "finality": "final"}"#
+        }
+        "validators" => r#"{"block_id": 17791098}"#,
+        "chunk" => r#"{"block_id": 17824600, "shard_id": 0}"#,
+        "tx" | "EXPERIMENTAL_tx_status" => {
+            r#"{"tx_hash": "6zgh2u9DqHHiXzdy9ouTP7oGky2T4nugqzqt9wJZwNFm", "sender_account_id": "sender.testnet"}"#
+        }
+        "send_tx" | "broadcast_tx_async" | "broadcast_tx_commit" => {
+            r#"{"signed_tx_base64": "BASE64", "wait_until": "EXECUTED_OPTIMISTIC"}"#
+        }
+        "EXPERIMENTAL_changes" | "changes" => {
+            r#"{"changes_type": "account_changes", "account_ids": ["alice.near"], "finality": "final"}"#
+        }
+        "EXPERIMENTAL_receipt" => r#"{"receipt_id": "HASH"}"#,
+        _ => return None,
+    })
+}
+
+/// `decode`: decodes a response body of the method with the typed bindings.
+struct DecodeBody {
+    body: Vec<u8>,
+}
+
+impl MethodVisitor for DecodeBody {
+    type Output = Result<(), Failure>;
+
+    fn visit<M: RpcMethod>(self) -> Self::Output {
+        let response: Response<M::Result, ErrorWrapper<M::Error>> = decode::from_slice(&self.body)
+            .map_err(|e| {
+                Failure::new(
+                    EXIT_DECODE,
+                    format!(
+                        "cannot decode the body as a response of `{}` {}",
+                        M::NAME,
+                        describe_decode_error(&e)
+                    ),
+                )
+            })?;
+        match response.payload {
+            Ok(result) => print_json(&result),
+            Err(error) => {
+                print_json(&error)?;
+                Err(Failure::new(
+                    EXIT_RPC,
+                    format!(
+                        "the body is a JSON-RPC error of `{}`: {}",
+                        M::NAME,
+                        summarize(&error)
+                    ),
+                ))
+            }
+        }
+    }
+}
+
+/// Reads the body to decode: the file, or stdin (no file, or `-`).
+fn read_input(file: Option<&Path>) -> Result<Vec<u8>, Failure> {
+    match file {
+        Some(path) if path != PathBuf::from("-") => std::fs::read(path)
+            .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display()))),
+        _ => {
+            let mut body = Vec::new();
+            std::io::stdin()
+                .lock()
+                .read_to_end(&mut body)
+                .map_err(|e| Failure::usage(format!("cannot read stdin: {e}")))?;
+            Ok(body)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_params_is_what_the_request_reads_from_null_or_an_empty_object() {
+        assert!(typed_params::<methods::HealthMethod>(None).is_ok());
+        assert!(typed_params::<methods::GasPriceMethod>(None).is_ok());
+        assert!(typed_params::<methods::StatusMethod>(Some(json!([]))).is_ok());
+        assert!(typed_params::<methods::BlockMethod>(None).is_err());
+    }
+
+    #[test]
+    fn positional_params_nearcore_accepts_are_named() {
+        let price = typed_params::<methods::GasPriceMethod>(Some(json!([17824600]))).unwrap();
+        assert_eq!(
+            serde_json::to_value(price).unwrap(),
+            json!({"block_id": 17824600})
+        );
+        let price = typed_params::<methods::GasPriceMethod>(Some(json!([null]))).unwrap();
+        assert_eq!(serde_json::to_value(price).unwrap(), json!({}));
+        let tx = typed_params::<methods::TxMethod>(Some(json!([
+            "6zgh2u9DqHHiXzdy9ouTP7oGky2T4nugqzqt9wJZwNFm",
+            "sender.testnet"
+        ])))
+        .unwrap();
+        assert_eq!(
+            serde_json::to_value(tx).unwrap()["sender_account_id"],
+            "sender.testnet"
+        );
+        let validators = typed_params::<methods::ValidatorsMethod>(Some(json!([17791098])));
+        assert!(validators.is_ok(), "{validators:?}");
+        let refused = typed_params::<methods::QueryMethod>(Some(json!(["account/alice.near", ""])))
+            .unwrap_err();
+        assert!(
+            refused.message.contains(r#"{"request_type""#),
+            "{}",
+            refused.message
+        );
+    }
+}
