@@ -246,6 +246,10 @@ pub struct ViewAt {
     pub block: Option<BlockId>,
 }
 
+/// Bytes given as base64 (one value, not a list of bytes to clap).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bytes(pub Vec<u8>);
+
 /// What to do.
 #[derive(Subcommand, Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -370,7 +374,7 @@ pub enum Command {
         prefix: Option<String>,
         /// Only keys starting with these bytes (base64).
         #[arg(long, value_name = "B64", value_parser = base64_bytes)]
-        prefix_base64: Option<Vec<u8>>,
+        prefix_base64: Option<Bytes>,
         /// Include the trie proof of the entries.
         #[arg(long)]
         proof: bool,
@@ -391,7 +395,7 @@ pub enum Command {
         args: Option<serde_json::Value>,
         /// The arguments, as base64 of their bytes.
         #[arg(long, value_name = "B64", value_parser = base64_bytes)]
-        args_base64: Option<Vec<u8>>,
+        args_base64: Option<Bytes>,
         #[command(flatten)]
         at: ViewAt,
     },
@@ -626,9 +630,9 @@ fn json(text: &str) -> Result<serde_json::Value, String> {
     serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))
 }
 
-fn base64_bytes(text: &str) -> Result<Vec<u8>, String> {
+fn base64_bytes(text: &str) -> Result<Bytes, String> {
     let args: near_rpc::FunctionArgs = text.parse().map_err(|e| format!("{e}"))?;
-    args.to_bytes().map_err(|e| e.to_string())
+    args.to_bytes().map(Bytes).map_err(|e| e.to_string())
 }
 
 fn signed_tx(text: &str) -> Result<String, String> {

@@ -124,7 +124,7 @@ async fn call(client: &Client, command: Command) -> Result<(), Failure> {
         } => {
             let prefix = match (prefix, prefix_base64) {
                 (Some(text), _) => text.into_bytes(),
-                (None, Some(bytes)) => bytes,
+                (None, Some(args::Bytes(bytes))) => bytes,
                 (None, None) => Vec::new(),
             };
             let client = viewer(client, &at);
@@ -143,7 +143,7 @@ async fn call(client: &Client, command: Command) -> Result<(), Failure> {
         } => {
             let client = viewer(client, &at);
             let bytes = match (args, args_base64) {
-                (_, Some(bytes)) => bytes,
+                (_, Some(args::Bytes(bytes))) => bytes,
                 (Some(json), None) => json.into_bytes().map_err(Failure::usage)?,
                 (None, None) => Vec::new(),
             };

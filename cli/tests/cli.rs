@@ -7,7 +7,9 @@ mod support;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use support::{near_rpc, near_rpc_with_stdin, refused_url, Reply, Server, Serving};
+use support::{
+    near_rpc, near_rpc_with_env, near_rpc_with_stdin, refused_url, Reply, Server, Serving,
+};
 
 /// A key sent with `--api-key`; it must never be printed.
 const HEADER_KEY: &str = "HeAdEr-KeY-7f3a";
@@ -820,4 +822,505 @@ fn record_writes_what_passes_and_no_key() {
     assert_eq!(cassette.exchanges.len(), 1);
     assert_eq!(cassette.exchanges[0].method, "EXPERIMENTAL_protocol_config");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The shared upstream data (`NEAR_RPC_SHARED`, default `../shared` beside the repo).
+fn shared_dir() -> std::path::PathBuf {
+    std::env::var_os("NEAR_RPC_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"))
+}
+
+/// A recorded response body from the shared fixtures (`query/...json`).
+fn fixture(path: &str) -> String {
+    let path = shared_dir().join("fixtures").join(path);
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (set NEAR_RPC_SHARED)", path.display()))
+}
+
+const PUBLIC_KEY: &str = "ed25519:H9k5eiU4xXS3M4z8HzKJSLaZdqGdGwBG49o7orNC4eZW";
+
+/// A subcommand answered by a recorded response: what it sent, and what it printed.
+fn against_recorded(file: &str, args: &[&str]) -> (support::Run, Value) {
+    // The scripted server puts the request's id into the body (the fixtures say
+    // "dontcare"), as nodes echo it.
+    let server = Server::start(vec![Reply::json(&fixture(file))]);
+    let out = run(&at(&server.url("")), args);
+    let request = server.only_request().json();
+    (out, request)
+}
+
+#[test]
+fn subcommands_read_recorded_responses() {
+    let (out, request) = against_recorded(
+        "query/nearapiex-accounts-view_account-success.json",
+        &["account", "example.testnet"],
+    );
+    assert_exit(&out, 0);
+    assert_eq!(request["method"], "query");
+    assert_eq!(
+        request["params"],
+        json!({"request_type": "view_account", "account_id": "example.testnet", "finality": "final"})
+    );
+    assert_eq!(out.json()["amount"], "149694984123794289100000000");
+    assert_eq!(out.json()["block_height"], 76786607);
+    assert_eq!(
+        out.json()["block_hash"],
+        "CUh3AaxckGsUdPv5Xj9Z224nMJENZ3YwsvSsx6Nzafqh"
+    );
+
+    let (out, request) = against_recorded(
+        "query/nearapiex-access_keys-view_access_key-success.json",
+        &["access-key", "a.testnet", PUBLIC_KEY, "--block", "76786602"],
+    );
+    assert_exit(&out, 0);
+    assert_eq!(
+        request["params"],
+        json!({"request_type": "view_access_key", "account_id": "a.testnet", "public_key": PUBLIC_KEY, "block_id": 76786602})
+    );
+    assert_eq!(out.json()["nonce"], 157);
+    assert_eq!(out.json()["block_height"], 76786602);
+
+    let (out, request) = against_recorded(
+        "query/nearapiex-access_keys-view_access_key_list-success.json",
+        &["access-keys", "a.testnet", "--finality", "OPTIMISTIC"],
+    );
+    assert_exit(&out, 0);
+    assert_eq!(request["params"]["request_type"], "view_access_key_list");
+    assert_eq!(request["params"]["finality"], "optimistic");
+    assert!(out.json()["keys"].as_array().is_some_and(|k| k.len() >= 2));
+
+    let (out, request) = against_recorded(
+        "query/nearapiex-contracts-view_code-success.json",
+        &["code", "c.testnet"],
+    );
+    assert_exit(&out, 0);
+    assert_eq!(request["params"]["request_type"], "view_code");
+    assert!(out.json()["code_base64"]
+        .as_str()
+        .is_some_and(|c| c.starts_with("AGFzbQ")));
+
+    let (out, request) = against_recorded(
+        "query/nearapiex-contracts-view_state-success.json",
+        &["state", "c.testnet", "--prefix", "STATE"],
+    );
+    assert_exit(&out, 0);
+    assert_eq!(request["params"]["request_type"], "view_state");
+    assert_eq!(request["params"]["prefix_base64"], "U1RBVEU=");
+    assert_eq!(out.json()["values"][0]["key"], "U1RBVEU=");
+
+    let (out, request) = against_recorded(
+        "query/nearapiex-contracts-call_function-success_getter.json",
+        &["view", "c.testnet", "hello", "--args", r#"{"a":1}"#],
+    );
+    assert_exit(&out, 0);
+    assert_eq!(request["params"]["request_type"], "call_function");
+    assert_eq!(request["params"]["method_name"], "hello");
+    assert_eq!(request["params"]["args_base64"], "eyJhIjoxfQ==");
+    assert_eq!(out.json()["result"], "hello world");
+    assert_eq!(out.json()["block_height"], 77261947);
+
+    let (out, request) = against_recorded(
+        "gas_price/neardocs-1.json",
+        &["gas-price", "--block", "17824600"],
+    );
+    assert_exit(&out, 0);
+    assert_eq!(request["params"], json!({"block_id": 17824600}));
+    assert_eq!(
+        out.json(),
+        json!({"gas_price": "100000000", "unit": "yoctoNEAR/gas"})
+    );
+
+    let (out, request) =
+        against_recorded("block/neardocs-1.json", &["block", "--height", "17821130"]);
+    assert_exit(&out, 0);
+    assert_eq!(request["params"], json!({"block_id": 17821130}));
+    assert_eq!(out.json()["header"]["height"], 17821130);
+
+    let chunk = "EBM2qg5cGr47EjMPtH88uvmXHDHqmWPzKaQadbWhdw22";
+    let (out, request) =
+        against_recorded("chunk/neardocs-1.json", &["chunk", "--chunk-hash", chunk]);
+    assert_exit(&out, 0);
+    assert_eq!(request["params"], json!({"chunk_id": chunk}));
+    assert_eq!(out.json()["header"]["chunk_hash"], chunk);
+
+    let (out, request) = against_recorded("status/neardocs2025-3.json", &["status"]);
+    assert_exit(&out, 0);
+    assert_eq!(request["method"], "status");
+    assert_eq!(out.json()["chain_id"], "testnet");
+
+    let (out, request) = against_recorded(
+        "validators/nearapiex-network-validators-success.json",
+        &["validators"],
+    );
+    assert_exit(&out, 0);
+    assert_eq!(request["method"], "validators");
+    assert!(out.json()["current_validators"]
+        .as_array()
+        .is_some_and(|v| !v.is_empty()));
+
+    let signed: Value = serde_json::from_str(&fixture("send_tx/neardocs-1-request.json")).unwrap();
+    let signed = signed["params"]["signed_tx_base64"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (out, request) = against_recorded(
+        "send_tx/neardocs-1.json",
+        &["send-tx", "--base64", &signed, "--wait-until", "final"],
+    );
+    assert_exit(&out, 0);
+    assert_eq!(
+        request["params"],
+        json!({"signed_tx_base64": signed, "wait_until": "FINAL"})
+    );
+    assert_eq!(out.json()["final_execution_status"], "FINAL");
+}
+
+#[test]
+fn a_query_error_inside_a_result_exits_3() {
+    let (out, _) = against_recorded(
+        "query/nearapiex-access_keys-view_access_key-error.json",
+        &["access-key", "a.testnet", PUBLIC_KEY],
+    );
+    assert_exit(&out, 3);
+    assert!(out.stderr.contains("UNKNOWN_ACCESS_KEY"), "{out:?}");
+    assert_one_line(&out.stderr);
+    assert_eq!(out.json()["cause"]["name"], "UNKNOWN_ACCESS_KEY");
+}
+
+fn mock(args: &[&str]) -> support::Run {
+    let args: Vec<&str> = ["--network", "mock"].iter().chain(args).copied().collect();
+    near_rpc(&args)
+}
+
+#[test]
+fn views_against_the_mock_node() {
+    let out = mock(&["account", "alice.mock"]);
+    assert_exit(&out, 0);
+    assert_eq!(out.json()["storage_usage"], 182);
+    assert!(out.json()["block_height"].as_u64().is_some(), "{out:?}");
+    assert!(out.json()["block_hash"].is_string(), "{out:?}");
+
+    let out = mock(&["account", "nobody.mock", "--finality", "near-final"]);
+    assert_exit(&out, 3);
+    assert!(out.stderr.contains("UNKNOWN_ACCOUNT"), "{out:?}");
+
+    let out = mock(&["access-keys", "alice.mock"]);
+    assert_exit(&out, 0);
+    let key = out.json()["keys"][0]["public_key"]
+        .as_str()
+        .expect("a key")
+        .to_owned();
+    let out = mock(&["access-key", "alice.mock", &key, "--block", "110"]);
+    assert_exit(&out, 0);
+    assert_eq!(out.json()["block_height"], 110);
+    assert!(out.json()["nonce"].as_u64().is_some(), "{out:?}");
+
+    let out = mock(&["code", "contract.mock"]);
+    assert_exit(&out, 0);
+    assert_eq!(out.json()["code_base64"], "AGFzbQEAAAA=");
+    let out = mock(&["code", "alice.mock"]);
+    assert_exit(&out, 3);
+    assert!(out.stderr.contains("NO_CONTRACT_CODE"), "{out:?}");
+
+    let out = mock(&["state", "contract.mock"]);
+    assert_exit(&out, 0);
+    assert!(out.json()["values"]
+        .as_array()
+        .is_some_and(|v| v.len() >= 2));
+    // "greeting", by text or base64.
+    for prefix in [&["--prefix", "greet"][..], &["--prefix-base64", "Z3JlZXQ="]] {
+        let args: Vec<&str> = ["state", "contract.mock", "--proof"]
+            .iter()
+            .chain(prefix)
+            .copied()
+            .collect();
+        let out = mock(&args);
+        assert_exit(&out, 0);
+        assert_eq!(out.json()["values"].as_array().map(Vec::len), Some(1));
+        assert_eq!(out.json()["values"][0]["key"], "Z3JlZXRpbmc=");
+    }
+
+    let out = mock(&["view", "contract.mock", "get_status"]);
+    assert_exit(&out, 0);
+    assert_eq!(
+        out.json()["result"],
+        json!({"paused": false, "version": "1.0.0"})
+    );
+    assert_eq!(out.stderr, "log: viewed status\n");
+    let out = mock(&["view", "contract.mock", "echo", "--args-base64", "aGk="]);
+    assert_exit(&out, 0);
+    assert_eq!(out.json()["result"], "hi", "not JSON: printed as text");
+    let out = mock(&["view", "contract.mock", "echo", "--args", r#"{"n": 1}"#]);
+    assert_eq!(out.json()["result"], json!({"n": 1}));
+    let out = mock(&["view", "contract.mock", "no_such_method"]);
+    assert_exit(&out, 3);
+}
+
+#[test]
+fn calls_against_the_mock_node() {
+    let out = mock(&["block"]);
+    assert_exit(&out, 0);
+    let head = out.json()["header"]["height"].as_u64().expect("a height");
+    let hash = out.json()["header"]["hash"].as_str().unwrap().to_owned();
+    let out = mock(&["block", "--hash", &hash]);
+    assert_eq!(out.json()["header"]["height"], head);
+    let out = mock(&["block", "--height", "110", "--finality", "final"]);
+    assert_exit(&out, 2);
+
+    let out = mock(&["chunk", "--block", "110", "--shard", "0"]);
+    assert_exit(&out, 0);
+    let chunk = out.json()["header"]["chunk_hash"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let out = mock(&["chunk", "--chunk-hash", &chunk]);
+    assert_exit(&out, 0);
+    assert_eq!(out.json()["header"]["chunk_hash"], chunk.as_str());
+
+    let out = mock(&["gas-price"]);
+    assert_exit(&out, 0);
+    assert_eq!(out.json()["unit"], "yoctoNEAR/gas");
+    assert!(out.json()["gas_price"].is_string(), "{out:?}");
+
+    let out = mock(&["status"]);
+    assert_exit(&out, 0);
+    assert_eq!(out.json()["chain_id"], "mock");
+
+    let out = mock(&["validators"]);
+    assert_exit(&out, 0);
+    assert!(out.json()["current_validators"].is_array(), "{out:?}");
+
+    let out = mock(&[
+        "send-tx",
+        "--base64",
+        "AAAA",
+        "--wait-until",
+        "Included_Final",
+    ]);
+    assert_exit(&out, 0);
+    assert!(out.json()["final_execution_status"].is_string(), "{out:?}");
+    let dir = std::env::temp_dir().join(format!("near-rpc-send-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("tx.borsh");
+    std::fs::write(&file, [0u8, 1, 2, 3]).unwrap();
+    let out = mock(&["send-tx", "--file", file.to_str().unwrap()]);
+    assert_exit(&out, 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_exit(&mock(&["send-tx", "--base64", "not base64!"]), 2);
+    assert_exit(&mock(&["send-tx", "--file", "/nonexistent/tx"]), 2);
+}
+
+#[test]
+fn every_subcommand_has_help_and_the_version_names_the_spec() {
+    for command in [
+        "tx-status",
+        "genesis-config",
+        "protocol-config",
+        "call",
+        "decode",
+        "mock",
+        "record",
+        "account",
+        "access-key",
+        "access-keys",
+        "code",
+        "state",
+        "view",
+        "block",
+        "chunk",
+        "gas-price",
+        "status",
+        "validators",
+        "send-tx",
+        "completions",
+    ] {
+        let out = near_rpc(&[command, "--help"]);
+        assert_exit(&out, 0);
+        assert!(out.stdout.contains("Usage: near-rpc"), "{command}: {out:?}");
+        assert!(out.stdout.contains(command), "{command}: {out:?}");
+    }
+    let out = near_rpc(&["--version"]);
+    assert_exit(&out, 0);
+    assert_eq!(
+        out.stdout.trim(),
+        format!(
+            "near-rpc {} (nearcore OpenAPI spec {})",
+            env!("CARGO_PKG_VERSION"),
+            near_rpc::SPEC_VERSION
+        )
+    );
+    let out = near_rpc(&["completions", "bash"]);
+    assert_exit(&out, 0);
+    assert!(out.stdout.contains("near-rpc"), "{out:?}");
+    assert!(out.stdout.contains("gas-price"), "{out:?}");
+    assert_exit(&near_rpc(&["completions", "ZSH"]), 0);
+    assert_exit(&near_rpc(&["completions", "cmd"]), 2);
+}
+
+#[test]
+fn environment_variables_give_the_url_and_the_key() {
+    let server = Server::start(vec![Reply::json(PROTOCOL_CONFIG)]);
+    let url = server.url(&format!("/{PATH_KEY}"));
+    let env = [
+        ("NEAR_RPC_URL", url.as_str()),
+        ("NEAR_RPC_API_KEY", HEADER_KEY),
+    ];
+    let out = near_rpc_with_env(&["protocol-config"], &env, b"");
+    assert_exit(&out, 0);
+    let request = server.only_request();
+    assert_eq!(request.header("x-api-key"), Some(HEADER_KEY));
+    assert!(request.path.starts_with(&format!("/{PATH_KEY}")));
+
+    // Neither value is shown in --help.
+    let out = near_rpc_with_env(&["--help"], &env, b"");
+    assert_exit(&out, 0);
+    assert!(out.stdout.contains("NEAR_RPC_API_KEY"), "{out:?}");
+    assert!(out.stdout.contains("NEAR_RPC_URL"), "{out:?}");
+    out.assert_hides(HEADER_KEY);
+    out.assert_hides(PATH_KEY);
+
+    // --network wins over NEAR_RPC_URL; --url replaces it.
+    let out = near_rpc_with_env(&["--network", "mock", "status"], &env, b"");
+    assert_exit(&out, 0);
+    assert_eq!(out.json()["chain_id"], "mock");
+    let other = Server::start(vec![Reply::json(PROTOCOL_CONFIG)]);
+    let out = near_rpc_with_env(&["--url", &other.url(""), "protocol-config"], &env, b"");
+    assert_exit(&out, 0);
+    assert_eq!(other.only_request().header("x-api-key"), Some(HEADER_KEY));
+    assert_eq!(server.seen().len(), 1);
+
+    // The key from the environment goes to the first URL only.
+    let first = Server::start(vec![Reply::html(503, HTML_503)]);
+    let second = Server::start(vec![Reply::json(PROTOCOL_CONFIG)]);
+    let out = near_rpc_with_env(
+        &[
+            "--url",
+            &first.url(""),
+            "--url",
+            &second.url(""),
+            "--retries",
+            "0",
+            "protocol-config",
+        ],
+        &[("NEAR_RPC_API_KEY", HEADER_KEY)],
+        b"",
+    );
+    assert_exit(&out, 0);
+    assert_eq!(first.only_request().header("x-api-key"), Some(HEADER_KEY));
+    assert_eq!(second.only_request().header("x-api-key"), None);
+
+    // A key from the environment is not echoed by a usage error either.
+    let out = near_rpc_with_env(&["status", HEADER_KEY], &env, b"");
+    assert_exit(&out, 2);
+    out.assert_hides(HEADER_KEY);
+    out.assert_hides(PATH_KEY);
+}
+
+#[test]
+fn clap_errors_never_echo_a_key() {
+    let key = "a1b2c3d4e5f60718a1b2";
+    let cases: [&[&str]; 8] = [
+        &["--api-kee", key, "status"],
+        &["--token", key, "status"],
+        &["--token=a1b2c3d4e5f60718a1b2", "status"],
+        &["statsu", key],
+        &["acount", key, "--api-key", HEADER_KEY],
+        &["--api-key", HEADER_KEY, "--api-key", HEADER_KEY, "status"],
+        &["--api-key", HEADER_KEY, "status", HEADER_KEY],
+        &[
+            "--url",
+            &format!("http://h.io/{PATH_KEY}"),
+            "status",
+            "--url",
+        ],
+    ];
+    for args in cases {
+        let out = near_rpc(args);
+        assert_exit(&out, 2);
+        assert!(out.stderr.starts_with("near-rpc: "), "{out:?}");
+        assert!(out.stderr.contains("--help"), "{out:?}");
+        out.assert_hides(key);
+        out.assert_hides(HEADER_KEY);
+        out.assert_hides(PATH_KEY);
+    }
+}
+
+#[test]
+fn enum_values_are_case_insensitive() {
+    let server = Server::start(vec![Reply::json(TX_INCLUDED)]);
+    let prefix = at(&server.url(""));
+    for (level, wire) in [
+        ("final", "FINAL"),
+        ("Executed_Optimistic", "EXECUTED_OPTIMISTIC"),
+    ] {
+        let out = run(
+            &prefix,
+            &["tx-status", "--signed-tx", "AAAA", "--wait-until", level],
+        );
+        assert_exit(&out, 0);
+        assert_eq!(
+            server.seen().last().unwrap().json()["params"]["wait_until"],
+            wire
+        );
+    }
+    let server = Server::start(vec![Reply::json(PROTOCOL_CONFIG)]);
+    let out = run(
+        &at(&server.url("")),
+        &["protocol-config", "--finality", "FINAL"],
+    );
+    assert_exit(&out, 0);
+    assert_eq!(
+        server.only_request().json()["params"],
+        json!({"finality": "final"})
+    );
+}
+
+#[test]
+fn transport_failures_hint_only_for_the_default_endpoint() {
+    let out = near_rpc(&["--url", &refused_url(), "--retries", "0", "status"]);
+    assert_exit(&out, 5);
+    assert!(!out.stderr.contains("hint:"), "{out:?}");
+    assert_one_line(&out.stderr);
+}
+
+#[test]
+fn call_without_params_and_with_positional_params() {
+    let server = Server::start(vec![Reply::json(
+        r#"{"jsonrpc":"2.0","id":"1","result":{"gas_price":"100000000"}}"#,
+    )]);
+    let prefix = at(&server.url(""));
+    let out = run(&prefix, &["call", "gas_price"]);
+    assert_exit(&out, 0);
+    assert_eq!(out.json(), json!({"gas_price": "100000000"}));
+    let out = run(&prefix, &["call", "gas_price", "[17824600]"]);
+    assert_exit(&out, 0);
+    let out = run(&prefix, &["call", "gas_price", "[null]"]);
+    assert_exit(&out, 0);
+    let seen = server.seen();
+    assert_eq!(seen[0].json()["params"], json!({}));
+    assert_eq!(seen[1].json()["params"], json!({"block_id": 17824600}));
+    assert_eq!(seen[2].json()["params"], json!({}));
+
+    let out = run(&prefix, &["call", "query", r#"["account/alice.near", ""]"#]);
+    assert_exit(&out, 2);
+    assert!(
+        out.stderr.contains(r#"{"request_type": "view_account""#),
+        "the object form is shown: {out:?}"
+    );
+    let out = run(&prefix, &["call", "gas_price", "[1, 2]"]);
+    assert_exit(&out, 2);
+    assert!(out.stderr.contains(r#"{"block_id": "#), "{out:?}");
+    assert_eq!(server.seen().len(), 3);
+
+    // Methods without params: status, health, network_info (and `[]`).
+    for method in ["status", "network_info"] {
+        assert_exit(&mock(&["call", method]), 0);
+    }
+    assert_exit(&mock(&["call", "health", "[]"]), 0);
+    let out = mock(&["call", "tx", &format!(r#"["{HASH}", "alice.mock"]"#)]);
+    assert!(
+        out.code == 0 || out.code == 3,
+        "read as its typed request: {out:?}"
+    );
 }

@@ -78,7 +78,21 @@ pub fn near_rpc(args: &[&str]) -> Run {
 
 /// Runs `near-rpc` with `args`, feeding `stdin`; kills it if it outlives the deadline.
 pub fn near_rpc_with_stdin(args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_near-rpc"))
+    near_rpc_with_env(args, &[], stdin)
+}
+
+/// The environment variables the binary reads; a run sees only the ones a test sets.
+const ENV_VARS: [&str; 2] = ["NEAR_RPC_URL", "NEAR_RPC_API_KEY"];
+
+/// Runs `near-rpc` with `args` and the environment variables `env`, feeding `stdin`;
+/// kills it if it outlives the deadline.
+pub fn near_rpc_with_env(args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_near-rpc"));
+    for name in ENV_VARS {
+        command.env_remove(name);
+    }
+    let mut child = command
+        .envs(env.iter().copied())
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -132,7 +146,11 @@ impl Serving {
     /// Starts `near-rpc args` and waits (at most the deadline) for its URL.
     pub fn start(args: &[&str]) -> Self {
         use std::io::BufRead;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_near-rpc"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_near-rpc"));
+        for name in ENV_VARS {
+            command.env_remove(name);
+        }
+        let mut child = command
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
