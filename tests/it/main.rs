@@ -19,6 +19,7 @@ mod conformance_forward;
 mod conformance_instances;
 mod conformance_recorded;
 mod conformance_requests;
+mod examples;
 mod fixtures_roundtrip;
 mod forward_compat;
 mod mock_node;

@@ -1,0 +1,458 @@
+//! The examples (`examples/`) run against the mock node over HTTP, each checked on what
+//! it prints; every file in `examples/` is run, and the README lists every one. The
+//! README's comparison with near-api-rs shows the snippets of [`readme`], compiled here,
+//! with line counts this file checks.
+
+#![cfg(feature = "client")]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use crate::common;
+
+use near_rpc_mock::{Chain, MockNode};
+
+/// Each example, the arguments after the URL, and what its output must contain.
+const EXAMPLES: &[(&str, &[&str], &[&str])] = &[
+    (
+        "access_keys",
+        &[],
+        &[
+            "alice.mock has 2 access keys",
+            ": full access",
+            r#": may call ["set_greeting"] on contract.mock"#,
+            "next nonce for ed25519:",
+        ],
+    ),
+    (
+        "block",
+        &[],
+        &[
+            "final block 118 ",
+            " by validator.mock",
+            "1 chunks, gas price 100000000 yoctoNEAR/gas",
+            "parent 117 ",
+        ],
+    ),
+    (
+        "blocking",
+        &["bob.mock"],
+        &[
+            "final block 118",
+            "bob.mock: 25.00 NEAR",
+            "read at block 117",
+            "gas price 100000000 yoctoNEAR/gas",
+        ],
+    ),
+    (
+        "chunk",
+        &["105"],
+        &[
+            "of block 105: 2 transactions, 0 receipts",
+            " alice.mock -> bob.mock",
+            " alice.mock -> contract.mock",
+            "by hash: included at 105",
+        ],
+    ),
+    (
+        "contract_view",
+        &[],
+        &[
+            r#"version 1.0.0, paused: false (logs: ["viewed status"])"#,
+            "echo: hello from near-rpc",
+            r#"get_greeting returned "hello""#,
+        ],
+    ),
+    (
+        "errors",
+        &[],
+        &[
+            "no account nobody.mock at block 118",
+            "the contract failed: MethodResolveError(MethodNotFound)",
+            "usage error: true: ",
+        ],
+    ),
+    (
+        "gas_price",
+        &[],
+        &[
+            "gas price: 100000000 yoctoNEAR/gas",
+            "300 Tgas cost at most 0.030 NEAR",
+            "at block 118: 100000000 yoctoNEAR/gas",
+        ],
+    ),
+    (
+        "genesis_config",
+        &[],
+        &["chain mock started at ", "epoch length 43200 blocks"],
+    ),
+    (
+        "protocol_config",
+        &[],
+        &[
+            "chain mock: protocol version 73 (genesis: 73)",
+            "epoch length 43200 blocks",
+        ],
+    ),
+    (
+        "send_tx",
+        &[],
+        &[
+            "refused (usage error: true): ",
+            "reached Final",
+            " by alice.mock",
+            "failed: false",
+        ],
+    ),
+    (
+        "status",
+        &[],
+        &[
+            "healthy",
+            "chain mock, protocol 73, nearcore ",
+            "latest block 120 at ",
+            "1 active peers",
+        ],
+    ),
+    ("tx_status", &[], &["reached: Final", " -> bob.mock: "]),
+    (
+        "validators",
+        &[],
+        &[
+            "epoch 1 from block 100: 1 validators",
+            "validator.mock stakes 500.00 NEAR",
+        ],
+    ),
+    (
+        "view_account",
+        &[],
+        &[
+            "alice.mock at block 118: 100.00 NEAR (0 NEAR locked), 182 bytes of storage",
+            "at block 113: 100.00 NEAR",
+        ],
+    ),
+    (
+        "view_state",
+        &[],
+        &[
+            "2 entries of contract.mock at block 118",
+            "greeting = hello",
+            "counter = 42",
+        ],
+    ),
+];
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The names of the files in `examples/`.
+fn example_files() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root().join("examples"))
+        .expect("examples/")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "rs"))
+        .map(|path| {
+            path.file_stem()
+                .expect("name")
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// Builds every example once (feature `blocking`, in the workspace's target directory)
+/// and returns each one's executable.
+fn build_examples() -> &'static BTreeMap<String, PathBuf> {
+    static BUILT: OnceLock<BTreeMap<String, PathBuf>> = OnceLock::new();
+    BUILT.get_or_init(build)
+}
+
+fn build() -> BTreeMap<String, PathBuf> {
+    let output = Command::new(env!("CARGO"))
+        .current_dir(root())
+        .args(["build", "--quiet", "--examples", "--features", "blocking"])
+        .arg("--message-format=json")
+        .arg("--target-dir")
+        .arg(common::target_dir())
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "cargo build --examples failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["kind"][0] == "example")
+        .filter_map(|m| {
+            let name = m["target"]["name"].as_str()?.to_owned();
+            Some((name, PathBuf::from(m["executable"].as_str()?)))
+        })
+        .collect()
+}
+
+/// Runs `exe` with `args` (no `NEAR_RPC_URL` unless given) and returns its stdout; fails
+/// the test when it fails.
+fn run(name: &str, exe: &Path, args: &[&str], env_url: Option<&str>) -> String {
+    let mut command = Command::new(exe);
+    command.args(args).env_remove("NEAR_RPC_URL");
+    if let Some(url) = env_url {
+        command.env("NEAR_RPC_URL", url);
+    }
+    let output = command.output().expect("the example runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "example {name} failed ({}):\n{stdout}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn every_example_is_run() {
+    let listed: Vec<&str> = EXAMPLES.iter().map(|(name, ..)| *name).collect();
+    assert_eq!(
+        example_files(),
+        listed,
+        "examples/ and EXAMPLES differ: add the new example to EXAMPLES, with what it prints"
+    );
+}
+
+#[test]
+fn examples_work_against_the_mock_node() {
+    let executables = build_examples();
+    for (name, args, expected) in EXAMPLES {
+        let exe = executables
+            .get(*name)
+            .unwrap_or_else(|| panic!("cargo built no example {name}"));
+        // A node of its own: nothing one example does changes what the next one reads.
+        let server = MockNode::start_in_background();
+        let mut all_args = vec![server.url()];
+        all_args.extend_from_slice(args);
+        let stdout = run(name, exe, &all_args, None);
+        for line in *expected {
+            assert!(
+                stdout.contains(line),
+                "example {name} did not print {line:?}:\n{stdout}"
+            );
+        }
+    }
+}
+
+#[test]
+fn examples_default_to_the_mock_chain_and_read_the_url_from_the_environment() {
+    let executables = build_examples();
+    let server = MockNode::start_in_background();
+    // tx_status's default transaction is the mock chain's transfer.
+    let transfer = &Chain::new().transactions[0];
+    let stdout = run(
+        "tx_status",
+        &executables["tx_status"],
+        &[],
+        Some(server.url()),
+    );
+    assert!(
+        stdout.contains(&format!("receipt {} -> bob.mock", transfer.receipt_id(0))),
+        "{stdout}"
+    );
+    let stdout = run(
+        "view_account",
+        &executables["view_account"],
+        &[],
+        Some(server.url()),
+    );
+    assert!(stdout.contains("alice.mock at block 118"), "{stdout}");
+}
+
+#[test]
+fn the_readme_lists_every_example() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let examples = example_files();
+    for name in &examples {
+        let row = format!("| [`{name}`](examples/{name}.rs) |");
+        assert!(readme.contains(&row), "README.md has no row {row}");
+    }
+    let rows = readme
+        .lines()
+        .filter(|line| line.starts_with("| [`") && line.contains("](examples/"))
+        .count();
+    assert_eq!(
+        rows,
+        examples.len(),
+        "README.md lists examples that don't exist"
+    );
+}
+
+/// The near-rpc side of the README's comparison with near-api-rs: each snippet is the
+/// body between its markers, shown dedented in the README (see
+/// `the_readme_comparison_shows_these_snippets`). Compiled, not run: they read mainnet.
+#[allow(dead_code)]
+mod readme {
+    use std::error::Error;
+
+    async fn view_account() -> Result<(), Box<dyn Error>> {
+        // snippet: view_account
+        use near_rpc::client::Client;
+
+        let client = Client::new("https://rpc.mainnet.near.org")?;
+        let account = client.view_account("alice.near").await?;
+        println!("{}", account.amount);
+        // end
+        Ok(())
+    }
+
+    async fn call_function() -> Result<(), Box<dyn Error>> {
+        // snippet: call_function
+        use near_rpc::client::Client;
+        use serde_json::json;
+
+        let client = Client::new("https://rpc.mainnet.near.org")?;
+        let args = json!({ "account_id": "alice.near" });
+        let result = client
+            .call_function("wrap.near", "ft_balance_of", args)
+            .await?;
+        let balance: String = result.json()?;
+        println!("{balance}");
+        // end
+        Ok(())
+    }
+
+    async fn tx_status() -> Result<(), Box<dyn Error>> {
+        // snippet: tx_status
+        use near_rpc::client::Client;
+
+        let client = Client::new("https://rpc.mainnet.near.org")?;
+        let tx_hash = "6zgh2u9DqHHiXzdy9ouTP7oGky2T4nugqzqt9wJZwNFm".parse()?;
+        let sender = "alice.near".parse()?;
+        let result = client.tx_status((tx_hash, sender), None).await?;
+        println!("failed: {}", result.is_failure());
+        // end
+        Ok(())
+    }
+
+    async fn send_tx(signed_tx: Vec<u8>) -> Result<(), Box<dyn Error>> {
+        // snippet: send_tx
+        use near_rpc::client::Client;
+
+        let client = Client::new("https://rpc.mainnet.near.org")?;
+        let result = client.send_tx(signed_tx, None).await?;
+        println!("failed: {}", result.is_failure());
+        // end
+        Ok(())
+    }
+
+    async fn block() -> Result<(), Box<dyn Error>> {
+        // snippet: block
+        use near_rpc::client::Client;
+        use near_rpc::types::Finality;
+
+        let client = Client::new("https://rpc.mainnet.near.org")?;
+        let block = client.block(Finality::Final).await?;
+        println!("{} {}", block.header.height, block.header.hash);
+        // end
+        Ok(())
+    }
+
+    async fn gas_price() -> Result<(), Box<dyn Error>> {
+        // snippet: gas_price
+        use near_rpc::client::Client;
+
+        let client = Client::new("https://rpc.mainnet.near.org")?;
+        let price = client.gas_price(None).await?;
+        println!("{price}");
+        // end
+        Ok(())
+    }
+}
+
+/// The snippets of [`readme`] in order, as (name, dedented text).
+fn snippets() -> Vec<(String, String)> {
+    let source = include_str!("examples.rs");
+    let mut snippets = Vec::new();
+    let mut lines = source.lines();
+    while let Some(line) = lines.next() {
+        let Some(name) = line.trim().strip_prefix("// snippet: ") else {
+            continue;
+        };
+        let indent = line.len() - line.trim_start().len();
+        let mut text = String::new();
+        for line in lines.by_ref().take_while(|l| l.trim() != "// end") {
+            text.push_str(line.get(indent..).unwrap_or(""));
+            text.push('\n');
+        }
+        snippets.push((name.to_owned(), text));
+    }
+    snippets
+}
+
+/// Lines of code in a snippet as shown: every line but blank ones, `use` lines included.
+fn count_lines(snippet: &str) -> usize {
+    snippet.lines().filter(|l| !l.trim().is_empty()).count()
+}
+
+#[test]
+fn the_readme_comparison_shows_these_snippets_with_their_line_counts() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let section = readme
+        .split_once("<!-- comparison:start -->")
+        .and_then(|(_, rest)| rest.split_once("<!-- comparison:end -->"))
+        .expect("README.md has the comparison between its markers")
+        .0;
+    // Each task: a heading line with the counts, then near-api-rs's block, then ours.
+    let mut blocks = section.split("```rust,ignore\n").skip(1).map(|b| {
+        b.split_once("```")
+            .expect("a closed code block")
+            .0
+            .to_owned()
+    });
+    let snippets = snippets();
+    assert_eq!(snippets.len(), 6, "six tasks are compared");
+    for (name, ours) in &snippets {
+        let theirs = blocks
+            .next()
+            .unwrap_or_else(|| panic!("no near-api-rs block for {name}"));
+        let shown = blocks
+            .next()
+            .unwrap_or_else(|| panic!("no near-rpc block for {name}"));
+        assert_eq!(
+            &shown, ours,
+            "README.md's near-rpc snippet for {name} differs"
+        );
+        let (theirs, ours) = (count_lines(&theirs), count_lines(ours));
+        let heading = format!("**{name}**: near-api-rs {theirs} lines, near-rpc {ours} lines");
+        assert!(
+            section.contains(&heading),
+            "README.md does not say {heading:?}"
+        );
+        let row = section
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{name}`")))
+            .unwrap_or_else(|| panic!("README.md's table has no row for {name}"));
+        assert!(
+            row.ends_with(&format!(" | {theirs} | {ours} |")),
+            "README.md's table row for {name} should count {theirs} and {ours}: {row}"
+        );
+        assert!(
+            ours <= theirs,
+            "{name}: near-rpc takes more lines than near-api-rs"
+        );
+        for line in shown.lines() {
+            assert!(
+                line.len() <= 100,
+                "{name}: a line over 100 characters: {line}"
+            );
+        }
+    }
+    assert!(
+        blocks.next().is_none(),
+        "README.md compares more tasks than this file"
+    );
+}
