@@ -2,7 +2,7 @@
 //! shortcut; `call` and `decode` go through the typed bindings of any method by name.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use near_rpc::client::transport::HttpTransport;
@@ -221,7 +221,7 @@ async fn call(client: &Client, command: Command) -> Result<(), Failure> {
 /// The client reading views at `--finality` / `--block` (latest final by default).
 fn viewer(client: &Client, at: &ViewAt) -> Client {
     match (&at.block, at.finality) {
-        (Some(block), _) => client.at(block.clone()),
+        (Some(block), _) => client.at(*block),
         (None, Some(finality)) => client.at(Finality::from(finality)),
         (None, None) => client.clone(),
     }
@@ -518,7 +518,7 @@ impl MethodVisitor for DecodeBody {
 /// Reads the body to decode: the file, or stdin (no file, or `-`).
 fn read_input(file: Option<&Path>) -> Result<Vec<u8>, Failure> {
     match file {
-        Some(path) if path != PathBuf::from("-") => std::fs::read(path)
+        Some(path) if path != Path::new("-") => std::fs::read(path)
             .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display()))),
         _ => {
             let mut body = Vec::new();
