@@ -284,7 +284,9 @@ pub enum Command {
         #[arg(long)]
         genesis: bool,
     },
-    /// Any method of the spec, by its JSON-RPC name. PARAMS_JSON (default: none, for
+    /// Any method of the spec, by its JSON-RPC name, with checked params.
+    ///
+    /// PARAMS_JSON (default: none, for
     /// methods whose params are all optional) is checked against the method's typed
     /// request first: unknown fields and wrong types are refused, naming their JSON path.
     /// The positional arrays nearcore accepts (`gas_price [100]`, `tx [HASH, SENDER]`,
@@ -297,8 +299,10 @@ pub enum Command {
         #[arg(value_name = "PARAMS_JSON", allow_negative_numbers = true)]
         params: Option<String>,
     },
-    /// Decode a response body of METHOD from FILE (or stdin, without FILE or with `-`)
-    /// with the typed bindings, offline. Errors name the JSON path of the bad value.
+    /// Decode a response body of METHOD, offline.
+    ///
+    /// The body is read from FILE (or stdin, without FILE or with `-`) and decoded
+    /// with the typed bindings. Errors name the JSON path of the bad value.
     Decode {
         /// The method's JSON-RPC name.
         #[arg(value_name = "METHOD", value_parser = decode_method)]
@@ -317,8 +321,9 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         replay: Option<PathBuf>,
     },
-    /// Run a recording proxy on 127.0.0.1 to the node of --url/--network and print its
-    /// URL; every exchange is appended to FILE (JSON lines, for `mock --replay`). URLs and
+    /// Run a recording proxy to the node of --url/--network, for `mock --replay`.
+    ///
+    /// It listens on 127.0.0.1 and prints its URL; every exchange is appended to FILE (JSON lines, for `mock --replay`). URLs and
     /// keys are never written; keys a node echoes are masked.
     Record {
         /// The cassette file to append to.
@@ -363,8 +368,9 @@ pub enum Command {
         #[command(flatten)]
         at: ViewAt,
     },
-    /// query view_state: a contract's storage entries (those whose key starts with the
-    /// prefix; all of them by default).
+    /// query view_state: a contract's storage entries.
+    ///
+    /// Those whose key starts with the prefix; all of them by default.
     State {
         /// The contract's account id.
         #[arg(value_name = "ACCOUNT", value_parser = parse_as::<AccountId>)]
@@ -381,7 +387,9 @@ pub enum Command {
         #[command(flatten)]
         at: ViewAt,
     },
-    /// query call_function: call a contract's view method. The result is printed as JSON
+    /// query call_function: call a contract's view method.
+    ///
+    /// The result is printed as JSON
     /// when it is JSON, as text otherwise; the contract's logs go to stderr.
     View {
         /// The contract's account id.
