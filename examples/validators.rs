@@ -23,7 +23,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         validators.current_validators.len()
     );
     let mut current = validators.current_validators;
-    current.sort_by(|a, b| b.stake.cmp(&a.stake));
+    current.sort_by_key(|v| std::cmp::Reverse(v.stake));
     for validator in current.iter().take(10) {
         println!(
             "  {} stakes {}, produced {} of {} blocks",
