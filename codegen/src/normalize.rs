@@ -160,7 +160,9 @@ fn current_docs_rs_links(text: &str) -> String {
             continue;
         };
         let pinned = version.starts_with(|c: char| c.is_ascii_digit())
-            && version.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-');
+            && version
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-');
         if pinned && !krate.contains(char::is_whitespace) {
             out.push_str(krate);
             out.push_str("/latest/");
