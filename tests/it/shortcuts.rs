@@ -311,6 +311,10 @@ fn chain_shortcuts_read_recorded_answers() {
         assert_eq!(params["type"], "transaction");
         assert_eq!(params["light_client_head"], hash.to_string());
 
+        let (client, _) = replaying("validators/nearapiex-network-validators-success.json");
+        let validators = client.validators(Epoch::Latest).await.unwrap();
+        assert_eq!(validators.current_validators[0].account_id, "node1");
+
         let (client, node) = replaying("changes/neardocs2025-account_changes-1.json");
         let kind = RpcStateChangesInBlockByTypeRequestKind::AccountChanges {
             account_ids: vec!["your-account.testnet".parse().unwrap()],
@@ -497,8 +501,8 @@ fn base64_decode(text: &str) -> Vec<u8> {
 
 #[test]
 fn validators_and_health_against_the_mock_node() {
-    // No recorded `validators`/`health` answers exist upstream; the mock node's are
-    // nearcore-shaped (see mock/src/handler.rs).
+    // No recorded `health` answer exists upstream; the mock node's is nearcore's. The
+    // three ways to name an epoch are checked on the requests.
     run(async {
         let node = near_rpc_mock::MockNode::new();
         let client = node.client();
