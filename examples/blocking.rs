@@ -4,7 +4,6 @@
 //! cargo run --example blocking --features blocking -- [RPC_URL] [ACCOUNT]
 //! ```
 
-#[cfg(feature = "blocking")]
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     use near_rpc::client::Client;
     use near_rpc::types::Finality;
@@ -29,10 +28,4 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("read at block {}", earlier.block_height);
     println!("gas price {}", client.gas_price(None)?);
     Ok(())
-}
-
-#[cfg(not(feature = "blocking"))]
-fn main() {
-    eprintln!("needs the `blocking` feature: cargo run --example blocking --features blocking");
-    std::process::exit(2);
 }
