@@ -23,7 +23,7 @@ pub enum AccessKeyPermission {
 }
 crate::open_enum!(
     AccessKeyPermission, External, ["FunctionCall", "FullAccess", "GasKeyFunctionCall",
-    "GasKeyFullAccess"], Unknown
+    "GasKeyFullAccess"], ["FullAccess"], Unknown
 );
 /// Describes the permission scope for an access key. Whether it is a function call or a full access key.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -53,7 +53,7 @@ pub enum AccessKeyPermissionView {
 }
 crate::open_enum!(
     AccessKeyPermissionView, External, ["FullAccess", "FunctionCall",
-    "GasKeyFunctionCall", "GasKeyFullAccess"], Unknown
+    "GasKeyFunctionCall", "GasKeyFullAccess"], ["FullAccess"], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -167,7 +167,8 @@ crate::open_enum!(
     "DelegateActionExpired", "DelegateActionAccessKeyError",
     "DelegateActionInvalidNonce", "DelegateActionNonceTooLarge",
     "GlobalContractDoesNotExist", "GasKeyDoesNotExist", "InsufficientGasKeyBalance",
-    "GasKeyBalanceTooHigh"], Unknown
+    "GasKeyBalanceTooHigh"], ["DelegateActionInvalidSignature", "DelegateActionExpired"],
+    Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -208,7 +209,7 @@ crate::open_enum!(
     "Stake", "AddKey", "DeleteKey", "DeleteAccount", "Delegate", "DeployGlobalContract",
     "DeployGlobalContractByAccountId", "UseGlobalContract",
     "UseGlobalContractByAccountId", "DeterministicStateInit", "TransferToGasKey",
-    "WithdrawFromGasKey"], Unknown
+    "WithdrawFromGasKey"], ["CreateAccount"], Unknown
 );
 /// Describes the error for validating a list of actions.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -277,7 +278,9 @@ crate::open_enum!(
     "DeterministicStateInitKeyLengthExceeded",
     "DeterministicStateInitValueLengthExceeded", "GasKeyInvalidNumNonces",
     "AddGasKeyWithNonZeroBalance", "GasKeyFunctionCallAllowanceNotAllowed",
-    "TotalNumberOfDeployActionsExceeded"], Unknown
+    "TotalNumberOfDeployActionsExceeded"], ["DeleteActionMustBeFinal", "IntegerOverflow",
+    "FunctionCallZeroAttachedGas", "DelegateActionMustBeOnlyOne",
+    "GasKeyFunctionCallAllowanceNotAllowed"], Unknown
 );
 /// A list of shard's bandwidth requests.
 /// Describes how much the shard would like to send to other shards.
@@ -291,7 +294,7 @@ pub enum BandwidthRequests {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(BandwidthRequests, External, ["V1"], Unknown);
+crate::open_enum!(BandwidthRequests, External, ["V1"], [], Unknown);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -308,7 +311,7 @@ pub enum BlockReference {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    BlockReference, External, ["block_id", "finality", "sync_checkpoint"], Unknown
+    BlockReference, External, ["block_id", "finality", "sync_checkpoint"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -327,7 +330,7 @@ pub enum CompilationError {
 }
 crate::open_enum!(
     CompilationError, External, ["CodeDoesNotExist", "PrepareError",
-    "WasmerCompileError"], Unknown
+    "WasmerCompileError"], [], Unknown
 );
 /// Reason why a gas key transaction failed at the deposit/account level.
 /// In these cases, gas is still charged from the gas key.
@@ -344,7 +347,7 @@ pub enum DepositCostFailureReason {
 }
 crate::open_enum!(
     DepositCostFailureReason, External, ["NotEnoughBalance", "LackBalanceForState"],
-    Unknown
+    ["NotEnoughBalance", "LackBalanceForState"], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -356,7 +359,7 @@ pub enum DeterministicAccountStateInit {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(DeterministicAccountStateInit, External, ["V1"], Unknown);
+crate::open_enum!(DeterministicAccountStateInit, External, ["V1"], [], Unknown);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -368,7 +371,7 @@ pub enum Direction {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(Direction, External, ["Left", "Right"], Unknown);
+crate::open_enum!(Direction, External, ["Left", "Right"], ["Left", "Right"], Unknown);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -389,7 +392,7 @@ pub enum ExecutionStatusView {
 }
 crate::open_enum!(
     ExecutionStatusView, External, ["Unknown", "Failure", "SuccessValue",
-    "SuccessReceiptId"], Other
+    "SuccessReceiptId"], ["Unknown"], Other
 );
 /// Supported external storage backends and their minimal config.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -413,7 +416,7 @@ pub enum ExternalStorageLocation {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    ExternalStorageLocation, External, ["S3", "Filesystem", "GCS"], Unknown
+    ExternalStorageLocation, External, ["S3", "Filesystem", "GCS"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -434,7 +437,7 @@ pub enum FinalExecutionStatus {
 }
 crate::open_enum!(
     FinalExecutionStatus, External, ["NotStarted", "Started", "Failure", "SuccessValue"],
-    Unknown
+    ["NotStarted", "Started"], Unknown
 );
 /// Different types of finality.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -452,7 +455,10 @@ pub enum Finality {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(Finality, External, ["optimistic", "near-final", "final"], Unknown);
+crate::open_enum!(
+    Finality, External, ["optimistic", "near-final", "final"], ["optimistic",
+    "near-final", "final"], Unknown
+);
 /// Serializable version of `near-vm-runner::FunctionCallError`.
 ///
 /// Must never reorder/remove elements, can only add new variants at the end (but do that very
@@ -487,7 +493,7 @@ pub enum FunctionCallError {
 crate::open_enum!(
     FunctionCallError, External, ["WasmUnknownError", "_EVMError", "CompilationError",
     "LinkError", "MethodResolveError", "WasmTrap", "HostError", "ExecutionError"],
-    Unknown
+    ["WasmUnknownError", "_EVMError"], Unknown
 );
 pub type GenesisConfigError = ();
 pub type GenesisConfigRequest = ();
@@ -509,7 +515,8 @@ pub enum GlobalContractDeployMode {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    GlobalContractDeployMode, External, ["CodeHash", "AccountId"], Unknown
+    GlobalContractDeployMode, External, ["CodeHash", "AccountId"], ["CodeHash",
+    "AccountId"], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -524,7 +531,9 @@ pub enum GlobalContractIdentifier {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(GlobalContractIdentifier, External, ["hash", "account_id"], Unknown);
+crate::open_enum!(
+    GlobalContractIdentifier, External, ["hash", "account_id"], [], Unknown
+);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -539,7 +548,7 @@ pub enum GlobalContractIdentifierView {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    GlobalContractIdentifierView, External, ["hash", "account_id"], Unknown
+    GlobalContractIdentifierView, External, ["hash", "account_id"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -639,7 +648,11 @@ crate::open_enum!(
     "ValueLengthExceeded", "TotalLogLengthExceeded", "NumberPromisesExceeded",
     "NumberInputDataDependenciesExceeded", "ReturnedValueLengthExceeded",
     "ContractSizeExceeded", "Deprecated", "ECRecoverError", "AltBn128InvalidInput",
-    "Ed25519VerifyInvalidInput", "P256VerifyInvalidInput"], Unknown
+    "Ed25519VerifyInvalidInput", "P256VerifyInvalidInput"], ["BadUTF16", "BadUTF8",
+    "GasExceeded", "GasLimitExceeded", "BalanceExceeded", "EmptyMethodName",
+    "IntegerOverflow", "CannotAppendActionToJointPromise", "CannotReturnJointPromise",
+    "MemoryAccessViolation", "InvalidAccountId", "InvalidMethodName",
+    "InvalidPublicKey"], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -653,7 +666,9 @@ pub enum InternalError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(InternalError, Field("name"), ["INTERNAL_ERROR"], Unknown);
+crate::open_enum!(
+    InternalError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
+);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -686,7 +701,8 @@ pub enum InvalidAccessKeyError {
 crate::open_enum!(
     InvalidAccessKeyError, External, ["AccessKeyNotFound", "ReceiverMismatch",
     "MethodNameMismatch", "RequiresFullAccess", "NotEnoughAllowance",
-    "DepositWithFunctionCall"], Unknown
+    "DepositWithFunctionCall"], ["RequiresFullAccess", "DepositWithFunctionCall"],
+    Unknown
 );
 /// An error happened during TX execution
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -783,7 +799,9 @@ crate::open_enum!(
     "InvalidSignature", "NotEnoughBalance", "LackBalanceForState", "CostOverflow",
     "InvalidChain", "Expired", "ActionsValidation", "TransactionSizeExceeded",
     "InvalidTransactionVersion", "StorageError", "ShardCongested", "ShardStuck",
-    "InvalidNonceIndex", "NotEnoughGasKeyBalance", "NotEnoughBalanceForDeposit"], Unknown
+    "InvalidNonceIndex", "NotEnoughGasKeyBalance", "NotEnoughBalanceForDeposit"],
+    ["InvalidSignature", "CostOverflow", "InvalidChain", "Expired",
+    "InvalidTransactionVersion"], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -798,7 +816,9 @@ pub enum LogSummaryStyle {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(LogSummaryStyle, External, ["plain", "colored"], Unknown);
+crate::open_enum!(
+    LogSummaryStyle, External, ["plain", "colored"], ["plain", "colored"], Unknown
+);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -813,6 +833,7 @@ pub enum MethodResolveError {
 }
 crate::open_enum!(
     MethodResolveError, External, ["MethodEmptyName", "MethodNotFound",
+    "MethodInvalidSignature"], ["MethodEmptyName", "MethodNotFound",
     "MethodInvalidSignature"], Unknown
 );
 /// Contexts in which `StorageError::MissingTrieValue` error might occur.
@@ -835,7 +856,8 @@ pub enum MissingTrieValueContext {
 }
 crate::open_enum!(
     MissingTrieValueContext, External, ["TrieIterator", "TriePrefetchingStorage",
-    "TrieMemoryPartialStorage", "TrieStorage"], Unknown
+    "TrieMemoryPartialStorage", "TrieStorage"], ["TrieIterator",
+    "TriePrefetchingStorage", "TrieMemoryPartialStorage", "TrieStorage"], Unknown
 );
 /// An Action that can be included in a transaction or receipt, excluding delegate actions. This type represents all possible action types except DelegateAction to prevent infinite recursion in meta-transactions.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -868,7 +890,7 @@ crate::open_enum!(
     NonDelegateAction, External, ["CreateAccount", "DeployContract", "FunctionCall",
     "Transfer", "Stake", "AddKey", "DeleteKey", "DeleteAccount", "DeployGlobalContract",
     "UseGlobalContract", "DeterministicStateInit", "TransferToGasKey",
-    "WithdrawFromGasKey"], Unknown
+    "WithdrawFromGasKey"], [], Unknown
 );
 /// Controls how the transaction nonce is validated against the access key nonce.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -886,7 +908,9 @@ pub enum NonceMode {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(NonceMode, External, ["monotonic", "strict"], Unknown);
+crate::open_enum!(
+    NonceMode, External, ["monotonic", "strict"], ["monotonic", "strict"], Unknown
+);
 /// Error that can occur while preparing or executing Wasm smart-contract.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -950,7 +974,12 @@ crate::open_enum!(
     "TooManyTableElements", "FunctionBodyTooLarge", "InstrumentedCodeTooLarge",
     "TooManyBlocksPerFunction", "TooManyBlocksPerContract", "TooManyTypes",
     "TooManyParamsPerFunction", "TooManyParamsPerContract", "OperandStackTooLarge"],
-    Unknown
+    ["Serialization", "Deserialization", "InternalMemoryDeclared", "GasInstrumentation",
+    "StackHeightInstrumentation", "Instantiate", "Memory", "TooManyFunctions",
+    "TooManyLocals", "TooManyTables", "TooManyTableElements", "FunctionBodyTooLarge",
+    "InstrumentedCodeTooLarge", "TooManyBlocksPerFunction", "TooManyBlocksPerContract",
+    "TooManyTypes", "TooManyParamsPerFunction", "TooManyParamsPerContract",
+    "OperandStackTooLarge"], Unknown
 );
 /// Configures whether the node checks the next or the next next epoch for network version compatibility.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -964,7 +993,10 @@ pub enum ProtocolVersionCheckConfig {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(ProtocolVersionCheckConfig, External, ["Next", "NextNext"], Unknown);
+crate::open_enum!(
+    ProtocolVersionCheckConfig, External, ["Next", "NextNext"], ["Next", "NextNext"],
+    Unknown
+);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -1005,7 +1037,8 @@ pub enum ReceiptEnumView {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    ReceiptEnumView, External, ["Action", "Data", "GlobalContractDistribution"], Unknown
+    ReceiptEnumView, External, ["Action", "Data", "GlobalContractDistribution"], [],
+    Unknown
 );
 /// Describes the error for validating a receipt.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -1042,7 +1075,7 @@ crate::open_enum!(
     ReceiptValidationError, External, ["InvalidPredecessorId", "InvalidReceiverId",
     "InvalidSignerId", "InvalidDataReceiverId", "ReturnedValueLengthExceeded",
     "NumberInputDataDependenciesExceeded", "ActionsValidation", "ReceiptSizeExceeded",
-    "InvalidRefundTo"], Unknown
+    "InvalidRefundTo"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -1061,8 +1094,8 @@ pub enum RpcBlockError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcBlockError, Field("name"), ["UNKNOWN_BLOCK", "NOT_SYNCED_YET", "INTERNAL_ERROR"],
-    Unknown
+    RpcBlockError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "NOT_SYNCED_YET",
+    "INTERNAL_ERROR"], ["NOT_SYNCED_YET"], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcBlockRequest {
@@ -1109,9 +1142,9 @@ pub enum RpcCallFunctionError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcCallFunctionError, Field("name"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
+    RpcCallFunctionError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
     "UNKNOWN_ACCOUNT", "NO_CONTRACT_CODE", "CONTRACT_EXECUTION_ERROR", "INTERNAL_ERROR"],
-    Unknown
+    [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcCallFunctionRequest {
@@ -1141,8 +1174,8 @@ pub enum RpcChunkError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcChunkError, Field("name"), ["INTERNAL_ERROR", "UNKNOWN_BLOCK", "INVALID_SHARD_ID",
-    "UNKNOWN_CHUNK"], Unknown
+    RpcChunkError, Adjacent("name", "info"), ["INTERNAL_ERROR", "UNKNOWN_BLOCK",
+    "INVALID_SHARD_ID", "UNKNOWN_CHUNK"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcChunkRequest {
@@ -1214,7 +1247,9 @@ pub enum RpcClientConfigError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(RpcClientConfigError, Field("name"), ["INTERNAL_ERROR"], Unknown);
+crate::open_enum!(
+    RpcClientConfigError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
+);
 pub type RpcClientConfigRequest = ();
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcCongestionLevelRequest {
@@ -1289,7 +1324,8 @@ pub enum RpcGasPriceError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcGasPriceError, Field("name"), ["INTERNAL_ERROR", "UNKNOWN_BLOCK"], Unknown
+    RpcGasPriceError, Adjacent("name", "info"), ["INTERNAL_ERROR", "UNKNOWN_BLOCK"], [],
+    Unknown
 );
 pub type RpcHealthRequest = ();
 pub type RpcHealthResponse = ();
@@ -1326,8 +1362,8 @@ pub enum RpcLightClientNextBlockError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcLightClientNextBlockError, Field("name"), ["INTERNAL_ERROR", "UNKNOWN_BLOCK",
-    "EPOCH_OUT_OF_BOUNDS"], Unknown
+    RpcLightClientNextBlockError, Adjacent("name", "info"), ["INTERNAL_ERROR",
+    "UNKNOWN_BLOCK", "EPOCH_OUT_OF_BOUNDS"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -1352,9 +1388,9 @@ pub enum RpcLightClientProofError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcLightClientProofError, Field("name"), ["UNKNOWN_BLOCK", "INCONSISTENT_STATE",
-    "NOT_CONFIRMED", "UNKNOWN_TRANSACTION_OR_RECEIPT", "UNAVAILABLE_SHARD",
-    "INTERNAL_ERROR"], Unknown
+    RpcLightClientProofError, Adjacent("name", "info"), ["UNKNOWN_BLOCK",
+    "INCONSISTENT_STATE", "NOT_CONFIRMED", "UNKNOWN_TRANSACTION_OR_RECEIPT",
+    "UNAVAILABLE_SHARD", "INTERNAL_ERROR"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -1369,7 +1405,7 @@ pub enum RpcMaintenanceWindowsError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcMaintenanceWindowsError, Field("name"), ["INTERNAL_ERROR"], Unknown
+    RpcMaintenanceWindowsError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -1383,7 +1419,9 @@ pub enum RpcNetworkInfoError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(RpcNetworkInfoError, Field("name"), ["INTERNAL_ERROR"], Unknown);
+crate::open_enum!(
+    RpcNetworkInfoError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
+);
 pub type RpcNetworkInfoRequest = ();
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -1400,7 +1438,8 @@ pub enum RpcProtocolConfigError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcProtocolConfigError, Field("name"), ["UNKNOWN_BLOCK", "INTERNAL_ERROR"], Unknown
+    RpcProtocolConfigError, Adjacent("name", "info"), ["UNKNOWN_BLOCK",
+    "INTERNAL_ERROR"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcProtocolConfigRequest {
@@ -1478,11 +1517,11 @@ pub enum RpcQueryError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcQueryError, Field("name"), ["NO_SYNCED_BLOCKS", "UNAVAILABLE_SHARD",
+    RpcQueryError, Adjacent("name", "info"), ["NO_SYNCED_BLOCKS", "UNAVAILABLE_SHARD",
     "GARBAGE_COLLECTED_BLOCK", "UNKNOWN_BLOCK", "INVALID_ACCOUNT", "UNKNOWN_ACCOUNT",
     "NO_CONTRACT_CODE", "TOO_LARGE_CONTRACT_STATE", "UNKNOWN_ACCESS_KEY",
     "UNKNOWN_GAS_KEY", "CONTRACT_EXECUTION_ERROR", "NO_GLOBAL_CONTRACT_CODE",
-    "INTERNAL_ERROR"], Unknown
+    "INTERNAL_ERROR"], ["NO_SYNCED_BLOCKS"], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcQueryRequest {
@@ -1642,7 +1681,8 @@ pub enum RpcReceiptError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcReceiptError, Field("name"), ["INTERNAL_ERROR", "UNKNOWN_RECEIPT"], Unknown
+    RpcReceiptError, Adjacent("name", "info"), ["INTERNAL_ERROR", "UNKNOWN_RECEIPT"], [],
+    Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -1663,8 +1703,8 @@ pub enum RpcReceiptToTxError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcReceiptToTxError, Field("name"), ["UNKNOWN_RECEIPT", "DEPTH_EXCEEDED",
-    "UNSUPPORTED", "INTERNAL_ERROR"], Unknown
+    RpcReceiptToTxError, Adjacent("name", "info"), ["UNKNOWN_RECEIPT", "DEPTH_EXCEEDED",
+    "UNSUPPORTED", "INTERNAL_ERROR"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -1681,8 +1721,8 @@ pub enum RpcRequestValidationErrorKind {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcRequestValidationErrorKind, Field("name"), ["METHOD_NOT_FOUND", "PARSE_ERROR"],
-    Unknown
+    RpcRequestValidationErrorKind, Adjacent("name", "info"), ["METHOD_NOT_FOUND",
+    "PARSE_ERROR"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -1696,7 +1736,9 @@ pub enum RpcSplitStorageInfoError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(RpcSplitStorageInfoError, Field("name"), ["INTERNAL_ERROR"], Unknown);
+crate::open_enum!(
+    RpcSplitStorageInfoError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
+);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1716,8 +1758,8 @@ pub enum RpcStateChangesError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcStateChangesError, Field("name"), ["UNKNOWN_BLOCK", "NOT_SYNCED_YET",
-    "INTERNAL_ERROR", "SHARD_NOT_APPLIED"], Unknown
+    RpcStateChangesError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "NOT_SYNCED_YET",
+    "INTERNAL_ERROR", "SHARD_NOT_APPLIED"], ["NOT_SYNCED_YET"], Unknown
 );
 /// It is a \[serializable view] of \[`StateChangesRequest`].
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -1772,8 +1814,8 @@ pub enum RpcStatusError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcStatusError, Field("name"), ["NODE_IS_SYNCING", "NO_NEW_BLOCKS",
-    "EPOCH_OUT_OF_BOUNDS", "INTERNAL_ERROR"], Unknown
+    RpcStatusError, Adjacent("name", "info"), ["NODE_IS_SYNCING", "NO_NEW_BLOCKS",
+    "EPOCH_OUT_OF_BOUNDS", "INTERNAL_ERROR"], ["NODE_IS_SYNCING"], Unknown
 );
 pub type RpcStatusRequest = ();
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -1799,8 +1841,9 @@ pub enum RpcTransactionError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcTransactionError, Field("name"), ["INVALID_TRANSACTION", "DOES_NOT_TRACK_SHARD",
-    "REQUEST_ROUTED", "UNKNOWN_TRANSACTION", "INTERNAL_ERROR", "TIMEOUT_ERROR"], Unknown
+    RpcTransactionError, Adjacent("name", "info"), ["INVALID_TRANSACTION",
+    "DOES_NOT_TRACK_SHARD", "REQUEST_ROUTED", "UNKNOWN_TRANSACTION", "INTERNAL_ERROR",
+    "TIMEOUT_ERROR"], ["DOES_NOT_TRACK_SHARD", "TIMEOUT_ERROR"], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcTransactionStatusRequest {
@@ -1886,8 +1929,9 @@ pub enum RpcValidatorError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcValidatorError, Field("name"), ["UNKNOWN_EPOCH", "VALIDATOR_INFO_UNAVAILABLE",
-    "INTERNAL_ERROR"], Unknown
+    RpcValidatorError, Adjacent("name", "info"), ["UNKNOWN_EPOCH",
+    "VALIDATOR_INFO_UNAVAILABLE", "INTERNAL_ERROR"], ["UNKNOWN_EPOCH",
+    "VALIDATOR_INFO_UNAVAILABLE"], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcValidatorRequest {
@@ -1938,8 +1982,8 @@ pub enum RpcViewAccessKeyError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcViewAccessKeyError, Field("name"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
-    "UNKNOWN_ACCOUNT", "UNKNOWN_ACCESS_KEY", "INTERNAL_ERROR"], Unknown
+    RpcViewAccessKeyError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
+    "UNKNOWN_ACCOUNT", "UNKNOWN_ACCESS_KEY", "INTERNAL_ERROR"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -1968,8 +2012,8 @@ pub enum RpcViewAccessKeyListError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcViewAccessKeyListError, Field("name"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
-    "UNKNOWN_ACCOUNT", "INTERNAL_ERROR"], Unknown
+    RpcViewAccessKeyListError, Adjacent("name", "info"), ["UNKNOWN_BLOCK",
+    "INVALID_ACCOUNT", "UNKNOWN_ACCOUNT", "INTERNAL_ERROR"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcViewAccessKeyListRequest {
@@ -2013,8 +2057,8 @@ pub enum RpcViewAccountError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcViewAccountError, Field("name"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
-    "UNKNOWN_ACCOUNT", "INTERNAL_ERROR"], Unknown
+    RpcViewAccountError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
+    "UNKNOWN_ACCOUNT", "INTERNAL_ERROR"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcViewAccountRequest {
@@ -2056,8 +2100,8 @@ pub enum RpcViewCodeError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcViewCodeError, Field("name"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
-    "UNKNOWN_ACCOUNT", "NO_CONTRACT_CODE", "INTERNAL_ERROR"], Unknown
+    RpcViewCodeError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
+    "UNKNOWN_ACCOUNT", "NO_CONTRACT_CODE", "INTERNAL_ERROR"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcViewCodeRequest {
@@ -2099,8 +2143,8 @@ pub enum RpcViewStateError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    RpcViewStateError, Field("name"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
-    "UNKNOWN_ACCOUNT", "TOO_LARGE_CONTRACT_STATE", "INTERNAL_ERROR"], Unknown
+    RpcViewStateError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
+    "UNKNOWN_ACCOUNT", "TOO_LARGE_CONTRACT_STATE", "INTERNAL_ERROR"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcViewStateRequest {
@@ -2140,7 +2184,7 @@ pub enum ShardLayout {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(ShardLayout, External, ["V0", "V1", "V2", "V3"], Unknown);
+crate::open_enum!(ShardLayout, External, ["V0", "V1", "V2", "V3"], [], Unknown);
 /// See crate::types::StateChangeCause for details.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -2179,7 +2223,7 @@ crate::open_enum!(
     "transaction_processing", "action_receipt_processing_started",
     "action_receipt_gas_reward", "receipt_processing", "postponed_receipt",
     "updated_delayed_receipts", "validator_accounts_update", "migration",
-    "bandwidth_scheduler_state_update"], Unknown
+    "bandwidth_scheduler_state_update"], [], Unknown
 );
 /// It is a \[serializable view] of \[`StateChangeKind`].
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -2202,7 +2246,7 @@ pub enum StateChangeKindView {
 }
 crate::open_enum!(
     StateChangeKindView, Field("type"), ["account_touched", "access_key_touched",
-    "data_touched", "contract_code_touched"], Unknown
+    "data_touched", "contract_code_touched"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct StateChangeWithCauseView {
@@ -2272,9 +2316,10 @@ pub enum StateChangeWithCauseViewKind {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    StateChangeWithCauseViewKind, Field("type"), ["account_update", "account_deletion",
-    "access_key_update", "access_key_deletion", "gas_key_nonce_update", "data_update",
-    "data_deletion", "contract_code_update", "contract_code_deletion"], Unknown
+    StateChangeWithCauseViewKind, Adjacent("type", "change"), ["account_update",
+    "account_deletion", "access_key_update", "access_key_deletion",
+    "gas_key_nonce_update", "data_update", "data_deletion", "contract_code_update",
+    "contract_code_deletion"], [], Unknown
 );
 /// Errors which may occur during working with trie storages, storing
 /// trie values (trie nodes and state values) by their hashes.
@@ -2310,7 +2355,7 @@ pub enum StorageError {
 crate::open_enum!(
     StorageError, External, ["StorageInternalError", "MissingTrieValue",
     "UnexpectedTrieValue", "StorageInconsistentState", "FlatStorageBlockNotSupported",
-    "MemTrieLoadingError"], Unknown
+    "MemTrieLoadingError"], ["StorageInternalError", "UnexpectedTrieValue"], Unknown
 );
 /// This enum represents if a storage_get call will be performed through flat storage or trie
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -2324,7 +2369,9 @@ pub enum StorageGetMode {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(StorageGetMode, External, ["FlatStorage", "Trie"], Unknown);
+crate::open_enum!(
+    StorageGetMode, External, ["FlatStorage", "Trie"], ["FlatStorage", "Trie"], Unknown
+);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -2338,7 +2385,10 @@ pub enum SyncCheckpoint {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(SyncCheckpoint, External, ["genesis", "earliest_available"], Unknown);
+crate::open_enum!(
+    SyncCheckpoint, External, ["genesis", "earliest_available"], ["genesis",
+    "earliest_available"], Unknown
+);
 /// Configures how to fetch state parts during state sync.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -2355,7 +2405,9 @@ pub enum SyncConfig {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(SyncConfig, External, ["Peers", "ExternalStorage"], Unknown);
+crate::open_enum!(
+    SyncConfig, External, ["Peers", "ExternalStorage"], ["Peers"], Unknown
+);
 /// Describes the expected behavior of the node regarding shard tracking.
 /// If the node is an active validator, it will also track the shards it is responsible for as a validator.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -2382,7 +2434,7 @@ pub enum TrackedShardsConfig {
 }
 crate::open_enum!(
     TrackedShardsConfig, External, ["NoShards", "Shards", "AllShards", "ShadowValidator",
-    "Schedule", "Accounts"], Unknown
+    "Schedule", "Accounts"], ["NoShards", "AllShards"], Unknown
 );
 /// Error returned in the ExecutionOutcome in case of failure
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -2399,7 +2451,7 @@ pub enum TxExecutionError {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    TxExecutionError, External, ["ActionError", "InvalidTxError"], Unknown
+    TxExecutionError, External, ["ActionError", "InvalidTxError"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -2435,6 +2487,7 @@ pub enum TxExecutionStatus {
 }
 crate::open_enum!(
     TxExecutionStatus, External, ["NONE", "INCLUDED", "EXECUTED_OPTIMISTIC",
+    "INCLUDED_FINAL", "EXECUTED", "FINAL"], ["NONE", "INCLUDED", "EXECUTED_OPTIMISTIC",
     "INCLUDED_FINAL", "EXECUTED", "FINAL"], Unknown
 );
 /// Reasons for removing a validator from the validator set.
@@ -2468,7 +2521,8 @@ pub enum ValidatorKickoutReason {
 crate::open_enum!(
     ValidatorKickoutReason, External, ["_UnusedSlashed", "NotEnoughBlocks",
     "NotEnoughChunks", "Unstaked", "NotEnoughStake", "DidNotGetASeat",
-    "NotEnoughChunkEndorsements", "ProtocolVersionTooOld"], Unknown
+    "NotEnoughChunkEndorsements", "ProtocolVersionTooOld"], ["_UnusedSlashed",
+    "Unstaked", "DidNotGetASeat"], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -2482,7 +2536,7 @@ pub enum ValidatorStakeView {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    ValidatorStakeView, Field("validator_stake_struct_version"), ["V1"], Unknown
+    ValidatorStakeView, Field("validator_stake_struct_version"), ["V1"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -2502,7 +2556,8 @@ pub enum VmKind {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(
-    VmKind, External, ["Wasmer0", "Wasmtime", "Wasmer2", "NearVm"], Unknown
+    VmKind, External, ["Wasmer0", "Wasmtime", "Wasmer2", "NearVm"], ["Wasmer0",
+    "Wasmtime", "Wasmer2", "NearVm"], Unknown
 );
 /// A kind of a trap happened during execution of a binary
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -2537,5 +2592,7 @@ crate::open_enum!(
     WasmTrap, External, ["Unreachable", "IncorrectCallIndirectSignature",
     "MemoryOutOfBounds", "CallIndirectOOB", "IllegalArithmetic",
     "MisalignedAtomicAccess", "IndirectCallToNull", "StackOverflow", "GenericTrap"],
-    Unknown
+    ["Unreachable", "IncorrectCallIndirectSignature", "MemoryOutOfBounds",
+    "CallIndirectOOB", "IllegalArithmetic", "MisalignedAtomicAccess",
+    "IndirectCallToNull", "StackOverflow", "GenericTrap"], Unknown
 );

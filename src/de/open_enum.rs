@@ -18,19 +18,22 @@ pub fn unknown_variant(known: &[&str]) -> String {
 /// inherent `deserialize`/`serialize` functions (derived with `#[serde(remote = "Self")]`).
 ///
 /// An unknown variant name lands in the catch-all variant with its raw JSON; a known name
-/// whose payload fails to decode is an error naming the path, never the catch-all.
+/// whose payload fails to decode is an error naming the path, never the catch-all. A
+/// variant that is a bare name in the spec (listed second) but arrives with a payload from
+/// a newer node lands in the catch-all too, whole (see `select`).
 /// Externally tagged enums (`"Name"` / `{"Name": ..}`, most protocol enums) decode as a
 /// stream; the others, and an object whose first key isn't a variant (a flattened enum's
 /// siblings), are buffered first.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! open_enum {
-    ($name:ident, External, [$($known:literal),* $(,)?], $unknown:ident) => {
+    ($name:ident, External, [$($known:literal),* $(,)?], [$($unit:literal),* $(,)?], $unknown:ident) => {
         impl<'de> ::serde::Deserialize<'de> for $name {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> ::std::result::Result<Self, D::Error> {
                 const KNOWN: &[&str] = &[$($known),*];
+                const UNITS: &[&str] = &[$($unit),*];
                 $crate::open_enum!(@buffered $name, $crate::__private::Tagging::External, $unknown,
                     |value, path| $crate::__private::ValueDeserializer::new(value, path));
 
@@ -59,9 +62,11 @@ macro_rules! open_enum {
                                 ::std::result::Result::Err(A::Error::custom($crate::__private::no_variant(KNOWN)))
                             }
                             ::std::option::Option::Some(::std::result::Result::Ok(name)) => {
-                                if $crate::__private::paths_wanted() {
-                                    // Inside a flattened struct serde buffers the object, and
-                                    // the caller's path stops above this enum: track it here.
+                                // Inside a flattened struct serde buffers the object, and
+                                // the caller's path stops above this enum: track it here.
+                                // A bare name's payload decides between it and the
+                                // catch-all: look at it first.
+                                if $crate::__private::paths_wanted() || UNITS.contains(&name) {
                                     let buffered = $crate::__private::buffer_rest(name.to_owned(), map)?;
                                     return from_buffered(buffered);
                                 }
@@ -82,14 +87,22 @@ macro_rules! open_enum {
         }
         $crate::open_enum!(@serialize $name, $unknown);
     };
-    ($name:ident, Field($field:literal), [$($known:literal),* $(,)?], $unknown:ident) => {
+    ($name:ident, Field($field:literal), [$($known:literal),* $(,)?], [], $unknown:ident) => {
+        $crate::open_enum!(@tagged $name, $crate::__private::Tagging::Field($field), $field, [$($known),*], [], $unknown);
+    };
+    ($name:ident, Adjacent($tag:literal, $content:literal), [$($known:literal),* $(,)?], [$($unit:literal),* $(,)?], $unknown:ident) => {
+        $crate::open_enum!(@tagged $name, $crate::__private::Tagging::Adjacent($tag, $content), $tag, [$($known),*], [$($unit),*], $unknown);
+    };
+    // Tagged by a field: buffered, then decoded with the tag read first.
+    (@tagged $name:ident, $tagging:expr, $tag:literal, [$($known:literal),*], [$($unit:literal),*], $unknown:ident) => {
         impl<'de> ::serde::Deserialize<'de> for $name {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> ::std::result::Result<Self, D::Error> {
                 const KNOWN: &[&str] = &[$($known),*];
-                $crate::open_enum!(@buffered $name, $crate::__private::Tagging::Field($field), $unknown,
-                    |value, path| $crate::__private::ValueDeserializer::tag_first(value, $field, path));
+                const UNITS: &[&str] = &[$($unit),*];
+                $crate::open_enum!(@buffered $name, $tagging, $unknown,
+                    |value, path| $crate::__private::ValueDeserializer::tag_first(value, $tag, path));
                 let buffered = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
                 from_buffered(buffered)
             }
@@ -102,7 +115,7 @@ macro_rules! open_enum {
     // for a deserializer of its own choosing (see `ValueDeserializer`).
     (@buffered $name:ident, $tagging:expr, $unknown:ident, |$value:ident, $path:ident| $source:expr) => {
         fn from_buffered<E: ::serde::de::Error>(buffered: ::serde_json::Value) -> ::std::result::Result<$name, E> {
-            match $crate::__private::select(&buffered, $tagging, KNOWN).map_err(E::custom)? {
+            match $crate::__private::select(&buffered, $tagging, KNOWN, UNITS).map_err(E::custom)? {
                 $crate::__private::Selected::Known(known) => {
                     let $value = known.as_ref();
                     let $path = &$crate::__private::FailurePath::default();

@@ -15,8 +15,10 @@ use super::mode::is_strict;
 pub enum Tagging {
     /// `"Name"` or `{"Name": payload}`.
     External,
-    /// `{"<field>": "Name", ...}`.
+    /// `{"<field>": "Name", ...}` (internally tagged: the payload's fields beside it).
     Field(&'static str),
+    /// `{"<tag>": "Name", "<content>": payload}` (adjacently tagged).
+    Adjacent(&'static str, &'static str),
 }
 
 /// Which variant a buffered open-enum value is.
@@ -33,7 +35,67 @@ pub enum Selected<'a> {
 /// An externally tagged enum flattened into a struct (`BlockReference` in
 /// `{"account_id": .., "finality": ..}`) sees the struct's other fields too: then the one
 /// known variant key among them selects the variant.
+///
+/// `units` are the variants that are bare names in the spec. A newer node may send one
+/// with a payload (`{"Name": {..}}`, `{"name": "NAME", "info": {..}}`): that is a variant
+/// this version does not know in full, so it is [`Selected::Unknown`] (kept whole by the
+/// caller), an error under strict decoding. An empty payload (`null`, `{}`, `[]`) loses
+/// nothing and selects the known variant.
 pub fn select<'a>(
+    value: &'a Value,
+    tagging: Tagging,
+    known: &[&str],
+    units: &[&str],
+) -> Result<Selected<'a>, String> {
+    let selected = select_known(value, tagging, known)?;
+    let Selected::Known(variant) = &selected else {
+        return Ok(selected);
+    };
+    let (name, payload) = match (tagging, variant.as_ref()) {
+        (Tagging::External, Value::Object(map)) => match map.iter().next() {
+            Some((name, payload)) => (name.as_str(), Some(payload)),
+            None => return Ok(selected),
+        },
+        (Tagging::Adjacent(tag, content), Value::Object(map)) => match map.get(tag) {
+            Some(Value::String(name)) => (name.as_str(), map.get(content)),
+            _ => return Ok(selected),
+        },
+        _ => return Ok(selected),
+    };
+    if !units.contains(&name) {
+        return Ok(selected);
+    }
+    if payload.is_some_and(|p| !is_empty(p)) {
+        if is_strict() {
+            return Err(format!(
+                "`{name}` is a bare name in the spec, but came with a payload"
+            ));
+        }
+        return Ok(Selected::Unknown);
+    }
+    // The bare name alone, as the known variant's decoder expects it.
+    let bare = match (tagging, variant.as_ref()) {
+        (Tagging::Adjacent(_, content), Value::Object(map)) => {
+            let mut map = map.clone();
+            map.remove(content);
+            Value::Object(map)
+        }
+        _ => Value::String(name.to_owned()),
+    };
+    Ok(Selected::Known(Cow::Owned(bare)))
+}
+
+/// A payload that carries nothing.
+fn is_empty(payload: &Value) -> bool {
+    match payload {
+        Value::Null => true,
+        Value::Object(map) => map.is_empty(),
+        Value::Array(items) => items.is_empty(),
+        _ => false,
+    }
+}
+
+fn select_known<'a>(
     value: &'a Value,
     tagging: Tagging,
     known: &[&str],
@@ -79,15 +141,17 @@ pub fn select<'a>(
             "expected a variant name or an object with one key, found {}",
             describe(value)
         )),
-        (Tagging::Field(field), Value::Object(map)) => match map.get(field) {
-            Some(Value::String(name)) => Ok(known_or_unknown(name)),
-            Some(other) => Err(format!(
-                "expected `{field}` to be a string, found {}",
-                describe(other)
-            )),
-            None => Err(format!("missing field `{field}`")),
-        },
-        (Tagging::Field(field), _) => Err(format!(
+        (Tagging::Field(field) | Tagging::Adjacent(field, _), Value::Object(map)) => {
+            match map.get(field) {
+                Some(Value::String(name)) => Ok(known_or_unknown(name)),
+                Some(other) => Err(format!(
+                    "expected `{field}` to be a string, found {}",
+                    describe(other)
+                )),
+                None => Err(format!("missing field `{field}`")),
+            }
+        }
+        (Tagging::Field(field) | Tagging::Adjacent(field, _), _) => Err(format!(
             "expected an object with a `{field}` field, found {}",
             describe(value)
         )),
@@ -156,9 +220,50 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn a_bare_name_with_a_payload_is_unknown_and_without_one_known() {
+        fn select(value: &Value, tagging: Tagging) -> Result<Selected<'_>, String> {
+            super::select(value, tagging, &["A", "B"], &["A"])
+        }
+        let adjacent = Tagging::Adjacent("name", "info");
+        for grown in [json!({"A": {"x": 1}}), json!({"A": 0})] {
+            assert_eq!(select(&grown, Tagging::External), Ok(Selected::Unknown));
+        }
+        assert_eq!(
+            select(&json!({"name": "A", "info": {"x": 1}}), adjacent),
+            Ok(Selected::Unknown)
+        );
+        for empty in [
+            json!("A"),
+            json!({"A": null}),
+            json!({"A": {}}),
+            json!({"A": []}),
+        ] {
+            assert_eq!(
+                select(&empty, Tagging::External),
+                Ok(Selected::Known(Cow::Owned(json!("A"))))
+            );
+        }
+        assert_eq!(
+            select(&json!({"name": "A", "info": {}}), adjacent),
+            Ok(Selected::Known(Cow::Owned(json!({"name": "A"}))))
+        );
+        // A variant with a payload in the spec keeps it.
+        assert_eq!(
+            select(&json!({"B": {"x": 1}}), Tagging::External),
+            Ok(Selected::Known(Cow::Owned(json!({"B": {"x": 1}}))))
+        );
+        // Strict decoding (user input) refuses the grown form.
+        let grown = json!({"A": 1});
+        let strict = crate::de::mode::strictly(|| select(&grown, Tagging::External));
+        assert!(strict
+            .unwrap_err()
+            .contains("`A` is a bare name in the spec"));
+    }
+
+    #[test]
     fn variants_are_selected_or_explained() {
         fn select(value: &Value, tagging: Tagging) -> Result<Selected<'_>, String> {
-            super::select(value, tagging, &["A", "B"])
+            super::select(value, tagging, &["A", "B"], &[])
         }
         assert!(matches!(
             select(&json!("A"), Tagging::External),

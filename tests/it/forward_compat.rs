@@ -694,3 +694,119 @@ fn new_struct_fields_are_ignored() {
     };
     assert_eq!(view.amount, near_rpc::NearToken::from_yoctonear(5));
 }
+
+/// A variant that is a bare name in the spec, sent by a newer node with a payload
+/// (`{"Name": {..}}`, `{"name": "NAME", "info": {..}}`), decodes into the catch-all with
+/// the whole value, for every such variant of every open enum, whatever its tagging; an
+/// empty payload still decodes as the known variant.
+#[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
+fn bare_names_grown_with_a_payload_are_kept() {
+    let shared = common::shared_dir();
+    let bytes = std::fs::read(common::spec_path(&shared, BASE_VERSION)).expect("spec 1.2.6");
+    let api = near_rpc_codegen::api_from_bytes(&bytes).expect("the 1.2.6 IR builds");
+    let grown = json!({"added_by_a_newer_node": [1, "two"]});
+    let (mut checked, mut failures) = (BTreeMap::new(), Vec::new());
+    for def in api.types.values() {
+        let Kind::Enum(e) = &def.kind else { continue };
+        if !e.open {
+            continue;
+        }
+        // The dispatch list is by Rust name (`VMKind` is `VmKind`).
+        let schema = def.rust_name.as_str();
+        let units = e
+            .variants
+            .iter()
+            .filter(|v| matches!(v.payload, near_rpc_codegen::ir::Payload::Unit));
+        for variant in units {
+            let wire = &variant.wire;
+            let (with_payload, empties) = match &e.tagging {
+                Tagging::External => (
+                    json!({ wire: grown }),
+                    vec![json!(wire), json!({ wire: null }), json!({ wire: {} })],
+                ),
+                Tagging::Adjacent { tag, content } => (
+                    json!({ tag: wire, content: grown }),
+                    vec![json!({ tag: wire }), json!({ tag: wire, content: {} })],
+                ),
+                // Fields beside an internal tag are new fields: ignored (tested below).
+                _ => continue,
+            };
+            *checked
+                .entry(
+                    format!("{:?}", e.tagging)
+                        .split(' ')
+                        .next()
+                        .unwrap()
+                        .to_owned(),
+                )
+                .or_insert(0) += 1;
+            match check_new_variant(schema, &with_payload) {
+                Some(Ok(())) => {}
+                Some(Err(err)) => failures.push(format!("{schema} {with_payload}: {err}")),
+                None => failures.push(format!("{schema} is not in the dispatch list")),
+            }
+            for empty in empties {
+                match check_new_variant(schema, &empty) {
+                    Some(Err(err)) if err.starts_with("decoded as a known variant") => {}
+                    other => failures.push(format!("{schema} {empty}: {other:?}")),
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Both taggings that carry a payload apart from the tag were exercised.
+    assert!(
+        checked.get("External").is_some_and(|n| *n > 50),
+        "{checked:?}"
+    );
+    assert!(
+        checked.get("Adjacent").is_some_and(|n| *n >= 5),
+        "{checked:?}"
+    );
+}
+
+/// The same grown variant deep inside a real response body, decoded as a stream and from
+/// a `Value`; strict decoding (user input) refuses it, naming the variant.
+#[test]
+fn a_grown_bare_name_inside_a_response_decodes() {
+    let body = json!({
+        "jsonrpc": "2.0", "id": 1,
+        "error": {"name": "HANDLER_ERROR",
+                  "cause": {"name": "NO_SYNCED_BLOCKS", "info": {"since": 12}}}
+    });
+    type QueryResponse =
+        near_rpc::Response<types::RpcQueryResponse, ErrorWrapper<types::RpcQueryError>>;
+    let streamed: QueryResponse = decode::from_slice(body.to_string().as_bytes()).unwrap();
+    let buffered: QueryResponse = decode::from_value(body.clone()).unwrap();
+    for response in [streamed, buffered] {
+        let Err(error) = response.payload else {
+            panic!("an error")
+        };
+        let ErrorCause::Handler(types::RpcQueryError::Unknown(raw)) = error.cause else {
+            panic!("{:?}", error.cause)
+        };
+        assert_eq!(raw, body["error"]["cause"]);
+    }
+    let kind = json!({"FunctionCallError": {"WasmUnknownError": {"trap": "new"}}});
+    let streamed: types::ActionErrorKind = decode::from_slice(kind.to_string().as_bytes()).unwrap();
+    let types::ActionErrorKind::FunctionCallError(types::FunctionCallError::Unknown(raw)) =
+        streamed
+    else {
+        panic!("{streamed:?}")
+    };
+    assert_eq!(raw, kind["FunctionCallError"]);
+    let err =
+        decode::from_value_strict::<types::FunctionCallError>(kind["FunctionCallError"].clone())
+            .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("`WasmUnknownError` is a bare name in the spec"),
+        "{err}"
+    );
+
+    // Internally tagged: fields beside the tag are new fields, ignored like any other.
+    let cause: types::StateChangeCauseView =
+        decode::from_value(json!({"type": "migration", "shard": 3})).unwrap();
+    assert_eq!(cause, types::StateChangeCauseView::Migration);
+}

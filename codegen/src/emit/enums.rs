@@ -101,10 +101,19 @@ fn enumeration(doc: &TokenStream, name: &syn::Ident, e: &Enum) -> TokenStream {
     // lands in the catch-all while a known tag with a bad payload stays an error.
     let tagging = match &e.tagging {
         Tagging::External => quote!(External),
-        Tagging::Internal { tag } | Tagging::Adjacent { tag, .. } => quote!(Field(#tag)),
+        Tagging::Internal { tag } => quote!(Field(#tag)),
+        Tagging::Adjacent { tag, content } => quote!(Adjacent(#tag, #content)),
         Tagging::Shape | Tagging::Untagged => unreachable!("handled above"),
     };
     let known = e.variants.iter().map(|v| &v.wire);
+    // Bare names a newer node may send with a payload. An internally tagged variant's
+    // payload is fields beside the tag: new ones are ignored like any new field.
+    let units = e
+        .variants
+        .iter()
+        .filter(|v| matches!(v.payload, Payload::Unit))
+        .filter(|_| !matches!(e.tagging, Tagging::Internal { .. }))
+        .map(|v| &v.wire);
     quote! {
         #doc
         #[derive(#derives, ::serde::Serialize, ::serde::Deserialize)]
@@ -112,7 +121,7 @@ fn enumeration(doc: &TokenStream, name: &syn::Ident, e: &Enum) -> TokenStream {
         #tag_attr
         #[non_exhaustive]
         pub enum #name { #(#variants,)* #unknown_variant }
-        crate::open_enum!(#name, #tagging, [#(#known),*], #unknown);
+        crate::open_enum!(#name, #tagging, [#(#known),*], [#(#units),*], #unknown);
     }
 }
 

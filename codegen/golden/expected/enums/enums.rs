@@ -18,8 +18,8 @@ pub enum ActError {
     Unknown(::serde_json::Value),
 }
 crate::enums::open_enum!(
-    ActError, Field("name"), ["UNKNOWN_BLOCK", "TIMEOUT_ERROR", "NOT_SYNCED_YET"],
-    Unknown
+    ActError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "TIMEOUT_ERROR",
+    "NOT_SYNCED_YET"], ["NOT_SYNCED_YET"], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -36,7 +36,8 @@ pub enum Action {
     Unknown(::serde_json::Value),
 }
 crate::enums::open_enum!(
-    Action, External, ["CreateAccount", "Transfer", "Stake", "Pair"], Unknown
+    Action, External, ["CreateAccount", "Transfer", "Stake", "Pair"], ["CreateAccount"],
+    Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -53,7 +54,7 @@ pub enum Cause {
     Unknown(::serde_json::Value),
 }
 crate::enums::open_enum!(
-    Cause, Field("type"), ["initial_state", "transaction_processing"], Unknown
+    Cause, Field("type"), ["initial_state", "transaction_processing"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -67,7 +68,9 @@ pub enum InternalError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::enums::open_enum!(InternalError, Field("name"), ["INTERNAL_ERROR"], Unknown);
+crate::enums::open_enum!(
+    InternalError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
+);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -80,7 +83,9 @@ pub enum Kind {
     #[serde(skip)]
     Other(::serde_json::Value),
 }
-crate::enums::open_enum!(Kind, External, ["Unknown", "Known"], Other);
+crate::enums::open_enum!(
+    Kind, External, ["Unknown", "Known"], ["Unknown", "Known"], Other
+);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -94,7 +99,7 @@ pub enum RpcRequestValidationErrorKind {
     Unknown(::serde_json::Value),
 }
 crate::enums::open_enum!(
-    RpcRequestValidationErrorKind, Field("name"), ["PARSE_ERROR"], Unknown
+    RpcRequestValidationErrorKind, Adjacent("name", "info"), ["PARSE_ERROR"], [], Unknown
 );
 /// Only ever sent: closed.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -116,4 +121,6 @@ pub enum Status {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::enums::open_enum!(Status, External, ["Pending", "Done"], Unknown);
+crate::enums::open_enum!(
+    Status, External, ["Pending", "Done"], ["Pending", "Done"], Unknown
+);

@@ -91,7 +91,7 @@ pub enum FlatError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::flattened::open_enum!(FlatError, Field("name"), ["UNAVAILABLE"], Unknown);
+crate::flattened::open_enum!(FlatError, Field("name"), ["UNAVAILABLE"], [], Unknown);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -104,7 +104,9 @@ pub enum InternalError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::flattened::open_enum!(InternalError, Field("name"), ["INTERNAL_ERROR"], Unknown);
+crate::flattened::open_enum!(
+    InternalError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
+);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct LookupRequest {
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
@@ -203,7 +205,7 @@ pub enum RpcRequestValidationErrorKind {
     Unknown(::serde_json::Value),
 }
 crate::flattened::open_enum!(
-    RpcRequestValidationErrorKind, Field("name"), ["PARSE_ERROR"], Unknown
+    RpcRequestValidationErrorKind, Adjacent("name", "info"), ["PARSE_ERROR"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct ShapeResponse {

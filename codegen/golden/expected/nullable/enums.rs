@@ -14,7 +14,9 @@ pub enum Color {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::nullable::open_enum!(Color, External, ["red", "green"], Unknown);
+crate::nullable::open_enum!(
+    Color, External, ["red", "green"], ["red", "green"], Unknown
+);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -27,7 +29,9 @@ pub enum HealthError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::nullable::open_enum!(HealthError, Field("name"), ["NODE_IS_SYNCING"], Unknown);
+crate::nullable::open_enum!(
+    HealthError, Adjacent("name", "info"), ["NODE_IS_SYNCING"], [], Unknown
+);
 pub type HealthRequest = ();
 pub type HealthResponse = ();
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -42,7 +46,9 @@ pub enum InternalError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::nullable::open_enum!(InternalError, Field("name"), ["INTERNAL_ERROR"], Unknown);
+crate::nullable::open_enum!(
+    InternalError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
+);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -56,5 +62,5 @@ pub enum RpcRequestValidationErrorKind {
     Unknown(::serde_json::Value),
 }
 crate::nullable::open_enum!(
-    RpcRequestValidationErrorKind, Field("name"), ["PARSE_ERROR"], Unknown
+    RpcRequestValidationErrorKind, Adjacent("name", "info"), ["PARSE_ERROR"], [], Unknown
 );

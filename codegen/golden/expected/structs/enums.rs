@@ -13,7 +13,9 @@ pub enum InternalError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::structs::open_enum!(InternalError, Field("name"), ["INTERNAL_ERROR"], Unknown);
+crate::structs::open_enum!(
+    InternalError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
+);
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -27,7 +29,7 @@ pub enum RpcRequestValidationErrorKind {
     Unknown(::serde_json::Value),
 }
 crate::structs::open_enum!(
-    RpcRequestValidationErrorKind, Field("name"), ["PARSE_ERROR"], Unknown
+    RpcRequestValidationErrorKind, Adjacent("name", "info"), ["PARSE_ERROR"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -43,4 +45,6 @@ pub enum ThingError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::structs::open_enum!(ThingError, Field("name"), ["NO_THING", "BUSY"], Unknown);
+crate::structs::open_enum!(
+    ThingError, Adjacent("name", "info"), ["NO_THING", "BUSY"], ["BUSY"], Unknown
+);
