@@ -138,48 +138,162 @@ pub fn from_value_strict<T: DeserializeOwned + serde::Serialize>(
     };
     let encoded =
         serde_json::to_value(&decoded).map_err(|e| DecodeError::new("", e.to_string()))?;
-    match first_dropped(&value, &encoded, String::new()) {
-        Some(error) => Err(error),
-        None => Ok(decoded),
+    let mut dropped = Dropped::default();
+    dropped.walk(&value, &encoded, String::new(), &mut Vec::new());
+    match (dropped.positional, dropped.fields.into_iter().next()) {
+        (Some(path), _) => Err(DecodeError::new(path, POSITIONAL)),
+        (None, Some(path)) => Err(DecodeError::new(
+            path,
+            "unknown field, not part of this type",
+        )),
+        (None, None) => Ok(decoded),
     }
 }
 
 const POSITIONAL: &str = "positional params are not supported: use named fields";
 
-/// The first thing `given` has that re-encoding did not keep: a non-null field the type
-/// doesn't know, or params written positionally (serde lets a struct be read from an
-/// array of its fields in order, but the spec only has named params).
-fn first_dropped(
-    given: &serde_json::Value,
-    kept: &serde_json::Value,
-    path: String,
-) -> Option<DecodeError> {
-    use serde_json::Value;
-    let join = |key: &str| {
-        if path.is_empty() {
-            key.to_owned()
-        } else {
-            format!("{path}.{key}")
+fn is_empty(value: &serde_json::Value) -> bool {
+    match value {
+        serde_json::Value::Null => true,
+        serde_json::Value::Array(items) => items.is_empty(),
+        serde_json::Value::Object(map) => map.is_empty(),
+        _ => false,
+    }
+}
+
+/// What a document had that the bindings do not know: how a user learns that a node is
+/// newer than the bindings. Paths are written like [`DecodeError::path`]
+/// (`result.status.Failure`, `receipts_outcome[0]`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Unrecognized {
+    /// Values kept whole in a catch-all variant (`Unknown`, `Other`): a variant this
+    /// version does not know, or a bare name that came with a payload.
+    pub variants: Vec<String>,
+    /// Fields the types do not have, ignored while decoding (null or empty ones are not
+    /// listed: nothing was lost).
+    pub fields: Vec<String>,
+}
+
+impl Unrecognized {
+    /// Whether the bindings knew everything in the document.
+    pub fn is_empty(&self) -> bool {
+        self.variants.is_empty() && self.fields.is_empty()
+    }
+}
+
+impl fmt::Display for Unrecognized {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for path in &self.variants {
+            writeln!(f, "unknown variant at {}", shown(path))?;
         }
-    };
-    match (given, kept) {
-        (Value::Array(_), Value::Object(_)) => Some(DecodeError::new(path, POSITIONAL)),
-        (Value::Object(given), Value::Object(kept)) => {
-            given.iter().find_map(|(key, value)| match kept.get(key) {
-                Some(k) => first_dropped(value, k, join(key)),
-                None if value.is_null() => None,
-                None => Some(DecodeError::new(
-                    join(key),
-                    "unknown field, not part of this type",
-                )),
-            })
+        for path in &self.fields {
+            writeln!(f, "ignored field at {}", shown(path))?;
         }
-        (Value::Array(given), Value::Array(kept)) => given
-            .iter()
-            .zip(kept)
-            .enumerate()
-            .find_map(|(i, (g, k))| first_dropped(g, k, format!("{path}[{i}]"))),
-        _ => None,
+        Ok(())
+    }
+}
+
+fn shown(path: &str) -> &str {
+    if path.is_empty() {
+        "the top level"
+    } else {
+        path
+    }
+}
+
+/// Decodes like [`from_slice`], and lists what the bindings did not recognise: every
+/// value kept in a catch-all variant and every ignored field, with its JSON path.
+///
+/// ```
+/// use near_rpc::{decode, types::ExecutionStatusView};
+///
+/// let body = br#"{"SuccessValue": "", "gas_refund": 5}"#;
+/// let (status, unrecognized) = decode::from_slice_reporting::<ExecutionStatusView>(body).unwrap();
+/// assert_eq!(unrecognized.fields, ["gas_refund"]);
+/// let body = br#"{"Deferred": {"until": 7}}"#;
+/// let (status, unrecognized) = decode::from_slice_reporting::<ExecutionStatusView>(body).unwrap();
+/// assert_eq!(unrecognized.variants, [""]);
+/// ```
+pub fn from_slice_reporting<T: DeserializeOwned + serde::Serialize>(
+    bytes: &[u8],
+) -> Result<(T, Unrecognized), DecodeError> {
+    let value: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| DecodeError::new("", e.to_string()))?;
+    let (decoded, kept) = crate::de::mode::collecting_unknown(|| from_value::<T>(value.clone()));
+    let decoded = decoded?;
+    let encoded =
+        serde_json::to_value(&decoded).map_err(|e| DecodeError::new("", e.to_string()))?;
+    let mut dropped = Dropped::default();
+    let mut kept = kept;
+    dropped.walk(&value, &encoded, String::new(), &mut kept);
+    Ok((
+        decoded,
+        Unrecognized {
+            variants: dropped.kept,
+            fields: dropped.fields,
+        },
+    ))
+}
+
+/// What re-encoding a decoded document did not give back, found by walking the document
+/// (`given`) beside its re-encoding (`kept`).
+#[derive(Default)]
+struct Dropped {
+    /// Fields the type doesn't know (not null or empty ones: an absent optional field or
+    /// an empty list re-encodes to nothing).
+    fields: Vec<String>,
+    /// Where a value sits whole in a catch-all variant.
+    kept: Vec<String>,
+    /// Where an array stood for a struct (params written positionally).
+    positional: Option<String>,
+}
+
+impl Dropped {
+    /// `catch_alls` are the values decoding kept in catch-all variants, in document
+    /// order: a subtree equal to the next of them, and kept as it was, is one.
+    fn walk(
+        &mut self,
+        given: &serde_json::Value,
+        kept: &serde_json::Value,
+        path: String,
+        catch_alls: &mut Vec<serde_json::Value>,
+    ) {
+        use serde_json::Value;
+        if given == kept {
+            if let Some(at) = catch_alls.iter().position(|v| v == given) {
+                catch_alls.remove(at);
+                self.kept.push(path);
+                return;
+            }
+        }
+        let join = |key: &str| {
+            if path.is_empty() {
+                key.to_owned()
+            } else {
+                format!("{path}.{key}")
+            }
+        };
+        match (given, kept) {
+            (Value::Array(_), Value::Object(_)) => {
+                self.positional.get_or_insert(path);
+            }
+            (Value::Object(given), Value::Object(kept)) => {
+                for (key, value) in given {
+                    match kept.get(key) {
+                        Some(k) => self.walk(value, k, join(key), catch_alls),
+                        // What an absent optional field or an empty list re-encodes to.
+                        None if is_empty(value) => {}
+                        None => self.fields.push(join(key)),
+                    }
+                }
+            }
+            (Value::Array(given), Value::Array(kept)) => {
+                for (i, (g, k)) in given.iter().zip(kept).enumerate() {
+                    self.walk(g, k, format!("{path}[{i}]"), catch_alls);
+                }
+            }
+            _ => {}
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! of the public API; nothing else belongs here.
 
 pub use crate::de::fields::{next_field, required_field, FieldIndex};
-pub use crate::de::mode::{is_strict, paths_wanted};
+pub use crate::de::mode::{is_strict, note_unknown, paths_wanted};
 pub use crate::de::open_enum::{
     buffer_rest, expecting_external, no_variant, rest_of_variant_object, unknown_variant,
     KnownVariant, VariantKey,

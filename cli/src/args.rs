@@ -310,6 +310,10 @@ pub enum Command {
         /// The response body (default: stdin).
         #[arg(value_name = "FILE")]
         file: Option<PathBuf>,
+        /// Also list on stderr, with their JSON paths, the variants the bindings keep
+        /// as unknown and the fields they ignore: where the node is ahead of them.
+        #[arg(long)]
+        report_unknown: bool,
     },
     /// Run the mock node on 127.0.0.1 in the foreground and print its URL; Ctrl-C stops
     /// it.

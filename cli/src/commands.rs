@@ -28,9 +28,17 @@ use crate::output::{
 pub fn run(invocation: Invocation) -> Result<(), Failure> {
     let Invocation { options, command } = invocation;
     match command {
-        Command::Decode { method, file } => {
+        Command::Decode {
+            method,
+            file,
+            report_unknown,
+        } => {
             let body = read_input(file.as_deref())?;
-            methods::visit(method, DecodeBody { body }).unwrap_or_else(|| unknown(method))
+            let decode = DecodeBody {
+                body,
+                report_unknown,
+            };
+            methods::visit(method, decode).unwrap_or_else(|| unknown(method))
         }
         Command::Mock { port, replay } => serve_mock(port, replay.as_deref()),
         Command::Record { out, port } => record(&options, &out, port),
@@ -481,23 +489,31 @@ fn example(method: &str) -> Option<&'static str> {
 /// `decode`: decodes a response body of the method with the typed bindings.
 struct DecodeBody {
     body: Vec<u8>,
+    report_unknown: bool,
 }
 
 impl MethodVisitor for DecodeBody {
     type Output = Result<(), Failure>;
 
     fn visit<M: RpcMethod>(self) -> Self::Output {
-        let response: Response<M::Result, ErrorWrapper<M::Error>> = decode::from_slice(&self.body)
-            .map_err(|e| {
-                Failure::new(
-                    EXIT_DECODE,
-                    format!(
-                        "cannot decode the body as a response of `{}` {}",
-                        M::NAME,
-                        describe_decode_error(&e)
-                    ),
-                )
-            })?;
+        let decoded = if self.report_unknown {
+            decode::from_slice_reporting(&self.body).map(|(response, unrecognized)| {
+                report_unrecognized(&unrecognized);
+                response
+            })
+        } else {
+            decode::from_slice(&self.body)
+        };
+        let response: Response<M::Result, ErrorWrapper<M::Error>> = decoded.map_err(|e| {
+            Failure::new(
+                EXIT_DECODE,
+                format!(
+                    "cannot decode the body as a response of `{}` {}",
+                    M::NAME,
+                    describe_decode_error(&e)
+                ),
+            )
+        })?;
         match response.payload {
             Ok(result) => print_json(&result),
             Err(error) => {
@@ -513,6 +529,24 @@ impl MethodVisitor for DecodeBody {
             }
         }
     }
+}
+
+/// Lists on stderr what the bindings did not recognise, or says they knew it all.
+fn report_unrecognized(unrecognized: &decode::Unrecognized) {
+    if unrecognized.is_empty() {
+        note(&format!(
+            "near-rpc: the bindings (spec {}) know every variant and field of this body",
+            near_rpc::SPEC_VERSION
+        ));
+        return;
+    }
+    for line in unrecognized.to_string().lines() {
+        note(&format!("near-rpc: {line}"));
+    }
+    note(&format!(
+        "near-rpc: the node is ahead of the bindings (spec {}) there (unknown variants are kept whole, ignored fields are dropped)",
+        near_rpc::SPEC_VERSION
+    ));
 }
 
 /// Reads the body to decode: the file, or stdin (no file, or `-`).

@@ -24,7 +24,8 @@
 //!   protocol-config [--finality F | --block-id HEIGHT_OR_HASH | --genesis]
 //!   call METHOD [PARAMS_JSON]     any of the spec's methods; params are checked by the
 //!                                 typed request (unknown fields and wrong types refused)
-//!   decode METHOD [FILE]          decode a response body (stdin without FILE), offline
+//!   decode [--report-unknown] METHOD [FILE]   decode a response body (stdin without FILE),
+//!                                 offline; --report-unknown lists what the bindings don't know
 //!   mock [--port N] [--replay FILE]       serve the mock node
 //!   record --out FILE [--port N]          a recording proxy to the node
 //!   completions SHELL             shell completions (bash, zsh, fish, ...)

@@ -586,6 +586,42 @@ fn decode_from_a_file_and_from_stdin() {
     assert_exit(&out, 2);
 }
 
+/// `decode --report-unknown` lists what a newer node sent that the bindings do not know,
+/// with JSON paths, and says so when there is nothing.
+#[test]
+fn decode_reports_what_the_bindings_do_not_know() {
+    let grown = r#"{"jsonrpc":"2.0","id":1,"result":{"final_execution_status":{"SOFT_FINAL":{"at":3}},"shard_hint":7}}"#;
+    let out = near_rpc_with_stdin(&["decode", "--report-unknown", "tx"], grown.as_bytes());
+    assert_exit(&out, 0);
+    assert_eq!(
+        out.json()["final_execution_status"],
+        json!({"SOFT_FINAL": {"at": 3}})
+    );
+    assert!(
+        out.stderr
+            .contains("unknown variant at result.final_execution_status"),
+        "{out:?}"
+    );
+    assert!(
+        out.stderr.contains("ignored field at result.shard_hint"),
+        "{out:?}"
+    );
+
+    let out = near_rpc_with_stdin(
+        &["decode", "--report-unknown", "tx"],
+        TX_INCLUDED.as_bytes(),
+    );
+    assert_exit(&out, 0);
+    assert!(
+        out.stderr.contains("know every variant and field"),
+        "{out:?}"
+    );
+    // Without the flag, nothing is said.
+    let out = near_rpc_with_stdin(&["decode", "tx"], grown.as_bytes());
+    assert_exit(&out, 0);
+    assert!(out.stderr.is_empty(), "{out:?}");
+}
+
 #[test]
 fn usage_errors_exit_2_and_help_exits_0() {
     let out = near_rpc(&[]);

@@ -56,3 +56,35 @@ pub fn paths_wanted() -> bool {
 pub fn with_paths<T>(f: impl FnOnce() -> T) -> T {
     with_mode(Mode::Paths, f)
 }
+
+thread_local! {
+    static KEPT: std::cell::RefCell<Option<Vec<serde_json::Value>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Records a value kept in a catch-all variant, when the decode on this thread was asked
+/// to report them (see `collecting_unknown`); otherwise does nothing.
+pub fn note_unknown(value: &serde_json::Value) {
+    KEPT.with(|kept| {
+        if let Some(kept) = kept.borrow_mut().as_mut() {
+            kept.push(value.clone());
+        }
+    });
+}
+
+/// Runs `f`, returning with it every value it kept in a catch-all variant, in order.
+pub fn collecting_unknown<T>(f: impl FnOnce() -> T) -> (T, Vec<serde_json::Value>) {
+    struct Reset(Option<Vec<serde_json::Value>>);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            let outer = self.0.take();
+            KEPT.with(|kept| *kept.borrow_mut() = outer);
+        }
+    }
+    let outer = KEPT.with(|kept| kept.borrow_mut().replace(Vec::new()));
+    let reset = Reset(outer);
+    let result = f();
+    let collected = KEPT.with(|kept| kept.borrow_mut().replace(Vec::new()));
+    drop(reset);
+    (result, collected.unwrap_or_default())
+}

@@ -51,7 +51,9 @@ macro_rules! open_enum {
                         } else if $crate::__private::is_strict() {
                             ::std::result::Result::Err(E::custom($crate::__private::unknown_variant(KNOWN)))
                         } else {
-                            ::std::result::Result::Ok($name::$unknown(::serde_json::Value::String(name.to_owned())))
+                            let kept = ::serde_json::Value::String(name.to_owned());
+                            $crate::__private::note_unknown(&kept);
+                            ::std::result::Result::Ok($name::$unknown(kept))
                         }
                     }
 
@@ -125,7 +127,10 @@ macro_rules! open_enum {
                 $crate::__private::Selected::Unknown if $crate::__private::is_strict() => {
                     ::std::result::Result::Err(E::custom($crate::__private::unknown_variant(KNOWN)))
                 }
-                $crate::__private::Selected::Unknown => ::std::result::Result::Ok($name::$unknown(buffered)),
+                $crate::__private::Selected::Unknown => {
+                    $crate::__private::note_unknown(&buffered);
+                    ::std::result::Result::Ok($name::$unknown(buffered))
+                }
             }
         }
     };

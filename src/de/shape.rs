@@ -184,8 +184,11 @@ where
         .filter(|(_, keys)| keys.iter().all(|k| map.contains_key(*k)))
         .max_by_key(|(index, keys)| (keys.len(), std::cmp::Reverse(*index)))
         .map_or(shapes.len(), |(index, _)| index);
-    if index == shapes.len() && is_strict() {
-        return Err(D::Error::custom(no_shape_matched(shapes)));
+    if index == shapes.len() {
+        if is_strict() {
+            return Err(D::Error::custom(no_shape_matched(shapes)));
+        }
+        super::mode::note_unknown(&value);
     }
     decode(index, &value)
 }

@@ -149,14 +149,28 @@ where
     }
 }
 
-impl<E: fmt::Debug, V: fmt::Debug, I: fmt::Debug> ErrorWrapper<E, V, I> {
+impl<E: Serialize, V: Serialize, I: Serialize> ErrorWrapper<E, V, I> {
+    /// The cause's details as the node sent them: its `info` (the name is already
+    /// shown), or the whole cause when it has none.
     fn write_cause(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.cause {
-            ErrorCause::RequestValidation(v) => write!(f, ": {v:?}"),
-            ErrorCause::Handler(e) => write!(f, ": {e:?}"),
-            ErrorCause::Internal(i) => write!(f, ": {i:?}"),
-            ErrorCause::Unknown { cause, .. } => write!(f, ": {cause}"),
-            ErrorCause::Missing => Ok(()),
+        let cause = match &self.cause {
+            ErrorCause::RequestValidation(v) => serde_json::to_value(v),
+            ErrorCause::Handler(e) => serde_json::to_value(e),
+            ErrorCause::Internal(i) => serde_json::to_value(i),
+            ErrorCause::Unknown { cause, .. } => Ok(cause.clone()),
+            ErrorCause::Missing => return Ok(()),
+        };
+        let shown = match cause {
+            Ok(Value::Object(mut map)) if map.contains_key("info") => map.remove("info"),
+            // A bare name: nothing beyond it.
+            Ok(Value::Object(map)) if map.len() == 1 && map.contains_key("name") => None,
+            Ok(Value::Null) | Err(_) => None,
+            Ok(other) => Some(other),
+        };
+        match shown {
+            Some(Value::Object(map)) if map.is_empty() => Ok(()),
+            Some(Value::Null) | None => Ok(()),
+            Some(details) => write!(f, ": {details}"),
         }
     }
 }
@@ -302,7 +316,10 @@ where
                         }
                         HANDLER_ERROR => ErrorCause::Handler(decode_cause(cause)?),
                         INTERNAL_ERROR => ErrorCause::Internal(decode_cause(cause)?),
-                        _ => ErrorCause::Unknown { name, cause },
+                        _ => {
+                            crate::de::mode::note_unknown(&cause);
+                            ErrorCause::Unknown { name, cause }
+                        }
                     },
                 }
             }
@@ -443,7 +460,7 @@ mod tests {
         no_data.data = None;
         assert_eq!(
             no_data.to_string(),
-            "INTERNAL_ERROR: InternalError { error_message: \"boom\" }"
+            "INTERNAL_ERROR: {\"error_message\":\"boom\"}"
         );
     }
 
@@ -556,7 +573,8 @@ mod tests {
             message: None,
             data: None,
         };
-        assert_eq!(w.to_string(), "UNKNOWN_BLOCK: UnknownBlock");
+        // The cause's info as sent, here empty: the name says it all.
+        assert_eq!(w.to_string(), "UNKNOWN_BLOCK");
         let e: &dyn std::error::Error = &w;
         assert!(e.to_string().starts_with("UNKNOWN_BLOCK"));
     }

@@ -810,3 +810,116 @@ fn a_grown_bare_name_inside_a_response_decodes() {
         decode::from_value(json!({"type": "migration", "shard": 3})).unwrap();
     assert_eq!(cause, types::StateChangeCauseView::Migration);
 }
+
+/// Decodes a response of `method`: its re-encoding, and what the bindings did not
+/// recognise.
+struct Report<'a>(&'a [u8]);
+
+impl near_rpc::MethodVisitor for Report<'_> {
+    type Output = Result<(Value, decode::Unrecognized), decode::DecodeError>;
+    fn visit<M: near_rpc::RpcMethod>(self) -> Self::Output {
+        decode::from_slice_reporting::<near_rpc::Response<M::Result, ErrorWrapper<M::Error>>>(
+            self.0,
+        )
+        .map(|(decoded, unrecognized)| (serde_json::to_value(decoded).unwrap(), unrecognized))
+    }
+}
+
+/// Removes the field at a reported path (`a.b[0].c`).
+fn remove_at(value: &mut Value, path: &str) {
+    let (parent, key) = path.rsplit_once('.').unwrap_or(("", path));
+    let mut node = value;
+    for part in parent.split('.').filter(|p| !p.is_empty()) {
+        let (name, indexes) = part.split_once('[').unwrap_or((part, ""));
+        node = &mut node[name];
+        for index in indexes.split('[').filter(|i| !i.is_empty()) {
+            node = &mut node[index.trim_end_matches(']').parse::<usize>().unwrap()];
+        }
+    }
+    node.as_object_mut().unwrap().remove(key);
+}
+
+/// Every field reported as ignored in a recorded response really was: without it the
+/// body decodes to the same value (a false alarm would be a field the types read). Known
+/// variants are never reported. The same body grown by a newer node reports exactly
+/// what grew, with its path.
+#[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
+fn unrecognized_parts_are_reported_with_their_path() {
+    let shared = common::shared_dir();
+    let (mut checked, mut ignored) = (0, 0);
+    let mut alarms = Vec::new();
+    for fixture in common::fixtures(&shared) {
+        if fixture.kind != "response" || !fixture.schema_ok {
+            continue;
+        }
+        let bytes = std::fs::read(&fixture.path).unwrap();
+        let Some(report) = near_rpc::methods::visit(&fixture.method, Report(&bytes)) else {
+            continue;
+        };
+        let name = format!("{}/{}", fixture.method, fixture.name);
+        let (decoded, report) = report.unwrap_or_else(|e| panic!("{name}: {e}"));
+        checked += 1;
+        if !report.variants.is_empty() {
+            alarms.push(format!("{name}: variants {:?}", report.variants));
+        }
+        let mut trimmed: Value = serde_json::from_slice(&bytes).unwrap();
+        for path in &report.fields {
+            remove_at(&mut trimmed, path);
+        }
+        ignored += report.fields.len();
+        let trimmed = serde_json::to_vec(&trimmed).unwrap();
+        let (again, _) = near_rpc::methods::visit(&fixture.method, Report(&trimmed))
+            .unwrap()
+            .unwrap();
+        if again != decoded {
+            alarms.push(format!(
+                "{name}: {:?} were read, not ignored",
+                report.fields
+            ));
+        }
+    }
+    assert!(alarms.is_empty(), "{}", alarms.join("\n"));
+    assert!(checked > 50, "only {checked} recorded responses checked");
+    // Older bodies carry fields 1.2.6 dropped (genesis and protocol configs).
+    assert!(ignored > 10, "only {ignored} ignored fields found");
+
+    // A transaction outcome from a newer node: a new top-level field, a new field deep
+    // in a receipt, a new status variant, and a bare name grown with a payload.
+    let path = shared.join("fixtures/EXPERIMENTAL_tx_status/neardocs-1.json");
+    let mut body = read_json(&path);
+    let (_, before) = near_rpc::methods::visit(
+        "EXPERIMENTAL_tx_status",
+        Report(&serde_json::to_vec(&body).unwrap()),
+    )
+    .unwrap()
+    .unwrap();
+    assert!(before.is_empty(), "{before:?}");
+    body["result"]["gas_refunds"] = json!({"total": "5"});
+    body["result"]["receipts_outcome"][0]["outcome"]["executor_shard"] = json!(3);
+    body["result"]["receipts_outcome"][0]["outcome"]["status"] = json!({"Deferred": {"until": 9}});
+    body["result"]["transaction_outcome"]["outcome"]["status"] = json!({"Failure": {"ActionError": {"index": 0, "kind": {"FunctionCallError": {"WasmUnknownError": {"trap": 1}}}}}});
+    let bytes = serde_json::to_vec(&body).unwrap();
+    let (_, report) = near_rpc::methods::visit("EXPERIMENTAL_tx_status", Report(&bytes))
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        report.variants,
+        [
+            "result.receipts_outcome[0].outcome.status",
+            "result.transaction_outcome.outcome.status.Failure.ActionError.kind.FunctionCallError"
+        ]
+    );
+    assert_eq!(
+        report.fields,
+        [
+            "result.gas_refunds",
+            "result.receipts_outcome[0].outcome.executor_shard"
+        ]
+    );
+    let shown = report.to_string();
+    assert!(
+        shown.contains("ignored field at result.gas_refunds"),
+        "{shown}"
+    );
+}
