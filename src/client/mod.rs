@@ -51,8 +51,8 @@ pub use error::{Error, TransportKind, ERROR_BODY_LIMIT};
 pub use layers::{RetryPolicy, DEFAULT_DEADLINE, DEFAULT_MAX_REQUEST_BYTES};
 pub use redact::{looks_like_secret, Secrets, MASK};
 pub use shortcuts::{
-    AtBlock, ChunkRef, ContractArgs, Epoch, GasPrice, Input, RawArgs, TxRef, DEFAULT_WAIT_UNTIL,
-    SHORTCUTS,
+    AtBlock, ChunkRef, ContractArgs, Epoch, GasPrice, Input, NodeInfo, RawArgs, TxRef,
+    DEFAULT_WAIT_UNTIL, SHORTCUTS,
 };
 pub use transport::{
     BoxTransport, PathStyle, RedirectPolicy, Transport, DEFAULT_MAX_RESPONSE_BYTES,
@@ -347,11 +347,13 @@ impl Client {
     }
 }
 
-/// A successful result and the endpoint and status it came with.
+/// A successful result, the endpoint and status it came with, and the body it was read
+/// from.
 struct Answered<T> {
     result: T,
     endpoint: String,
     status: u16,
+    body: Vec<u8>,
 }
 
 impl<T> Answered<T> {
@@ -497,6 +499,7 @@ fn decode_response<M: RpcMethod>(
             result,
             endpoint,
             status,
+            body: response.body,
         }),
         // A non-2xx status is never a success, whatever the body says.
         Ok(_) => Err(http_error(serde_json::from_slice(body).ok().map(Box::new))),

@@ -530,3 +530,52 @@ fn validators_and_health_against_the_mock_node() {
         );
     });
 }
+
+/// `node_info` puts the node's version beside the bindings' spec, and says when the
+/// node's status has things the bindings don't know.
+#[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs ../shared")]
+fn node_info_compares_the_node_with_the_bindings() {
+    run(async {
+        let path = "status/neardocs2025-3.json";
+        let (client, node) = replaying(path);
+        let info = client.node_info().await.unwrap();
+        let recorded = recorded_result(path);
+        assert_eq!(info.node_version, recorded["version"]["version"]);
+        assert_eq!(json!(info.protocol_version), recorded["protocol_version"]);
+        assert_eq!(info.bindings_spec, near_rpc::SPEC_VERSION);
+        assert_eq!(sent(&node)["method"], "status");
+        // Its validators carry `is_slashed`, which the 1.2.6 spec no longer has.
+        assert_eq!(info.unrecognized.fields.len(), 3, "{:?}", info.unrecognized);
+        assert!(info
+            .unrecognized
+            .fields
+            .iter()
+            .all(|f| f.ends_with("].is_slashed")));
+        assert!(info.verdict().contains("don't know 3 field(s)"), "{info}");
+
+        // Without what the spec dropped, nothing is unknown; a newer node's new field is.
+        let mut body: Value = serde_json::from_slice(
+            &std::fs::read(shared_dir().join("fixtures").join(path)).unwrap(),
+        )
+        .unwrap();
+        for validator in body["result"]["validators"].as_array_mut().unwrap() {
+            validator.as_object_mut().unwrap().remove("is_slashed");
+        }
+        let node = MockTransport::new("current", [MockReply::json(body.to_string())]);
+        let info = Client::with_transport(node).node_info().await.unwrap();
+        assert!(!info.has_unrecognized(), "{:?}", info.unrecognized);
+        assert!(
+            info.to_string()
+                .contains("know everything in the node's status"),
+            "{info}"
+        );
+        body["result"]["witness_cache"] = json!({"size": 3});
+        let node = MockTransport::new("newer", [MockReply::json(body.to_string())]);
+        let info = Client::with_transport(node).node_info().await.unwrap();
+        assert_eq!(info.unrecognized.fields, ["result.witness_cache"]);
+        assert!(info
+            .verdict()
+            .starts_with("the bindings (spec 1.2.6) don't know 1"));
+    });
+}

@@ -12,9 +12,11 @@
 //! do that) is an [`Error::Rpc`] with the typed cause, never an `Ok`.
 
 mod input;
+mod node_info;
 mod values;
 
 pub use input::Input;
+pub use node_info::NodeInfo;
 pub use values::{AtBlock, ChunkRef, ContractArgs, Epoch, GasPrice, RawArgs};
 
 use super::{Client, Error};
@@ -325,6 +327,19 @@ shortcuts! {
     )]
     pub fn status(&self) -> Result<RpcStatusResponse, Error<RpcStatusError>> {
         self.call::<methods::StatusMethod>(()).await
+    }
+
+    /// The node's version and protocol (from `status`) next to the bindings' spec
+    /// version, with a verdict on whether the node's answer has things the bindings
+    /// don't know.
+    #[doc = example!(
+        "let info = client.node_info().await?;"
+        "println!(\"{info}\");"
+        "if info.has_unrecognized() { eprintln!(\"{}\", info.unrecognized); }"
+    )]
+    pub fn node_info(&self) -> Result<NodeInfo, Error<RpcStatusError>> {
+        let answer = self.call_answered::<methods::StatusMethod>(()).await?;
+        Ok(NodeInfo::new(answer.result, &answer.body))
     }
 
     /// `network_info`: the node's peers and traffic.
