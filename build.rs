@@ -1,5 +1,9 @@
-//! Builds the bindings from the checked-in `generated/` directory, or, with the `codegen`
-//! feature and a spec at hand, regenerates them from the spec into `OUT_DIR`.
+//! Picks the spec version whose bindings the crate compiles, and where they are: the
+//! checked-in `generated/vX_Y_Z/` of the version feature that is on (`v1_2_11`, ...;
+//! none: `spec/SOURCE.toml`'s default), or, with the `codegen` feature and a spec at hand,
+//! bindings regenerated from the spec into `OUT_DIR`. `src/lib.rs` includes the files
+//! from `NEAR_RPC_GENERATED`. Two version features at once are a compile error naming
+//! both (`src/lib.rs`), as in k8s-openapi: only the final binary should choose.
 //!
 //! The spec is taken from `NEAR_RPC_SPEC` or `spec/openapi.json`. Both paths produce the
 //! same code for the same spec (a test checks it), so the feature is for users who want
@@ -7,6 +11,9 @@
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(near_rpc_generated_in_out_dir)");
+    println!("cargo::rustc-check-cfg=cfg(near_rpc_conflicting_versions)");
+    println!("cargo::rustc-check-cfg=cfg(near_rpc_default_spec)");
+    select_version();
     println!("cargo::rustc-check-cfg=cfg(near_rpc_skip_shared)");
     println!("cargo::rerun-if-env-changed=NEAR_RPC_SPEC");
     // The tests that need the upstream data (`../shared`) are ignored, and so counted
@@ -18,6 +25,87 @@ fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     #[cfg(feature = "codegen")]
     regenerate();
+}
+
+/// Sets `NEAR_RPC_GENERATED` to the chosen version's checked-in bindings.
+fn select_version() {
+    println!("cargo::rerun-if-changed=spec/SOURCE.toml");
+    let source = std::fs::read_to_string("spec/SOURCE.toml").expect("spec/SOURCE.toml");
+    let value = |line: &str, key: &str| {
+        let (k, v) = line.split_once('=')?;
+        (k.trim() == key).then(|| v.trim().trim_matches('"').to_owned())
+    };
+    let default = source
+        .lines()
+        .find_map(|l| value(l, "default"))
+        .expect("spec/SOURCE.toml names a default version");
+    let modules: Vec<String> = source
+        .lines()
+        .filter_map(|l| value(l, "shipped"))
+        .filter_map(|entry| entry.split_whitespace().next().map(module_name))
+        .collect();
+    let chosen: Vec<&String> = modules
+        .iter()
+        .filter(|m| std::env::var_os(format!("CARGO_FEATURE_{}", m.to_uppercase())).is_some())
+        .collect();
+    let module = match chosen.as_slice() {
+        [] => module_name(&default),
+        [one] => (*one).clone(),
+        several => {
+            let names: Vec<&str> = several.iter().map(|m| m.as_str()).collect();
+            println!("cargo::rustc-cfg=near_rpc_conflicting_versions");
+            println!(
+                "cargo::rustc-env=NEAR_RPC_CONFLICTING_VERSIONS={}",
+                names.join(", ")
+            );
+            (*several[0]).clone()
+        }
+    };
+    // Tests tied to the default version's schemas (the conformance dispatch list) build
+    // only there.
+    if module == module_name(&default) {
+        println!("cargo::rustc-cfg=near_rpc_default_spec");
+    }
+    let dir = std::path::Path::new(&std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"))
+        .join("generated")
+        .join(&module);
+    println!("cargo::rustc-env=NEAR_RPC_GENERATED={}", dir.display());
+    write_version_macros(&modules, &module);
+}
+
+/// `if_spec_ge_1_2_8! { .. }` and `if_spec_lt_1_2_8! { .. }` for every shipped version:
+/// they keep their tokens or drop them by the version this build chose, so code that
+/// depends on near-rpc can follow the generated API across versions (k8s-openapi's
+/// `k8s_if_ge_1_xx!`).
+fn write_version_macros(modules: &[String], chosen: &str) {
+    let position = |m: &str| modules.iter().position(|x| x == m).unwrap_or(0);
+    let chosen_at = position(chosen);
+    let mut out = String::new();
+    for (at, module) in modules.iter().enumerate() {
+        let suffix = module.trim_start_matches('v');
+        let version = suffix.replace('_', ".");
+        for (kind, keep) in [("ge", chosen_at >= at), ("lt", chosen_at < at)] {
+            let body = if keep { "$($tt)*" } else { "" };
+            let relation = if kind == "ge" {
+                "at least"
+            } else {
+                "older than"
+            };
+            out.push_str(&format!(
+                "/// Keeps its tokens when the bindings' spec version is {relation} {version}.\n\
+                 #[macro_export]\n\
+                 macro_rules! if_spec_{kind}_{suffix} {{ ($($tt:tt)*) => {{ {body} }}; }}\n"
+            ));
+        }
+    }
+    let path = std::path::Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"))
+        .join("version_macros.rs");
+    std::fs::write(&path, out).expect("write the version macros");
+}
+
+/// `1.2.6` → `v1_2_6`.
+fn module_name(version: &str) -> String {
+    format!("v{}", version.replace('.', "_"))
 }
 
 #[cfg(feature = "codegen")]
@@ -44,4 +132,5 @@ fn regenerate() {
         panic!("cannot write the generated bindings: {e}");
     }
     println!("cargo::rustc-cfg=near_rpc_generated_in_out_dir");
+    println!("cargo::rustc-env=NEAR_RPC_GENERATED={}", out.display());
 }

@@ -1,7 +1,8 @@
 //! The generator of the `near-rpc` bindings.
 //!
 //! It reads nearcore's OpenAPI 3.0 document and writes the Rust types and method stubs
-//! that `near-rpc` checks in under `generated/`. The pipeline, one module per stage:
+//! that `near-rpc` checks in under `generated/vX_Y_Z/`, one directory per shipped spec
+//! version ([`bump`] ships a new one). The pipeline, one module per stage:
 //!
 //! 1. [`load`]: read the document and verify its sha256 against `spec/SOURCE.toml`;
 //! 2. [`normalize`] (with [`patch`]): OpenAPI `nullable` to JSON schema, `format: uint`
@@ -25,6 +26,7 @@
 //! enum with `Variant0`/`Variant1`; and it drops `patternProperties`. The JSON-RPC
 //! methods are few and regular, so their stubs are generated here from `paths`.
 
+pub mod bump;
 pub mod diff;
 pub mod emit;
 pub mod handwritten;

@@ -1,20 +1,28 @@
 //! `near-rpc-codegen`: generate the bindings from a spec, check that they are current, or
 //! compare the generated API of two spec versions.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-usage: near-rpc-codegen generate --spec FILE [--out DIR] [--check]
+usage: near-rpc-codegen generate (--spec FILE | --shipped SPEC_DIR) [--out DIR] [--check]
        near-rpc-codegen diff OLD.json NEW.json [--format text|json|markdown]
+       near-rpc-codegen bump NEW.json [--previous OLD.json] [--commit SHA] [--root DIR]
 
 generate:
-  --spec FILE   nearcore's OpenAPI document (openapi.json)
-  --out DIR     where the generated files go (default: generated)
-  --check       write nothing; exit 1 with a summary when DIR differs
+  --spec FILE         nearcore's OpenAPI document (openapi.json)
+  --shipped SPEC_DIR  every version spec/SOURCE.toml ships, from SPEC_DIR/openapi-X.Y.Z.json
+  --out DIR           where the generated files go (default: generated/vX_Y_Z for the
+                      spec's version; with --shipped, the directory holding vX_Y_Z/)
+  --check             write nothing; exit 1 with a summary when a directory differs
 diff:
   what changed in the generated Rust API from OLD to NEW, each change classified as
-  breaking, additive or docs (default format: text; markdown suits a CHANGELOG)";
+  breaking, additive or docs (default format: text; markdown suits a CHANGELOG)
+bump:
+  ship a new spec version: its bindings in generated/vX_Y_Z, its pin in
+  spec/SOURCE.toml, its cargo feature (and `latest`), the diff against the previous
+  version (read from --previous, or openapi-PREV.json beside NEW.json) prepended to
+  CHANGELOG.md; prints the crate version the diff implies (--root: the repository, .)";
 
 fn main() -> ExitCode {
     match run(std::env::args().skip(1).collect()) {
@@ -31,6 +39,7 @@ fn run(args: Vec<String>) -> Result<ExitCode, String> {
     match args.next().as_deref() {
         Some("generate") => generate(args),
         Some("diff") => diff(args),
+        Some("bump") => bump(args),
         Some("-h" | "--help") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -73,24 +82,90 @@ fn diff(args: impl Iterator<Item = String>) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+fn bump(args: impl Iterator<Item = String>) -> Result<ExitCode, String> {
+    let mut args = args;
+    let (mut spec, mut previous, mut commit, mut root) = (None, None, None, PathBuf::from("."));
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--previous" => {
+                previous = Some(PathBuf::from(args.next().ok_or("--previous needs a file")?))
+            }
+            "--commit" => commit = Some(args.next().ok_or("--commit needs a commit")?),
+            "--root" => root = PathBuf::from(args.next().ok_or("--root needs a directory")?),
+            other if other.starts_with("--") => {
+                return Err(format!("unknown argument {other:?}\n{USAGE}"))
+            }
+            _ if spec.is_none() => spec = Some(PathBuf::from(arg)),
+            _ => return Err(format!("bump takes one spec\n{USAGE}")),
+        }
+    }
+    let spec = spec.ok_or_else(|| format!("bump needs NEW.json\n{USAGE}"))?;
+    let bumped = near_rpc_codegen::bump::bump(&root, &spec, previous.as_deref(), commit.as_deref())
+        .map_err(|e| e.to_string())?;
+    println!("{}", bumped.report());
+    Ok(ExitCode::SUCCESS)
+}
+
 fn generate(args: impl Iterator<Item = String>) -> Result<ExitCode, String> {
     let mut args = args;
-    let (mut spec, mut out, mut check) = (None, PathBuf::from("generated"), false);
+    let (mut spec, mut shipped, mut out, mut check) = (None, None, None, false);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--spec" => spec = Some(PathBuf::from(args.next().ok_or("--spec needs a file")?)),
-            "--out" => out = PathBuf::from(args.next().ok_or("--out needs a directory")?),
+            "--shipped" => {
+                shipped = Some(PathBuf::from(
+                    args.next().ok_or("--shipped needs a directory")?,
+                ))
+            }
+            "--out" => out = Some(PathBuf::from(args.next().ok_or("--out needs a directory")?)),
             "--check" => check = true,
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }
     }
-    let spec = spec.ok_or_else(|| format!("--spec is required\n{USAGE}"))?;
-    let files = near_rpc_codegen::generate(&spec).map_err(|e| e.to_string())?;
+    let jobs: Vec<(PathBuf, PathBuf)> = match (spec, shipped) {
+        (Some(spec), None) => {
+            let out = match out {
+                Some(out) => out,
+                None => {
+                    let version = near_rpc_codegen::load::load(&spec)
+                        .map_err(|e| e.to_string())?
+                        .version;
+                    Path::new("generated").join(near_rpc_codegen::load::module_name(&version))
+                }
+            };
+            vec![(spec, out)]
+        }
+        (None, Some(dir)) => {
+            let root = out.unwrap_or_else(|| PathBuf::from("generated"));
+            near_rpc_codegen::load::shipped()
+                .iter()
+                .map(|pin| {
+                    let spec = dir.join(format!("openapi-{}.json", pin.version));
+                    (spec, root.join(pin.module()))
+                })
+                .collect()
+        }
+        _ => return Err(format!("give --spec FILE or --shipped SPEC_DIR\n{USAGE}")),
+    };
+    let mut stale = false;
+    for (spec, out) in &jobs {
+        stale |= !generate_one(spec, out, check)?;
+    }
+    Ok(if stale {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Generates `spec` into `out`, or checks it; false when the check found drift.
+fn generate_one(spec: &Path, out: &Path, check: bool) -> Result<bool, String> {
+    let files = near_rpc_codegen::generate(spec).map_err(|e| format!("{}: {e}", spec.display()))?;
     if check {
-        let drift = near_rpc_codegen::write::drift(&out, &files).map_err(|e| e.to_string())?;
+        let drift = near_rpc_codegen::write::drift(out, &files).map_err(|e| e.to_string())?;
         if drift.is_empty() {
             println!("{} is up to date with {}", out.display(), spec.display());
-            return Ok(ExitCode::SUCCESS);
+            return Ok(true);
         }
         eprint!("{} is stale:\n{drift}", out.display());
         eprintln!(
@@ -98,9 +173,9 @@ fn generate(args: impl Iterator<Item = String>) -> Result<ExitCode, String> {
             spec.display(),
             out.display()
         );
-        return Ok(ExitCode::from(1));
+        return Ok(false);
     }
-    let written = near_rpc_codegen::write::write(&out, &files).map_err(|e| e.to_string())?;
+    let written = near_rpc_codegen::write::write(out, &files).map_err(|e| e.to_string())?;
     println!(
         "{} files generated in {}, {} changed{}",
         files.len(),
@@ -112,5 +187,5 @@ fn generate(args: impl Iterator<Item = String>) -> Result<ExitCode, String> {
             format!(": {}", written.join(", "))
         }
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(true)
 }

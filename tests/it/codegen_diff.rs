@@ -171,14 +171,31 @@ fn output_is_deterministic_and_well_formed() {
 
 #[test]
 #[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
-fn the_changelog_section_is_current() {
+fn the_changelog_sections_are_current() {
     let dir = spec_dir();
-    let section = diff(&api(&dir, "1.2.5"), &api(&dir, "1.2.6")).to_markdown();
     let changelog = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/CHANGELOG.md"))
         .expect("CHANGELOG.md");
-    assert!(
-        changelog.contains(&section),
-        "CHANGELOG.md lacks the generated 1.2.5 → 1.2.6 section; regenerate it with \
-         `near-rpc-codegen diff openapi-1.2.5.json openapi-1.2.6.json --format markdown`"
+    // From the version before the first shipped one to the latest, newest first.
+    let mut versions = vec!["1.2.5"];
+    versions.extend(
+        near_rpc_codegen::load::shipped()
+            .iter()
+            .map(|pin| pin.version),
     );
+    let mut last_at = usize::MAX;
+    for pair in versions.windows(2) {
+        let (old, new) = (pair[0], pair[1]);
+        let section = diff(&api(&dir, old), &api(&dir, new)).to_markdown();
+        let at = changelog.find(&section).unwrap_or_else(|| {
+            panic!(
+                "CHANGELOG.md lacks the generated {old} → {new} section; regenerate it with \
+                 `near-rpc-codegen diff openapi-{old}.json openapi-{new}.json --format markdown`"
+            )
+        });
+        assert!(
+            at < last_at,
+            "the {old} → {new} section is not above the older ones"
+        );
+        last_at = at;
+    }
 }

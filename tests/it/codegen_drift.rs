@@ -1,5 +1,6 @@
-//! The checked-in `generated/` is exactly what the generator makes of the pinned spec,
-//! and the `codegen` feature's build-script path produces the same code.
+//! The checked-in `generated/vX_Y_Z/` of every shipped version is exactly what the
+//! generator makes of its pinned spec, and the `codegen` feature's build-script path
+//! produces the same code.
 
 use crate::common;
 
@@ -12,15 +13,21 @@ const SHIPPED: &str = near_rpc::SPEC_VERSION;
 #[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn checked_in_bindings_match_the_spec() {
     let shared = common::shared_dir();
-    let files = near_rpc_codegen::generate(&common::spec_path(&shared, SHIPPED))
-        .expect("the shipped spec generates");
-    let generated = Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
-    let drift = near_rpc_codegen::write::drift(&generated, &files).expect("generated/ is readable");
-    assert!(
-        drift.is_empty(),
-        "generated/ is stale; run `cargo run -p near-rpc-codegen -- generate --spec \
-         ../shared/spec/openapi-{SHIPPED}.json`:\n{drift}"
-    );
+    for pin in near_rpc_codegen::load::shipped() {
+        let files = near_rpc_codegen::generate(&common::spec_path(&shared, pin.version))
+            .expect("the shipped spec generates");
+        let generated = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("generated")
+            .join(pin.module());
+        let drift =
+            near_rpc_codegen::write::drift(&generated, &files).expect("generated/ is readable");
+        assert!(
+            drift.is_empty(),
+            "generated/{} is stale; run `cargo run -p near-rpc-codegen -- generate --shipped \
+             ../shared/spec`:\n{drift}",
+            pin.module()
+        );
+    }
 }
 
 #[test]
@@ -91,7 +98,10 @@ fn build_script_path_produces_the_checked_in_code() {
     );
     let out_dir = message["out_dir"].as_str().expect("out_dir").to_owned();
     let mut compared = 0;
-    for entry in std::fs::read_dir(root.join("generated")).expect("generated/") {
+    let checked_in = root
+        .join("generated")
+        .join(near_rpc_codegen::load::module_name(SHIPPED));
+    for entry in std::fs::read_dir(&checked_in).expect("generated/") {
         let path = entry.expect("entry").path();
         let name = path.file_name().expect("file name");
         let from_build = std::fs::read_to_string(Path::new(&out_dir).join(name))

@@ -13,9 +13,13 @@ mod all_versions;
 mod blocking;
 mod client;
 mod client_hostile;
+mod codegen_bump;
 mod codegen_diff;
 mod codegen_drift;
+// Both decode every schema through the 1.2.6 dispatch list.
+#[cfg(near_rpc_default_spec)]
 mod conformance_forward;
+#[cfg(near_rpc_default_spec)]
 mod conformance_instances;
 mod conformance_recorded;
 mod conformance_requests;

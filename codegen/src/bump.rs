@@ -1,0 +1,232 @@
+//! `near-rpc-codegen bump NEW.json`: ships a new spec version in one step. It generates
+//! the version's bindings beside the others (`generated/vX_Y_Z/`), pins it in
+//! `spec/SOURCE.toml`, adds its cargo feature and points `latest` at it, prepends the
+//! semver-classed diff against the previous version to `CHANGELOG.md`, and says which
+//! crate version the diff implies. The tree is left so that `generate --check` and the
+//! tests pass.
+
+use std::path::{Path, PathBuf};
+
+use crate::diff::ApiDiff;
+use crate::load::{self, module_name};
+use crate::Error;
+
+/// What a bump did.
+#[derive(Debug)]
+pub struct Bumped {
+    /// The new spec version.
+    pub version: String,
+    /// The version it follows (the latest shipped before).
+    pub previous: String,
+    /// Where its bindings were written.
+    pub generated: PathBuf,
+    /// The diff from the previous version.
+    pub diff: ApiDiff,
+    /// The crate's version now, and the one the diff implies.
+    pub crate_version: (String, String),
+}
+
+impl Bumped {
+    /// What to tell the user.
+    pub fn report(&self) -> String {
+        let (now, next) = &self.crate_version;
+        let why = match self.diff.counts() {
+            (0, 0, _) => "no API change",
+            (0, _, _) => "additive changes only: a patch release",
+            _ => "breaking changes: a minor release before 1.0, a major one after",
+        };
+        format!(
+            "spec {} shipped after {} (bindings in {}; feature {}; `latest` moved)\n{}\n\
+             CHANGELOG.md: section prepended\ncrate version: {now} → {next} ({why})",
+            self.version,
+            self.previous,
+            self.generated.display(),
+            module_name(&self.version),
+            self.diff.summary(),
+        )
+    }
+}
+
+/// Ships `spec` in the repository at `root`: the previous version's document is read
+/// from `previous`, or beside `spec` as `openapi-PREV.json`; `commit` is the nearcore
+/// commit the document comes from, when known.
+pub fn bump(
+    root: &Path,
+    spec: &Path,
+    previous: Option<&Path>,
+    commit: Option<&str>,
+) -> Result<Bumped, Error> {
+    let bytes = read(spec)?;
+    let new = load::parse(&bytes)?;
+    let pins = read_pins(root)?;
+    if pins.iter().any(|(version, _)| *version == new.version) {
+        return Err(Error::new(format!(
+            "spec {} is shipped already",
+            new.version
+        )));
+    }
+    let (previous_version, _) = pins
+        .last()
+        .cloned()
+        .ok_or_else(|| Error::new("spec/SOURCE.toml ships no version"))?;
+    let previous_path = match previous {
+        Some(path) => path.to_owned(),
+        None => spec
+            .parent()
+            .unwrap_or(Path::new("."))
+            .join(format!("openapi-{previous_version}.json")),
+    };
+    let old_api = crate::api_from_bytes(&read(&previous_path)?)?;
+    let new_api = crate::api_from_bytes(&bytes)?;
+    let diff = crate::diff::diff(&old_api, &new_api);
+
+    let files = crate::generate_from_bytes(&bytes)?;
+    let generated = root.join("generated").join(module_name(&new.version));
+    crate::write::write(&generated, &files)?;
+
+    let commit = commit.unwrap_or("unrecorded");
+    edit(&root.join("spec/SOURCE.toml"), |text| {
+        Ok(format!(
+            "{}shipped = \"{} {commit} {}\"\n",
+            with_newline(text),
+            new.version,
+            new.sha256
+        ))
+    })?;
+    let feature = module_name(&new.version);
+    let crate_version = edit_manifest(root, &module_name(&previous_version), &feature)?;
+    edit(&root.join("CHANGELOG.md"), |text| {
+        Ok(prepend_section(text, &diff.to_markdown()))
+    })?;
+    let next = implied_version(&crate_version, &diff)?;
+    Ok(Bumped {
+        version: new.version,
+        previous: previous_version,
+        generated,
+        diff,
+        crate_version: (crate_version, next),
+    })
+}
+
+/// The crate version a diff calls for: breaking → the next minor before 1.0 (the next
+/// major after), anything else → the next patch.
+pub fn implied_version(current: &str, diff: &ApiDiff) -> Result<String, Error> {
+    let parts: Vec<u64> = current
+        .split('.')
+        .map(|p| p.parse::<u64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| Error::new(format!("crate version {current:?} is not X.Y.Z")))?;
+    let [major, minor, patch] = parts[..] else {
+        return Err(Error::new(format!(
+            "crate version {current:?} is not X.Y.Z"
+        )));
+    };
+    let (breaking, _, _) = diff.counts();
+    Ok(match (breaking > 0, major) {
+        (true, 0) => format!("0.{}.0", minor + 1),
+        (true, _) => format!("{}.0.0", major + 1),
+        (false, _) => format!("{major}.{minor}.{}", patch + 1),
+    })
+}
+
+/// `(version, sha256)` of every `shipped` line of the tree's `spec/SOURCE.toml`.
+fn read_pins(root: &Path) -> Result<Vec<(String, String)>, Error> {
+    let text = std::fs::read_to_string(root.join("spec/SOURCE.toml"))
+        .map_err(|e| Error::new(format!("spec/SOURCE.toml: {e}")))?;
+    Ok(text
+        .lines()
+        .filter_map(|line| {
+            let (key, value) = line.split_once('=')?;
+            let mut parts = (key.trim() == "shipped")
+                .then(|| value.trim().trim_matches('"'))?
+                .split_whitespace();
+            let version = parts.next()?.to_owned();
+            let sha256 = parts.nth(1)?.to_owned();
+            Some((version, sha256))
+        })
+        .collect())
+}
+
+/// Adds `feature = []` after the previous version's feature and points `latest` at it;
+/// returns the package version.
+fn edit_manifest(root: &Path, previous: &str, feature: &str) -> Result<String, Error> {
+    let path = root.join("Cargo.toml");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
+    let anchor = format!("{previous} = []\n");
+    let at = text.find(&anchor).ok_or_else(|| {
+        Error::new(format!(
+            "Cargo.toml has no `{previous} = []` feature to follow"
+        ))
+    })? + anchor.len();
+    let mut edited = format!("{}{feature} = []\n{}", &text[..at], &text[at..]);
+    let latest = format!("latest = [\"{previous}\"]");
+    if !edited.contains(&latest) {
+        return Err(Error::new(format!("Cargo.toml has no `{latest}`")));
+    }
+    edited = edited.replace(&latest, &format!("latest = [\"{feature}\"]"));
+    let version = edited
+        .lines()
+        .skip_while(|l| l.trim() != "[package]")
+        .find_map(|l| l.strip_prefix("version = "))
+        .map(|v| v.trim_matches('"').to_owned())
+        .ok_or_else(|| Error::new("Cargo.toml has no package version"))?;
+    std::fs::write(&path, edited).map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
+    Ok(version)
+}
+
+/// `section` inserted before the first `## ` heading (the newest first).
+fn prepend_section(changelog: &str, section: &str) -> String {
+    match changelog.find("\n## ") {
+        Some(at) => format!("{}{section}{}", &changelog[..=at], &changelog[at..]),
+        None => format!("{}\n{section}", with_newline(changelog)),
+    }
+}
+
+fn with_newline(text: &str) -> String {
+    if text.is_empty() || text.ends_with('\n') {
+        text.to_owned()
+    } else {
+        format!("{text}\n")
+    }
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, Error> {
+    std::fs::read(path).map_err(|e| Error::new(format!("cannot read {}: {e}", path.display())))
+}
+
+fn edit(path: &Path, change: impl FnOnce(&str) -> Result<String, Error>) -> Result<(), Error> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
+    std::fs::write(path, change(&text)?).map_err(|e| Error::new(format!("{}: {e}", path.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sections_go_first_and_versions_follow_semver() {
+        let log = "# Changelog\n\nintro\n\n## Spec 1.0 → 1.1\n\nold\n";
+        let new = prepend_section(log, "## Spec 1.1 → 1.2\n\nnew\n");
+        assert!(new.starts_with("# Changelog\n\nintro\n\n## Spec 1.1 → 1.2\n\nnew\n\n## Spec 1.0"));
+        let diff = |breaking: bool| ApiDiff {
+            old_version: "a".into(),
+            new_version: "b".into(),
+            changes: vec![crate::diff::Change {
+                severity: if breaking {
+                    crate::diff::Severity::Breaking
+                } else {
+                    crate::diff::Severity::Additive
+                },
+                item: "type",
+                name: "X".into(),
+                description: "y".into(),
+            }],
+        };
+        assert_eq!(implied_version("0.1.0", &diff(true)).unwrap(), "0.2.0");
+        assert_eq!(implied_version("0.1.3", &diff(false)).unwrap(), "0.1.4");
+        assert_eq!(implied_version("1.4.2", &diff(true)).unwrap(), "2.0.0");
+        assert!(implied_version("1.x", &diff(true)).is_err());
+    }
+}

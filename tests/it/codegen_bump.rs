@@ -1,0 +1,127 @@
+//! `near-rpc-codegen bump` on a copy of the tree: a new spec version is shipped in one
+//! step, and the copy is left current (`generate --check` finds no drift) and building,
+//! with the new version's library tests passing.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::{json, Value};
+
+use crate::common;
+
+/// Copies the repository at `from` to `to`, without build output or git data.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        if name == "target" || name == ".git" {
+            continue;
+        }
+        let path = entry.path();
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&path, &to.join(&name));
+        } else {
+            std::fs::copy(&path, to.join(&name)).unwrap();
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
+fn bump_ships_a_new_version_in_one_step() {
+    let shared = common::shared_dir();
+    let work = common::target_dir().join(format!("bump-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    let (root, specs) = (work.join("repo"), work.join("spec"));
+    copy_tree(Path::new(env!("CARGO_MANIFEST_DIR")), &root);
+
+    // The shipped documents, and a "1.2.12": 1.2.11 with one more optional field.
+    std::fs::create_dir_all(&specs).unwrap();
+    let shipped = near_rpc_codegen::load::shipped();
+    for pin in &shipped {
+        let name = format!("openapi-{}.json", pin.version);
+        std::fs::copy(shared.join("spec").join(&name), specs.join(&name)).unwrap();
+    }
+    let latest = shipped.last().unwrap().version;
+    let mut doc: Value =
+        serde_json::from_slice(&std::fs::read(common::spec_path(&shared, latest)).unwrap())
+            .unwrap();
+    doc["info"]["version"] = json!("1.2.12");
+    doc["components"]["schemas"]["RpcGasPriceResponse"]["properties"]["gas_price_floor"] =
+        json!({"type": "string"});
+    let new_spec = specs.join("openapi-1.2.12.json");
+    std::fs::write(&new_spec, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
+
+    let bumped = near_rpc_codegen::bump::bump(&root, &new_spec, None, Some("0123abcd")).unwrap();
+    let report = bumped.report();
+    assert!(
+        report.contains(&format!("{latest} → 1.2.12: 0 breaking, 1 additive")),
+        "{report}"
+    );
+    assert!(
+        report.contains("crate version: 0.1.0 → 0.1.1 (additive changes only"),
+        "{report}"
+    );
+    let read = |path: &str| std::fs::read_to_string(root.join(path)).unwrap();
+    assert!(read("generated/v1_2_12/types.rs").contains("pub gas_price_floor"));
+    assert!(read("spec/SOURCE.toml").contains("shipped = \"1.2.12 0123abcd "));
+    let manifest = read("Cargo.toml");
+    assert!(
+        manifest.contains("v1_2_11 = []\nv1_2_12 = []\n"),
+        "{manifest}"
+    );
+    assert!(manifest.contains("latest = [\"v1_2_12\"]"));
+    let changelog = read("CHANGELOG.md");
+    let first = changelog.find("\n## ").unwrap();
+    assert!(changelog[first..].starts_with(&format!("\n## Spec {latest} → 1.2.12")));
+    assert!(changelog.contains("field `RpcGasPriceResponse.gas_price_floor`"));
+    // Twice is refused, and nothing changes.
+    assert!(near_rpc_codegen::bump::bump(&root, &new_spec, None, None).is_err());
+
+    // The copy is current and builds; the new version's library tests pass in it.
+    let cargo = |args: &[&str]| {
+        let output = Command::new(env!("CARGO"))
+            .current_dir(&root)
+            .args(args)
+            .env("CARGO_TARGET_DIR", common::target_dir())
+            .env("NEAR_RPC_SHARED", &specs)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "cargo {args:?} in the bumped copy:\n{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let spec_dir = specs.to_str().unwrap();
+    let checked = cargo(&[
+        "run",
+        "--quiet",
+        "-p",
+        "near-rpc-codegen",
+        "--",
+        "generate",
+        "--shipped",
+        spec_dir,
+        "--check",
+    ]);
+    assert_eq!(
+        checked.matches("is up to date").count(),
+        shipped.len() + 1,
+        "{checked}"
+    );
+    let tested = cargo(&[
+        "test",
+        "--quiet",
+        "-p",
+        "near-rpc",
+        "--lib",
+        "--features",
+        "latest",
+    ]);
+    assert!(tested.contains("test result: ok"), "{tested}");
+    std::fs::remove_dir_all(&work).ok();
+}
