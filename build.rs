@@ -13,7 +13,6 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(near_rpc_generated_in_out_dir)");
     println!("cargo::rustc-check-cfg=cfg(near_rpc_conflicting_versions)");
     println!("cargo::rustc-check-cfg=cfg(near_rpc_default_spec)");
-    select_version();
     println!("cargo::rustc-check-cfg=cfg(near_rpc_skip_shared)");
     println!("cargo::rerun-if-env-changed=NEAR_RPC_SPEC");
     // The tests that need the upstream data (`../shared`) are ignored, and so counted
@@ -23,12 +22,18 @@ fn main() {
         println!("cargo::rustc-cfg=near_rpc_skip_shared");
     }
     println!("cargo::rerun-if-changed=build.rs");
+    #[allow(unused_mut)]
+    let mut generated = select_version();
     #[cfg(feature = "codegen")]
-    regenerate();
+    if let Some(out) = regenerate() {
+        generated = out;
+    }
+    println!("cargo::rustc-env=NEAR_RPC_GENERATED={}", generated.display());
 }
 
-/// Sets `NEAR_RPC_GENERATED` to the chosen version's checked-in bindings.
-fn select_version() {
+/// The chosen version's checked-in bindings (`generated/vX_Y_Z`), with its cfgs and
+/// version macros.
+fn select_version() -> std::path::PathBuf {
     println!("cargo::rerun-if-changed=spec/SOURCE.toml");
     let source = std::fs::read_to_string("spec/SOURCE.toml").expect("spec/SOURCE.toml");
     let value = |line: &str, key: &str| {
@@ -69,8 +74,8 @@ fn select_version() {
     let dir = std::path::Path::new(&std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"))
         .join("generated")
         .join(&module);
-    println!("cargo::rustc-env=NEAR_RPC_GENERATED={}", dir.display());
     write_version_macros(&modules, &module);
+    dir
 }
 
 /// `if_spec_ge_1_2_8! { .. }` and `if_spec_lt_1_2_8! { .. }` for every shipped version:
@@ -108,8 +113,10 @@ fn module_name(version: &str) -> String {
     format!("v{}", version.replace('.', "_"))
 }
 
+/// With the `codegen` feature and a spec at hand, the bindings regenerated from it into
+/// `OUT_DIR`.
 #[cfg(feature = "codegen")]
-fn regenerate() {
+fn regenerate() -> Option<std::path::PathBuf> {
     use std::path::PathBuf;
 
     let spec = std::env::var_os("NEAR_RPC_SPEC")
@@ -121,7 +128,7 @@ fn regenerate() {
             "cargo::warning=feature `codegen`: no spec at {} (set NEAR_RPC_SPEC); using the checked-in bindings",
             spec.display()
         );
-        return;
+        return None;
     }
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let files = match near_rpc_codegen::generate(&spec) {
@@ -132,5 +139,5 @@ fn regenerate() {
         panic!("cannot write the generated bindings: {e}");
     }
     println!("cargo::rustc-cfg=near_rpc_generated_in_out_dir");
-    println!("cargo::rustc-env=NEAR_RPC_GENERATED={}", out.display());
+    Some(out)
 }
