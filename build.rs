@@ -28,7 +28,10 @@ fn main() {
     if let Some(out) = regenerate() {
         generated = out;
     }
-    println!("cargo::rustc-env=NEAR_RPC_GENERATED={}", generated.display());
+    println!(
+        "cargo::rustc-env=NEAR_RPC_GENERATED={}",
+        generated.display()
+    );
 }
 
 /// The chosen version's checked-in bindings (`generated/vX_Y_Z`), with its cfgs and

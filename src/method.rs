@@ -64,3 +64,26 @@ pub type ResponseOf<M> = <M as RpcMethod>::Result;
 /// The handler error (the `cause` of a `HANDLER_ERROR`) of method `M`:
 /// `ErrorOf<methods::QueryMethod>` is `RpcQueryError`.
 pub type ErrorOf<M> = <M as RpcMethod>::Error;
+
+/// Something to do with a schema's Rust type chosen by the schema's name at run time (see
+/// [`schemas::visit`](crate::schemas::visit)): decoding a body by schema name, say.
+///
+/// ```
+/// use near_rpc::{schemas, SchemaVisitor};
+///
+/// struct Decodes<'a>(&'a str);
+/// impl SchemaVisitor for Decodes<'_> {
+///     type Output = bool;
+///     fn visit<T: serde::de::DeserializeOwned + serde::Serialize>(self) -> bool {
+///         serde_json::from_str::<T>(self.0).is_ok()
+///     }
+/// }
+/// assert_eq!(schemas::visit("Finality", Decodes(r#""final""#)), Some(true));
+/// assert_eq!(schemas::visit("NoSuchSchema", Decodes("1")), None);
+/// ```
+pub trait SchemaVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Called with the schema's Rust type.
+    fn visit<T: DeserializeOwned + Serialize>(self) -> Self::Output;
+}

@@ -47,6 +47,15 @@ macro_rules! golden {
                 ));
             }
 
+            pub mod schemas {
+                include!(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/expected/",
+                    stringify!($name),
+                    "/schemas.rs"
+                ));
+            }
+
             pub mod spec {
                 include!(concat!(
                     env!("CARGO_MANIFEST_DIR"),

@@ -2,6 +2,7 @@
 
 mod enums;
 mod methods;
+mod schemas;
 mod struct_de;
 mod tokens;
 mod typify;
@@ -69,6 +70,7 @@ pub fn emit(api: &Api, options: &Options) -> Result<Files, Error> {
         enums::emit(api.types.values().filter(is_envelope)),
     )?;
     add("methods.rs", methods::emit(api.methods.values()))?;
+    add("schemas.rs", schemas::emit(api, is_envelope))?;
     add("spec.rs", spec_constants(api))?;
     Ok(files)
 }

@@ -15,8 +15,6 @@
 #![allow(dead_code)]
 
 /// Schema name to generated type (337 decoders, compiled once for the whole binary).
-/// Lists the 1.2.6 schemas: built with the default spec version only.
-#[cfg(near_rpc_default_spec)]
 pub mod dispatch;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};

@@ -1,0 +1,57 @@
+//! Every schema of the spec by name, with its Rust type: `schemas::ALL` and
+//! `schemas::visit`, which hands the type to a hand-written `SchemaVisitor` (the way
+//! `methods::visit` does for methods). Tests decode every schema through it, and a
+//! caller can decode a body by schema name.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::ir::{Api, Kind, TypeDef};
+
+/// Renders `ALL` and `visit` for the types that have a schema.
+pub fn emit(api: &Api, is_envelope: impl Fn(&&TypeDef) -> bool) -> TokenStream {
+    let mut entries: Vec<(String, TokenStream)> = api
+        .types
+        .values()
+        .filter_map(|def| {
+            let schema = def.schema_name.clone()?;
+            let path: syn::Path = match &def.kind {
+                // Relative paths: the module sits beside `types`, under the root of the
+                // hand-written items, wherever the bindings are rooted; its text does not
+                // change with the root.
+                Kind::HandWritten { rust_path } => {
+                    let item = rust_path.strip_prefix("crate::")?;
+                    syn::parse_str(&format!("super::{item}")).ok()?
+                }
+                _ if is_envelope(&def) => {
+                    syn::parse_str(&format!("super::types::envelope::{}", def.rust_name)).ok()?
+                }
+                _ => syn::parse_str(&format!("super::types::{}", def.rust_name)).ok()?,
+            };
+            Some((schema, quote!(#path)))
+        })
+        .collect();
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    let names = entries.iter().map(|(name, _)| name);
+    let visitor = if entries.is_empty() {
+        quote!(_visitor)
+    } else {
+        quote!(visitor)
+    };
+    let arms = entries.iter().map(
+        |(name, path)| quote!(#name => ::std::option::Option::Some(visitor.visit::<#path>()),),
+    );
+    quote! {
+        /// The name of every schema in the spec, sorted.
+        pub const ALL: &[&str] = &[#(#names),*];
+
+        /// Calls `visitor` with the Rust type of the schema called `name`, or returns
+        /// `None` for a name the spec does not have.
+        pub fn visit<V: crate::SchemaVisitor>(name: &str, #visitor: V) -> ::std::option::Option<V::Output> {
+            match name {
+                #(#arms)*
+                _ => ::std::option::Option::None,
+            }
+        }
+    }
+}
