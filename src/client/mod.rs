@@ -61,7 +61,7 @@ pub use transport::{
 pub use transport::DEFAULT_TIMEOUT;
 
 use crate::types::{BlockReference, Finality};
-use crate::{decode, methods, ErrorWrapper, Id, Request, Response, RpcMethod};
+use crate::{decode, ErrorWrapper, Id, Request, Response, RpcMethod};
 use layers::{Deadline, Fallback, Redact, Retry, SizeLimit};
 use transport::{HttpResponse, HttpTransport, RpcRequest, TransportError, TransportErrorKind};
 
@@ -347,10 +347,11 @@ impl Client {
     }
 }
 
-/// A successful result, the endpoint and status it came with, and the body it was read
-/// from.
+/// A successful result, the method, endpoint and status it came with, and the body it
+/// was read from.
 struct Answered<T> {
     result: T,
+    method: &'static str,
     endpoint: String,
     status: u16,
     body: Vec<u8>,
@@ -361,7 +362,7 @@ impl<T> Answered<T> {
     /// the node's text.
     fn handler_error<E>(&self, cause: E, text: &str) -> Error<E> {
         Error::Rpc {
-            method: methods::QueryMethod::NAME,
+            method: self.method,
             endpoint: self.endpoint.clone(),
             status: self.status,
             error: Box::new(ErrorWrapper {
@@ -497,6 +498,7 @@ fn decode_response<M: RpcMethod>(
     match envelope.payload {
         Ok(result) if response.is_success() => Ok(Answered {
             result,
+            method,
             endpoint,
             status,
             body: response.body,
