@@ -1,0 +1,268 @@
+//! Stage 3: the intermediate representation of the generated API.
+//!
+//! The IR says, for every schema, which Rust shape it becomes and who renders it, and for
+//! every method, its params, result and error types. The emitters only render what the IR
+//! decided; the API diff (`near-rpc-codegen diff`) compares two IRs.
+//!
+//! Decisions, in the order [`build`] takes them for each schema:
+//! 1. a schema listed in [`crate::handwritten`] maps to a hand-written type;
+//! 2. the per-method envelope schemas become aliases of the hand-written generics, and
+//!    `null` schemas aliases of `()`;
+//! 3. properties mixed with `oneOf`/`anyOf` (and a method's params that are a bare
+//!    `oneOf`) become a struct with the alternatives as a flattened, named enum;
+//! 4. other `oneOf`/`anyOf` schemas become enums (see [`Tagging`] for how the wire format
+//!    is recognised and [`Enum::open`] for which enums keep unknown variants);
+//! 5. everything else (objects, newtypes, primitives) goes to typify.
+//!
+//! The module, by concern: [`naming`] (what each item is called in Rust), `methods` (each
+//! method's params, result and error), `shapes` (which Rust shape each schema becomes:
+//! the decisions above), `resolve` (schemas and references to Rust type expressions),
+//! `schema` (reading JSON schemas: alternatives, tags, references, docs, reachability)
+//! and `validate` (names that would not compile or would collide).
+
+mod methods;
+pub mod naming;
+mod resolve;
+mod schema;
+mod shapes;
+mod validate;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value};
+
+use crate::Error;
+
+pub use naming::{method_marker_name, rust_field_name, rust_type_name};
+pub use schema::{alternatives, ref_name};
+
+/// The whole generated API of one spec version.
+#[derive(Debug, Clone)]
+pub struct Api {
+    /// `info.version` of the spec.
+    pub version: String,
+    /// sha256 of the spec document.
+    pub sha256: String,
+    /// Every type, by Rust name.
+    pub types: BTreeMap<String, TypeDef>,
+    /// Every method, by JSON-RPC method name.
+    pub methods: BTreeMap<String, Method>,
+}
+
+/// One named type of the generated API.
+#[derive(Debug, Clone)]
+pub struct TypeDef {
+    /// Rust name of the type.
+    pub rust_name: String,
+    /// The spec schema it comes from (`None` for enums synthesized from a flattened schema).
+    pub schema_name: Option<String>,
+    /// Doc text.
+    pub doc: Option<String>,
+    /// How it is rendered.
+    pub kind: Kind,
+    /// The normalized schema (for typify, and for the API diff's struct fields).
+    pub schema: Value,
+}
+
+/// How a type is rendered.
+#[derive(Debug, Clone)]
+pub enum Kind {
+    /// A hand-written type in `near-rpc` (see [`crate::handwritten`]).
+    HandWritten {
+        /// Path of the type.
+        rust_path: String,
+    },
+    /// An alias: of a hand-written generic envelope type, or `()` for a `null` schema.
+    Alias {
+        /// The aliased type.
+        target: TypeExpr,
+    },
+    /// An ordinary schema (struct, newtype, primitive alias) rendered by typify.
+    Typify,
+    /// An enum rendered by our emitter.
+    Enum(Enum),
+    /// Properties plus flattened alternatives, rendered by our emitter.
+    Flattened(Flattened),
+}
+
+/// An enum and how it is written on the wire.
+#[derive(Debug, Clone)]
+pub struct Enum {
+    /// Wire format.
+    pub tagging: Tagging,
+    /// Variants in spec order.
+    pub variants: Vec<Variant>,
+    /// Open enums keep variants this version does not know in a catch-all variant that
+    /// holds the raw JSON. The rule: an enum is open when a response can contain it (it
+    /// is reachable from a method's result or error type), because nodes add variants
+    /// with protocol upgrades; an enum only ever sent by the client is closed.
+    pub open: bool,
+}
+
+impl Enum {
+    /// Name of the catch-all variant of an open enum: `Unknown`, or `Other` when the
+    /// protocol itself has a variant called `Unknown`.
+    pub fn unknown_variant(&self) -> &'static str {
+        if self.variants.iter().any(|v| v.rust_name == "Unknown") {
+            "Other"
+        } else {
+            "Unknown"
+        }
+    }
+}
+
+/// How the variant of an enum is told apart on the wire.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Tagging {
+    /// `"Name"` or `{"Name": payload}` (serde's default; also plain string enums).
+    External,
+    /// `{"tag": "Name", ...fields}`.
+    Internal {
+        /// The tag property.
+        tag: String,
+    },
+    /// `{"tag": "Name", "content": payload}`.
+    Adjacent {
+        /// The tag property.
+        tag: String,
+        /// The payload property.
+        content: String,
+    },
+    /// No tag: the variant is the one whose required properties are present.
+    Shape,
+    /// No tag, and not all objects: each variant is tried in order (serde's `untagged`).
+    Untagged,
+}
+
+/// One enum variant.
+#[derive(Debug, Clone)]
+pub struct Variant {
+    /// Rust name.
+    pub rust_name: String,
+    /// Tag value on the wire (empty for [`Tagging::Shape`]).
+    pub wire: String,
+    /// Properties that must be present for a [`Tagging::Shape`] variant.
+    pub required_keys: Vec<String>,
+    /// Doc text.
+    pub doc: Option<String>,
+    /// What the variant carries.
+    pub payload: Payload,
+}
+
+/// What a variant carries.
+#[derive(Debug, Clone)]
+pub enum Payload {
+    /// Nothing.
+    Unit,
+    /// One value.
+    Newtype(TypeExpr),
+    /// Named fields.
+    Struct(Vec<Field>),
+}
+
+/// A struct field or struct-variant field.
+#[derive(Debug, Clone)]
+pub struct Field {
+    /// Property name on the wire.
+    pub wire_name: String,
+    /// Rust field name.
+    pub rust_name: String,
+    /// Field type, not counting the `Option` of an optional field.
+    pub ty: TypeExpr,
+    /// Whether the property is required.
+    pub required: bool,
+    /// Doc text.
+    pub doc: Option<String>,
+}
+
+/// A struct whose alternatives are flattened enums.
+#[derive(Debug, Clone)]
+pub struct Flattened {
+    /// The ordinary properties.
+    pub fields: Vec<Field>,
+    /// The flattened enum fields: (Rust field name, enum type name).
+    pub flattened: Vec<(String, String)>,
+}
+
+/// A Rust type expression.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TypeExpr {
+    /// A named type (a path for hand-written types).
+    Named(String),
+    /// A primitive (`String`, `u64`, `bool`, ...).
+    Prim(&'static str),
+    /// `Vec<T>`.
+    Vec(Box<TypeExpr>),
+    /// `Option<T>`.
+    Option(Box<TypeExpr>),
+    /// Map from string keys.
+    Map(Box<TypeExpr>),
+    /// A tuple.
+    Tuple(Vec<TypeExpr>),
+    /// Any JSON.
+    Value,
+    /// JSON `null`.
+    Unit,
+    /// A hand-written generic applied to arguments.
+    Generic(String, Vec<TypeExpr>),
+}
+
+/// One JSON-RPC method.
+#[derive(Debug, Clone)]
+pub struct Method {
+    /// JSON-RPC method name.
+    pub name: String,
+    /// Rust name of the method's marker type.
+    pub rust_name: String,
+    /// Doc text.
+    pub doc: Option<String>,
+    /// Params type.
+    pub params: TypeExpr,
+    /// Result type.
+    pub result: TypeExpr,
+    /// Handler error type (the `cause` of a `HANDLER_ERROR`).
+    pub error: TypeExpr,
+    /// Whether the method submits a transaction: its params require a `SignedTransaction`
+    /// property (`send_tx`, `broadcast_tx_*`). Transaction lookups (`tx`) accept one too,
+    /// but as one alternative, never as a required property. The client never repeats
+    /// such a call once it may have reached a node.
+    pub submits_transaction: bool,
+}
+
+/// Builds the IR of a normalized spec.
+pub fn build(
+    version: &str,
+    sha256: &str,
+    document: &Value,
+    schemas: &Map<String, Value>,
+) -> Result<Api, Error> {
+    let mut builder = Builder {
+        schemas,
+        types: BTreeMap::new(),
+        param_schemas: BTreeSet::new(),
+        open_roots: BTreeSet::new(),
+    };
+    let methods = builder.methods(document)?;
+    builder.open_roots = schema::reachable(schemas, builder.response_roots());
+    for (name, schema) in schemas {
+        builder.add_schema(name, schema)?;
+    }
+    let api = Api {
+        version: version.to_owned(),
+        sha256: sha256.to_owned(),
+        types: builder.types,
+        methods,
+    };
+    validate::validate(&api)?;
+    Ok(api)
+}
+
+/// One `build` in progress; its methods live in the child module of their concern.
+struct Builder<'a> {
+    schemas: &'a Map<String, Value>,
+    types: BTreeMap<String, TypeDef>,
+    /// Schemas used directly as a method's params.
+    param_schemas: BTreeSet<String>,
+    /// Schemas a response can contain.
+    open_roots: BTreeSet<String>,
+}
