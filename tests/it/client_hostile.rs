@@ -582,15 +582,23 @@ async fn the_deadline_bounds_the_whole_call() {
     assert!(ended, "{err}");
 }
 
-/// A server that answers anything with `reply` at once and hangs up.
+/// A server that answers anything with `reply` and hangs up.
 fn blurting_server(reply: &'static [u8]) -> String {
-    use std::io::Write;
+    use std::io::{Read, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("https://{}", listener.local_addr().unwrap());
     std::thread::spawn(move || {
         // Bounded: one connection per attempt, no retries in the test.
         if let Ok((mut stream, _)) = listener.accept() {
+            // Read the client's hello first: closing a socket with unread data sends a
+            // reset, which the client may see before the reply (a connect error, not TLS).
+            let _ = stream.set_read_timeout(Some(std::time::Duration::from_secs(2)));
+            let mut hello = [0u8; 4096];
+            let _ = stream.read(&mut hello);
             let _ = stream.write_all(reply);
+            let _ = stream.shutdown(std::net::Shutdown::Write);
+            // Until the client hangs up, so nothing it sends is left unread.
+            while matches!(stream.read(&mut hello), Ok(n) if n > 0) {}
         }
     });
     url
