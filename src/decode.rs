@@ -94,7 +94,12 @@ pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
 /// Decodes an already parsed JSON value, tracking the path of any failure (the path costs
 /// nothing until something fails).
 pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, DecodeError> {
-    let decode = || crate::__private::decode::<T, serde_json::Error>(&value);
+    from_value_ref(&value)
+}
+
+/// [`from_value`] without taking the value (the reporting decode walks it afterwards).
+fn from_value_ref<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, DecodeError> {
+    let decode = || crate::__private::decode::<T, serde_json::Error>(value);
     // The value is decoded with its path tracked, except inside flattened structs, where
     // serde buffers on its own: only a failure is worth decoding again to track those.
     decode().or_else(|_| {
@@ -127,7 +132,7 @@ pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, De
 pub fn from_value_strict<T: DeserializeOwned + serde::Serialize>(
     value: serde_json::Value,
 ) -> Result<T, DecodeError> {
-    let decoded: T = match crate::de::mode::strictly(|| from_value(value.clone())) {
+    let decoded: T = match crate::de::mode::strictly(|| from_value_ref(&value)) {
         Ok(decoded) => decoded,
         // Generated structs read only objects: an array where one was expected is params
         // written in the positional form some older clients use.
@@ -219,7 +224,7 @@ pub fn from_slice_reporting<T: DeserializeOwned + serde::Serialize>(
 ) -> Result<(T, Unrecognized), DecodeError> {
     let value: serde_json::Value =
         serde_json::from_slice(bytes).map_err(|e| DecodeError::new("", e.to_string()))?;
-    let (decoded, kept) = crate::de::mode::collecting_unknown(|| from_value::<T>(value.clone()));
+    let (decoded, kept) = crate::de::mode::collecting_unknown(|| from_value_ref::<T>(&value));
     let decoded = decoded?;
     let encoded =
         serde_json::to_value(&decoded).map_err(|e| DecodeError::new("", e.to_string()))?;

@@ -77,7 +77,9 @@ fn bump_ships_a_new_version_in_one_step() {
     assert!(changelog[first..].starts_with(&format!("\n## Spec {latest} → 1.2.12")));
     assert!(changelog.contains("field `RpcGasPriceResponse.gas_price_floor`"));
     // Twice is refused, and nothing changes.
+    let pins = read("spec/SOURCE.toml");
     assert!(near_rpc_codegen::bump::bump(&root, &new_spec, None, None).is_err());
+    assert_eq!(read("spec/SOURCE.toml"), pins);
 
     // The copy is current and builds; the new version's library tests pass in it.
     let cargo = |args: &[&str]| {

@@ -7,17 +7,29 @@ use std::collections::BTreeSet;
 
 use near_rpc_codegen::ir::Kind;
 
-/// The checked-in bindings of every shipped version.
-fn generated_sources() -> String {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
-    near_rpc_codegen::load::shipped()
-        .iter()
-        .flat_map(|pin| {
-            std::fs::read_dir(root.join(pin.module()))
-                .unwrap_or_else(|e| panic!("generated/{}: {e}", pin.module()))
+/// The bindings in `dirs`, concatenated.
+fn sources_of(dirs: impl IntoIterator<Item = std::path::PathBuf>) -> String {
+    dirs.into_iter()
+        .flat_map(|dir| {
+            std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         })
         .map(|entry| std::fs::read_to_string(entry.expect("entry").path()).expect("generated file"))
         .collect()
+}
+
+/// The bindings this build compiled (build.rs's `NEAR_RPC_GENERATED`).
+fn compiled_sources() -> String {
+    sources_of([std::path::PathBuf::from(env!("NEAR_RPC_GENERATED"))])
+}
+
+/// The checked-in bindings of every shipped version.
+fn all_generated_sources() -> String {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("generated");
+    sources_of(
+        near_rpc_codegen::load::shipped()
+            .iter()
+            .map(|pin| root.join(pin.module())),
+    )
 }
 
 #[test]
@@ -37,7 +49,7 @@ fn every_schema_maps_to_a_rust_type() {
     }
 
     let api = near_rpc_codegen::api_from_bytes(&bytes).expect("IR");
-    let sources = generated_sources();
+    let sources = compiled_sources();
     let mut mapped = BTreeSet::new();
     for def in api.types.values() {
         let Some(schema) = &def.schema_name else {
@@ -78,7 +90,7 @@ fn every_method_has_a_marker_type() {
 
 #[test]
 fn no_positional_names() {
-    let sources = generated_sources();
+    let sources = all_generated_sources();
     let positional = sources
         .split(|c: char| !c.is_alphanumeric() && c != '_')
         .find(|word| {
@@ -90,33 +102,36 @@ fn no_positional_names() {
 
 #[test]
 fn the_crate_says_which_spec_it_was_generated_from() {
-    // Without a version feature, the default; with one, that one.
-    let chosen = near_rpc_codegen::load::shipped()
-        .into_iter()
-        .find(|pin| near_rpc_codegen::load::module_name(pin.version) == CHOSEN_FEATURE)
-        .map_or(near_rpc_codegen::load::default_version(), |pin| pin.version);
-    assert_eq!(near_rpc::SPEC_VERSION, chosen);
+    // build.rs chose the bindings' directory from the version feature (or the default);
+    // the constant compiled from them must name the same version, with its pinned hash.
+    let compiled = std::path::Path::new(env!("NEAR_RPC_GENERATED"));
+    let module = compiled
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    assert_eq!(
+        module,
+        near_rpc_codegen::load::module_name(near_rpc::SPEC_VERSION)
+    );
     assert_eq!(
         near_rpc_codegen::load::pin(near_rpc::SPEC_VERSION).map(|pin| pin.sha256),
         Some(near_rpc::SPEC_SHA256),
         "spec/SOURCE.toml and the generated constant disagree"
     );
+    // The two builds CI makes: no version feature is the default, `latest` the newest.
+    if cfg!(near_rpc_default_spec) {
+        assert_eq!(
+            near_rpc::SPEC_VERSION,
+            near_rpc_codegen::load::default_version()
+        );
+    }
+    if cfg!(feature = "latest") {
+        let newest = near_rpc_codegen::load::shipped()
+            .last()
+            .map(|pin| pin.version);
+        assert_eq!(Some(near_rpc::SPEC_VERSION), newest);
+    }
 }
-
-/// The version feature this test binary was built with ("" for none).
-const CHOSEN_FEATURE: &str = if cfg!(feature = "v1_2_7") {
-    "v1_2_7"
-} else if cfg!(feature = "v1_2_8") {
-    "v1_2_8"
-} else if cfg!(feature = "v1_2_9") {
-    "v1_2_9"
-} else if cfg!(feature = "v1_2_10") {
-    "v1_2_10"
-} else if cfg!(feature = "v1_2_11") {
-    "v1_2_11"
-} else {
-    ""
-};
 
 /// Every shipped version has its cargo feature and checked-in bindings, and nothing else
 /// is under `generated/`.
