@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Instructions per decode, counted by callgrind: stable on a noisy machine. Each count is
 # (ROUNDS+1 rounds) - (1 round), divided by ROUNDS, so start-up and file reading cancel.
+# Columns: near-rpc, near-openapi-types 0.8.0, near-openrpc-client 0.3.0 decoding the way
+# its client does, serde_json::Value, and serde::de::IgnoredAny (the floor: every byte
+# read, nothing built); then each as a ratio to near-rpc (> 1: near-rpc does less work),
+# except the last, near-rpc's distance from the floor (< 1 would be impossible).
 #
 #   ./instructions.sh [ROUNDS]
 set -euo pipefail
@@ -12,14 +16,18 @@ count() { # method decoder rounds
   valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$@" 2>&1 |
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
-printf '| method | near-rpc | near-openapi-types | Value | peer / near-rpc | Value / near-rpc |\n|---|---|---|---|---|---|\n'
+ratio() { printf '%.2f×' "$(echo "$1 / $2" | bc -l)"; }
+printf '| method | near-rpc | near-openapi-types | near-openrpc-client | Value | IgnoredAny | openapi-types / near-rpc | openrpc-client / near-rpc | Value / near-rpc | near-rpc / IgnoredAny |\n'
+printf '|---|---|---|---|---|---|---|---|---|---|\n'
 for method in tx_status genesis_config protocol_config; do
   declare -A per
-  for decoder in near-rpc peer value; do
+  for decoder in near-rpc peer openrpc value ignored; do
     one=$(count "$method" "$decoder" 1)
     many=$(count "$method" "$decoder" $((rounds + 1)))
     per[$decoder]=$(( (many - one) / rounds ))
   done
-  printf '| %s | %s | %s | %s | %.2f× | %.2f× |\n' "$method" "${per[near-rpc]}" "${per[peer]}" "${per[value]}" \
-    "$(echo "${per[peer]} / ${per[near-rpc]}" | bc -l)" "$(echo "${per[value]} / ${per[near-rpc]}" | bc -l)"
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$method" \
+    "${per[near-rpc]}" "${per[peer]}" "${per[openrpc]}" "${per[value]}" "${per[ignored]}" \
+    "$(ratio "${per[peer]}" "${per[near-rpc]}")" "$(ratio "${per[openrpc]}" "${per[near-rpc]}")" \
+    "$(ratio "${per[value]}" "${per[near-rpc]}")" "$(ratio "${per[near-rpc]}" "${per[ignored]}")"
 done

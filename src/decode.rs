@@ -67,28 +67,66 @@ fn join_nested_paths(path: String, message: String) -> DecodeError {
 /// Decodes a JSON document, tracking the path of any failure.
 ///
 /// Like `serde_json::from_slice`, trailing non-whitespace is an error. Path tracking
-/// costs time on every value, so the document is decoded as a stream first, and only a
-/// failing document is parsed again (into a `Value`) to find the path; the message keeps
-/// the line and column of the first attempt.
+/// costs time on every value, so the document is decoded as a stream, and only a failure
+/// is located: serde_json's line and column of it become a JSON path
+/// (`crate::de::locate`), and the document is decoded once more, the same way, with the
+/// paths inside buffered enums tracked. The message keeps the line and column.
+///
+/// Only one decoder per type is compiled for this, serde_json's streaming one; a crate
+/// calling `from_slice::<T>` compiles it for `T`, which
+/// [`RpcMethod::decode_response`](crate::RpcMethod::decode_response) avoids for whole
+/// responses.
 pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
-    let first = match serde_json::from_slice(bytes) {
-        Ok(decoded) => return Ok(decoded),
-        Err(first) => first,
-    };
-    // Not JSON at all (or trailing characters): the line and column are the location.
-    let value: serde_json::Value =
-        serde_json::from_slice(bytes).map_err(|e| DecodeError::new("", e.to_string()))?;
-    match from_value::<T>(value) {
-        Err(mut error) => {
-            if first.line() > 0 {
-                let at = format!(" at line {} column {}", first.line(), first.column());
-                error.message.push_str(&at);
-            }
-            Err(error)
-        }
-        // Only the stream failed (a duplicate field, say): its own error, without a path.
-        Ok(_) => Err(DecodeError::new("", first.to_string())),
+    match serde_json::from_slice(bytes) {
+        Ok(decoded) => Ok(decoded),
+        Err(first) => Err(locate(bytes, first, &|| {
+            serde_json::from_slice::<T>(bytes).err()
+        })),
     }
+}
+
+/// The path and message of a failed streaming decode. `again` decodes the document once
+/// more (with the paths inside buffered enums tracked this time) and returns its error.
+/// Not generic over the type: compiled once.
+fn locate(
+    bytes: &[u8],
+    first: serde_json::Error,
+    again: &dyn Fn() -> Option<serde_json::Error>,
+) -> DecodeError {
+    use serde_json::error::Category;
+    // Not JSON at all (or trailing characters): the line and column are the location.
+    if matches!(
+        first.classify(),
+        Category::Syntax | Category::Eof | Category::Io
+    ) {
+        return DecodeError::new("", first.to_string());
+    }
+    let _stale = crate::de::mode::take_buffered_failure();
+    // The same failure decoded again with the paths inside buffered values tracked; a
+    // different one (path tracking changed the outcome) is not trusted.
+    let again = crate::de::mode::with_paths(again);
+    let noted = crate::de::mode::take_buffered_failure();
+    let (error, noted) = match again {
+        Some(again) if (again.line(), again.column()) == (first.line(), first.column()) => {
+            (again, noted)
+        }
+        _ => (first, None),
+    };
+    let (line, column) = (error.line(), error.column());
+    let text = error.to_string();
+    let position = format!(" at line {line} column {column}");
+    let message = text.strip_suffix(&position).unwrap_or(&text);
+    // A failure inside a buffered value: serde_json placed it by the container around it.
+    let buffered = noted
+        .filter(|noted| noted.message == message)
+        .map(|noted| noted.value);
+    let offset = crate::de::locate::offset_of(bytes, line, column);
+    let path = crate::de::locate::path_at(bytes, offset, buffered.as_ref());
+    let mut located = join_nested_paths(path, message.to_owned());
+    if line > 0 {
+        located.message.push_str(&position);
+    }
+    located
 }
 
 /// Decodes an already parsed JSON value, tracking the path of any failure (the path costs
@@ -103,8 +141,11 @@ fn from_value_ref<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, D
     // The value is decoded with its path tracked, except inside flattened structs, where
     // serde buffers on its own: only a failure is worth decoding again to track those.
     decode().or_else(|_| {
-        crate::de::mode::with_paths(decode)
-            .map_err(|e| join_nested_paths(String::new(), e.to_string()))
+        let error = crate::de::mode::with_paths(decode)
+            .map_err(|e| join_nested_paths(String::new(), e.to_string()));
+        // Only a streaming decode's failure needs its buffered value (see `locate`).
+        drop(crate::de::mode::take_buffered_failure());
+        error
     })
 }
 

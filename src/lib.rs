@@ -72,9 +72,9 @@ pub mod __private;
 #[doc(hidden)]
 pub mod __generated_root {
     pub use crate::{
-        __private, deserialize_struct, open_enum, AccountId, BlockId, CryptoHash, ErrorWrapper,
-        FunctionArgs, MethodVisitor, NearGas, NearToken, PublicKey, Request, Response, RpcMethod,
-        RpcTransactionResponse, SchemaVisitor, Signature, SignedTransaction,
+        __private, deserialize_struct, open_enum, AccountId, BlockId, CryptoHash, EnvelopeOf,
+        ErrorWrapper, FunctionArgs, MethodVisitor, NearGas, NearToken, PublicKey, Request,
+        Response, RpcMethod, RpcTransactionResponse, SchemaVisitor, Signature, SignedTransaction,
     };
 }
 
@@ -94,7 +94,9 @@ pub type ErrorWrapper<E> =
 pub type ErrorCause<E> =
     envelope::ErrorCause<E, types::RpcRequestValidationErrorKind, types::InternalError>;
 pub use extras::InvalidBase64;
-pub use method::{ErrorOf, MethodVisitor, ParamsOf, ResponseOf, RpcMethod, SchemaVisitor};
+pub use method::{
+    EnvelopeOf, ErrorOf, MethodVisitor, ParamsOf, ResponseOf, RpcMethod, SchemaVisitor,
+};
 pub use near_account_id::AccountId;
 pub use near_token::NearToken;
 pub use primitives::{

@@ -31,7 +31,56 @@ pub trait RpcMethod {
     type Result: Serialize + DeserializeOwned + std::fmt::Debug;
     /// The `cause` of a `HANDLER_ERROR` response.
     type Error: Serialize + DeserializeOwned + std::fmt::Debug;
+
+    /// Decodes a whole response body to this method, reporting the JSON path of a
+    /// failure (as [`decode::from_slice`](crate::decode::from_slice) does).
+    ///
+    /// This is the way to decode that is cheap to compile: for the methods in
+    /// [`crate::methods`] it is compiled once, inside near-rpc, so a crate calling it
+    /// compiles no decoding code of its own, whereas `from_slice::<T>` in a user's crate
+    /// compiles `T`'s whole decoder there. The client decodes through it.
+    ///
+    /// ```
+    /// use near_rpc::{methods::GasPriceMethod, RpcMethod};
+    ///
+    /// let body = br#"{"jsonrpc":"2.0","id":"1","result":{"gas_price":"100000000"}}"#;
+    /// let response = GasPriceMethod::decode_response(body).unwrap();
+    /// assert_eq!(response.payload.unwrap().gas_price.as_yoctonear(), 100_000_000);
+    ///
+    /// let err = GasPriceMethod::decode_response(br#"{"jsonrpc":"2.0","id":"1","result":{"gas_price":7}}"#)
+    ///     .unwrap_err();
+    /// assert_eq!(err.path(), "result.gas_price");
+    /// ```
+    fn decode_response(body: &[u8]) -> Result<EnvelopeOf<Self>, crate::decode::DecodeError>
+    where
+        Self: Sized,
+    {
+        crate::decode::from_slice(body)
+    }
+
+    /// Encodes a request for this method with the given id (a string, as nodes echo it).
+    /// Like [`RpcMethod::decode_response`], compiled inside near-rpc for the methods in
+    /// [`crate::methods`].
+    fn encode_request(id: u64, params: &Self::Params) -> Result<Vec<u8>, serde_json::Error>
+    where
+        Self: Sized,
+    {
+        encode_request(Self::NAME, id, params)
+    }
 }
+
+/// A request body for `method`, with the id as a string (nodes echo it as sent).
+pub fn encode_request<P: Serialize>(
+    method: &'static str,
+    id: u64,
+    params: &P,
+) -> Result<Vec<u8>, serde_json::Error> {
+    serde_json::to_vec(&crate::Request::new(method, params).with_id(id.to_string()))
+}
+
+/// A whole decoded response to method `M`: the echoed id, and the result or the error
+/// (what [`RpcMethod::decode_response`] returns).
+pub type EnvelopeOf<M> = crate::Response<ResponseOf<M>, crate::ErrorWrapper<ErrorOf<M>>>;
 
 /// Something to do with a method chosen by name at run time (see
 /// [`methods::visit`](crate::methods::visit)).

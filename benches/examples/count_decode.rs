@@ -6,56 +6,97 @@
 //! cargo build --release --example count_decode
 //! valgrind --tool=callgrind target/release/examples/count_decode genesis_config peer 100
 //! ```
+//!
+//! Decoders: `near-rpc` (`RpcMethod::decode_response`, what the client uses),
+//! `peer` (near-openapi-types 0.8.0, `serde_json::from_slice` of its envelope type),
+//! `openrpc` (near-openrpc-client 0.3.0 the way its client decodes: the body into a
+//! `Value`, then `result` into the type), `value` (`serde_json::Value`) and `ignored`
+//! (`serde::de::IgnoredAny`: serde_json reads every byte and builds nothing, the floor).
 
-use near_rpc::{methods, ErrorWrapper, Response, RpcMethod};
+use near_rpc::{methods, RpcMethod};
 use near_rpc_bench::{recorded, synthetic_tx_status, Payload};
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, IgnoredAny};
 
-type Ours<M> = Response<<M as RpcMethod>::Result, ErrorWrapper<<M as RpcMethod>::Error>>;
-
-fn run<T: DeserializeOwned>(payloads: &[Payload], rounds: usize) {
+fn run(payloads: &[Payload], rounds: usize, decode: impl Fn(&[u8]) -> Result<(), String>) {
     for _ in 0..rounds {
         for payload in payloads {
-            let decoded: T = serde_json::from_slice(&payload.body)
-                .unwrap_or_else(|e| panic!("{}: {e}", payload.name));
-            std::hint::black_box(decoded);
+            decode(&payload.body).unwrap_or_else(|e| panic!("{}: {e}", payload.name));
         }
     }
+}
+
+fn serde<T: DeserializeOwned>(body: &[u8]) -> Result<(), String> {
+    let decoded: T = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+    std::hint::black_box(decoded);
+    Ok(())
+}
+
+fn ours<M: RpcMethod>(body: &[u8]) -> Result<(), String> {
+    let decoded = M::decode_response(body).map_err(|e| e.to_string())?;
+    std::hint::black_box(decoded);
+    Ok(())
+}
+
+/// How near-openrpc-client's client decodes (`client.rs`, `call`): a `Value` first.
+fn openrpc<T: DeserializeOwned>(body: &[u8]) -> Result<(), String> {
+    let mut value: serde_json::Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
+    let decoded: T = serde_json::from_value(value["result"].take()).map_err(|e| e.to_string())?;
+    std::hint::black_box(decoded);
+    Ok(())
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let (Some(method), Some(decoder)) = (args.get(1), args.get(2)) else {
-        eprintln!("usage: count_decode tx_status|genesis_config|protocol_config near-rpc|peer|value [ROUNDS]");
+        eprintln!("usage: count_decode tx_status|genesis_config|protocol_config near-rpc|peer|openrpc|value|ignored [ROUNDS]");
         std::process::exit(2);
     };
     let rounds = args.get(3).and_then(|n| n.parse().ok()).unwrap_or(100);
     use near_openapi_types as peer;
+    use near_openrpc_client::types as openrpc_types;
     match method.as_str() {
         "tx_status" => {
             let mut payloads = recorded("EXPERIMENTAL_tx_status");
             payloads.push(synthetic_tx_status(400));
             match decoder.as_str() {
-                "near-rpc" => run::<Ours<methods::ExperimentalTxStatusMethod>>(&payloads, rounds),
-                "peer" => run::<peer::JsonRpcResponseForRpcTransactionResponseAndRpcTransactionError>(&payloads, rounds),
-                _ => run::<serde_json::Value>(&payloads, rounds),
+                "near-rpc" => run(&payloads, rounds, ours::<methods::ExperimentalTxStatusMethod>),
+                "peer" => run(&payloads, rounds, serde::<peer::JsonRpcResponseForRpcTransactionResponseAndRpcTransactionError>),
+                "openrpc" => run(&payloads, rounds, openrpc::<openrpc_types::RpcTransactionResponse>),
+                "value" => run(&payloads, rounds, serde::<serde_json::Value>),
+                "ignored" => run(&payloads, rounds, serde::<IgnoredAny>),
+                other => {
+                    eprintln!("unknown decoder {other}");
+                    std::process::exit(2);
+                }
             }
         }
         "genesis_config" => {
             let mut payloads = recorded("genesis_config");
             payloads.extend(recorded("EXPERIMENTAL_genesis_config"));
             match decoder.as_str() {
-                "near-rpc" => run::<Ours<methods::GenesisConfigMethod>>(&payloads, rounds),
-                "peer" => run::<peer::JsonRpcResponseForGenesisConfigAndGenesisConfigError>(&payloads, rounds),
-                _ => run::<serde_json::Value>(&payloads, rounds),
+                "near-rpc" => run(&payloads, rounds, ours::<methods::GenesisConfigMethod>),
+                "peer" => run(&payloads, rounds, serde::<peer::JsonRpcResponseForGenesisConfigAndGenesisConfigError>),
+                "openrpc" => run(&payloads, rounds, openrpc::<openrpc_types::GenesisConfig>),
+                "value" => run(&payloads, rounds, serde::<serde_json::Value>),
+                "ignored" => run(&payloads, rounds, serde::<IgnoredAny>),
+                other => {
+                    eprintln!("unknown decoder {other}");
+                    std::process::exit(2);
+                }
             }
         }
         "protocol_config" => {
             let payloads = recorded("EXPERIMENTAL_protocol_config");
             match decoder.as_str() {
-                "near-rpc" => run::<Ours<methods::ExperimentalProtocolConfigMethod>>(&payloads, rounds),
-                "peer" => run::<peer::JsonRpcResponseForRpcProtocolConfigResponseAndRpcProtocolConfigError>(&payloads, rounds),
-                _ => run::<serde_json::Value>(&payloads, rounds),
+                "near-rpc" => run(&payloads, rounds, ours::<methods::ExperimentalProtocolConfigMethod>),
+                "peer" => run(&payloads, rounds, serde::<peer::JsonRpcResponseForRpcProtocolConfigResponseAndRpcProtocolConfigError>),
+                "openrpc" => run(&payloads, rounds, openrpc::<openrpc_types::RpcProtocolConfigResponse>),
+                "value" => run(&payloads, rounds, serde::<serde_json::Value>),
+                "ignored" => run(&payloads, rounds, serde::<IgnoredAny>),
+                other => {
+                    eprintln!("unknown decoder {other}");
+                    std::process::exit(2);
+                }
             }
         }
         other => {

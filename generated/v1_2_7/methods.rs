@@ -181,6 +181,14 @@ impl crate::RpcMethod for ExperimentalCallFunctionMethod {
     type Params = crate::types::RpcCallFunctionRequest;
     type Result = crate::types::RpcCallFunctionResponse;
     type Error = crate::types::RpcCallFunctionError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `EXPERIMENTAL_changes` method.
 ///
@@ -193,6 +201,14 @@ impl crate::RpcMethod for ExperimentalChangesMethod {
     type Params = crate::types::RpcStateChangesInBlockByTypeRequest;
     type Result = crate::types::RpcStateChangesInBlockResponse;
     type Error = crate::types::RpcStateChangesError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `EXPERIMENTAL_changes_in_block` method.
 ///
@@ -205,6 +221,14 @@ impl crate::RpcMethod for ExperimentalChangesInBlockMethod {
     type Params = crate::types::RpcStateChangesInBlockRequest;
     type Result = crate::types::RpcStateChangesInBlockByTypeResponse;
     type Error = crate::types::RpcStateChangesError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `EXPERIMENTAL_congestion_level` method.
 ///
@@ -217,6 +241,14 @@ impl crate::RpcMethod for ExperimentalCongestionLevelMethod {
     type Params = crate::types::RpcCongestionLevelRequest;
     type Result = crate::types::RpcCongestionLevelResponse;
     type Error = crate::types::RpcChunkError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `EXPERIMENTAL_genesis_config` method.
 ///
@@ -229,6 +261,14 @@ impl crate::RpcMethod for ExperimentalGenesisConfigMethod {
     type Params = crate::types::GenesisConfigRequest;
     type Result = crate::types::GenesisConfig;
     type Error = crate::types::GenesisConfigError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `EXPERIMENTAL_light_client_block_proof` method.
 ///
@@ -241,6 +281,14 @@ impl crate::RpcMethod for ExperimentalLightClientBlockProofMethod {
     type Params = crate::types::RpcLightClientBlockProofRequest;
     type Result = crate::types::RpcLightClientBlockProofResponse;
     type Error = crate::types::RpcLightClientProofError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `EXPERIMENTAL_light_client_proof` method.
 ///
@@ -253,6 +301,14 @@ impl crate::RpcMethod for ExperimentalLightClientProofMethod {
     type Params = crate::types::RpcLightClientExecutionProofRequest;
     type Result = crate::types::RpcLightClientExecutionProofResponse;
     type Error = crate::types::RpcLightClientProofError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `EXPERIMENTAL_maintenance_windows` method.
 ///
@@ -265,6 +321,14 @@ impl crate::RpcMethod for ExperimentalMaintenanceWindowsMethod {
     type Params = crate::types::RpcMaintenanceWindowsRequest;
     type Result = ::std::vec::Vec<crate::types::RangeOfUint64>;
     type Error = crate::types::RpcMaintenanceWindowsError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `EXPERIMENTAL_protocol_config` method.
 ///
@@ -277,6 +341,14 @@ impl crate::RpcMethod for ExperimentalProtocolConfigMethod {
     type Params = crate::types::RpcProtocolConfigRequest;
     type Result = crate::types::RpcProtocolConfigResponse;
     type Error = crate::types::RpcProtocolConfigError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `EXPERIMENTAL_receipt` method.
 ///
@@ -289,6 +361,14 @@ impl crate::RpcMethod for ExperimentalReceiptMethod {
     type Params = crate::types::RpcReceiptRequest;
     type Result = crate::types::RpcReceiptResponse;
     type Error = crate::types::RpcReceiptError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `EXPERIMENTAL_receipt_to_tx` method.
 ///
@@ -301,6 +381,14 @@ impl crate::RpcMethod for ExperimentalReceiptToTxMethod {
     type Params = crate::types::RpcReceiptToTxRequest;
     type Result = crate::types::RpcReceiptToTxResponse;
     type Error = crate::types::RpcReceiptToTxError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `EXPERIMENTAL_split_storage_info` method.
 ///
@@ -313,6 +401,14 @@ impl crate::RpcMethod for ExperimentalSplitStorageInfoMethod {
     type Params = crate::types::RpcSplitStorageInfoRequest;
     type Result = crate::types::RpcSplitStorageInfoResponse;
     type Error = crate::types::RpcSplitStorageInfoError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `EXPERIMENTAL_tx_status` method.
 ///
@@ -325,6 +421,14 @@ impl crate::RpcMethod for ExperimentalTxStatusMethod {
     type Params = crate::types::RpcTransactionStatusRequest;
     type Result = crate::RpcTransactionResponse;
     type Error = crate::types::RpcTransactionError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `EXPERIMENTAL_validators_ordered` method.
 ///
@@ -337,6 +441,14 @@ impl crate::RpcMethod for ExperimentalValidatorsOrderedMethod {
     type Params = crate::types::RpcValidatorsOrderedRequest;
     type Result = ::std::vec::Vec<crate::types::ValidatorStakeView>;
     type Error = crate::types::RpcValidatorError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `EXPERIMENTAL_view_access_key` method.
 ///
@@ -349,6 +461,14 @@ impl crate::RpcMethod for ExperimentalViewAccessKeyMethod {
     type Params = crate::types::RpcViewAccessKeyRequest;
     type Result = crate::types::RpcViewAccessKeyResponse;
     type Error = crate::types::RpcViewAccessKeyError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `EXPERIMENTAL_view_access_key_list` method.
 ///
@@ -361,6 +481,14 @@ impl crate::RpcMethod for ExperimentalViewAccessKeyListMethod {
     type Params = crate::types::RpcViewAccessKeyListRequest;
     type Result = crate::types::RpcViewAccessKeyListResponse;
     type Error = crate::types::RpcViewAccessKeyListError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `EXPERIMENTAL_view_account` method.
 ///
@@ -373,6 +501,14 @@ impl crate::RpcMethod for ExperimentalViewAccountMethod {
     type Params = crate::types::RpcViewAccountRequest;
     type Result = crate::types::RpcViewAccountResponse;
     type Error = crate::types::RpcViewAccountError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `EXPERIMENTAL_view_code` method.
 ///
@@ -385,6 +521,14 @@ impl crate::RpcMethod for ExperimentalViewCodeMethod {
     type Params = crate::types::RpcViewCodeRequest;
     type Result = crate::types::RpcViewCodeResponse;
     type Error = crate::types::RpcViewCodeError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `EXPERIMENTAL_view_state` method.
 ///
@@ -397,6 +541,14 @@ impl crate::RpcMethod for ExperimentalViewStateMethod {
     type Params = crate::types::RpcViewStateRequest;
     type Result = crate::types::RpcViewStateResponse;
     type Error = crate::types::RpcViewStateError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `block` method.
 ///
@@ -409,6 +561,14 @@ impl crate::RpcMethod for BlockMethod {
     type Params = crate::types::RpcBlockRequest;
     type Result = crate::types::RpcBlockResponse;
     type Error = crate::types::RpcBlockError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `block_effects` method.
 ///
@@ -421,6 +581,14 @@ impl crate::RpcMethod for BlockEffectsMethod {
     type Params = crate::types::RpcStateChangesInBlockRequest;
     type Result = crate::types::RpcStateChangesInBlockByTypeResponse;
     type Error = crate::types::RpcStateChangesError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `broadcast_tx_async` method.
 ///
@@ -433,6 +601,14 @@ impl crate::RpcMethod for BroadcastTxAsyncMethod {
     type Params = crate::types::RpcSendTransactionRequest;
     type Result = crate::CryptoHash;
     type Error = crate::types::RpcTransactionError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `broadcast_tx_commit` method.
 ///
@@ -445,6 +621,14 @@ impl crate::RpcMethod for BroadcastTxCommitMethod {
     type Params = crate::types::RpcSendTransactionRequest;
     type Result = crate::RpcTransactionResponse;
     type Error = crate::types::RpcTransactionError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `changes` method.
 ///
@@ -457,6 +641,14 @@ impl crate::RpcMethod for ChangesMethod {
     type Params = crate::types::RpcStateChangesInBlockByTypeRequest;
     type Result = crate::types::RpcStateChangesInBlockResponse;
     type Error = crate::types::RpcStateChangesError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `chunk` method.
 ///
@@ -469,6 +661,14 @@ impl crate::RpcMethod for ChunkMethod {
     type Params = crate::types::RpcChunkRequest;
     type Result = crate::types::RpcChunkResponse;
     type Error = crate::types::RpcChunkError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `client_config` method.
 ///
@@ -481,6 +681,14 @@ impl crate::RpcMethod for ClientConfigMethod {
     type Params = crate::types::RpcClientConfigRequest;
     type Result = crate::types::RpcClientConfigResponse;
     type Error = crate::types::RpcClientConfigError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `gas_price` method.
 ///
@@ -493,6 +701,14 @@ impl crate::RpcMethod for GasPriceMethod {
     type Params = crate::types::RpcGasPriceRequest;
     type Result = crate::types::RpcGasPriceResponse;
     type Error = crate::types::RpcGasPriceError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `genesis_config` method.
 ///
@@ -505,6 +721,14 @@ impl crate::RpcMethod for GenesisConfigMethod {
     type Params = crate::types::GenesisConfigRequest;
     type Result = crate::types::GenesisConfig;
     type Error = crate::types::GenesisConfigError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `health` method.
 ///
@@ -517,6 +741,14 @@ impl crate::RpcMethod for HealthMethod {
     type Params = crate::types::RpcHealthRequest;
     type Result = ::std::option::Option<crate::types::RpcHealthResponse>;
     type Error = crate::types::RpcStatusError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `light_client_proof` method.
 ///
@@ -529,6 +761,14 @@ impl crate::RpcMethod for LightClientProofMethod {
     type Params = crate::types::RpcLightClientExecutionProofRequest;
     type Result = crate::types::RpcLightClientExecutionProofResponse;
     type Error = crate::types::RpcLightClientProofError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `maintenance_windows` method.
 ///
@@ -541,6 +781,14 @@ impl crate::RpcMethod for MaintenanceWindowsMethod {
     type Params = crate::types::RpcMaintenanceWindowsRequest;
     type Result = ::std::vec::Vec<crate::types::RangeOfUint64>;
     type Error = crate::types::RpcMaintenanceWindowsError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `network_info` method.
 ///
@@ -553,6 +801,14 @@ impl crate::RpcMethod for NetworkInfoMethod {
     type Params = crate::types::RpcNetworkInfoRequest;
     type Result = crate::types::RpcNetworkInfoResponse;
     type Error = crate::types::RpcNetworkInfoError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `next_light_client_block` method.
 ///
@@ -565,6 +821,14 @@ impl crate::RpcMethod for NextLightClientBlockMethod {
     type Params = crate::types::RpcLightClientNextBlockRequest;
     type Result = crate::types::RpcLightClientNextBlockResponse;
     type Error = crate::types::RpcLightClientNextBlockError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `query` method.
 ///
@@ -589,6 +853,14 @@ impl crate::RpcMethod for QueryMethod {
     type Params = crate::types::RpcQueryRequest;
     type Result = crate::types::RpcQueryResponse;
     type Error = crate::types::RpcQueryError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `send_tx` method.
 ///
@@ -601,6 +873,14 @@ impl crate::RpcMethod for SendTxMethod {
     type Params = crate::types::RpcSendTransactionRequest;
     type Result = crate::RpcTransactionResponse;
     type Error = crate::types::RpcTransactionError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `status` method.
 ///
@@ -613,6 +893,14 @@ impl crate::RpcMethod for StatusMethod {
     type Params = crate::types::RpcStatusRequest;
     type Result = crate::types::RpcStatusResponse;
     type Error = crate::types::RpcStatusError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `tx` method.
 ///
@@ -625,6 +913,14 @@ impl crate::RpcMethod for TxMethod {
     type Params = crate::types::RpcTransactionStatusRequest;
     type Result = crate::RpcTransactionResponse;
     type Error = crate::types::RpcTransactionError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `validators` method.
 ///
@@ -637,4 +933,12 @@ impl crate::RpcMethod for ValidatorsMethod {
     type Params = crate::types::RpcValidatorRequest;
     type Result = crate::types::RpcValidatorResponse;
     type Error = crate::types::RpcValidatorError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+        crate::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+        crate::__private::encode_request(Self::NAME, id, params)
+    }
 }

@@ -61,7 +61,7 @@ pub use transport::{
 pub use transport::DEFAULT_TIMEOUT;
 
 use crate::types::{BlockReference, Finality};
-use crate::{decode, ErrorWrapper, Id, Request, Response, RpcMethod};
+use crate::{ErrorWrapper, Id, RpcMethod};
 use layers::{Deadline, Fallback, Redact, Retry, SizeLimit};
 use transport::{HttpResponse, HttpTransport, RpcRequest, TransportError, TransportErrorKind};
 
@@ -336,8 +336,7 @@ impl Client {
         params: M::Params,
     ) -> Result<Answered<M::Result>, Error<M::Error>> {
         let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
-        let request = Request::new(M::NAME, params).with_id(id.to_string());
-        let body = serde_json::to_vec(&request).map_err(|e| Error::Encode {
+        let body = M::encode_request(id, &params).map_err(|e| Error::Encode {
             method: M::NAME,
             message: e.to_string(),
         })?;
@@ -454,7 +453,9 @@ fn decode_response<M: RpcMethod>(
         json,
         retry_after,
     };
-    let decoded = decode::from_slice::<Response<M::Result, ErrorWrapper<M::Error>>>(body);
+    // Decoding is compiled in near-rpc for every generated method: this generic
+    // function, instantiated in the caller's crate, only moves the pieces.
+    let decoded = M::decode_response(body);
     let envelope = match decoded {
         Ok(envelope) => envelope,
         // An error status whose body is not JSON-RPC (a gateway's HTML page, a rate

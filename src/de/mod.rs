@@ -3,6 +3,7 @@
 //! crate uses it directly.
 
 pub mod fields;
+pub mod locate;
 pub mod mode;
 pub mod open_enum;
 pub mod paths;

@@ -58,6 +58,44 @@ pub fn with_paths<T>(f: impl FnOnce() -> T) -> T {
 }
 
 thread_local! {
+    static BUFFERED_FAILURE: std::cell::RefCell<Option<BufferedFailure>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// A failure inside a value that was buffered before decoding: serde_json did not see it
+/// happen, so it places it by the container around the value (see `crate::de::locate`).
+pub struct BufferedFailure {
+    /// The error's message.
+    pub message: String,
+    /// The buffered value, to find it in the document.
+    pub value: serde_json::Value,
+}
+
+/// Records such a failure, while paths are wanted (on a failure's second decode only).
+/// The outermost one is recorded last.
+pub fn note_buffered_failure(message: impl std::fmt::Display, value: &serde_json::Value) {
+    if paths_wanted() {
+        BUFFERED_FAILURE.with(|f| {
+            *f.borrow_mut() = Some(BufferedFailure {
+                message: message.to_string(),
+                value: value.clone(),
+            })
+        });
+    }
+}
+
+/// `error`, recorded by [`note_buffered_failure`] as a failure inside `value`.
+pub fn noted_buffered_failure<E: std::fmt::Display>(error: E, value: &serde_json::Value) -> E {
+    note_buffered_failure(&error, value);
+    error
+}
+
+/// Takes the failure recorded by [`note_buffered_failure`].
+pub fn take_buffered_failure() -> Option<BufferedFailure> {
+    BUFFERED_FAILURE.with(|f| f.borrow_mut().take())
+}
+
+thread_local! {
     static KEPT: std::cell::RefCell<Option<Vec<serde_json::Value>>> =
         const { std::cell::RefCell::new(None) };
 }

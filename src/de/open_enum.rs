@@ -117,15 +117,20 @@ macro_rules! open_enum {
     // for a deserializer of its own choosing (see `ValueDeserializer`).
     (@buffered $name:ident, $tagging:expr, $unknown:ident, |$value:ident, $path:ident| $source:expr) => {
         fn from_buffered<E: ::serde::de::Error>(buffered: ::serde_json::Value) -> ::std::result::Result<$name, E> {
-            match $crate::__private::select(&buffered, $tagging, KNOWN, UNITS).map_err(E::custom)? {
+            use $crate::__private::noted_buffered_failure as noted;
+            let selected = match $crate::__private::select(&buffered, $tagging, KNOWN, UNITS) {
+                ::std::result::Result::Ok(selected) => selected,
+                ::std::result::Result::Err(e) => return ::std::result::Result::Err(noted(E::custom(e), &buffered)),
+            };
+            match selected {
                 $crate::__private::Selected::Known(known) => {
                     let $value = known.as_ref();
                     let $path = &$crate::__private::FailurePath::default();
                     $name::deserialize::<$crate::__private::ValueDeserializer<'_, E>>($source)
-                        .map_err(|e| $crate::__private::with_path($path, e))
+                        .map_err(|e| noted($crate::__private::with_path($path, e), &buffered))
                 }
                 $crate::__private::Selected::Unknown if $crate::__private::is_strict() => {
-                    ::std::result::Result::Err(E::custom($crate::__private::unknown_variant(KNOWN)))
+                    ::std::result::Result::Err(noted(E::custom($crate::__private::unknown_variant(KNOWN)), &buffered))
                 }
                 $crate::__private::Selected::Unknown => {
                     $crate::__private::note_unknown(&buffered);

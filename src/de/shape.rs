@@ -172,11 +172,12 @@ where
     D: Deserializer<'de>,
 {
     let value = <Value as serde::Deserialize>::deserialize(deserializer)?;
+    let noted = |e| super::mode::noted_buffered_failure(e, &value);
     let Value::Object(map) = &value else {
-        return Err(D::Error::custom(format!(
+        return Err(noted(D::Error::custom(format!(
             "expected an object for {type_name}, found {}",
             describe(&value)
-        )));
+        ))));
     };
     let index = shapes
         .iter()
@@ -186,11 +187,11 @@ where
         .map_or(shapes.len(), |(index, _)| index);
     if index == shapes.len() {
         if is_strict() {
-            return Err(D::Error::custom(no_shape_matched(shapes)));
+            return Err(noted(D::Error::custom(no_shape_matched(shapes))));
         }
         super::mode::note_unknown(&value);
     }
-    decode(index, &value)
+    decode(index, &value).map_err(noted)
 }
 
 /// The error of an untagged enum whose shapes all failed to fit.

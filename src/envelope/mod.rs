@@ -6,6 +6,7 @@ pub mod request;
 pub mod response;
 mod version;
 
+#[cfg(feature = "client")]
 pub(crate) use error::tag_of;
 pub use error::{
     ErrorCause, ErrorWrapper, HANDLER_ERROR, INTERNAL_ERROR, REQUEST_VALIDATION_ERROR,

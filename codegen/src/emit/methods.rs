@@ -21,6 +21,9 @@ pub fn emit<'a>(methods: impl Iterator<Item = &'a Method> + Clone) -> TokenStrea
         let marker = format_ident!("{}", m.rust_name);
         quote!(#name => ::std::option::Option::Some(visitor.visit::<#marker>()),)
     });
+    // `decode_response` and `encode_request` are written out (not left to the trait's
+    // defaults, which are generic) and never inlined, so that decoding is compiled here,
+    // once, and not in every crate that calls a method.
     let items = methods.map(|m| {
         let doc = doc_attrs(m.doc.as_deref());
         let marker = format_ident!("{}", m.rust_name);
@@ -43,6 +46,16 @@ pub fn emit<'a>(methods: impl Iterator<Item = &'a Method> + Clone) -> TokenStrea
                 type Params = #params;
                 type Result = #result;
                 type Error = #error;
+
+                #[inline(never)]
+                fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
+                    crate::__private::from_slice(body)
+                }
+
+                #[inline(never)]
+                fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
+                    crate::__private::encode_request(Self::NAME, id, params)
+                }
             }
         }
     });

@@ -25,4 +25,15 @@ impl crate::enums::RpcMethod for ActMethod {
     type Params = crate::enums::types::ActRequest;
     type Result = crate::enums::types::ActResult;
     type Error = crate::enums::types::ActError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::enums::__private::Decoded<Self> {
+        crate::enums::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(
+        id: u64,
+        params: &Self::Params,
+    ) -> crate::enums::__private::Encoded {
+        crate::enums::__private::encode_request(Self::NAME, id, params)
+    }
 }

@@ -27,6 +27,17 @@ impl crate::flattened::RpcMethod for BareMethod {
     type Params = crate::flattened::types::BareRequest;
     type Result = crate::flattened::types::LookupRequest;
     type Error = crate::flattened::types::FlatError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::flattened::__private::Decoded<Self> {
+        crate::flattened::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(
+        id: u64,
+        params: &Self::Params,
+    ) -> crate::flattened::__private::Encoded {
+        crate::flattened::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `by_block` method.
 ///
@@ -39,6 +50,17 @@ impl crate::flattened::RpcMethod for ByBlockMethod {
     type Params = crate::flattened::types::ByBlockRequest;
     type Result = crate::flattened::types::ShapeResponse;
     type Error = crate::flattened::types::FlatError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::flattened::__private::Decoded<Self> {
+        crate::flattened::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(
+        id: u64,
+        params: &Self::Params,
+    ) -> crate::flattened::__private::Encoded {
+        crate::flattened::__private::encode_request(Self::NAME, id, params)
+    }
 }
 /// The `query` method.
 ///
@@ -51,4 +73,15 @@ impl crate::flattened::RpcMethod for QueryMethod {
     type Params = crate::flattened::types::QueryRequest;
     type Result = crate::flattened::types::ShapeResponse;
     type Error = crate::flattened::types::FlatError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::flattened::__private::Decoded<Self> {
+        crate::flattened::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(
+        id: u64,
+        params: &Self::Params,
+    ) -> crate::flattened::__private::Encoded {
+        crate::flattened::__private::encode_request(Self::NAME, id, params)
+    }
 }

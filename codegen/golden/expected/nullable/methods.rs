@@ -25,4 +25,15 @@ impl crate::nullable::RpcMethod for HealthMethod {
     type Params = crate::nullable::types::HealthRequest;
     type Result = crate::nullable::types::HealthResponse;
     type Error = crate::nullable::types::HealthError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::nullable::__private::Decoded<Self> {
+        crate::nullable::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(
+        id: u64,
+        params: &Self::Params,
+    ) -> crate::nullable::__private::Encoded {
+        crate::nullable::__private::encode_request(Self::NAME, id, params)
+    }
 }

@@ -25,4 +25,15 @@ impl crate::structs::RpcMethod for GetThingMethod {
     type Params = crate::structs::types::ThingRequest;
     type Result = crate::structs::types::Thing;
     type Error = crate::structs::types::ThingError;
+    #[inline(never)]
+    fn decode_response(body: &[u8]) -> crate::structs::__private::Decoded<Self> {
+        crate::structs::__private::from_slice(body)
+    }
+    #[inline(never)]
+    fn encode_request(
+        id: u64,
+        params: &Self::Params,
+    ) -> crate::structs::__private::Encoded {
+        crate::structs::__private::encode_request(Self::NAME, id, params)
+    }
 }
