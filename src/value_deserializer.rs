@@ -15,7 +15,6 @@ use serde::de::{
     self, DeserializeSeed, EnumAccess, IntoDeserializer, MapAccess, SeqAccess, Unexpected,
     VariantAccess, Visitor,
 };
-use serde::forward_to_deserialize_any;
 use serde_json::Value;
 
 /// The path of a failure, recorded from the inside out as the error travels up.
@@ -101,6 +100,11 @@ where
         .inspect_err(|_| path.push(segment()))
 }
 
+/// The "invalid type" error; not generic over the visitor (`expected` is one).
+fn wrong_type<E: de::Error>(value: &Value, expected: &dyn de::Expected) -> E {
+    E::invalid_type(unexpected(value), expected)
+}
+
 fn unexpected(value: &Value) -> Unexpected<'_> {
     match value {
         Value::Null => Unexpected::Unit,
@@ -116,6 +120,16 @@ fn unexpected(value: &Value) -> Unexpected<'_> {
     }
 }
 
+/// Number deserializers that all read a number as serde_json does (`deserialize_f64`
+/// below): the visitor gets the number as u64, i64 or f64, whichever holds it.
+macro_rules! numbers_as_f64 {
+    ($($method:ident)*) => {
+        $(fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+            self.deserialize_f64(visitor)
+        })*
+    };
+}
+
 impl<'de, 'a, E: de::Error> de::Deserializer<'de> for ValueDeserializer<'a, E> {
     type Error = E;
 
@@ -123,44 +137,114 @@ impl<'de, 'a, E: de::Error> de::Deserializer<'de> for ValueDeserializer<'a, E> {
         match self.value {
             Value::Null => visitor.visit_unit(),
             Value::Bool(b) => visitor.visit_bool(*b),
+            Value::Number(_) => self.deserialize_f64(visitor),
+            Value::String(s) => visitor.visit_str(s),
+            Value::Array(_) => self.deserialize_seq(visitor),
+            Value::Object(_) => self.deserialize_map(visitor),
+        }
+    }
+
+    // Each of the following calls only the visitor methods its kind of value needs, as
+    // serde_json's streaming deserializer does (anything else is the same "invalid
+    // type" error): forwarding them all to `deserialize_any` would compile every
+    // `visit_*` method of every visitor, most of them never called.
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.value {
+            Value::Bool(b) => visitor.visit_bool(*b),
+            other => Err(wrong_type(other, &visitor)),
+        }
+    }
+
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.value {
             Value::Number(n) => match (n.as_u64(), n.as_i64()) {
                 (Some(u), _) => visitor.visit_u64(u),
                 (_, Some(i)) => visitor.visit_i64(i),
                 _ => visitor.visit_f64(n.as_f64().unwrap_or(f64::NAN)),
             },
-            Value::String(s) => visitor.visit_str(s),
-            Value::Array(items) => {
-                let mut seq = Elements {
-                    items: items.iter().enumerate(),
-                    path: self.path,
-                    error: PhantomData,
-                };
-                let value = visitor.visit_seq(&mut seq)?;
-                match seq.items.len() {
-                    0 => Ok(value),
-                    _ => Err(E::invalid_length(items.len(), &"fewer elements in array")),
-                }
-            }
-            Value::Object(map) => {
-                let first = self.tag_first.and_then(|tag| map.get_key_value(tag));
-                let mut entries = Entries {
-                    first,
-                    rest: map.iter(),
-                    skip: first.map(|(key, _)| key.as_str()),
-                    value: None,
-                    path: self.path,
-                    error: PhantomData,
-                };
-                let value = visitor.visit_map(&mut entries)?;
-                let skip = entries.skip;
-                let unread = entries.first.is_some()
-                    || entries.rest.any(|(key, _)| Some(key.as_str()) != skip);
-                match unread {
-                    false => Ok(value),
-                    true => Err(E::invalid_length(map.len(), &"fewer elements in map")),
-                }
-            }
+            other => Err(wrong_type(other, &visitor)),
         }
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.value {
+            Value::String(s) => visitor.visit_str(s),
+            other => Err(wrong_type(other, &visitor)),
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.value {
+            Value::Null => visitor.visit_unit(),
+            other => Err(wrong_type(other, &visitor)),
+        }
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        let Value::Array(items) = self.value else {
+            return Err(wrong_type(self.value, &visitor));
+        };
+        let mut seq = Elements {
+            items: items.iter().enumerate(),
+            path: self.path,
+            error: PhantomData,
+        };
+        let value = visitor.visit_seq(&mut seq)?;
+        seq.finish(items.len())?;
+        Ok(value)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        let Value::Object(map) = self.value else {
+            return Err(wrong_type(self.value, &visitor));
+        };
+        let mut entries = Entries::new(map, self.tag_first, self.path);
+        let value = visitor.visit_map(&mut entries)?;
+        entries.finish(map.len())?;
+        Ok(value)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, E> {
+        self.deserialize_map(visitor)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, E> {
+        self.deserialize_unit(visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, E> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, E> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        self.deserialize_str(visitor)
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
@@ -207,9 +291,22 @@ impl<'de, 'a, E: de::Error> de::Deserializer<'de> for ValueDeserializer<'a, E> {
         visitor.visit_unit()
     }
 
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier
+    numbers_as_f64!(
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+        deserialize_f32
+    );
+
+    serde::forward_to_deserialize_any! { bytes byte_buf }
+}
+
+impl<E: de::Error> Elements<'_, E> {
+    /// An error unless the visitor read every element.
+    fn finish(self, len: usize) -> Result<(), E> {
+        match self.items.len() {
+            0 => Ok(()),
+            _ => Err(E::invalid_length(len, &"fewer elements in array")),
+        }
     }
 }
 
@@ -250,18 +347,50 @@ struct Entries<'a, E> {
     error: PhantomData<E>,
 }
 
+// Not generic over the seeds: compiled once per error type, not once per visitor.
+impl<'a, E: de::Error> Entries<'a, E> {
+    fn new(
+        map: &'a serde_json::Map<String, Value>,
+        tag_first: Option<&str>,
+        path: &'a FailurePath,
+    ) -> Self {
+        let first = tag_first.and_then(|tag| map.get_key_value(tag));
+        Entries {
+            first,
+            rest: map.iter(),
+            skip: first.map(|(key, _)| key.as_str()),
+            value: None,
+            path,
+            error: PhantomData,
+        }
+    }
+
+    /// An error unless the visitor read every entry.
+    fn finish(mut self, len: usize) -> Result<(), E> {
+        match self.first.is_none() && self.next_entry().is_none() {
+            true => Ok(()),
+            false => Err(E::invalid_length(len, &"fewer elements in map")),
+        }
+    }
+
+    fn next_entry(&mut self) -> Option<(&'a String, &'a Value)> {
+        match self.first.take() {
+            Some(entry) => Some(entry),
+            None => {
+                let skip = self.skip;
+                self.rest
+                    .by_ref()
+                    .find(|(key, _)| Some(key.as_str()) != skip)
+            }
+        }
+    }
+}
+
 impl<'de, E: de::Error> MapAccess<'de> for Entries<'_, E> {
     type Error = E;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, E> {
-        let entry = match self.first.take() {
-            Some(entry) => Some(entry),
-            None => self
-                .rest
-                .by_ref()
-                .find(|(key, _)| Some(key.as_str()) != self.skip),
-        };
-        let Some((key, value)) = entry else {
+        let Some((key, value)) = self.next_entry() else {
             return Ok(None);
         };
         self.value = Some((key, value));
@@ -333,7 +462,7 @@ impl<'de, E: de::Error> VariantAccess<'de> for Variant<'_, E> {
 
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, E> {
         self.payload("tuple variant", |de| {
-            de::Deserializer::deserialize_any(de, visitor)
+            de::Deserializer::deserialize_seq(de, visitor)
         })
     }
 
@@ -343,7 +472,7 @@ impl<'de, E: de::Error> VariantAccess<'de> for Variant<'_, E> {
         visitor: V,
     ) -> Result<V::Value, E> {
         self.payload("struct variant", |de| {
-            de::Deserializer::deserialize_any(de, visitor)
+            de::Deserializer::deserialize_map(de, visitor)
         })
     }
 }

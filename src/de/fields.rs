@@ -19,7 +19,6 @@ macro_rules! deserialize_struct {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> ::std::result::Result<Self, D::Error> {
-                const FIELDS: &[&str] = &[$($json),*];
                 fn field_index(name: &str) -> ::std::option::Option<usize> {
                     match name {
                         $($json => ::std::option::Option::Some($index),)*
@@ -56,7 +55,10 @@ macro_rules! deserialize_struct {
                         })
                     }
                 }
-                deserializer.deserialize_struct(stringify!($name), FIELDS, Visitor)
+                // `deserialize_map`, not `deserialize_struct`: serde_json's struct entry also
+                // reads arrays (by position), which these structs refuse anyway, and that
+                // branch would be compiled for every struct.
+                deserializer.deserialize_map(Visitor)
             }
         }
     };

@@ -159,8 +159,11 @@ pub fn path_at(doc: &[u8], offset: usize, buffered: Option<&serde_json::Value>) 
             .iter()
             .all(u8::is_ascii_whitespace)
     };
-    if opened.is_some_and(just_after) {
-        // A container that failed as it opened.
+    // A container that failed as it opened (serde_derive's structs read `[`, then refuse
+    // it) is that container; unless a container comes next: then it is the value that
+    // failed before being read, the first of the one just opened.
+    let next = doc[offset..].iter().find(|b| !b.is_ascii_whitespace());
+    if opened.is_some_and(just_after) && !matches!(next, Some(b'[' | b'{')) {
         return render(&stack, Member::None);
     }
     match (last, buffered) {
@@ -362,7 +365,9 @@ mod tests {
     fn a_container_failing_as_it_opens_is_the_container() {
         let doc = r#"{"a":[[1,2],[3]]}"#;
         assert_eq!(at(doc, r#""a":[[1,2],["#), "a[1]");
-        assert_eq!(at(doc, r#""a":["#), "a");
+        assert_eq!(at(doc, r#""a":[["#), "a[0]");
+        // Before a container not read yet: that container.
+        assert_eq!(at(doc, r#""a":["#), "a[0]");
     }
 
     #[test]
