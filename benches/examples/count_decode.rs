@@ -54,54 +54,69 @@ fn main() {
     let rounds = args.get(3).and_then(|n| n.parse().ok()).unwrap_or(100);
     use near_openapi_types as peer;
     use near_openrpc_client::types as openrpc_types;
-    match method.as_str() {
+    type Decode = fn(&[u8]) -> Result<(), String>;
+    let (payloads, decoders): (Vec<Payload>, [(&str, Decode); 5]) = match method.as_str() {
         "tx_status" => {
             let mut payloads = recorded("EXPERIMENTAL_tx_status");
             payloads.push(synthetic_tx_status(400));
-            match decoder.as_str() {
-                "near-rpc" => run(&payloads, rounds, ours::<methods::ExperimentalTxStatusMethod>),
-                "peer" => run(&payloads, rounds, serde::<peer::JsonRpcResponseForRpcTransactionResponseAndRpcTransactionError>),
-                "openrpc" => run(&payloads, rounds, openrpc::<openrpc_types::RpcTransactionResponse>),
-                "value" => run(&payloads, rounds, serde::<serde_json::Value>),
-                "ignored" => run(&payloads, rounds, serde::<IgnoredAny>),
-                other => {
-                    eprintln!("unknown decoder {other}");
-                    std::process::exit(2);
-                }
-            }
+            (payloads, [
+                ("near-rpc", ours::<methods::ExperimentalTxStatusMethod>),
+                ("peer", serde::<peer::JsonRpcResponseForRpcTransactionResponseAndRpcTransactionError>),
+                ("openrpc", openrpc::<openrpc_types::RpcTransactionResponse>),
+                ("value", serde::<serde_json::Value>),
+                ("ignored", serde::<IgnoredAny>),
+            ])
         }
         "genesis_config" => {
             let mut payloads = recorded("genesis_config");
             payloads.extend(recorded("EXPERIMENTAL_genesis_config"));
-            match decoder.as_str() {
-                "near-rpc" => run(&payloads, rounds, ours::<methods::GenesisConfigMethod>),
-                "peer" => run(&payloads, rounds, serde::<peer::JsonRpcResponseForGenesisConfigAndGenesisConfigError>),
-                "openrpc" => run(&payloads, rounds, openrpc::<openrpc_types::GenesisConfig>),
-                "value" => run(&payloads, rounds, serde::<serde_json::Value>),
-                "ignored" => run(&payloads, rounds, serde::<IgnoredAny>),
-                other => {
-                    eprintln!("unknown decoder {other}");
-                    std::process::exit(2);
-                }
-            }
+            (payloads, [
+                ("near-rpc", ours::<methods::GenesisConfigMethod>),
+                ("peer", serde::<peer::JsonRpcResponseForGenesisConfigAndGenesisConfigError>),
+                ("openrpc", openrpc::<openrpc_types::GenesisConfig>),
+                ("value", serde::<serde_json::Value>),
+                ("ignored", serde::<IgnoredAny>),
+            ])
         }
-        "protocol_config" => {
-            let payloads = recorded("EXPERIMENTAL_protocol_config");
-            match decoder.as_str() {
-                "near-rpc" => run(&payloads, rounds, ours::<methods::ExperimentalProtocolConfigMethod>),
-                "peer" => run(&payloads, rounds, serde::<peer::JsonRpcResponseForRpcProtocolConfigResponseAndRpcProtocolConfigError>),
-                "openrpc" => run(&payloads, rounds, openrpc::<openrpc_types::RpcProtocolConfigResponse>),
-                "value" => run(&payloads, rounds, serde::<serde_json::Value>),
-                "ignored" => run(&payloads, rounds, serde::<IgnoredAny>),
-                other => {
-                    eprintln!("unknown decoder {other}");
-                    std::process::exit(2);
-                }
-            }
-        }
+        "protocol_config" => (recorded("EXPERIMENTAL_protocol_config"), [
+            ("near-rpc", ours::<methods::ExperimentalProtocolConfigMethod>),
+            ("peer", serde::<peer::JsonRpcResponseForRpcProtocolConfigResponseAndRpcProtocolConfigError>),
+            ("openrpc", openrpc::<openrpc_types::RpcProtocolConfigResponse>),
+            ("value", serde::<serde_json::Value>),
+            ("ignored", serde::<IgnoredAny>),
+        ]),
         other => {
             eprintln!("unknown method {other}");
             std::process::exit(2);
         }
+    };
+    // Every decoder counts the same bytes: a payload some decoder refuses is left out (and
+    // said, on stderr), unless that decoder refuses them all: then it is the one left out
+    // (exit code 3). These checks run in every run, so they cancel out of the counts.
+    let refused = |decode: &Decode, payload: &Payload| decode(&payload.body).err();
+    let usable: Vec<&(&str, Decode)> = decoders
+        .iter()
+        .filter(|(_, decode)| payloads.iter().any(|p| refused(decode, p).is_none()))
+        .collect();
+    let payloads: Vec<Payload> = payloads
+        .into_iter()
+        .filter(|payload| {
+            usable.iter().all(|(name, decode)| match refused(decode, payload) {
+                None => true,
+                Some(e) => {
+                    eprintln!("left out {}: {name} refuses it: {e}", payload.name);
+                    false
+                }
+            })
+        })
+        .collect();
+    let Some((_, decode)) = decoders.iter().find(|(name, _)| name == decoder) else {
+        eprintln!("unknown decoder {decoder}");
+        std::process::exit(2);
+    };
+    if !usable.iter().any(|(name, _)| name == decoder) {
+        eprintln!("{decoder} refuses every payload of {method}");
+        std::process::exit(3);
     }
+    run(&payloads, rounds, decode);
 }
