@@ -84,7 +84,7 @@ pub fn note_buffered_failure(message: impl std::fmt::Display, value: &serde_json
     }
 }
 
-/// `error`, recorded by [`note_buffered_failure`] as a failure inside `value`.
+/// `error`, recorded by `note_buffered_failure` as a failure inside `value`.
 pub fn noted_buffered_failure<E: std::fmt::Display>(error: E, value: &serde_json::Value) -> E {
     note_buffered_failure(&error, value);
     error
