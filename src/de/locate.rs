@@ -20,8 +20,8 @@ enum Frame {
     Object {
         /// Where its `{` is.
         start: usize,
-        /// The key read last in this object, once it is known.
-        key: Option<String>,
+        /// The key read last in this object (its quoted text), once it is known.
+        key: Option<Span>,
         /// Whether the key's `:` has been read (its value comes next).
         colon: bool,
     },
@@ -35,17 +35,31 @@ enum Frame {
     },
 }
 
-/// The path of the value at byte `offset` of `doc`, written like
-/// [`DecodeError::path`](crate::decode::DecodeError::path): `result.receipts[3].outcome`.
-/// `buffered`: the failure was inside this value, buffered before decoding (see the module
-/// docs).
-pub fn path_at(doc: &[u8], offset: usize, buffered: Option<&serde_json::Value>) -> String {
-    let offset = offset.min(doc.len());
-    let mut stack: Vec<Frame> = Vec::new();
-    // The last complete value, and for a container, the last value inside it.
-    let mut last: Option<(Read, Option<Read>)> = None;
-    // The position just after the last `{` or `[`.
-    let mut opened = None;
+/// Where a value (or a key) is in the document.
+#[derive(Clone, Copy)]
+struct Span {
+    start: usize,
+    end: usize,
+}
+
+/// Where a scan of the document up to a position stands. Nothing is allocated per value
+/// (paths are rendered once, at the end): a failure near the end of a large body costs
+/// one pass over it.
+struct Scan {
+    stack: Vec<Frame>,
+    /// The last complete value, and for a container, the last value inside it.
+    last: Option<(Span, Option<Span>)>,
+    /// The position just after the last `{` or `[`.
+    opened: Option<usize>,
+}
+
+fn scan(doc: &[u8], offset: usize) -> Scan {
+    let mut scan = Scan {
+        stack: Vec::new(),
+        last: None,
+        opened: None,
+    };
+    let stack = &mut scan.stack;
     let mut i = 0;
     while i < offset {
         match doc[i] {
@@ -56,7 +70,7 @@ pub fn path_at(doc: &[u8], offset: usize, buffered: Option<&serde_json::Value>) 
                     colon: false,
                 });
                 i += 1;
-                opened = Some(i);
+                scan.opened = Some(i);
             }
             b'[' => {
                 stack.push(Frame::Array {
@@ -65,25 +79,17 @@ pub fn path_at(doc: &[u8], offset: usize, buffered: Option<&serde_json::Value>) 
                     expecting: true,
                 });
                 i += 1;
-                opened = Some(i);
+                scan.opened = Some(i);
             }
             b'}' | b']' => {
-                let inner = last.take().map(|(read, _)| read);
+                let inner = scan.last.take().map(|(span, _)| span);
                 let start = match stack.pop() {
                     Some(Frame::Object { start, .. } | Frame::Array { start, .. }) => start,
                     None => i,
                 };
                 i += 1;
-                let path = render(&stack, Member::Last);
-                last = Some((
-                    Read {
-                        start,
-                        end: i,
-                        path,
-                    },
-                    inner,
-                ));
-                value_done(&mut stack);
+                scan.last = Some((Span { start, end: i }, inner));
+                value_done(stack);
             }
             b':' => {
                 if let Some(Frame::Object { colon, .. }) = stack.last_mut() {
@@ -108,27 +114,20 @@ pub fn path_at(doc: &[u8], offset: usize, buffered: Option<&serde_json::Value>) 
                 i += 1;
             }
             b'"' => {
-                let end = string_end(doc, i);
+                let span = Span {
+                    start: i,
+                    end: string_end(doc, i),
+                };
                 match stack.last_mut() {
                     Some(Frame::Object {
                         key, colon: false, ..
-                    }) => {
-                        *key = Some(unescape(&doc[i..end]));
-                    }
+                    }) => *key = Some(span),
                     _ => {
-                        let path = render(&stack, Member::Last);
-                        last = Some((
-                            Read {
-                                start: i,
-                                end,
-                                path,
-                            },
-                            None,
-                        ));
-                        value_done(&mut stack);
+                        scan.last = Some((span, None));
+                        value_done(stack);
                     }
                 }
-                i = end;
+                i = span.end;
             }
             b if b.is_ascii_whitespace() => i += 1,
             _ => {
@@ -138,22 +137,28 @@ pub fn path_at(doc: &[u8], offset: usize, buffered: Option<&serde_json::Value>) 
                     i += 1;
                 }
                 if i > start {
-                    let path = render(&stack, Member::Last);
-                    last = Some((
-                        Read {
-                            start,
-                            end: i,
-                            path,
-                        },
-                        None,
-                    ));
-                    value_done(&mut stack);
+                    scan.last = Some((Span { start, end: i }, None));
+                    value_done(stack);
                 } else {
                     i += 1;
                 }
             }
         }
     }
+    scan
+}
+
+/// The path of the value at byte `offset` of `doc`, written like
+/// [`DecodeError::path`](crate::decode::DecodeError::path): `result.receipts[3].outcome`.
+/// `buffered`: the failure was inside this value, buffered before decoding (see the module
+/// docs).
+pub fn path_at(doc: &[u8], offset: usize, buffered: Option<&serde_json::Value>) -> String {
+    let offset = offset.min(doc.len());
+    let Scan {
+        stack,
+        last,
+        opened,
+    } = scan(doc, offset);
     let just_after = |end: usize| {
         doc[end.min(offset)..offset]
             .iter()
@@ -164,37 +169,41 @@ pub fn path_at(doc: &[u8], offset: usize, buffered: Option<&serde_json::Value>) 
     // failed before being read, the first of the one just opened.
     let next = doc[offset..].iter().find(|b| !b.is_ascii_whitespace());
     if opened.is_some_and(just_after) && !matches!(next, Some(b'[' | b'{')) {
-        return render(&stack, Member::None);
+        return render(doc, &stack, Member::None);
     }
     match (last, buffered) {
         (Some((last, inner)), Some(value)) => {
             // The buffered value is, or is inside (a struct serde buffered itself for its
             // flattened fields, say), the last value inside the container that just
             // ended, or the value read last.
-            let find = |read: &Read| {
-                let read_value: serde_json::Value =
-                    serde_json::from_slice(&doc[read.start..read.end]).ok()?;
-                let mut path = read.path.clone();
-                find_within(&read_value, value, &mut path).then_some(path)
+            let find = |span: Span| {
+                let read: serde_json::Value =
+                    serde_json::from_slice(&doc[span.start..span.end]).ok()?;
+                let mut path = path_of(doc, span);
+                find_within(&read, value, &mut path).then_some(path)
             };
             inner
                 .filter(|_| just_after(last.end))
-                .and_then(|inner| find(&inner))
-                .or_else(|| find(&last))
-                .unwrap_or_else(|| render(&stack, Member::Next))
+                .and_then(find)
+                .or_else(|| find(last))
+                .unwrap_or_else(|| render(doc, &stack, Member::Next))
         }
         // Just after a value (whitespace aside): that value.
-        (Some((last, _)), None) if just_after(last.end) => last.path,
+        (Some((last, _)), None) if just_after(last.end) => path_of(doc, last),
         // Before a value (its key and `:`, or its array slot, read): the value about to be
         // read; otherwise the container itself.
-        _ => render(&stack, Member::Next),
+        _ => render(doc, &stack, Member::Next),
     }
 }
 
+/// The path of a value the scan read: where the scan stood just after it.
+fn path_of(doc: &[u8], value: Span) -> String {
+    render(doc, &scan(doc, value.end).stack, Member::Last)
+}
+
 /// Whether `target` is `value` or inside it; if so, `path` is extended to it (first in
-/// document order).
-/// An object matches when it has all of `target`'s members: a struct with flattened fields
-/// hands its enum only the members it does not read itself.
+/// document order). An object matches when it has all of `target`'s members: a struct
+/// with flattened fields hands its enum only the members it does not read itself.
 fn find_within(value: &serde_json::Value, target: &serde_json::Value, path: &mut String) -> bool {
     let matches = match (value, target) {
         (serde_json::Value::Object(have), serde_json::Value::Object(want)) if !want.is_empty() => {
@@ -228,13 +237,6 @@ fn find_within(value: &serde_json::Value, target: &serde_json::Value, path: &mut
     found
 }
 
-/// A value the scan read: where it is in the document, and its path.
-struct Read {
-    start: usize,
-    end: usize,
-    path: String,
-}
-
 /// The current value of the innermost container is complete.
 fn value_done(stack: &mut [Frame]) {
     if let Some(Frame::Array { expecting, .. }) = stack.last_mut() {
@@ -254,7 +256,7 @@ enum Member {
 }
 
 /// The path of the innermost container, extended by its member as `member` says.
-fn render(stack: &[Frame], member: Member) -> String {
+fn render(doc: &[u8], stack: &[Frame], member: Member) -> String {
     let mut path = String::new();
     for (depth, frame) in stack.iter().enumerate() {
         let outer = depth + 1 < stack.len();
@@ -267,7 +269,7 @@ fn render(stack: &[Frame], member: Member) -> String {
                 if !path.is_empty() {
                     path.push('.');
                 }
-                path.push_str(key);
+                path.push_str(&unescape(&doc[key.start..key.end]));
             }
             Frame::Array {
                 index, expecting, ..
@@ -314,7 +316,7 @@ pub fn offset_of(doc: &[u8], line: usize, column: usize) -> usize {
             .nth(line - 2)
             .map_or(doc.len(), |(at, _)| at + 1)
     };
-    (line_start + column).min(doc.len())
+    line_start.saturating_add(column).min(doc.len())
 }
 
 #[cfg(test)]
@@ -394,6 +396,34 @@ mod tests {
         let doc = "{ \"k\\\"ey\" : [ \"a\\\"]\" , 7 ] }";
         assert_eq!(at(doc, "7"), "k\"ey[1]");
         assert_eq!(at(doc, "7 "), "k\"ey[1]");
+    }
+
+    /// Whatever the document and position (the scan only ever sees documents serde_json
+    /// read up to the failure, but the rest may be anything), no panic.
+    #[test]
+    fn any_document_and_position() {
+        let docs: [&[u8]; 8] = [
+            b"",
+            b"\"",
+            b"{\"a\\",
+            b"[[[[",
+            b"]]}}",
+            b"{\"a\":[1,{\"b\":\"\\\"\"}],\"c\":tru",
+            b"\xff\xfe{\"\xc3\":1}",
+            b",,::\"\"\"",
+        ];
+        let value = json!({"b": "\""});
+        for doc in docs {
+            for offset in 0..doc.len() + 3 {
+                path_at(doc, offset, None);
+                path_at(doc, offset, Some(&value));
+            }
+            for line in 0..4 {
+                for column in [0, 1, 5, usize::MAX] {
+                    assert!(offset_of(doc, line, column) <= doc.len());
+                }
+            }
+        }
     }
 
     #[test]
