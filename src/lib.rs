@@ -120,6 +120,8 @@ pub mod types {
     // The chosen spec version's bindings (build.rs: `generated/vX_Y_Z/`, or `OUT_DIR`).
     include!(concat!(env!("NEAR_RPC_GENERATED"), "/types.rs"));
     include!(concat!(env!("NEAR_RPC_GENERATED"), "/enums.rs"));
+    include!(concat!(env!("NEAR_RPC_GENERATED"), "/flattened.rs"));
+    include!(concat!(env!("NEAR_RPC_GENERATED"), "/aliases.rs"));
 
     /// The spec's per-method JSON-RPC envelopes (`JsonRpcRequest_for_*`,
     /// `JsonRpcResponse_for_*`, `ErrorWrapper_for_*`), each an alias of the generic

@@ -495,8 +495,6 @@ crate::open_enum!(
     "LinkError", "MethodResolveError", "WasmTrap", "HostError", "ExecutionError"],
     ["WasmUnknownError", "_EVMError"], Unknown
 );
-pub type GenesisConfigError = ();
-pub type GenesisConfigRequest = ();
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -1098,12 +1096,6 @@ crate::open_enum!(
     "INTERNAL_ERROR"], ["NOT_SYNCED_YET"], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct RpcBlockRequest {
-    /// The alternatives of this type; see [`BlockReference`].
-    #[serde(flatten)]
-    pub block_reference: BlockReference,
-}
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -1147,15 +1139,6 @@ crate::open_enum!(
     [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct RpcCallFunctionRequest {
-    pub account_id: crate::AccountId,
-    pub args_base64: crate::FunctionArgs,
-    pub method_name: ::std::string::String,
-    /// The alternatives of this type; see [`BlockReference`].
-    #[serde(flatten)]
-    pub block_reference: BlockReference,
-}
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -1177,12 +1160,6 @@ crate::open_enum!(
     RpcChunkError, Adjacent("name", "info"), ["INTERNAL_ERROR", "UNKNOWN_BLOCK",
     "INVALID_SHARD_ID", "UNKNOWN_CHUNK"], [], Unknown
 );
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct RpcChunkRequest {
-    /// The alternatives of this type; see [`RpcChunkRequestKind`].
-    #[serde(flatten)]
-    pub kind: RpcChunkRequestKind,
-}
 /// The alternatives of [`RpcChunkRequest`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
@@ -1250,13 +1227,6 @@ pub enum RpcClientConfigError {
 crate::open_enum!(
     RpcClientConfigError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
 );
-pub type RpcClientConfigRequest = ();
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct RpcCongestionLevelRequest {
-    /// The alternatives of this type; see [`RpcCongestionLevelRequestKind`].
-    #[serde(flatten)]
-    pub kind: RpcCongestionLevelRequestKind,
-}
 /// The alternatives of [`RpcCongestionLevelRequest`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
@@ -1327,15 +1297,6 @@ crate::open_enum!(
     RpcGasPriceError, Adjacent("name", "info"), ["INTERNAL_ERROR", "UNKNOWN_BLOCK"], [],
     Unknown
 );
-pub type RpcHealthRequest = ();
-pub type RpcHealthResponse = ();
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct RpcLightClientExecutionProofRequest {
-    pub light_client_head: crate::CryptoHash,
-    /// The alternatives of this type; see [`RpcLightClientExecutionProofRequestKind`].
-    #[serde(flatten)]
-    pub kind: RpcLightClientExecutionProofRequestKind,
-}
 /// The alternatives of [`RpcLightClientExecutionProofRequest`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(tag = "type")]
@@ -1422,7 +1383,6 @@ pub enum RpcNetworkInfoError {
 crate::open_enum!(
     RpcNetworkInfoError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
 );
-pub type RpcNetworkInfoRequest = ();
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1441,12 +1401,6 @@ crate::open_enum!(
     RpcProtocolConfigError, Adjacent("name", "info"), ["UNKNOWN_BLOCK",
     "INTERNAL_ERROR"], [], Unknown
 );
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct RpcProtocolConfigRequest {
-    /// The alternatives of this type; see [`BlockReference`].
-    #[serde(flatten)]
-    pub block_reference: BlockReference,
-}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1523,15 +1477,6 @@ crate::open_enum!(
     "UNKNOWN_GAS_KEY", "CONTRACT_EXECUTION_ERROR", "NO_GLOBAL_CONTRACT_CODE",
     "INTERNAL_ERROR"], ["NO_SYNCED_BLOCKS"], Unknown
 );
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct RpcQueryRequest {
-    /// The alternatives of this type; see [`BlockReference`].
-    #[serde(flatten)]
-    pub block_reference: BlockReference,
-    /// The alternatives of this type; see [`RpcQueryRequestKind`].
-    #[serde(flatten)]
-    pub kind: RpcQueryRequestKind,
-}
 /// The alternatives of [`RpcQueryRequest`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(tag = "request_type")]
@@ -1567,14 +1512,6 @@ pub enum RpcQueryRequestKind {
     ViewGlobalContractCode { code_hash: crate::CryptoHash },
     #[serde(rename = "view_global_contract_code_by_account_id")]
     ViewGlobalContractCodeByAccountId { account_id: crate::AccountId },
-}
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct RpcQueryResponse {
-    pub block_hash: crate::CryptoHash,
-    pub block_height: u64,
-    /// The alternatives of this type; see [`RpcQueryResponseKind`].
-    #[serde(flatten)]
-    pub kind: RpcQueryResponseKind,
 }
 /// The alternatives of [`RpcQueryResponse`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
@@ -1761,16 +1698,6 @@ crate::open_enum!(
     RpcStateChangesError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "NOT_SYNCED_YET",
     "INTERNAL_ERROR", "SHARD_NOT_APPLIED"], ["NOT_SYNCED_YET"], Unknown
 );
-/// It is a \[serializable view] of \[`StateChangesRequest`].
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct RpcStateChangesInBlockByTypeRequest {
-    /// The alternatives of this type; see [`BlockReference`].
-    #[serde(flatten)]
-    pub block_reference: BlockReference,
-    /// The alternatives of this type; see [`RpcStateChangesInBlockByTypeRequestKind`].
-    #[serde(flatten)]
-    pub kind: RpcStateChangesInBlockByTypeRequestKind,
-}
 /// The alternatives of [`RpcStateChangesInBlockByTypeRequest`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(tag = "changes_type")]
@@ -1788,12 +1715,6 @@ pub enum RpcStateChangesInBlockByTypeRequestKind {
         account_ids: ::std::vec::Vec<crate::AccountId>,
         key_prefix_base64: StoreKey,
     },
-}
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct RpcStateChangesInBlockRequest {
-    /// The alternatives of this type; see [`BlockReference`].
-    #[serde(flatten)]
-    pub block_reference: BlockReference,
 }
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -1817,7 +1738,6 @@ crate::open_enum!(
     RpcStatusError, Adjacent("name", "info"), ["NODE_IS_SYNCING", "NO_NEW_BLOCKS",
     "EPOCH_OUT_OF_BOUNDS", "INTERNAL_ERROR"], ["NODE_IS_SYNCING"], Unknown
 );
-pub type RpcStatusRequest = ();
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1845,15 +1765,6 @@ crate::open_enum!(
     "DOES_NOT_TRACK_SHARD", "REQUEST_ROUTED", "UNKNOWN_TRANSACTION", "INTERNAL_ERROR",
     "TIMEOUT_ERROR"], ["DOES_NOT_TRACK_SHARD", "TIMEOUT_ERROR"], Unknown
 );
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct RpcTransactionStatusRequest {
-    /// Default: `"EXECUTED_OPTIMISTIC"`.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub wait_until: ::std::option::Option<TxExecutionStatus>,
-    /// The alternatives of this type; see [`RpcTransactionStatusRequestKind`].
-    #[serde(flatten)]
-    pub kind: RpcTransactionStatusRequestKind,
-}
 /// The alternatives of [`RpcTransactionStatusRequest`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
@@ -1933,12 +1844,6 @@ crate::open_enum!(
     "VALIDATOR_INFO_UNAVAILABLE", "INTERNAL_ERROR"], ["UNKNOWN_EPOCH",
     "VALIDATOR_INFO_UNAVAILABLE"], Unknown
 );
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct RpcValidatorRequest {
-    /// The alternatives of this type; see [`RpcValidatorRequestKind`].
-    #[serde(flatten)]
-    pub kind: RpcValidatorRequestKind,
-}
 /// The alternatives of [`RpcValidatorRequest`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub enum RpcValidatorRequestKind {
@@ -2016,21 +1921,6 @@ crate::open_enum!(
     "INVALID_ACCOUNT", "UNKNOWN_ACCOUNT", "INTERNAL_ERROR"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct RpcViewAccessKeyListRequest {
-    pub account_id: crate::AccountId,
-    /// The alternatives of this type; see [`BlockReference`].
-    #[serde(flatten)]
-    pub block_reference: BlockReference,
-}
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct RpcViewAccessKeyRequest {
-    pub account_id: crate::AccountId,
-    pub public_key: crate::PublicKey,
-    /// The alternatives of this type; see [`BlockReference`].
-    #[serde(flatten)]
-    pub block_reference: BlockReference,
-}
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -2060,13 +1950,6 @@ crate::open_enum!(
     RpcViewAccountError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
     "UNKNOWN_ACCOUNT", "INTERNAL_ERROR"], [], Unknown
 );
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct RpcViewAccountRequest {
-    pub account_id: crate::AccountId,
-    /// The alternatives of this type; see [`BlockReference`].
-    #[serde(flatten)]
-    pub block_reference: BlockReference,
-}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -2104,13 +1987,6 @@ crate::open_enum!(
     "UNKNOWN_ACCOUNT", "NO_CONTRACT_CODE", "INTERNAL_ERROR"], [], Unknown
 );
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct RpcViewCodeRequest {
-    pub account_id: crate::AccountId,
-    /// The alternatives of this type; see [`BlockReference`].
-    #[serde(flatten)]
-    pub block_reference: BlockReference,
-}
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -2146,23 +2022,6 @@ crate::open_enum!(
     RpcViewStateError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
     "UNKNOWN_ACCOUNT", "TOO_LARGE_CONTRACT_STATE", "INTERNAL_ERROR"], [], Unknown
 );
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct RpcViewStateRequest {
-    pub account_id: crate::AccountId,
-    /// Default: `null`.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub after_key_base64: ::std::option::Option<StoreKey>,
-    /// Default: `false`.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub include_proof: ::std::option::Option<bool>,
-    /// Default: `null`.
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub limit: ::std::option::Option<u32>,
-    pub prefix_base64: StoreKey,
-    /// The alternatives of this type; see [`BlockReference`].
-    #[serde(flatten)]
-    pub block_reference: BlockReference,
-}
 /// A versioned struct that contains all information needed to assign accounts to shards.
 ///
 /// Because of re-sharding, the chain may use different shard layout to split shards at different
@@ -2248,13 +2107,6 @@ crate::open_enum!(
     StateChangeKindView, Field("type"), ["account_touched", "access_key_touched",
     "data_touched", "contract_code_touched"], [], Unknown
 );
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct StateChangeWithCauseView {
-    pub cause: StateChangeCauseView,
-    /// The alternatives of this type; see [`StateChangeWithCauseViewKind`].
-    #[serde(flatten)]
-    pub kind: StateChangeWithCauseViewKind,
-}
 /// The alternatives of [`StateChangeWithCauseView`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]

@@ -34,6 +34,8 @@ fn every_spec_version_generates_and_compiles() {
          pub mod types {\n\
          include!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/gen/\", stringify!($m), \"/types.rs\"));\n\
          include!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/gen/\", stringify!($m), \"/enums.rs\"));\n\
+         include!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/gen/\", stringify!($m), \"/flattened.rs\"));\n\
+         include!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/gen/\", stringify!($m), \"/aliases.rs\"));\n\
          pub mod envelope { use super::*; include!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/gen/\", stringify!($m), \"/envelope.rs\")); } }\n\
          pub mod methods { include!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/gen/\", stringify!($m), \"/methods.rs\")); }\n\
          } } }\n",

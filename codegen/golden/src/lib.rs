@@ -24,6 +24,18 @@ macro_rules! golden {
                     stringify!($name),
                     "/enums.rs"
                 ));
+                include!(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/expected/",
+                    stringify!($name),
+                    "/flattened.rs"
+                ));
+                include!(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/expected/",
+                    stringify!($name),
+                    "/aliases.rs"
+                ));
 
                 pub mod envelope {
                     #[allow(unused_imports)]

@@ -54,15 +54,18 @@ pub fn emit(api: &Api, options: &Options) -> Result<Files, Error> {
             .as_deref()
             .is_some_and(|n| ENVELOPE_PREFIXES.iter().any(|p| n.starts_with(p)))
     };
-    add(
-        "enums.rs",
+    // Our emitter's items, one kind per file.
+    let ours = |kind: fn(&Kind) -> bool| {
         enums::emit(
             api.types
                 .values()
-                .filter(|d| !matches!(d.kind, Kind::Typify | Kind::HandWritten { .. }))
+                .filter(move |d| kind(&d.kind))
                 .filter(|d| !is_envelope(d)),
-        ),
-    )?;
+        )
+    };
+    add("enums.rs", ours(|k| matches!(k, Kind::Enum(_))))?;
+    add("flattened.rs", ours(|k| matches!(k, Kind::Flattened(_))))?;
+    add("aliases.rs", ours(|k| matches!(k, Kind::Alias { .. })))?;
     // The per-method envelope aliases (`JsonRpcResponse_for_*`, ...) in a module of their
     // own, so that they don't crowd the types users read.
     add(

@@ -2,24 +2,11 @@
 // Do not edit by hand: see the README, "Regenerating".
 
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct BareRequest {
-    /// The alternatives of this type; see [`BlockReference`].
-    #[serde(flatten)]
-    pub block_reference: BlockReference,
-}
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub enum BlockReference {
     #[serde(rename = "block_id")]
     BlockId(u64),
     #[serde(rename = "finality")]
     Finality(Finality),
-}
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct ByBlockRequest {
-    pub account_id: ::std::string::String,
-    /// The alternatives of this type; see [`BlockReference`].
-    #[serde(flatten)]
-    pub block_reference: BlockReference,
 }
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
@@ -107,14 +94,6 @@ pub enum InternalError {
 crate::flattened::open_enum!(
     InternalError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
 );
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct LookupRequest {
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub wait: ::std::option::Option<bool>,
-    /// The alternatives of this type; see [`LookupRequestKind`].
-    #[serde(flatten)]
-    pub kind: LookupRequestKind,
-}
 /// The alternatives of [`LookupRequest`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
@@ -174,15 +153,6 @@ impl<'de> ::serde::Deserialize<'de> for LookupRequestKind {
         )
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct QueryRequest {
-    /// The alternatives of this type; see [`BlockReference`].
-    #[serde(flatten)]
-    pub block_reference: BlockReference,
-    /// The alternatives of this type; see [`QueryRequestKind`].
-    #[serde(flatten)]
-    pub kind: QueryRequestKind,
-}
 /// The alternatives of [`QueryRequest`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(tag = "request_type")]
@@ -207,13 +177,6 @@ pub enum RpcRequestValidationErrorKind {
 crate::flattened::open_enum!(
     RpcRequestValidationErrorKind, Adjacent("name", "info"), ["PARSE_ERROR"], [], Unknown
 );
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-pub struct ShapeResponse {
-    pub block_height: u64,
-    /// The alternatives of this type; see [`ShapeResponseKind`].
-    #[serde(flatten)]
-    pub kind: ShapeResponseKind,
-}
 /// The alternatives of [`ShapeResponse`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]

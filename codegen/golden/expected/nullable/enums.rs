@@ -32,8 +32,6 @@ pub enum HealthError {
 crate::nullable::open_enum!(
     HealthError, Adjacent("name", "info"), ["NODE_IS_SYNCING"], [], Unknown
 );
-pub type HealthRequest = ();
-pub type HealthResponse = ();
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
