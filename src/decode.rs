@@ -101,7 +101,8 @@ fn locate(
     ) {
         return DecodeError::new("", first.to_string());
     }
-    let _stale = crate::de::mode::take_buffered_failure();
+    // Whatever an earlier decode on this thread left noted is not this failure's.
+    drop(crate::de::mode::take_buffered_failure());
     // The same failure decoded again with the paths inside buffered values tracked; a
     // different one (path tracking changed the outcome) is not trusted.
     let again = crate::de::mode::with_paths(again);

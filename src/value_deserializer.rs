@@ -5,8 +5,9 @@
 //! deserializer types, so every buffered enum that used them made this crate compile the
 //! whole decoding code of its payload types, twice, whether or not a user ever decoded
 //! them (97% of the library's LLVM IR, measured with `cargo llvm-lines`). Generic over
-//! the caller's error type, the same code is compiled only where a user decodes, for the
-//! types they decode, and the path costs nothing until something fails.
+//! the caller's error type, it is compiled once per deserializer that decodes: serde_json's
+//! streaming one, which the generated `RpcMethod::decode_response` of every method uses
+//! (so, once, in this crate), and the path costs nothing until something fails.
 
 use std::cell::RefCell;
 use std::marker::PhantomData;

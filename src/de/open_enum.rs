@@ -113,8 +113,9 @@ macro_rules! open_enum {
     };
     // `fn from_buffered<E>(Value) -> Result<$name, E>`: selects the variant of a buffered
     // value and decodes it with its own path tracking (`KNOWN` must be in scope). Generic
-    // over the caller's error, so that this crate does not compile the payloads' decoding
-    // for a deserializer of its own choosing (see `ValueDeserializer`).
+    // over the caller's error, so that the payloads' decoding is compiled once per outer
+    // deserializer, not for a second one of this crate's choosing (see
+    // `ValueDeserializer`).
     (@buffered $name:ident, $tagging:expr, $unknown:ident, |$value:ident, $path:ident| $source:expr) => {
         fn from_buffered<E: ::serde::de::Error>(buffered: ::serde_json::Value) -> ::std::result::Result<$name, E> {
             use $crate::__private::noted_buffered_failure as noted;
