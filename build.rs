@@ -5,9 +5,11 @@
 //! from `NEAR_RPC_GENERATED`. Two version features at once are a compile error naming
 //! both (`src/lib.rs`), as in k8s-openapi: only the final binary should choose.
 //!
-//! The spec is taken from `NEAR_RPC_SPEC` or `spec/openapi.json`. Both paths produce the
-//! same code for the same spec (a test checks it), so the feature is for users who want
-//! their build to follow a spec file, e.g. a newer one, without running the generator.
+//! The spec is taken from `NEAR_RPC_SPEC` (nearcore's OpenAPI or OpenRPC document) or
+//! `spec/openapi.json`, merged with the OpenRPC document in `NEAR_RPC_OPENRPC` or
+//! `spec/openrpc.json` when there is one. Both paths produce the same code for the same
+//! documents (a test checks it), so the feature is for users who want their build to
+//! follow a spec file, e.g. a newer one, without running the generator.
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(near_rpc_generated_in_out_dir)");
@@ -122,10 +124,16 @@ fn module_name(version: &str) -> String {
 fn regenerate() -> Option<std::path::PathBuf> {
     use std::path::PathBuf;
 
-    let spec = std::env::var_os("NEAR_RPC_SPEC")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("spec/openapi.json"));
+    println!("cargo::rerun-if-env-changed=NEAR_RPC_OPENRPC");
+    let path = |var: &str, default: &str| {
+        std::env::var_os(var)
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(default))
+    };
+    let spec = path("NEAR_RPC_SPEC", "spec/openapi.json");
+    let openrpc = path("NEAR_RPC_OPENRPC", "spec/openrpc.json");
     println!("cargo::rerun-if-changed={}", spec.display());
+    println!("cargo::rerun-if-changed={}", openrpc.display());
     if !spec.exists() {
         println!(
             "cargo::warning=feature `codegen`: no spec at {} (set NEAR_RPC_SPEC); using the checked-in bindings",
@@ -133,10 +141,20 @@ fn regenerate() -> Option<std::path::PathBuf> {
         );
         return None;
     }
+    let mut specs = vec![spec.as_path()];
+    if std::env::var_os("NEAR_RPC_OPENRPC").is_some() && !openrpc.exists() {
+        panic!(
+            "NEAR_RPC_OPENRPC names {}, which does not exist",
+            openrpc.display()
+        );
+    }
+    if openrpc.exists() && openrpc != spec {
+        specs.push(openrpc.as_path());
+    }
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let files = match near_rpc_codegen::generate(&spec) {
+    let files = match near_rpc_codegen::generate_files(&specs, None) {
         Ok(files) => files,
-        Err(e) => panic!("near-rpc-codegen failed on {}: {e}", spec.display()),
+        Err(e) => panic!("near-rpc-codegen failed on {specs:?}: {e}"),
     };
     if let Err(e) = near_rpc_codegen::write::write(&out, &files) {
         panic!("cannot write the generated bindings: {e}");

@@ -75,6 +75,7 @@ pub mod __generated_root {
         __private, deserialize_struct, open_enum, AccountId, BlockId, CryptoHash, EnvelopeOf,
         ErrorWrapper, FunctionArgs, MethodVisitor, NearGas, NearToken, PublicKey, Request,
         Response, RpcMethod, RpcTransactionResponse, SchemaVisitor, Signature, SignedTransaction,
+        UntypedCause,
     };
 }
 
@@ -83,7 +84,7 @@ pub mod __generated_root {
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 
-pub use envelope::{Id, Request, Response};
+pub use envelope::{Id, Request, Response, UntypedCause};
 
 /// The JSON-RPC error object of a method whose handler errors are `E`, with the spec's
 /// request-validation and internal causes (the envelope itself is generic over them).
@@ -152,7 +153,7 @@ pub mod schemas {
 mod spec {
     include!(concat!(env!("NEAR_RPC_GENERATED"), "/spec.rs"));
 }
-pub use spec::{SPEC_SHA256, SPEC_VERSION};
+pub use spec::{SPEC_DOCUMENTS, SPEC_SHA256, SPEC_VERSION};
 
 // `if_spec_ge_1_2_8! { .. }`, `if_spec_lt_1_2_8! { .. }`, ... (written by build.rs).
 include!(concat!(env!("OUT_DIR"), "/version_macros.rs"));

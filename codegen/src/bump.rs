@@ -58,6 +58,12 @@ pub fn bump(
 ) -> Result<Bumped, Error> {
     let bytes = read(spec)?;
     let new = load::parse(&bytes)?;
+    if new.documents[0].format != load::Format::OpenApi {
+        return Err(Error::new(
+            "bump takes the new version's OpenAPI document; pin its OpenRPC document beside \
+             it in spec/SOURCE.toml (`openrpc = ...`) and regenerate",
+        ));
+    }
     let pins = read_pins(root)?;
     if pins.iter().any(|(version, _)| *version == new.version) {
         return Err(Error::new(format!(
@@ -90,7 +96,7 @@ pub fn bump(
             "{}shipped = \"{} {commit} {}\"\n",
             with_newline(text),
             new.version,
-            new.sha256
+            new.documents[0].sha256
         ))
     })?;
     let feature = module_name(&new.version);

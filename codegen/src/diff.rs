@@ -79,7 +79,7 @@ pub fn diff(old: &Api, new: &Api) -> ApiDiff {
     }
 }
 
-fn change(
+pub(crate) fn change(
     severity: Severity,
     item: &'static str,
     name: impl Into<String>,
@@ -124,7 +124,7 @@ fn diff_methods(old: &Api, new: &Api, out: &mut Vec<Change>) {
 
 /// The comparable form of a type: its shape, without docs.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Shape {
+pub(crate) enum Shape {
     /// Named fields (wire name → field), plus flattened enums.
     Struct(BTreeMap<String, FieldShape>),
     /// Variants (Rust name → payload), and whether the enum is open.
@@ -134,15 +134,15 @@ enum Shape {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct FieldShape {
-    ty: String,
-    required: bool,
+pub(crate) struct FieldShape {
+    pub(crate) ty: String,
+    pub(crate) required: bool,
 }
 
 /// Per-item docs of a type, for doc-only changes: (type doc, field/variant → doc).
-type Docs = (Option<String>, BTreeMap<String, Option<String>>);
+pub(crate) type Docs = (Option<String>, BTreeMap<String, Option<String>>);
 
-fn shape_of(def: &ir::TypeDef) -> (Shape, Docs) {
+pub(crate) fn shape_of(def: &ir::TypeDef) -> (Shape, Docs) {
     let mut docs = BTreeMap::new();
     let shape = match &def.kind {
         Kind::Enum(e) => {
@@ -294,7 +294,7 @@ fn diff_types(old: &Api, new: &Api, out: &mut Vec<Change>) {
     }
 }
 
-fn diff_shape(name: &str, old: &Shape, new: &Shape, out: &mut Vec<Change>) {
+pub(crate) fn diff_shape(name: &str, old: &Shape, new: &Shape, out: &mut Vec<Change>) {
     match (old, new) {
         (Shape::Struct(a), Shape::Struct(b)) => {
             for (field, after) in b {
@@ -410,7 +410,7 @@ fn describe(shape: &Shape) -> String {
     }
 }
 
-fn diff_docs(name: &str, old: &Docs, new: &Docs, out: &mut Vec<Change>) {
+pub(crate) fn diff_docs(name: &str, old: &Docs, new: &Docs, out: &mut Vec<Change>) {
     if old.0 != new.0 {
         out.push(change(Severity::Docs, "type", name, "doc changed"));
     }
@@ -456,7 +456,7 @@ fn short(path: &str) -> String {
 
 /// The Rust type of a property schema, as text, the way typify renders it (enough to
 /// tell when a field's type changed).
-fn schema_type(schema: &Value) -> String {
+pub(crate) fn schema_type(schema: &Value) -> String {
     if let Some(name) = ir::ref_name(schema) {
         return match handwritten::replacement(name) {
             Some(r) => short(r.rust_path),

@@ -1,10 +1,11 @@
 //! The generator of the `near-rpc` bindings.
 //!
-//! It reads nearcore's OpenAPI 3.0 document and writes the Rust types and method stubs
+//! It reads nearcore's OpenAPI 3.0 or OpenRPC 1.3 document (or both) and writes the Rust types and method stubs
 //! that `near-rpc` checks in under `generated/vX_Y_Z/`, one directory per shipped spec
 //! version ([`bump`] ships a new one). The pipeline, one module per stage:
 //!
-//! 1. [`load`]: read the document and verify its sha256 against `spec/SOURCE.toml`;
+//! 1. [`load`]: read the documents, verify their sha256 against `spec/SOURCE.toml`, and
+//!    restate them in the generator's terms (the only stage that knows the formats);
 //! 2. [`normalize`] (with [`patch`]): OpenAPI `nullable` to JSON schema, `format: uint`
 //!    to u64, `patternProperties` to maps, unknown fields allowed, doc text made safe
 //!    for rustdoc, and our corrections from `spec/patches/` applied;
@@ -16,8 +17,12 @@
 //! 5. format with prettyplease;
 //! 6. [`mod@write`]: add the `@generated` header and write only files that changed.
 //!
+//! Stage 1 reads either of nearcore's documents of the API, OpenAPI or OpenRPC, or both of
+//! one version, merged ([`load`]).
+//!
 //! [`diff`] compares the IRs of two spec versions: what changed in the generated API,
-//! classified for semver.
+//! classified for semver. [`crosscheck`] compares the IRs of one version's OpenAPI and
+//! OpenRPC documents.
 //!
 //! # Why not progenitor
 //! progenitor was measured on this spec and rejected: it rejects the tuple `items` used
@@ -27,6 +32,7 @@
 //! methods are few and regular, so their stubs are generated here from `paths`.
 
 pub mod bump;
+pub mod crosscheck;
 pub mod diff;
 pub mod emit;
 pub mod handwritten;
@@ -62,9 +68,19 @@ impl std::error::Error for Error {}
 
 /// Loads, normalizes and builds the IR of a spec document (stages 1 to 3).
 pub fn api_from_bytes(bytes: &[u8]) -> Result<ir::Api, Error> {
-    let mut spec = load::parse(bytes)?;
-    let schemas = normalize::normalize(&mut spec.document, &spec.version)?;
-    ir::build(&spec.version, &spec.sha256, &spec.document, &schemas)
+    api_from_documents(&[bytes])
+}
+
+/// [`api_from_bytes`] for one document or two of one version (OpenAPI and OpenRPC,
+/// merged; see [`load::parse_all`]).
+pub fn api_from_documents(documents: &[&[u8]]) -> Result<ir::Api, Error> {
+    api_from_spec(load::parse_all(documents)?)
+}
+
+/// Stages 2 and 3 on a loaded spec.
+pub fn api_from_spec(mut spec: load::Spec) -> Result<ir::Api, Error> {
+    normalize::normalize(&mut spec)?;
+    ir::build(&spec)
 }
 
 /// Runs stages 1 to 5 on a spec document: the generated files, in memory.
@@ -77,9 +93,29 @@ pub fn generate_with_options(bytes: &[u8], options: &Options) -> Result<Files, E
     emit::emit(&api_from_bytes(bytes)?, options)
 }
 
+/// The IRs of a version's two documents, each alone, for [`crosscheck::crosscheck`]:
+/// the OpenRPC document is read as the OpenAPI document's version.
+pub fn apis_to_crosscheck(openapi: &[u8], openrpc: &[u8]) -> Result<(ir::Api, ir::Api), Error> {
+    let openapi = api_from_bytes(openapi)?;
+    let openrpc = api_from_spec(load::parse_all_as(&[openrpc], Some(&openapi.version))?)?;
+    if openapi.documents[0].format != load::Format::OpenApi
+        || openrpc.documents[0].format != load::Format::OpenRpc
+    {
+        return Err(Error::new(
+            "crosscheck takes the OpenAPI document, then the OpenRPC one",
+        ));
+    }
+    Ok((openapi, openrpc))
+}
+
 /// Runs stages 1 to 5 on a spec file.
 pub fn generate(spec: &Path) -> Result<Files, Error> {
-    let bytes = std::fs::read(spec)
-        .map_err(|e| Error::new(format!("cannot read spec {}: {e}", spec.display())))?;
-    generate_from_bytes(&bytes)
+    generate_files(&[spec], None)
+}
+
+/// Runs stages 1 to 5 on one spec file, or two of one version (merged); `version` names
+/// the version of an OpenRPC document that `spec/SOURCE.toml` does not pin.
+pub fn generate_files(specs: &[&Path], version: Option<&str>) -> Result<Files, Error> {
+    let api = api_from_spec(load::load(specs, version)?)?;
+    emit::emit(&api, &Options::default())
 }

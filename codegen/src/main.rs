@@ -5,13 +5,19 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-usage: near-rpc-codegen generate (--spec FILE | --shipped SPEC_DIR) [--out DIR] [--check]
+usage: near-rpc-codegen generate (--spec FILE [--spec FILE] | --shipped SPEC_DIR) [--out DIR]
+                                 [--version VERSION] [--check]
        near-rpc-codegen diff OLD.json NEW.json [--format text|json|markdown]
        near-rpc-codegen bump NEW.json [--previous OLD.json] [--commit SHA] [--root DIR]
+       near-rpc-codegen crosscheck OPENAPI.json OPENRPC.json [--format text|markdown]
 
 generate:
-  --spec FILE         nearcore's OpenAPI document (openapi.json)
+  --spec FILE         nearcore's OpenAPI (openapi.json) or OpenRPC (openrpc.json) document;
+                      give both documents of one version to generate from them merged
   --shipped SPEC_DIR  every version spec/SOURCE.toml ships, from SPEC_DIR/openapi-X.Y.Z.json
+                      (merged with SPEC_DIR/openrpc-X.Y.Z.json where one is pinned)
+  --version VERSION   the nearcore version of an OpenRPC document given alone that
+                      spec/SOURCE.toml does not pin (its info.version does not say)
   --out DIR           where the generated files go (default: generated/vX_Y_Z for the
                       spec's version; with --shipped, the directory holding vX_Y_Z/)
   --check             write nothing; exit 1 with a summary when a directory differs
@@ -22,7 +28,11 @@ bump:
   ship a new spec version: its bindings in generated/vX_Y_Z, its pin in
   spec/SOURCE.toml, its cargo feature (and `latest`), the diff against the previous
   version (read from --previous, or openapi-PREV.json beside NEW.json) prepended to
-  CHANGELOG.md; prints the crate version the diff implies (--root: the repository, .)";
+  CHANGELOG.md; prints the crate version the diff implies (--root: the repository, .)
+crosscheck:
+  every difference between the OpenAPI and the OpenRPC document of one version, in
+  terms of the generated API, classed like diff with the OpenAPI bindings as the old
+  API (docs/crosscheck-1.2.6.md is the report for 1.2.6)";
 
 fn main() -> ExitCode {
     match run(std::env::args().skip(1).collect()) {
@@ -40,6 +50,7 @@ fn run(args: Vec<String>) -> Result<ExitCode, String> {
         Some("generate") => generate(args),
         Some("diff") => diff(args),
         Some("bump") => bump(args),
+        Some("crosscheck") => crosscheck(args),
         Some("-h" | "--help") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -82,6 +93,38 @@ fn diff(args: impl Iterator<Item = String>) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+fn crosscheck(args: impl Iterator<Item = String>) -> Result<ExitCode, String> {
+    let (mut specs, mut format) = (Vec::new(), "text".to_owned());
+    let mut args = args;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--format" => format = args.next().ok_or("--format needs text or markdown")?,
+            other if other.starts_with("--") => {
+                return Err(format!("unknown argument {other:?}\n{USAGE}"))
+            }
+            _ => specs.push(PathBuf::from(arg)),
+        }
+    }
+    let [openapi, openrpc] = specs.as_slice() else {
+        return Err(format!(
+            "crosscheck needs OPENAPI.json and OPENRPC.json\n{USAGE}"
+        ));
+    };
+    let read = |path: &PathBuf| {
+        std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    };
+    let (a, b) = near_rpc_codegen::apis_to_crosscheck(&read(openapi)?, &read(openrpc)?)
+        .map_err(|e| e.to_string())?;
+    let report = near_rpc_codegen::crosscheck::crosscheck(&a, &b);
+    let text = match format.as_str() {
+        "text" => report.to_text(),
+        "markdown" => report.to_markdown(),
+        other => return Err(format!("unknown format {other:?}: text or markdown")),
+    };
+    print!("{text}");
+    Ok(ExitCode::SUCCESS)
+}
+
 fn bump(args: impl Iterator<Item = String>) -> Result<ExitCode, String> {
     let mut args = args;
     let (mut spec, mut previous, mut commit, mut root) = (None, None, None, PathBuf::from("."));
@@ -108,48 +151,42 @@ fn bump(args: impl Iterator<Item = String>) -> Result<ExitCode, String> {
 
 fn generate(args: impl Iterator<Item = String>) -> Result<ExitCode, String> {
     let mut args = args;
-    let (mut spec, mut shipped, mut out, mut check) = (None, None, None, false);
+    let (mut specs, mut shipped, mut out, mut check, mut version) =
+        (Vec::new(), None, None, false, None);
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--spec" => spec = Some(PathBuf::from(args.next().ok_or("--spec needs a file")?)),
+            "--spec" => specs.push(PathBuf::from(args.next().ok_or("--spec needs a file")?)),
             "--shipped" => {
                 shipped = Some(PathBuf::from(
                     args.next().ok_or("--shipped needs a directory")?,
                 ))
             }
             "--out" => out = Some(PathBuf::from(args.next().ok_or("--out needs a directory")?)),
+            "--version" => version = Some(args.next().ok_or("--version needs a version")?),
             "--check" => check = true,
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }
     }
-    let jobs: Vec<(PathBuf, PathBuf)> = match (spec, shipped) {
-        (Some(spec), None) => {
-            let out = match out {
-                Some(out) => out,
-                None => {
-                    let version = near_rpc_codegen::load::load(&spec)
-                        .map_err(|e| e.to_string())?
-                        .version;
-                    Path::new("generated").join(near_rpc_codegen::load::module_name(&version))
-                }
-            };
-            vec![(spec, out)]
-        }
-        (None, Some(dir)) => {
+    let jobs: Vec<(Vec<PathBuf>, PathBuf)> = match (specs.is_empty(), shipped) {
+        (false, None) => vec![(specs, out.unwrap_or_default())],
+        (true, Some(dir)) => {
+            if version.is_some() {
+                return Err("--version goes with --spec, not --shipped".into());
+            }
             let root = out.unwrap_or_else(|| PathBuf::from("generated"));
             near_rpc_codegen::load::shipped()
                 .iter()
                 .map(|pin| {
-                    let spec = dir.join(format!("openapi-{}.json", pin.version));
-                    (spec, root.join(pin.module()))
+                    let specs = near_rpc_codegen::load::shipped_documents(&dir, pin.version);
+                    (specs, root.join(pin.module()))
                 })
                 .collect()
         }
         _ => return Err(format!("give --spec FILE or --shipped SPEC_DIR\n{USAGE}")),
     };
     let mut stale = false;
-    for (spec, out) in &jobs {
-        stale |= !generate_one(spec, out, check)?;
+    for (specs, out) in &jobs {
+        stale |= !generate_one(specs, out, check, version.as_deref())?;
     }
     Ok(if stale {
         ExitCode::from(1)
@@ -158,28 +195,65 @@ fn generate(args: impl Iterator<Item = String>) -> Result<ExitCode, String> {
     })
 }
 
-/// Generates `spec` into `out`, or checks it; false when the check found drift.
-fn generate_one(spec: &Path, out: &Path, check: bool) -> Result<bool, String> {
-    let files = near_rpc_codegen::generate(spec).map_err(|e| format!("{}: {e}", spec.display()))?;
+/// Generates `specs` into `out` (default: `generated/vX_Y_Z`), or checks it; false when
+/// the check found drift.
+fn generate_one(
+    specs: &[PathBuf],
+    out: &Path,
+    check: bool,
+    version: Option<&str>,
+) -> Result<bool, String> {
+    let named = specs
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let paths: Vec<&Path> = specs.iter().map(PathBuf::as_path).collect();
+    let spec =
+        near_rpc_codegen::load::load(&paths, version).map_err(|e| format!("{named}: {e}"))?;
+    let api = near_rpc_codegen::api_from_spec(spec).map_err(|e| format!("{named}: {e}"))?;
+    let files = near_rpc_codegen::emit::emit(&api, &near_rpc_codegen::Options::default())
+        .map_err(|e| format!("{named}: {e}"))?;
+    let default_out;
+    let out = if out.as_os_str().is_empty() {
+        default_out =
+            Path::new("generated").join(near_rpc_codegen::load::module_name(&api.version));
+        &default_out
+    } else {
+        out
+    };
+    for gap in api.gaps() {
+        eprintln!("note: {named}: {gap}");
+    }
     if check {
         let drift = near_rpc_codegen::write::drift(out, &files).map_err(|e| e.to_string())?;
         if drift.is_empty() {
-            println!("{} is up to date with {}", out.display(), spec.display());
+            println!("{} is up to date with {named}", out.display());
             return Ok(true);
         }
         eprint!("{} is stale:\n{drift}", out.display());
+        let spec_args: Vec<String> = specs
+            .iter()
+            .map(|s| format!("--spec {}", s.display()))
+            .collect();
         eprintln!(
-            "regenerate with: near-rpc-codegen generate --spec {} --out {}",
-            spec.display(),
+            "regenerate with: near-rpc-codegen generate {} --out {}",
+            spec_args.join(" "),
             out.display()
         );
         return Ok(false);
     }
     let written = near_rpc_codegen::write::write(out, &files).map_err(|e| e.to_string())?;
     println!(
-        "{} files generated in {}, {} changed{}",
+        "{} files generated in {} from {} ({}), {} changed{}",
         files.len(),
         out.display(),
+        named,
+        api.documents
+            .iter()
+            .map(|d| d.format.name())
+            .collect::<Vec<_>>()
+            .join(" + "),
         written.len(),
         if written.is_empty() {
             String::new()

@@ -4,21 +4,27 @@
 //! Every rewrite here is structural and version-independent, so the same code serves all
 //! spec versions from 1.0.0 on.
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
+use crate::load::Spec;
 use crate::{patch, Error};
 
-/// Normalizes the `components.schemas` of a document in place and returns them.
-pub fn normalize(document: &mut Value, version: &str) -> Result<Map<String, Value>, Error> {
-    patch::apply_all(document, version)?;
-    let schemas = document
-        .pointer_mut("/components/schemas")
-        .and_then(Value::as_object_mut)
-        .ok_or_else(|| Error::new("spec has no components.schemas"))?;
-    for schema in schemas.values_mut() {
-        normalize_schema(schema);
+/// Applies our corrections (`spec/patches/`) to the schemas of a spec, then normalizes
+/// every schema, the named ones and those of each method.
+pub fn normalize(spec: &mut Spec) -> Result<(), Error> {
+    // Patches point into the document as upstream lays it out (`/components/schemas/..`).
+    let mut document = json!({"components": {"schemas": std::mem::take(&mut spec.schemas)}});
+    patch::apply_all(&mut document, &spec.version)?;
+    if let Value::Object(schemas) = document["components"]["schemas"].take() {
+        spec.schemas = schemas;
     }
-    Ok(schemas.clone())
+    spec.schemas.values_mut().for_each(normalize_schema);
+    for method in spec.methods.values_mut() {
+        normalize_schema(&mut method.params);
+        normalize_schema(&mut method.result);
+        method.error.iter_mut().for_each(normalize_schema);
+    }
+    Ok(())
 }
 
 /// Rewrites one schema and everything nested in it.
@@ -29,6 +35,13 @@ pub fn normalize_schema(schema: &mut Value) {
     // newer node: `deny_unknown_fields` would turn every added field into an error.
     if map.get("additionalProperties") == Some(&Value::Bool(false)) {
         map.remove("additionalProperties");
+    }
+    // JSON schema's `const` (OpenRPC documents) is OpenAPI 3.0's one-value `enum`: one
+    // spelling for the IR to read.
+    if !map.contains_key("enum") {
+        if let Some(value) = map.remove("const") {
+            map.insert("enum".into(), Value::Array(vec![value]));
+        }
     }
     // `format: uint` is Rust's usize in nearcore; on the wire it is an unsigned integer
     // whose range must not depend on the client's platform.

@@ -1,4 +1,5 @@
-//! Golden tests: small specs, one per schema pattern (`golden/specs/`), generate exactly
+//! Golden tests: small specs, one per schema pattern or input (`golden/specs/`: OpenAPI
+//! patterns, an OpenRPC document, and a pattern merged with an OpenRPC document), generate exactly
 //! the code checked in under `golden/expected/`, and the `near-rpc-golden` crate compiles
 //! that code under `deny(warnings)` and tests how it decodes.
 //!
@@ -106,13 +107,32 @@ fn specs() -> Vec<(String, Value)> {
     specs
 }
 
-fn generate(name: &str, pattern: &Value, root: &str) -> near_rpc_codegen::Files {
-    let document = serde_json::to_vec(&expand(name, pattern)).expect("serializes");
+/// The documents a golden spec stands for: an OpenRPC document as it is (a file with an
+/// `openrpc` key), or a pattern expanded into an OpenAPI document, plus the OpenRPC
+/// document it is merged with when it has one (`openrpc_document`).
+fn documents(name: &str, spec: &Value) -> Vec<Vec<u8>> {
+    let bytes = |v: &Value| serde_json::to_vec(v).expect("serializes");
+    if spec.get("openrpc").is_some() {
+        return vec![bytes(spec)];
+    }
+    let mut documents = vec![bytes(&expand(name, spec))];
+    documents.extend(spec.get("openrpc_document").map(bytes));
+    documents
+}
+
+fn generate(name: &str, spec: &Value, root: &str) -> near_rpc_codegen::Files {
+    let documents = documents(name, spec);
+    let documents: Vec<&[u8]> = documents.iter().map(Vec::as_slice).collect();
+    // An OpenRPC document does not say its version; golden ones are named for it.
+    let version = format!("0.0.0-golden-{name}");
+    let spec = near_rpc_codegen::load::parse_all_as(&documents, Some(&version))
+        .unwrap_or_else(|e| panic!("golden {name}: {e}"));
+    let api =
+        near_rpc_codegen::api_from_spec(spec).unwrap_or_else(|e| panic!("golden {name}: {e}"));
     let options = near_rpc_codegen::Options {
         root: root.to_owned(),
     };
-    near_rpc_codegen::generate_with_options(&document, &options)
-        .unwrap_or_else(|e| panic!("golden {name}: {e}"))
+    near_rpc_codegen::emit::emit(&api, &options).unwrap_or_else(|e| panic!("golden {name}: {e}"))
 }
 
 #[test]

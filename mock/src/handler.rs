@@ -185,7 +185,9 @@ pub fn answer(chain: &mut Chain, method: &str, params: &Value) -> Answer {
             block_height(chain, params)?;
             Ok(chain.protocol_config())
         }
-        "client_config" => Ok(chain.client_config()),
+        // `EXPERIMENTAL_client_config` and `light_client_block_proof` are in nearcore's
+        // OpenRPC document only; nodes answer them as their twins.
+        "client_config" | "EXPERIMENTAL_client_config" => Ok(chain.client_config()),
         "maintenance_windows" | "EXPERIMENTAL_maintenance_windows" => Ok(json!([])),
         "EXPERIMENTAL_congestion_level" => Ok(json!({ "congestion_level": 0.0 })),
         "EXPERIMENTAL_split_storage_info" => Ok(json!({
@@ -240,7 +242,7 @@ pub fn answer(chain: &mut Chain, method: &str, params: &Value) -> Answer {
         "light_client_proof" | "EXPERIMENTAL_light_client_proof" => {
             light_client_proof(chain, params)
         }
-        "EXPERIMENTAL_light_client_block_proof" => {
+        "light_client_block_proof" | "EXPERIMENTAL_light_client_block_proof" => {
             let hash = hash_param(params, "block_hash")?;
             let height = chain.height_of(&hash).ok_or_else(|| {
                 RpcError::handler(

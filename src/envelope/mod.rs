@@ -4,6 +4,7 @@ pub mod error;
 pub mod id;
 pub mod request;
 pub mod response;
+pub mod untyped_cause;
 mod version;
 
 #[cfg(feature = "client")]
@@ -14,3 +15,4 @@ pub use error::{
 pub use id::Id;
 pub use request::Request;
 pub use response::Response;
+pub use untyped_cause::UntypedCause;

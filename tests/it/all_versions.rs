@@ -1,6 +1,8 @@
-//! Every spec version in the shared data (1.0.0 to 1.2.11) generates, and the generated
-//! code of all of them compiles (`cargo check` of one scratch crate holding each version
-//! in its own module, beside this crate's hand-written layer).
+//! Every spec document in the shared data generates, and the generated code of all of them
+//! compiles (`cargo check` of one scratch crate holding each in its own module, beside
+//! this crate's hand-written layer): the OpenAPI documents of 1.0.0 to 1.2.11, each
+//! OpenRPC document alone, and each OpenRPC document merged with the OpenAPI one of its
+//! version.
 
 use crate::common;
 
@@ -13,16 +15,21 @@ use std::process::Command;
 fn every_spec_version_generates_and_compiles() {
     let shared = common::shared_dir();
     let tsv = std::fs::read_to_string(shared.join("spec/SOURCES.tsv")).expect("SOURCES.tsv");
-    let versions: Vec<&str> = tsv
-        .lines()
-        .filter_map(|l| {
-            l.split('\t')
-                .next()?
-                .strip_prefix("openapi-")?
-                .strip_suffix(".json")
-        })
-        .collect();
+    let documents = |prefix: &str| -> Vec<String> {
+        tsv.lines()
+            .filter_map(|l| {
+                let version = l.split('\t').next()?.strip_prefix(prefix)?;
+                Some(version.strip_suffix(".json")?.to_owned())
+            })
+            .collect()
+    };
+    let versions = documents("openapi-");
     assert_eq!(versions.len(), 16, "{versions:?}");
+    let openrpc_versions = documents("openrpc-");
+    assert!(
+        !openrpc_versions.is_empty(),
+        "the shared data has an OpenRPC document"
+    );
 
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     // The generated crate's sources; it builds in the workspace's target directory.
@@ -40,14 +47,34 @@ fn every_spec_version_generates_and_compiles() {
          pub mod methods { include!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/gen/\", stringify!($m), \"/methods.rs\")); }\n\
          } } }\n",
     );
+    let read = |name: String| std::fs::read(shared.join("spec").join(name)).expect("spec");
+    let mut jobs = Vec::new();
     for version in &versions {
-        let module = format!("v{}", version.replace('.', "_"));
-        let bytes = std::fs::read(common::spec_path(&shared, version)).expect("spec");
+        jobs.push((
+            version.clone(),
+            vec![read(format!("openapi-{version}.json"))],
+        ));
+    }
+    for version in &openrpc_versions {
+        let openrpc = read(format!("openrpc-{version}.json"));
+        jobs.push((format!("openrpc-{version}"), vec![openrpc.clone()]));
+        let openapi = read(format!("openapi-{version}.json"));
+        jobs.push((format!("merged-{version}"), vec![openapi, openrpc]));
+    }
+    for (name, documents) in &jobs {
+        let module = format!("v{}", name.replace(['.', '-'], "_"));
+        let documents: Vec<&[u8]> = documents.iter().map(Vec::as_slice).collect();
+        // An OpenRPC document alone does not say its version (`--version`).
+        let version = name.rsplit('-').next();
+        let spec = near_rpc_codegen::load::parse_all_as(&documents, version)
+            .unwrap_or_else(|e| panic!("{name} does not load: {e}"));
+        let api = near_rpc_codegen::api_from_spec(spec)
+            .unwrap_or_else(|e| panic!("{name} does not build: {e}"));
         let options = near_rpc_codegen::Options {
             root: format!("crate::{module}"),
         };
-        let files = near_rpc_codegen::generate_with_options(&bytes, &options)
-            .unwrap_or_else(|e| panic!("spec {version} does not generate: {e}"));
+        let files = near_rpc_codegen::emit::emit(&api, &options)
+            .unwrap_or_else(|e| panic!("{name} does not generate: {e}"));
         near_rpc_codegen::write::write(&scratch.join("gen").join(&module), &files).expect("writes");
         let _ = writeln!(lib, "version!({module});");
     }
@@ -75,5 +102,12 @@ fn every_spec_version_generates_and_compiles() {
         "the generated code of some version does not compile:\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    println!("{} spec versions generate and compile", versions.len());
+    println!(
+        "{} spec documents and merges generate and compile: {}",
+        jobs.len(),
+        jobs.iter()
+            .map(|(name, _)| name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
 }

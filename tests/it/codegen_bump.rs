@@ -40,8 +40,10 @@ fn bump_ships_a_new_version_in_one_step() {
     std::fs::create_dir_all(&specs).unwrap();
     let shipped = near_rpc_codegen::load::shipped();
     for pin in &shipped {
-        let name = format!("openapi-{}.json", pin.version);
-        std::fs::copy(shared.join("spec").join(&name), specs.join(&name)).unwrap();
+        for document in common::shipped_documents(&shared, pin.version) {
+            let name = document.file_name().unwrap();
+            std::fs::copy(&document, specs.join(name)).unwrap();
+        }
     }
     let latest = shipped.last().unwrap().version;
     let mut doc: Value =

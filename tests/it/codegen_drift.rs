@@ -14,8 +14,7 @@ const SHIPPED: &str = near_rpc::SPEC_VERSION;
 fn checked_in_bindings_match_the_spec() {
     let shared = common::shared_dir();
     for pin in near_rpc_codegen::load::shipped() {
-        let files = near_rpc_codegen::generate(&common::spec_path(&shared, pin.version))
-            .expect("the shipped spec generates");
+        let files = common::generate_shipped(&shared, pin.version);
         let generated = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("generated")
             .join(pin.module());
@@ -34,9 +33,8 @@ fn checked_in_bindings_match_the_spec() {
 #[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn generation_is_deterministic() {
     let shared = common::shared_dir();
-    let spec = common::spec_path(&shared, SHIPPED);
-    let first = near_rpc_codegen::generate(&spec).expect("generates");
-    let second = near_rpc_codegen::generate(&spec).expect("generates");
+    let first = common::generate_shipped(&shared, SHIPPED);
+    let second = common::generate_shipped(&shared, SHIPPED);
     assert_eq!(first, second);
 }
 
@@ -70,7 +68,7 @@ fn build_script_path_produces_the_checked_in_code() {
         ])
         .arg("--target-dir")
         .arg(&target)
-        .env("NEAR_RPC_SPEC", common::spec_path(&shared, SHIPPED))
+        .envs(build_script_specs(&shared))
         .output()
         .expect("cargo runs");
     assert!(
@@ -113,11 +111,19 @@ fn build_script_path_produces_the_checked_in_code() {
         );
         compared += 1;
     }
-    let made = near_rpc_codegen::generate(&common::spec_path(&shared, SHIPPED))
-        .expect("the shipped spec generates")
-        .len();
+    let made = common::generate_shipped(&shared, SHIPPED).len();
     assert_eq!(
         compared, made,
         "every file the generator makes was compared"
     );
+}
+
+/// The build script's spec variables for the shipped version's documents:
+/// `NEAR_RPC_SPEC` (OpenAPI) and, where one is pinned, `NEAR_RPC_OPENRPC`.
+fn build_script_specs(shared: &Path) -> Vec<(&'static str, std::path::PathBuf)> {
+    let documents = common::shipped_documents(shared, SHIPPED);
+    ["NEAR_RPC_SPEC", "NEAR_RPC_OPENRPC"]
+        .into_iter()
+        .zip(documents)
+        .collect()
 }

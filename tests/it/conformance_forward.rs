@@ -281,8 +281,14 @@ fn walker_classifies_synthetic_changes() {
     }
     let old = old.as_object().unwrap().clone();
     let new = new.as_object().unwrap().clone();
-    let document = serde_json::json!({"paths": {}, "components": {"schemas": old}});
-    let old_api = near_rpc_codegen::ir::build("0", "", &document, &old).expect("IR");
+    let spec = near_rpc_codegen::load::Spec {
+        version: "0".into(),
+        documents: Vec::new(),
+        schemas: old.clone(),
+        methods: Default::default(),
+        response_roots: Default::default(),
+    };
+    let old_api = near_rpc_codegen::ir::build(&spec).expect("IR");
     let mut gen = Gen::with_old(&new, &old, &old_api, 3);
     let (mut ignored, mut removed, mut no_fit, mut closed) = (0, 0, 0, 0);
     for k in 0..24 {

@@ -55,8 +55,7 @@ fn read_json(path: &Path) -> Value {
 #[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn open_rule_covers_the_protocol_enums() {
     let shared = common::shared_dir();
-    let bytes = std::fs::read(common::spec_path(&shared, BASE_VERSION)).expect("spec 1.2.6");
-    let api = near_rpc_codegen::api_from_bytes(&bytes).expect("the 1.2.6 IR builds");
+    let api = common::shipped_api(&shared, BASE_VERSION);
     let enums: BTreeMap<&str, &near_rpc_codegen::ir::Enum> = api
         .types
         .iter()
@@ -727,8 +726,7 @@ fn new_struct_fields_are_ignored() {
 #[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn bare_names_grown_with_a_payload_are_kept() {
     let shared = common::shared_dir();
-    let bytes = std::fs::read(common::spec_path(&shared, BASE_VERSION)).expect("spec 1.2.6");
-    let api = near_rpc_codegen::api_from_bytes(&bytes).expect("the 1.2.6 IR builds");
+    let api = common::shipped_api(&shared, BASE_VERSION);
     let grown = json!({"added_by_a_newer_node": [1, "two"]});
     let (mut checked, mut failures) = (BTreeMap::new(), Vec::new());
     for def in api.types.values() {

@@ -14,6 +14,7 @@ mod blocking;
 mod client;
 mod client_hostile;
 mod codegen_bump;
+mod codegen_crosscheck;
 mod codegen_diff;
 mod codegen_drift;
 // The 1.2.6 bindings against the later specs: built with the default version only.

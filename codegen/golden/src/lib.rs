@@ -82,7 +82,9 @@ macro_rules! golden {
 
 golden!(enums);
 golden!(flattened);
+golden!(merged);
 golden!(nullable);
+golden!(openrpc);
 golden!(structs);
 
 #[cfg(test)]
@@ -308,6 +310,84 @@ mod tests {
             let e: HealthError = round_trip(json!({"name": "NODE_IS_SYNCING", "info": {"maybe": {
                 "count": 4, "items": ["a"], "other": "red"}}}));
             assert!(matches!(e, HealthError::NodeIsSyncing { .. }));
+        }
+    }
+
+    mod openrpc {
+        use super::*;
+        use crate::openrpc::methods::{LookupMethod, PingMethod};
+        use crate::openrpc::types::{LookupParams, ThingState};
+        use near_rpc::RpcMethod;
+
+        const HASH: &str = "11111111111111111111111111111111";
+
+        #[test]
+        fn by_name_params_become_a_struct_with_optional_fields() {
+            let params: LookupParams = round_trip(json!({"thing_id": HASH}));
+            assert_eq!((params.finality, params.block_id), (None, None));
+            let err = decode::<LookupParams>(json!({"finality": "final"})).unwrap_err();
+            assert!(
+                err.contains("thing_id"),
+                "a required param is required: {err}"
+            );
+            let params: LookupParams =
+                round_trip(json!({"thing_id": HASH, "block_id": 7, "finality": "final"}));
+            assert_eq!(params.block_id, Some(near_rpc::BlockId::Height(7)));
+            let body = LookupMethod::encode_request(1, &params);
+            let sent: Value = serde_json::from_slice(&body.unwrap()).unwrap();
+            assert_eq!(sent["method"], "lookup");
+            assert_eq!(sent["params"]["thing_id"], HASH);
+            // No params: `null`, as the OpenAPI document says for such methods.
+            assert_eq!(
+                decode::<<PingMethod as RpcMethod>::Params>(json!(null)),
+                Ok(())
+            );
+        }
+
+        #[test]
+        fn const_arms_and_titled_arms_make_an_open_enum() {
+            let state: ThingState = round_trip(json!("Idle"));
+            assert_eq!(state, ThingState::Idle);
+            let state: ThingState = round_trip(json!({"Busy": {"until": 9}}));
+            assert_eq!(state, ThingState::Busy { until: 9 });
+            let state: ThingState = round_trip(json!("Exploded"));
+            assert_eq!(state, ThingState::Unknown(json!("Exploded")));
+        }
+
+        #[test]
+        fn handler_errors_without_a_schema_are_kept_whole() {
+            let body = br#"{"jsonrpc":"2.0","id":1,"error":{"name":"HANDLER_ERROR",
+                "cause":{"name":"UNKNOWN_THING","info":{"thing_id":"h"}},
+                "code":-32000,"message":"Server error"}}"#;
+            let response = LookupMethod::decode_response(body).unwrap();
+            let error = response.payload.unwrap_err();
+            let near_rpc::ErrorCause::Handler(cause) = &error.cause else {
+                panic!("a handler error: {error:?}");
+            };
+            assert_eq!(cause.name(), Some("UNKNOWN_THING"));
+            assert_eq!(cause.info().unwrap()["thing_id"], "h");
+        }
+    }
+
+    mod merged {
+        use super::*;
+        use crate::merged::methods::{CountThingsMethod, GetThingMethod, ALL};
+        use crate::merged::types::ThingError;
+        use near_rpc::RpcMethod;
+
+        const HASH: &str = "11111111111111111111111111111111";
+
+        #[test]
+        fn methods_come_from_either_document_and_errors_from_openapi() {
+            assert_eq!(ALL, ["count_things", "get_thing"]);
+            let e: <GetThingMethod as RpcMethod>::Error =
+                round_trip(json!({"name": "NO_THING", "info": {"id": HASH}}));
+            assert!(matches!(e, ThingError::NoThing { .. }));
+            let e: <CountThingsMethod as RpcMethod>::Error =
+                round_trip(json!({"name": "NO_OWNER", "info": null}));
+            assert_eq!(e.name(), Some("NO_OWNER"));
+            let params: <CountThingsMethod as RpcMethod>::Params = round_trip(json!({}));
+            assert_eq!(params.owner, None);
         }
     }
 }

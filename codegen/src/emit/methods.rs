@@ -33,10 +33,23 @@ pub fn emit<'a>(methods: impl Iterator<Item = &'a Method> + Clone) -> TokenStrea
         let error = type_tokens(&m.error, Scope::Outside);
         let submits = m.submits_transaction;
         let method_doc = format!(" The `{name}` method.");
+        let mut notes = Vec::new();
+        if m.deprecated {
+            notes.push(" **Deprecated** in nearcore's spec.".to_owned());
+        }
+        if !m.error_documented {
+            notes.push(
+                " The spec has no error schema for this method: its handler errors decode as \
+                 [`UntypedCause`](super::UntypedCause), their name and info kept as JSON."
+                    .to_owned(),
+            );
+        }
+        let notes = notes.iter().map(|note| quote!(#[doc = ""] #[doc = #note]));
         quote! {
             #[doc = #method_doc]
             #[doc = ""]
             #doc
+            #(#notes)*
             #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
             pub struct #marker;
 

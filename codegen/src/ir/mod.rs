@@ -31,18 +31,19 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
+use crate::load::{Document, MethodSource, Spec};
 use crate::Error;
 
 pub use naming::{method_marker_name, rust_field_name, rust_type_name};
-pub use schema::{alternatives, ref_name};
+pub use schema::{alternatives, collect_refs, ref_name};
 
 /// The whole generated API of one spec version.
 #[derive(Debug, Clone)]
 pub struct Api {
-    /// `info.version` of the spec.
+    /// nearcore's API version (`1.2.6`).
     pub version: String,
-    /// sha256 of the spec document.
-    pub sha256: String,
+    /// The documents it was generated from, OpenAPI first.
+    pub documents: Vec<Document>,
     /// Every type, by Rust name.
     pub types: BTreeMap<String, TypeDef>,
     /// Every method, by JSON-RPC method name.
@@ -220,8 +221,13 @@ pub struct Method {
     pub params: TypeExpr,
     /// Result type.
     pub result: TypeExpr,
-    /// Handler error type (the `cause` of a `HANDLER_ERROR`).
+    /// Handler error type (the `cause` of a `HANDLER_ERROR`); [`UNTYPED_CAUSE`] when
+    /// the spec has no error schema for the method.
     pub error: TypeExpr,
+    /// Whether the spec has an error schema for the method (OpenRPC documents have none).
+    pub error_documented: bool,
+    /// Whether the spec marks the method deprecated.
+    pub deprecated: bool,
     /// Whether the method submits a transaction: its params require a `SignedTransaction`
     /// property (`send_tx`, `broadcast_tx_*`). Transaction lookups (`tx`) accept one too,
     /// but as one alternative, never as a required property. The client never repeats
@@ -229,27 +235,58 @@ pub struct Method {
     pub submits_transaction: bool,
 }
 
+/// The hand-written type of a handler error the spec has no schema for: the cause's
+/// name and info, kept as JSON.
+pub const UNTYPED_CAUSE: &str = "crate::UntypedCause";
+
+impl Api {
+    /// What the documents this API comes from leave out, in words for the person
+    /// generating it (`generate` prints it; the generated docs say it too).
+    pub fn gaps(&self) -> Vec<String> {
+        let untyped: Vec<&str> = self
+            .methods
+            .values()
+            .filter(|m| !m.error_documented)
+            .map(|m| m.name.as_str())
+            .collect();
+        if untyped.is_empty() {
+            return Vec::new();
+        }
+        if untyped.len() == self.methods.len() {
+            return vec![format!(
+                "the spec has no error schemas (OpenRPC documents have none), so the handler \
+                 errors of all {} methods decode as near_rpc::UntypedCause (name and info as \
+                 JSON); give the OpenAPI document of the same version too for typed errors",
+                untyped.len()
+            )];
+        }
+        vec![format!(
+            "{} of {} methods have no error schema in the spec, so their handler errors \
+             decode as near_rpc::UntypedCause (name and info as JSON): {}",
+            untyped.len(),
+            self.methods.len(),
+            untyped.join(", ")
+        )]
+    }
+}
+
 /// Builds the IR of a normalized spec.
-pub fn build(
-    version: &str,
-    sha256: &str,
-    document: &Value,
-    schemas: &Map<String, Value>,
-) -> Result<Api, Error> {
+pub fn build(spec: &Spec) -> Result<Api, Error> {
     let mut builder = Builder {
-        schemas,
+        schemas: &spec.schemas,
         types: BTreeMap::new(),
         param_schemas: BTreeSet::new(),
         open_roots: BTreeSet::new(),
     };
-    let methods = builder.methods(document)?;
-    builder.open_roots = schema::reachable(schemas, builder.response_roots());
-    for (name, schema) in schemas {
+    let methods = builder.methods(&spec.methods)?;
+    builder.open_roots =
+        schema::reachable(&spec.schemas, spec.response_roots.iter().cloned().collect());
+    for (name, schema) in &spec.schemas {
         builder.add_schema(name, schema)?;
     }
     let api = Api {
-        version: version.to_owned(),
-        sha256: sha256.to_owned(),
+        version: spec.version.clone(),
+        documents: spec.documents.clone(),
         types: builder.types,
         methods,
     };

@@ -149,7 +149,8 @@ pub(super) fn reachable(schemas: &Map<String, Value>, roots: Vec<String>) -> BTr
     seen
 }
 
-pub(super) fn collect_refs(schema: &Value, out: &mut Vec<String>) {
+/// Every schema name a `$ref` inside `schema` names, in document order.
+pub fn collect_refs(schema: &Value, out: &mut Vec<String>) {
     match schema {
         Value::Object(map) => {
             if let Some(name) = ref_name(schema) {

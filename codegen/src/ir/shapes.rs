@@ -6,6 +6,7 @@ use super::naming::*;
 use super::schema::*;
 use super::*;
 use crate::handwritten::{self, ENVELOPE_PREFIXES};
+use crate::load::openapi;
 
 impl Builder<'_> {
     pub(super) fn schema(&self, name: &str) -> Result<&Value, Error> {
@@ -81,7 +82,8 @@ impl Builder<'_> {
             let params = self.type_expr(params, &format!("{name}Params"))?;
             Ok(TypeExpr::Generic("crate::Request".into(), vec![params]))
         } else if name.starts_with("JsonRpcResponse_for_") {
-            let (result, error) = self.response_parts(name)?;
+            let (result, error) = openapi::response_parts(self.schemas, schema)
+                .map_err(|e| Error::new(format!("{name}: {e}")))?;
             let result = self.type_expr(&result, &format!("{name}Result"))?;
             let error = self.type_expr(&error, &format!("{name}Error"))?;
             let wrapper = TypeExpr::Generic("crate::ErrorWrapper".into(), vec![error]);
@@ -90,7 +92,8 @@ impl Builder<'_> {
                 vec![result, wrapper],
             ))
         } else {
-            let cause = self.handler_cause(name)?;
+            let cause = openapi::handler_cause(schema)
+                .ok_or_else(|| Error::new(format!("{name}: no HANDLER_ERROR arm")))?;
             let cause = self.type_expr(&cause, &format!("{name}Cause"))?;
             Ok(TypeExpr::Generic("crate::ErrorWrapper".into(), vec![cause]))
         }

@@ -1,5 +1,5 @@
 //! Typed shortcuts for the common calls, each a thin layer over [`Client::call`], which
-//! stays the way to reach all 38 methods.
+//! stays the way to reach every method.
 //!
 //! They are written once, in [`shortcuts!`], which defines each as an async method of
 //! [`Client`] and (feature `blocking`) as a blocking method of

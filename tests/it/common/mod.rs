@@ -34,9 +34,32 @@ pub fn target_dir() -> PathBuf {
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
 }
 
-/// Path of spec version `version` in the shared data.
+/// Path of spec version `version` in the shared data (its OpenAPI document).
 pub fn spec_path(shared: &Path, version: &str) -> PathBuf {
     shared.join("spec").join(format!("openapi-{version}.json"))
+}
+
+/// The documents the shipped bindings of `version` are generated from: its OpenAPI
+/// document, and its OpenRPC one where `spec/SOURCE.toml` pins that.
+pub fn shipped_documents(shared: &Path, version: &str) -> Vec<PathBuf> {
+    near_rpc_codegen::load::shipped_documents(&shared.join("spec"), version)
+}
+
+/// The generated files of a shipped version, made from [`shipped_documents`].
+pub fn generate_shipped(shared: &Path, version: &str) -> near_rpc_codegen::Files {
+    let paths = shipped_documents(shared, version);
+    let paths: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+    near_rpc_codegen::generate_files(&paths, None)
+        .unwrap_or_else(|e| panic!("spec {version} generates: {e}"))
+}
+
+/// The IR of a shipped version, made from [`shipped_documents`].
+pub fn shipped_api(shared: &Path, version: &str) -> near_rpc_codegen::ir::Api {
+    let paths = shipped_documents(shared, version);
+    let paths: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+    let spec = near_rpc_codegen::load::load(&paths, None)
+        .unwrap_or_else(|e| panic!("spec {version} loads: {e}"));
+    near_rpc_codegen::api_from_spec(spec).unwrap_or_else(|e| panic!("spec {version}: {e}"))
 }
 
 /// The fixture files, as (method directory, file name, schema-check note) from

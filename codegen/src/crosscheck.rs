@@ -1,0 +1,568 @@
+//! Cross-checking nearcore's two documents of one version: the IR built from the OpenAPI
+//! document against the IR built from the OpenRPC one, reported in IR terms (methods,
+//! types, fields, variants, and the constraints one of them loses).
+//!
+//! Each difference is classed like the semver diff ([`crate::diff`]), with the OpenAPI
+//! bindings as the old API: **breaking** means bindings generated from the OpenRPC
+//! document alone would break code written against the OpenAPI ones (something missing,
+//! a type or requiredness that differs, a constraint lost); **additive** means the
+//! OpenRPC document has something more; **docs** means only doc text differs.
+//!
+//! Methods' params are compared by what goes on the wire, not by type name: the OpenAPI
+//! document names each params type (`RpcBlockRequest`) and states alternatives
+//! ("exactly one of `block_id`, `finality`, `sync_checkpoint`"), while the OpenRPC one
+//! lists the params by name, each required or not.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use crate::diff::{change, render, schema_type, shape_of, Change, Severity, Shape};
+use crate::handwritten::ENVELOPE_PREFIXES;
+use crate::ir::{Api, Kind, Payload, Tagging, TypeExpr};
+
+/// Every difference between the two documents of one version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Crosscheck {
+    /// The version both documents describe.
+    pub version: String,
+    /// The differences, sorted.
+    pub changes: Vec<Change>,
+}
+
+/// Compares the IR of a version's OpenAPI document with that of its OpenRPC document.
+pub fn crosscheck(openapi: &Api, openrpc: &Api) -> Crosscheck {
+    let mut out = Vec::new();
+    methods(openapi, openrpc, &mut out);
+    types(openapi, openrpc, &mut out);
+    out.sort();
+    out.dedup();
+    Crosscheck {
+        version: openapi.version.clone(),
+        changes: out,
+    }
+}
+
+fn methods(openapi: &Api, openrpc: &Api, out: &mut Vec<Change>) {
+    for name in openrpc.methods.keys() {
+        if !openapi.methods.contains_key(name) {
+            out.push(change(
+                Severity::Additive,
+                "method",
+                name,
+                "only in OpenRPC",
+            ));
+        }
+    }
+    let mut untyped = 0;
+    for (name, a) in &openapi.methods {
+        let Some(b) = openrpc.methods.get(name) else {
+            out.push(change(
+                Severity::Breaking,
+                "method",
+                name,
+                "only in OpenAPI",
+            ));
+            continue;
+        };
+        params(
+            name,
+            &wire(openapi, &a.params),
+            &wire(openrpc, &b.params),
+            out,
+        );
+        if a.result != b.result {
+            let same = shape_of_expr(openapi, &a.result) == shape_of_expr(openrpc, &b.result);
+            out.push(change(
+                Severity::Breaking,
+                "method",
+                name,
+                format!(
+                    "result is `{}` in OpenAPI, `{}` in OpenRPC{}",
+                    render(&a.result),
+                    render(&b.result),
+                    if same { " (the same shape)" } else { "" }
+                ),
+            ));
+        }
+        if a.error_documented && !b.error_documented {
+            untyped += 1;
+        }
+        if a.deprecated != b.deprecated {
+            let which = if b.deprecated { "OpenRPC" } else { "OpenAPI" };
+            out.push(change(
+                Severity::Docs,
+                "method",
+                name,
+                format!("deprecated only in {which}"),
+            ));
+        }
+        if a.doc != b.doc {
+            out.push(change(Severity::Docs, "method", name, "doc text differs"));
+        }
+    }
+    if untyped > 0 {
+        out.push(change(
+            Severity::Breaking,
+            "method",
+            format!("({untyped} methods)"),
+            "handler error types only in OpenAPI: the OpenRPC document has no error schemas, \
+             so its bindings decode handler errors as `UntypedCause`",
+        ));
+    }
+}
+
+/// The shape of the named type an expression refers to, or the expression itself.
+fn shape_of_expr(api: &Api, ty: &TypeExpr) -> Option<Shape> {
+    match ty {
+        TypeExpr::Named(name) => api.types.get(name).map(|def| shape_of(def).0),
+        other => Some(Shape::Alias(render(other))),
+    }
+}
+
+/// How a property is asked for in a method's params.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Need {
+    Required,
+    Optional,
+    /// Required by some alternatives of a flattened enum (named), absent from the others.
+    Alternative(String),
+}
+
+impl Need {
+    fn text(&self) -> String {
+        match self {
+            Need::Required => "required".into(),
+            Need::Optional => "optional".into(),
+            Need::Alternative(group) => format!("one of the alternatives of `{group}`"),
+        }
+    }
+}
+
+/// A method's params as they go on the wire: each property with its type and need, and
+/// the groups of alternatives ("exactly one of").
+#[derive(Debug, Default)]
+struct Wire {
+    fields: BTreeMap<String, (String, Need)>,
+    groups: Vec<(String, Vec<Vec<String>>)>,
+}
+
+fn wire(api: &Api, ty: &TypeExpr) -> Wire {
+    let mut wire = Wire::default();
+    let TypeExpr::Named(name) = ty else {
+        return wire;
+    };
+    let Some(def) = api.types.get(name) else {
+        return wire;
+    };
+    match &def.kind {
+        Kind::Typify => {
+            let required: BTreeSet<&str> = def.schema["required"]
+                .as_array()
+                .map(|r| r.iter().filter_map(|v| v.as_str()).collect())
+                .unwrap_or_default();
+            for (key, schema) in def.schema["properties"].as_object().into_iter().flatten() {
+                let need = if required.contains(key.as_str()) {
+                    Need::Required
+                } else {
+                    Need::Optional
+                };
+                wire.fields.insert(key.clone(), (schema_type(schema), need));
+            }
+        }
+        Kind::Flattened(f) => {
+            for field in &f.fields {
+                let need = if field.required {
+                    Need::Required
+                } else {
+                    Need::Optional
+                };
+                wire.fields
+                    .insert(field.wire_name.clone(), (render(&field.ty), need));
+            }
+            for (_, group) in &f.flattened {
+                alternatives(api, group, &mut wire);
+            }
+        }
+        Kind::Enum(_) => alternatives(api, name, &mut wire),
+        _ => {}
+    }
+    wire
+}
+
+/// The variants of a flattened enum, as alternative sets of properties.
+fn alternatives(api: &Api, group: &str, params: &mut Wire) {
+    let Some(Kind::Enum(e)) = api.types.get(group).map(|d| &d.kind) else {
+        return;
+    };
+    let need = Need::Alternative(group.to_owned());
+    let mut sets = Vec::new();
+    for variant in &e.variants {
+        let mut keys = Vec::new();
+        let payload_fields = |payload: &Payload| -> Vec<(String, String, bool)> {
+            match payload {
+                Payload::Struct(fields) => fields
+                    .iter()
+                    .map(|f| (f.wire_name.clone(), render(&f.ty), f.required))
+                    .collect(),
+                Payload::Newtype(inner) => wire(api, inner)
+                    .fields
+                    .into_iter()
+                    .map(|(k, (ty, need))| (k, ty, need == Need::Required))
+                    .collect(),
+                Payload::Unit => Vec::new(),
+            }
+        };
+        let fields = match &e.tagging {
+            // `"latest"`, or `{"block_id": ..}`: the property is the variant's name.
+            Tagging::External => {
+                match &variant.payload {
+                    Payload::Unit => keys.push(format!("\"{}\"", variant.wire)),
+                    Payload::Newtype(ty) => {
+                        keys.push(variant.wire.clone());
+                        params
+                            .fields
+                            .insert(variant.wire.clone(), (render(ty), need.clone()));
+                    }
+                    Payload::Struct(_) => {
+                        keys.push(variant.wire.clone());
+                        params
+                            .fields
+                            .insert(variant.wire.clone(), ("{ .. }".into(), need.clone()));
+                    }
+                }
+                Vec::new()
+            }
+            Tagging::Internal { tag } | Tagging::Adjacent { tag, .. } => {
+                keys.push(format!("{tag}={}", variant.wire));
+                params
+                    .fields
+                    .insert(tag.clone(), ("String".into(), need.clone()));
+                payload_fields(&variant.payload)
+            }
+            Tagging::Shape | Tagging::Untagged => payload_fields(&variant.payload),
+        };
+        for (key, ty, required) in fields {
+            if required {
+                keys.push(key.clone());
+            }
+            let entry = params.fields.entry(key).or_insert((ty, need.clone()));
+            if entry.1 != Need::Required {
+                entry.1 = need.clone();
+            }
+        }
+        sets.push(keys);
+    }
+    params.groups.push((group.to_owned(), sets));
+}
+
+fn params(method: &str, a: &Wire, b: &Wire, out: &mut Vec<Change>) {
+    let item = |key: &str| format!("{method}({key})");
+    for (key, (ty, need)) in &b.fields {
+        match a.fields.get(key) {
+            None => out.push(change(
+                if *need == Need::Required {
+                    Severity::Breaking
+                } else {
+                    Severity::Additive
+                },
+                "param",
+                item(key),
+                format!("only in OpenRPC ({}): `{ty}`", need.text()),
+            )),
+            Some((a_ty, a_need)) => {
+                if a_ty != ty {
+                    out.push(change(
+                        Severity::Breaking,
+                        "param",
+                        item(key),
+                        format!("`{a_ty}` in OpenAPI, `{ty}` in OpenRPC"),
+                    ));
+                }
+                // Alternatives that became optional fields are the constraint below.
+                let lost_alternative =
+                    matches!(a_need, Need::Alternative(_)) && *need == Need::Optional;
+                if a_need != need && !lost_alternative {
+                    out.push(change(
+                        Severity::Breaking,
+                        "param",
+                        item(key),
+                        format!("{} in OpenAPI, {} in OpenRPC", a_need.text(), need.text()),
+                    ));
+                }
+            }
+        }
+    }
+    for (key, (ty, need)) in &a.fields {
+        if !b.fields.contains_key(key) {
+            out.push(change(
+                Severity::Breaking,
+                "param",
+                item(key),
+                format!("only in OpenAPI ({}): `{ty}`", need.text()),
+            ));
+        }
+    }
+    for (group, sets) in &a.groups {
+        if b.groups.iter().any(|(g, s)| g == group && s == sets) {
+            continue;
+        }
+        let sets: Vec<String> = sets
+            .iter()
+            .map(|keys| format!("{{{}}}", keys.join(", ")))
+            .collect();
+        out.push(change(
+            Severity::Breaking,
+            "constraint",
+            format!("{method}(..)"),
+            format!(
+                "OpenAPI takes exactly one of {} (`{group}`); OpenRPC does not say so",
+                sets.join(" or ")
+            ),
+        ));
+    }
+}
+
+fn types(openapi: &Api, openrpc: &Api, out: &mut Vec<Change>) {
+    // Params types are compared above, by what goes on the wire; the envelope aliases
+    // exist only in OpenAPI, which states each method's whole request and response.
+    let skipped = |api: &Api| -> BTreeSet<String> {
+        let mut names: BTreeSet<String> = api
+            .methods
+            .values()
+            .filter_map(|m| match &m.params {
+                TypeExpr::Named(name) => Some(name.clone()),
+                _ => None,
+            })
+            .collect();
+        for (name, def) in &api.types {
+            let envelope = def
+                .schema_name
+                .as_deref()
+                .is_some_and(|n| ENVELOPE_PREFIXES.iter().any(|p| n.starts_with(p)));
+            if envelope {
+                names.insert(name.clone());
+            }
+        }
+        names
+    };
+    let (skip_a, skip_b) = (skipped(openapi), skipped(openrpc));
+    let envelopes = openapi
+        .types
+        .values()
+        .filter(|d| {
+            d.schema_name
+                .as_deref()
+                .is_some_and(|n| ENVELOPE_PREFIXES.iter().any(|p| n.starts_with(p)))
+        })
+        .count();
+    if envelopes > 0 {
+        out.push(change(
+            Severity::Breaking,
+            "type",
+            format!("({envelopes} envelope aliases)"),
+            "only in OpenAPI: `JsonRpcRequest_for_*`, `JsonRpcResponse_for_*` and \
+             `ErrorWrapper_for_*` (the OpenRPC document states params and results, not \
+             whole requests and responses)",
+        ));
+    }
+    for (name, def) in &openapi.types {
+        if skip_a.contains(name) {
+            continue;
+        }
+        let Some(other) = openrpc.types.get(name) else {
+            out.push(change(Severity::Breaking, "type", name, "only in OpenAPI"));
+            continue;
+        };
+        let ((a, a_docs), (b, b_docs)) = (shape_of(def), shape_of(other));
+        shape(name, &a, &b, out);
+        if a_docs != b_docs {
+            out.push(change(Severity::Docs, "type", name, "doc text differs"));
+        }
+    }
+    for name in openrpc.types.keys() {
+        if !openapi.types.contains_key(name) && !skip_b.contains(name) {
+            out.push(change(Severity::Additive, "type", name, "only in OpenRPC"));
+        }
+    }
+}
+
+fn shape(name: &str, a: &Shape, b: &Shape, out: &mut Vec<Change>) {
+    match (a, b) {
+        (Shape::Struct(a), Shape::Struct(b)) => {
+            for (field, fb) in b {
+                let item = format!("{name}.{field}");
+                match a.get(field) {
+                    None => out.push(change(
+                        if fb.required {
+                            Severity::Breaking
+                        } else {
+                            Severity::Additive
+                        },
+                        "field",
+                        item,
+                        format!("only in OpenRPC ({}): `{}`", required(fb.required), fb.ty),
+                    )),
+                    Some(fa) => {
+                        if fa.ty != fb.ty {
+                            out.push(change(
+                                Severity::Breaking,
+                                "field",
+                                item.clone(),
+                                format!("`{}` in OpenAPI, `{}` in OpenRPC", fa.ty, fb.ty),
+                            ));
+                        }
+                        if fa.required != fb.required {
+                            out.push(change(
+                                Severity::Breaking,
+                                "field",
+                                item,
+                                format!(
+                                    "{} in OpenAPI, {} in OpenRPC",
+                                    required(fa.required),
+                                    required(fb.required)
+                                ),
+                            ));
+                        }
+                    }
+                }
+            }
+            for (field, fa) in a {
+                if !b.contains_key(field) {
+                    out.push(change(
+                        Severity::Breaking,
+                        "field",
+                        format!("{name}.{field}"),
+                        format!("only in OpenAPI ({}): `{}`", required(fa.required), fa.ty),
+                    ));
+                }
+            }
+        }
+        (Shape::Enum(a, a_open), Shape::Enum(b, b_open)) => {
+            for (variant, payload) in b {
+                let item = format!("{name}::{variant}");
+                match a.get(variant) {
+                    None => out.push(change(
+                        Severity::Additive,
+                        "variant",
+                        item,
+                        "only in OpenRPC",
+                    )),
+                    Some(pa) if pa != payload => out.push(change(
+                        Severity::Breaking,
+                        "variant",
+                        item,
+                        format!(
+                            "payload `{}` in OpenAPI, `{}` in OpenRPC",
+                            pa.trim(),
+                            payload.trim()
+                        ),
+                    )),
+                    Some(_) => {}
+                }
+            }
+            for variant in a.keys().filter(|v| !b.contains_key(*v)) {
+                out.push(change(
+                    Severity::Breaking,
+                    "variant",
+                    format!("{name}::{variant}"),
+                    "only in OpenAPI",
+                ));
+            }
+            if a_open != b_open {
+                let open = |o: &bool| if *o { "open" } else { "closed" };
+                out.push(change(
+                    Severity::Breaking,
+                    "type",
+                    name,
+                    format!("{} in OpenAPI, {} in OpenRPC", open(a_open), open(b_open)),
+                ));
+            }
+        }
+        (a, b) if a != b => out.push(change(
+            Severity::Breaking,
+            "type",
+            name,
+            format!("{} in OpenAPI, {} in OpenRPC", describe(a), describe(b)),
+        )),
+        _ => {}
+    }
+}
+
+fn required(required: bool) -> &'static str {
+    if required {
+        "required"
+    } else {
+        "optional"
+    }
+}
+
+fn describe(shape: &Shape) -> String {
+    match shape {
+        Shape::Struct(_) => "a struct".into(),
+        Shape::Enum(..) => "an enum".into(),
+        Shape::Alias(target) => format!("`{target}`"),
+    }
+}
+
+impl Crosscheck {
+    fn count(&self, severity: Severity) -> usize {
+        self.changes
+            .iter()
+            .filter(|c| c.severity == severity)
+            .count()
+    }
+
+    /// The one-line summary.
+    pub fn summary(&self) -> String {
+        format!(
+            "OpenAPI vs OpenRPC {}: {} breaking, {} additive, {} doc-only differences",
+            self.version,
+            self.count(Severity::Breaking),
+            self.count(Severity::Additive),
+            self.count(Severity::Docs)
+        )
+    }
+
+    /// Plain text: the summary, then one line per difference.
+    pub fn to_text(&self) -> String {
+        let mut text = format!("{}\n", self.summary());
+        for c in &self.changes {
+            let _ = writeln!(
+                text,
+                "{:<9} {:<10} {}: {}",
+                c.severity, c.item, c.name, c.description
+            );
+        }
+        text
+    }
+
+    /// Markdown, grouped by class and kind of item.
+    pub fn to_markdown(&self) -> String {
+        let mut md = format!("{}.\n", self.summary());
+        for (severity, heading) in [
+            (
+                Severity::Breaking,
+                "Breaking: the OpenRPC document alone loses it",
+            ),
+            (
+                Severity::Additive,
+                "Additive: only the OpenRPC document has it",
+            ),
+            (Severity::Docs, "Docs: only the text differs"),
+        ] {
+            let items: Vec<&Change> = self
+                .changes
+                .iter()
+                .filter(|c| c.severity == severity)
+                .collect();
+            if items.is_empty() {
+                continue;
+            }
+            let _ = write!(md, "\n### {heading}\n\n");
+            for c in items {
+                let _ = writeln!(md, "- {} `{}`: {}", c.item, c.name, c.description);
+            }
+        }
+        md
+    }
+}

@@ -1,0 +1,128 @@
+//! Reading an OpenAPI document: each path is one method, posted as a whole JSON-RPC
+//! request (`JsonRpcRequest_for_*`, whose `params` property is the method's params) and
+//! answered by a whole JSON-RPC response (`JsonRpcResponse_for_*`, whose `result` arm is
+//! the result and whose `error` arm is an `ErrorWrapper_for_*` with the handler's error
+//! as the `cause` of its `HANDLER_ERROR` arm).
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use super::{Document, Format, MethodSource, Spec};
+use crate::ir::{alternatives, ref_name};
+use crate::Error;
+
+/// The prefix of the response envelope schemas.
+const RESPONSE_PREFIX: &str = "JsonRpcResponse_for_";
+
+/// Restates an OpenAPI document as a [`Spec`].
+pub(super) fn read(document: &Value, version: &str, sha256: &str) -> Result<Spec, Error> {
+    for key in ["paths", "components"] {
+        if !document.get(key).is_some_and(Value::is_object) {
+            return Err(Error::new(format!("spec has no `{key}` object")));
+        }
+    }
+    let schemas = document
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .ok_or_else(|| Error::new("spec has no components.schemas"))?
+        .clone();
+    let mut methods = BTreeMap::new();
+    for (path, item) in document["paths"].as_object().into_iter().flatten() {
+        let method = method(&schemas, path, &item["post"])?;
+        methods.insert(method.name.clone(), method);
+    }
+    let response_roots = schemas
+        .keys()
+        .filter(|name| name.starts_with(RESPONSE_PREFIX))
+        .cloned()
+        .collect();
+    Ok(Spec {
+        version: version.to_owned(),
+        documents: vec![Document {
+            format: Format::OpenApi,
+            sha256: sha256.to_owned(),
+        }],
+        schemas,
+        methods,
+        response_roots,
+    })
+}
+
+fn method(schemas: &Map<String, Value>, path: &str, op: &Value) -> Result<MethodSource, Error> {
+    let name = op["operationId"]
+        .as_str()
+        .unwrap_or_else(|| path.trim_start_matches('/'))
+        .to_owned();
+    let at = |what: &str| Error::new(format!("method {name}: {what}"));
+    let named = |pointer: &str, what: &str| -> Result<&Value, Error> {
+        let schema = op
+            .pointer(pointer)
+            .ok_or_else(|| at(&format!("no {what} schema")))?;
+        let name = ref_name(schema).ok_or_else(|| at(&format!("{what} schema is not a $ref")))?;
+        schema_named(schemas, name)
+    };
+    let request = named("/requestBody/content/application~1json/schema", "request")?;
+    let response = named(
+        "/responses/200/content/application~1json/schema",
+        "200 response",
+    )?;
+    let params = request
+        .pointer("/properties/params")
+        .ok_or_else(|| at("request has no params"))?
+        .clone();
+    let (result, error) = response_parts(schemas, response).map_err(|e| at(&e.to_string()))?;
+    Ok(MethodSource {
+        doc: op["description"].as_str().map(str::to_owned),
+        deprecated: op["deprecated"] == Value::Bool(true),
+        params,
+        result,
+        error: Some(error),
+        from: Format::OpenApi,
+        name,
+    })
+}
+
+fn schema_named<'a>(schemas: &'a Map<String, Value>, name: &str) -> Result<&'a Value, Error> {
+    schemas
+        .get(name)
+        .ok_or_else(|| Error::new(format!("$ref to unknown schema {name}")))
+}
+
+/// The result schema and the handler-error schema of a `JsonRpcResponse_for_*`. The IR
+/// reads the envelope schemas with it too: it turns them into aliases of the
+/// hand-written envelope.
+pub(crate) fn response_parts(
+    schemas: &Map<String, Value>,
+    response: &Value,
+) -> Result<(Value, Value), Error> {
+    let arms = alternatives(response).unwrap_or_default();
+    let arm_prop = |key: &str| {
+        arms.iter()
+            .find_map(|arm| arm.pointer(&format!("/properties/{key}")).cloned())
+            .ok_or_else(|| Error::new(format!("the response has no `{key}` arm")))
+    };
+    let result = arm_prop("result")?;
+    let wrapper = ref_name(&arm_prop("error")?)
+        .ok_or_else(|| Error::new("the response's error is not a $ref"))?
+        .to_owned();
+    let cause = handler_cause(schema_named(schemas, &wrapper)?)
+        .ok_or_else(|| Error::new(format!("{wrapper}: no HANDLER_ERROR arm")))?;
+    Ok((result, cause))
+}
+
+/// The `cause` schema of the `HANDLER_ERROR` arm of an `ErrorWrapper_for_*`.
+pub(crate) fn handler_cause(wrapper: &Value) -> Option<Value> {
+    alternatives(wrapper)
+        .unwrap_or_default()
+        .iter()
+        .find(|arm| is_handler_error(arm))
+        .and_then(|arm| arm.pointer("/properties/cause").cloned())
+}
+
+/// Whether an arm of an error wrapper requires `name` to be `HANDLER_ERROR`.
+fn is_handler_error(arm: &Value) -> bool {
+    let required = arm["required"].as_array();
+    required.is_some_and(|names| names.iter().any(|n| n == "name"))
+        && arm.pointer("/properties/name/enum") == Some(&serde_json::json!(["HANDLER_ERROR"]))
+}
