@@ -16,9 +16,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use crate::diff::{change, render, schema_type, shape_of, Change, Severity, Shape};
+use crate::diff::{change, render, shape_of, Change, Severity, Shape};
 use crate::handwritten::ENVELOPE_PREFIXES;
-use crate::ir::{Api, Kind, Payload, Tagging, TypeExpr};
+use crate::ir::{Api, Field, Kind, Payload, Tagging, TypeExpr};
 
 /// Every difference between the two documents of one version.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -155,30 +155,9 @@ fn wire(api: &Api, ty: &TypeExpr) -> Wire {
         return wire;
     };
     match &def.kind {
-        Kind::Typify => {
-            let required: BTreeSet<&str> = def.schema["required"]
-                .as_array()
-                .map(|r| r.iter().filter_map(|v| v.as_str()).collect())
-                .unwrap_or_default();
-            for (key, schema) in def.schema["properties"].as_object().into_iter().flatten() {
-                let need = if required.contains(key.as_str()) {
-                    Need::Required
-                } else {
-                    Need::Optional
-                };
-                wire.fields.insert(key.clone(), (schema_type(schema), need));
-            }
-        }
+        Kind::Struct(s) => add_fields(&s.fields, &mut wire),
         Kind::Flattened(f) => {
-            for field in &f.fields {
-                let need = if field.required {
-                    Need::Required
-                } else {
-                    Need::Optional
-                };
-                wire.fields
-                    .insert(field.wire_name.clone(), (render(&field.ty), need));
-            }
+            add_fields(&f.fields, &mut wire);
             for (_, group) in &f.flattened {
                 alternatives(api, group, &mut wire);
             }
@@ -187,6 +166,18 @@ fn wire(api: &Api, ty: &TypeExpr) -> Wire {
         _ => {}
     }
     wire
+}
+
+fn add_fields(fields: &[Field], wire: &mut Wire) {
+    for field in fields {
+        let need = if field.required {
+            Need::Required
+        } else {
+            Need::Optional
+        };
+        wire.fields
+            .insert(field.wire_name.clone(), (render(&field.ty), need));
+    }
 }
 
 /// The variants of a flattened enum, as alternative sets of properties.

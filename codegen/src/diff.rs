@@ -10,13 +10,11 @@
 //!   `Unknown`).
 //! - **docs**: only the doc text changed.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
 
 use serde::Serialize;
-use serde_json::Value;
 
-use crate::handwritten;
 use crate::ir::{self, Api, Kind, Payload, TypeExpr};
 
 /// How a change affects users.
@@ -167,32 +165,8 @@ pub(crate) fn shape_of(def: &ir::TypeDef) -> (Shape, Docs) {
             }
             Shape::Struct(fields)
         }
-        Kind::Typify if def.schema.get("properties").is_some() => {
-            let required: BTreeSet<&str> = def.schema["required"]
-                .as_array()
-                .map(|r| r.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
-            let fields = def.schema["properties"]
-                .as_object()
-                .into_iter()
-                .flatten()
-                .map(|(name, prop)| {
-                    docs.insert(
-                        name.clone(),
-                        prop.get("description")
-                            .and_then(Value::as_str)
-                            .map(str::to_owned),
-                    );
-                    let shape = FieldShape {
-                        ty: schema_type(prop),
-                        required: required.contains(name.as_str()),
-                    };
-                    (name.clone(), shape)
-                })
-                .collect();
-            Shape::Struct(fields)
-        }
-        Kind::Typify => Shape::Alias(schema_type(&def.schema)),
+        Kind::Struct(s) => Shape::Struct(fields_shape(&s.fields, &mut docs)),
+        Kind::Newtype(inner) => Shape::Alias(render(inner)),
         Kind::Alias { target } => Shape::Alias(render(target)),
         Kind::HandWritten { rust_path } => Shape::Alias(rust_path.clone()),
     };
@@ -452,91 +426,6 @@ pub fn render(ty: &TypeExpr) -> String {
 
 fn short(path: &str) -> String {
     path.rsplit("::").next().unwrap_or(path).to_owned()
-}
-
-/// The Rust type of a property schema, as text, the way typify renders it (enough to
-/// tell when a field's type changed).
-pub(crate) fn schema_type(schema: &Value) -> String {
-    if let Some(name) = ir::ref_name(schema) {
-        return match handwritten::replacement(name) {
-            Some(r) => short(r.rust_path),
-            None => ir::rust_type_name(name),
-        };
-    }
-    if let Some(arms) = ir::alternatives(schema) {
-        let non_null: Vec<&Value> = arms
-            .iter()
-            .filter(|a| a.get("type").and_then(Value::as_str) != Some("null"))
-            .collect();
-        return match non_null.as_slice() {
-            [single] if non_null.len() < arms.len() => format!("Option<{}>", schema_type(single)),
-            _ => format!(
-                "one of [{}]",
-                arms.iter().map(schema_type).collect::<Vec<_>>().join(", ")
-            ),
-        };
-    }
-    if let Some([single]) = schema
-        .get("allOf")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-    {
-        return schema_type(single);
-    }
-    let (ty, nullable) = match schema.get("type") {
-        Some(Value::Array(types)) => (
-            types
-                .iter()
-                .find(|t| *t != "null")
-                .and_then(Value::as_str)
-                .unwrap_or("null"),
-            types.iter().any(|t| t == "null"),
-        ),
-        Some(Value::String(t)) => (t.as_str(), false),
-        _ => ("", false),
-    };
-    let base = match ty {
-        "string" if schema.get("enum").is_some() => format!("enum {}", schema["enum"]),
-        "string" => "String".into(),
-        "boolean" => "bool".into(),
-        "number" => "f64".into(),
-        "null" => "()".into(),
-        "integer" => match schema.get("format").and_then(Value::as_str) {
-            Some("uint8") => "u8",
-            Some("uint16") => "u16",
-            Some("uint32") => "u32",
-            Some("int32") => "i32",
-            Some("int64") => "i64",
-            _ => "u64",
-        }
-        .into(),
-        "array" => match schema.get("items") {
-            Some(Value::Array(items)) => format!(
-                "({})",
-                items.iter().map(schema_type).collect::<Vec<_>>().join(", ")
-            ),
-            Some(item) => format!("Vec<{}>", schema_type(item)),
-            None => "Vec<Value>".into(),
-        },
-        _ => match (schema.get("properties"), schema.get("additionalProperties")) {
-            (Some(Value::Object(props)), _) => {
-                let fields: Vec<String> = props
-                    .iter()
-                    .map(|(k, v)| format!("{k}: {}", schema_type(v)))
-                    .collect();
-                format!("{{ {} }}", fields.join(", "))
-            }
-            (None, Some(value)) if value.is_object() => {
-                format!("Map<String, {}>", schema_type(value))
-            }
-            _ => "Value".into(),
-        },
-    };
-    if nullable {
-        format!("Option<{base}>")
-    } else {
-        base
-    }
 }
 
 impl ApiDiff {

@@ -1,24 +1,24 @@
 //! The generator of the `near-rpc` bindings.
 //!
-//! It reads nearcore's OpenAPI 3.0 or OpenRPC 1.3 document (or both) and writes the Rust types and method stubs
-//! that `near-rpc` checks in under `generated/vX_Y_Z/`, one directory per shipped spec
-//! version ([`bump`] ships a new one). The pipeline, one module per stage:
+//! It reads nearcore's OpenAPI 3.0 or OpenRPC 1.3 document (or both of one version,
+//! merged) and writes the Rust types and method stubs that `near-rpc` checks in under
+//! `generated/vX_Y_Z/`, one directory per shipped spec version ([`bump`] ships a new
+//! one). The pipeline, one module per stage:
 //!
 //! 1. [`load`]: read the documents, verify their sha256 against `spec/SOURCE.toml`, and
 //!    restate them in the generator's terms (the only stage that knows the formats);
 //! 2. [`normalize`] (with [`patch`]): OpenAPI `nullable` to JSON schema, `format: uint`
 //!    to u64, `patternProperties` to maps, unknown fields allowed, doc text made safe
 //!    for rustdoc, and our corrections from `spec/patches/` applied;
-//! 3. [`ir`]: decide the Rust shape of every schema and method (and validate names);
-//! 4. [`emit`]: typify (pinned to 0.8.0) renders ordinary schemas (their plain structs
-//!    then get `deserialize_struct!` instead of serde_derive's `Deserialize`); our own
-//!    emitters render enums, flattened alternatives, the envelope aliases and the method
-//!    stubs; schemas with a hand-written replacement are listed in [`handwritten`];
+//! 3. [`ir`]: decide the Rust shape of every schema and method, fully typed (and validate
+//!    names and references);
+//! 4. [`emit`]: typify (pinned to 0.8.0) renders the IR's structs and newtypes from their
+//!    schemas, checked against the IR (their plain structs then get
+//!    `deserialize_struct!` instead of serde_derive's `Deserialize`); our own emitters
+//!    render enums, flattened alternatives, the envelope aliases and the method stubs;
+//!    schemas with a hand-written replacement are listed in [`handwritten`];
 //! 5. format with prettyplease;
 //! 6. [`mod@write`]: add the `@generated` header and write only files that changed.
-//!
-//! Stage 1 reads either of nearcore's documents of the API, OpenAPI or OpenRPC, or both of
-//! one version, merged ([`load`]).
 //!
 //! [`diff`] compares the IRs of two spec versions: what changed in the generated API,
 //! classified for semver. [`crosscheck`] compares the IRs of one version's OpenAPI and

@@ -236,9 +236,13 @@ fn merged_bindings_only_add_to_the_openapi_ones() {
         diff.to_text()
     );
     for method in ["light_client_block_proof", "EXPERIMENTAL_client_config"] {
-        assert!(
-            near_rpc::methods::ALL.contains(&method),
-            "{method} is callable in the shipped bindings"
-        );
+        assert!(after.methods.contains_key(method), "{method} is merged in");
+        // Callable when this build compiled the 1.2.6 bindings.
+        if near_rpc::SPEC_VERSION == VERSION {
+            assert!(
+                near_rpc::methods::ALL.contains(&method),
+                "{method} is callable"
+            );
+        }
     }
 }

@@ -62,7 +62,15 @@ fn requests_for_every_method_pass_their_schema() {
     let sources = conformance::method_sources(&shared, BASE_VERSION);
     let spec_methods: BTreeSet<&str> = sources.keys().map(String::as_str).collect();
     let ours: BTreeSet<&str> = methods::ALL.iter().copied().collect();
-    assert_eq!(spec_methods, ours, "methods::ALL vs the spec's methods");
+    // Built for another version, the bindings lack what only 1.2.6's OpenRPC adds.
+    if near_rpc::SPEC_VERSION == BASE_VERSION {
+        assert_eq!(spec_methods, ours, "methods::ALL vs the spec's methods");
+    } else {
+        assert!(
+            ours.is_subset(&spec_methods),
+            "methods::ALL vs the spec's methods"
+        );
+    }
     let with_envelope = schemas
         .keys()
         .filter(|k| k.starts_with("JsonRpcRequest_for_"))

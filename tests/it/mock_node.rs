@@ -266,7 +266,9 @@ fn every_method_has_a_default_answer_that_matches_the_schema() {
     let schemas = response_schemas(&shared);
     let sources = conformance::method_sources(&shared, BASE_VERSION);
     let node = MockNode::new();
-    let requests = requests();
+    // The methods only the merged 1.2.6 bindings have are left out of other versions.
+    let mut requests = requests();
+    requests.retain(|(method, _)| methods::ALL.contains(method));
     let covered: std::collections::BTreeSet<&str> = requests.iter().map(|(m, _)| *m).collect();
     let all: std::collections::BTreeSet<&str> = methods::ALL.iter().copied().collect();
     assert_eq!(covered, all, "one request per method");

@@ -20,7 +20,7 @@ pub fn emit<'a>(types: impl Iterator<Item = &'a TypeDef>) -> TokenStream {
                 let target = type_tokens(target, Scope::Types);
                 quote! { #doc pub type #name = #target; }
             }
-            Kind::HandWritten { .. } | Kind::Typify => TokenStream::new(),
+            Kind::HandWritten { .. } | Kind::Struct(_) | Kind::Newtype(_) => TokenStream::new(),
         }
     });
     quote!(#(#items)*)

@@ -1,5 +1,6 @@
-//! Ordinary schemas rendered by typify (pinned; see the crate docs), with every schema
-//! that another emitter or a hand-written type covers replaced by that type's name.
+//! The IR's structs and newtypes ([`Kind::rendered_by_typify`]), rendered by typify
+//! (pinned; see the crate docs) from their schemas, with every schema that another
+//! emitter or a hand-written type covers replaced by that type's name.
 
 use proc_macro2::TokenStream;
 use quote::ToTokens;
@@ -9,7 +10,7 @@ use typify::{TypeSpace, TypeSpaceSettings};
 use crate::ir::{Api, Kind};
 use crate::Error;
 
-/// Renders every [`Kind::Typify`] type of the IR.
+/// Renders every struct and newtype of the IR.
 pub fn emit(api: &Api) -> Result<TokenStream, Error> {
     let mut settings = TypeSpaceSettings::default();
     settings
@@ -18,7 +19,7 @@ pub fn emit(api: &Api) -> Result<TokenStream, Error> {
         .with_map_type("::std::collections::BTreeMap");
     for def in api.types.values() {
         let replacement = match &def.kind {
-            Kind::Typify => continue,
+            kind if kind.rendered_by_typify() => continue,
             Kind::HandWritten { rust_path } => rust_path.clone(),
             // An absolute path, since typify also names types inside its `defaults` module.
             _ => format!("crate::types::{}", def.rust_name),
@@ -34,7 +35,7 @@ pub fn emit(api: &Api) -> Result<TokenStream, Error> {
             .schema_name
             .clone()
             .unwrap_or_else(|| def.rust_name.clone());
-        if def.schema_name.is_none() && !matches!(def.kind, Kind::Typify) {
+        if def.schema_name.is_none() && !def.kind.rendered_by_typify() {
             continue;
         }
         let schema: Schema = serde_json::from_value(def.schema.clone())
@@ -46,9 +47,62 @@ pub fn emit(api: &Api) -> Result<TokenStream, Error> {
         .map_err(|e| Error::new(format!("typify: {e}")))?;
     let file: syn::File = syn::parse2(space.to_stream())
         .map_err(|e| Error::new(format!("typify produced invalid Rust: {e}")))?;
+    agrees_with_ir(api, &file)?;
     let mut file = prune(file);
     super::struct_de::replace_derives(&mut file)?;
     Ok(file.into_token_stream())
+}
+
+/// Typify renders from schemas, the rest of the generator reads the IR: every struct
+/// and newtype of the IR must come out of typify under its name, a struct with the
+/// IR's fields, so that the two never describe different types.
+fn agrees_with_ir(api: &Api, file: &syn::File) -> Result<(), Error> {
+    let rendered: std::collections::BTreeMap<String, &syn::ItemStruct> = file
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Struct(s) => Some((s.ident.to_string(), s)),
+            _ => None,
+        })
+        .collect();
+    for (name, def) in &api.types {
+        let expected: Option<Vec<&str>> = match &def.kind {
+            Kind::Struct(s) => Some(s.fields.iter().map(|f| f.rust_name.as_str()).collect()),
+            Kind::Newtype(_) => None,
+            _ => continue,
+        };
+        let item = rendered
+            .get(name)
+            .ok_or_else(|| Error::new(format!("typify did not render {name}, which the IR has")))?;
+        let fields: Vec<String> = match &item.fields {
+            syn::Fields::Named(named) => named
+                .named
+                .iter()
+                .filter_map(|f| f.ident.as_ref().map(|i| i.to_string()))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let matches = match &expected {
+            Some(expected) => {
+                let mut a: Vec<&str> = fields.iter().map(String::as_str).collect();
+                let mut b = expected.clone();
+                a.sort_unstable();
+                b.sort_unstable();
+                a == b
+            }
+            None => matches!(item.fields, syn::Fields::Unnamed(_)),
+        };
+        if !matches {
+            return Err(Error::new(format!(
+                "typify and the IR disagree on {name}: typify has {fields:?}, the IR {}",
+                match expected {
+                    Some(expected) => format!("{expected:?}"),
+                    None => "a newtype".to_owned(),
+                }
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Drops what typify adds that the bindings don't need: `impl From<&T> for T` (a clone

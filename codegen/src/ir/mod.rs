@@ -12,7 +12,8 @@
 //!    `oneOf`) become a struct with the alternatives as a flattened, named enum;
 //! 4. other `oneOf`/`anyOf` schemas become enums (see [`Tagging`] for how the wire format
 //!    is recognised and [`Enum::open`] for which enums keep unknown variants);
-//! 5. everything else (objects, newtypes, primitives) goes to typify.
+//! 5. everything else is a struct (objects with properties) or a newtype (strings,
+//!    numbers, maps), typed here and rendered by typify.
 //!
 //! The module, by concern: [`naming`] (what each item is called in Rust), `methods` (each
 //! method's params, result and error), `shapes` (which Rust shape each schema becomes:
@@ -59,13 +60,16 @@ pub struct TypeDef {
     pub schema_name: Option<String>,
     /// Doc text.
     pub doc: Option<String>,
-    /// How it is rendered.
+    /// What it is.
     pub kind: Kind,
-    /// The normalized schema (for typify, and for the API diff's struct fields).
+    /// The normalized schema, which typify renders [`Kind::Struct`] and [`Kind::Newtype`]
+    /// from (with inline objects the IR hoisted turned into references to them). Nothing
+    /// else reads it: the API diff and the crosscheck read the typed kinds.
     pub schema: Value,
 }
 
-/// How a type is rendered.
+/// What a type is, fully typed: every field, variant and target is a [`TypeExpr`] with
+/// references resolved to Rust names.
 #[derive(Debug, Clone)]
 pub enum Kind {
     /// A hand-written type in `near-rpc` (see [`crate::handwritten`]).
@@ -78,8 +82,11 @@ pub enum Kind {
         /// The aliased type.
         target: TypeExpr,
     },
-    /// An ordinary schema (struct, newtype, primitive alias) rendered by typify.
-    Typify,
+    /// A struct with named fields (rendered by typify).
+    Struct(Struct),
+    /// A tuple struct around one value: a string, a number, a map, ... (rendered by
+    /// typify).
+    Newtype(TypeExpr),
     /// An enum rendered by our emitter.
     Enum(Enum),
     /// Properties plus flattened alternatives, rendered by our emitter.
@@ -174,6 +181,20 @@ pub struct Field {
     pub required: bool,
     /// Doc text.
     pub doc: Option<String>,
+}
+
+/// A struct with named fields.
+#[derive(Debug, Clone)]
+pub struct Struct {
+    /// The fields, in the schema's property order.
+    pub fields: Vec<Field>,
+}
+
+impl Kind {
+    /// Whether typify renders this kind (from [`TypeDef::schema`]).
+    pub fn rendered_by_typify(&self) -> bool {
+        matches!(self, Kind::Struct(_) | Kind::Newtype(_))
+    }
 }
 
 /// A struct whose alternatives are flattened enums.

@@ -75,12 +75,13 @@ impl Builder<'_> {
             Some("object") | None => {
                 match (schema.get("properties"), schema.get("additionalProperties")) {
                     (Some(_), _) => {
+                        let (kind, rendered) = self.typify_kind(hoist, schema)?;
                         self.insert(TypeDef {
                             rust_name: hoist.to_owned(),
                             schema_name: None,
                             doc: doc_of(schema),
-                            kind: Kind::Typify,
-                            schema: schema.clone(),
+                            kind,
+                            schema: rendered,
                         })?;
                         TypeExpr::Named(hoist.to_owned())
                     }

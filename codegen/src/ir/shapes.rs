@@ -52,6 +52,10 @@ impl Builder<'_> {
             }));
         }
         let open = self.open_roots.contains(name);
+        if let Some(parts) = self.all_of_alternatives(schema) {
+            let flattened = self.flattened_parts(&rust_name, schema, parts, open)?;
+            return self.insert(def(Kind::Flattened(flattened)));
+        }
         let has_props = schema.get("properties").is_some();
         // A plain string enum is an enum with one arm listing the strings, so that the open
         // rule applies to it like to any other enum.
@@ -66,7 +70,13 @@ impl Builder<'_> {
                 let e = self.enumeration(&rust_name, &arms, open)?;
                 self.insert(def(Kind::Enum(e)))
             }
-            _ => self.insert(def(Kind::Typify)),
+            _ => {
+                let (kind, rendered) = self.typify_kind(&rust_name, schema)?;
+                self.insert(TypeDef {
+                    schema: rendered,
+                    ..def(kind)
+                })
+            }
         }
     }
 
@@ -99,6 +109,40 @@ impl Builder<'_> {
         }
     }
 
+    /// The typed kind of a schema typify renders, and the schema it renders from: an
+    /// inline object of a property is hoisted into a struct of its own
+    /// (`{Owner}{Property}`, the name typify would give it) and the property refers to
+    /// it, so that the IR and typify's output name every type alike.
+    pub(super) fn typify_kind(
+        &mut self,
+        rust_name: &str,
+        schema: &Value,
+    ) -> Result<(Kind, Value), Error> {
+        if schema.get("properties").is_none() {
+            return Ok((
+                Kind::Newtype(self.type_expr(schema, rust_name)?),
+                schema.clone(),
+            ));
+        }
+        let fields = self.fields(rust_name, schema)?;
+        let mut rendered = schema.clone();
+        for field in &fields {
+            let hoisted = format!("{rust_name}{}", rust_type_name(&field.wire_name));
+            let is_hoisted = self
+                .types
+                .get(&hoisted)
+                .is_some_and(|d| d.schema_name.is_none())
+                && names(&field.ty, &hoisted);
+            if let (true, Some(prop)) = (
+                is_hoisted,
+                rendered.pointer_mut(&format!("/properties/{}", pointer_escape(&field.wire_name))),
+            ) {
+                refer_to(prop, &hoisted);
+            }
+        }
+        Ok((Kind::Struct(Struct { fields }), rendered))
+    }
+
     /// Properties plus flattened alternatives.
     pub(super) fn flattened(
         &mut self,
@@ -107,12 +151,49 @@ impl Builder<'_> {
         arms: &[Value],
         open: bool,
     ) -> Result<Flattened, Error> {
-        let fields = self.fields(rust_name, schema)?;
-        let mut flattened = Vec::new();
         let parts = match product_factors(arms) {
             Some((left, right)) => vec![left, right],
             None => vec![arms.to_vec()],
         };
+        self.flattened_parts(rust_name, schema, parts, open)
+    }
+
+    /// `allOf` of two or more sets of alternatives (inline, or references to enums) and
+    /// no properties: a struct of one flattened enum per set, like a cross product
+    /// (`RpcQueryRequest` in 1.0.0; the OpenRPC document's
+    /// `RpcStateChangesInBlockByTypeRequest`, `BlockReference` and
+    /// `StateChangesRequestView`).
+    pub(super) fn all_of_alternatives(&self, schema: &Value) -> Option<Vec<Vec<Value>>> {
+        if schema.get("properties").is_some() {
+            return None;
+        }
+        let parts = schema.get("allOf")?.as_array()?;
+        if parts.len() < 2 {
+            return None;
+        }
+        parts
+            .iter()
+            .map(|part| match ref_name(part) {
+                Some(name) => {
+                    let target = self.schemas.get(name)?;
+                    target.get("properties").is_none().then_some(())?;
+                    alternatives(target)
+                }
+                None => alternatives(part),
+            })
+            .collect()
+    }
+
+    /// Properties plus one flattened enum per set of alternatives.
+    pub(super) fn flattened_parts(
+        &mut self,
+        rust_name: &str,
+        schema: &Value,
+        parts: Vec<Vec<Value>>,
+        open: bool,
+    ) -> Result<Flattened, Error> {
+        let fields = self.fields(rust_name, schema)?;
+        let mut flattened = Vec::new();
         for part in parts {
             if let Some(existing) = self.named_enum_with_arms(&part) {
                 flattened.push((rust_field_name(&existing), existing));
@@ -416,4 +497,41 @@ impl Builder<'_> {
         }
         Ok(fields)
     }
+}
+
+/// Whether a type expression names `name` anywhere.
+fn names(ty: &TypeExpr, name: &str) -> bool {
+    let mut named = Vec::new();
+    super::validate::collect_named(ty, &mut named);
+    named.contains(&name)
+}
+
+/// Replaces the inline object inside a property schema (through arrays, nullable
+/// wrappers and single `allOf`s) with a reference to `name`.
+fn refer_to(schema: &mut Value, name: &str) {
+    if schema.get("properties").is_some() {
+        let mut reference = serde_json::json!({ "$ref": format!("{REF_PREFIX}{name}") });
+        if let Some(doc) = schema.get("description") {
+            reference["description"] = doc.clone();
+        }
+        *schema = reference;
+        return;
+    }
+    for key in ["items", "additionalProperties"] {
+        if let Some(inner) = schema.get_mut(key).filter(|v| v.is_object()) {
+            return refer_to(inner, name);
+        }
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(arms)) = schema.get_mut(key) {
+            if let Some(arm) = arms.iter_mut().find(|a| !is_null(a)) {
+                return refer_to(arm, name);
+            }
+        }
+    }
+}
+
+/// A property name as a JSON pointer segment.
+fn pointer_escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
 }
