@@ -49,3 +49,53 @@ pub(super) fn merge(mut openapi: Spec, openrpc: Spec) -> Result<Spec, Error> {
     openapi.documents.extend(openrpc.documents);
     Ok(openapi)
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::parse_all;
+
+    fn bytes(value: serde_json::Value) -> Vec<u8> {
+        serde_json::to_vec(&value).unwrap()
+    }
+
+    #[test]
+    fn methods_from_either_schemas_only_as_needed() {
+        let api = bytes(json!({"openapi": "3.0.0", "info": {"version": "7.0.0"},
+            "paths": {}, "components": {"schemas": {"Shared": {"type": "string"}}}}));
+        let rpc = bytes(json!({"openrpc": "1.3.2", "info": {"version": "1.0.0"},
+            "methods": [{"name": "extra", "deprecated": true, "params": [
+                {"name": "x", "schema": {"$ref": "#/components/schemas/Needed"}}],
+                "result": {"schema": {"$ref": "#/components/schemas/Shared"}}}],
+            "components": {"schemas": {
+                "Shared": {"type": "integer"},
+                "Needed": {"type": "object", "properties": {
+                    "deep": {"$ref": "#/components/schemas/Deeper"}}},
+                "Deeper": {"type": "string"},
+                "Unused": {"type": "string"}}}}));
+        let spec = parse_all(&[&api, &rpc]).unwrap();
+        assert!(spec.methods["extra"].deprecated);
+        assert_eq!(spec.methods["extra"].from, super::super::Format::OpenRpc);
+        // A schema both have is OpenAPI's; what the added method needs comes along,
+        // through references; nothing else does.
+        assert_eq!(spec.schemas["Shared"], json!({"type": "string"}));
+        for name in ["Needed", "Deeper", "ExtraParams"] {
+            assert!(spec.schemas.contains_key(name), "{name}");
+        }
+        assert!(!spec.schemas.contains_key("Unused"));
+        assert!(spec.response_roots.contains("Shared"));
+    }
+
+    #[test]
+    fn a_reference_to_a_schema_neither_has_is_an_error() {
+        let api = bytes(json!({"openapi": "3.0.0", "info": {"version": "7.0.0"},
+            "paths": {}, "components": {"schemas": {}}}));
+        let rpc = bytes(
+            json!({"openrpc": "1.3.2", "methods": [{"name": "m", "params": [],
+            "result": {"schema": {"$ref": "#/components/schemas/Missing"}}}]}),
+        );
+        let err = parse_all(&[&api, &rpc]).unwrap_err();
+        assert!(err.to_string().contains("Missing"), "{err}");
+    }
+}

@@ -332,3 +332,109 @@ fn check_pin(format: &str, pin: &Pin, sha256: &str) -> Result<(), Error> {
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn bytes(value: &Value) -> Vec<u8> {
+        serde_json::to_vec(value).unwrap()
+    }
+
+    fn openrpc(methods: Value) -> Value {
+        json!({"openrpc": "1.3.2", "info": {"version": "1.0.0"}, "methods": methods,
+            "components": {"schemas": {"Thing": {"type": "string"}}}})
+    }
+
+    #[test]
+    fn the_format_is_detected_and_a_document_of_neither_is_refused() {
+        let err = parse(&bytes(&json!({"info": {"version": "1"}}))).unwrap_err();
+        assert!(err.to_string().contains("neither OpenAPI"), "{err}");
+        let both = json!({"openapi": "3.0.0", "openrpc": "1.3.2"});
+        let err = parse(&bytes(&both)).unwrap_err();
+        assert!(err.to_string().contains("both"), "{err}");
+        let err = parse(b"not json").unwrap_err();
+        assert!(err.to_string().contains("not valid JSON"), "{err}");
+    }
+
+    #[test]
+    fn an_openrpc_document_needs_its_version_named() {
+        let doc = bytes(&openrpc(json!([])));
+        let err = parse(&doc).unwrap_err();
+        assert!(err.to_string().contains("--version"), "{err}");
+        let spec = parse_all_as(&[&doc], Some("9.9.9")).unwrap();
+        assert_eq!(spec.version, "9.9.9");
+        assert_eq!(spec.documents[0].format, Format::OpenRpc);
+    }
+
+    #[test]
+    fn by_name_params_become_one_object_schema() {
+        let doc = openrpc(json!([
+            {"name": "get", "params": [
+                {"name": "a", "required": true, "schema": {"$ref": "#/components/schemas/Thing"}},
+                {"name": "b", "description": "Bee.", "schema": {"type": "integer"}}],
+             "result": {"name": "r", "schema": {"$ref": "#/components/schemas/Thing"}},
+             "deprecated": true},
+            {"name": "none", "params": [], "result": {"name": "r", "schema": {"type": "null"}}}
+        ]));
+        let spec = parse_all_as(&[&bytes(&doc)], Some("1")).unwrap();
+        let get = &spec.methods["get"];
+        assert!(get.deprecated && get.error.is_none());
+        assert_eq!(
+            get.params,
+            json!({"$ref": "#/components/schemas/GetParams"})
+        );
+        let params = &spec.schemas["GetParams"];
+        assert_eq!(params["required"], json!(["a"]));
+        assert_eq!(params["properties"]["b"]["description"], "Bee.");
+        assert_eq!(spec.schemas["NoneParams"]["type"], "null");
+        assert!(spec.response_roots.contains("Thing"));
+    }
+
+    #[test]
+    fn what_an_openrpc_document_states_badly_is_refused_by_name() {
+        for (methods, expected) in [
+            (
+                json!([{"name": "m", "paramStructure": "by-position", "params": [],
+                "result": {"schema": {}}}]),
+                "by-name",
+            ),
+            (
+                json!([{"name": "m", "params": [{"name": "p"}], "result": {"schema": {}}}]),
+                "param p has no schema",
+            ),
+            (json!([{"name": "m", "params": []}]), "no result schema"),
+            (
+                json!([{"name": "m", "params": [], "result": {"schema": {}}},
+                    {"name": "m", "params": [], "result": {"schema": {}}}]),
+                "listed twice",
+            ),
+        ] {
+            let doc = bytes(&openrpc(methods));
+            let err = parse_all_as(&[&doc], Some("1")).unwrap_err().to_string();
+            assert!(err.contains(expected) && err.contains("m"), "{err}");
+        }
+    }
+
+    #[test]
+    fn two_documents_must_be_one_of_each_format_and_of_one_version() {
+        let rpc = bytes(&openrpc(json!([])));
+        let err = parse_all_as(&[&rpc, &rpc], Some("1")).unwrap_err();
+        assert!(err.to_string().contains("two OpenRPC documents"), "{err}");
+        let api = bytes(&json!({"openapi": "3.0.0", "info": {"version": "2.0.0"},
+            "paths": {}, "components": {"schemas": {}}}));
+        let err = parse_all_as(&[&api, &rpc], Some("1.0.0")).unwrap_err();
+        assert!(err.to_string().contains("not 1.0.0"), "{err}");
+        let merged = parse_all_as(&[&rpc, &api], None).unwrap();
+        assert_eq!(merged.version, "2.0.0");
+        assert_eq!(merged.formats(), "OpenAPI + OpenRPC");
+    }
+
+    #[test]
+    fn a_shipped_openrpc_document_is_found_by_its_hash_and_refused_if_changed() {
+        let pin = openrpc_pins().into_iter().next().expect("an OpenRPC pin");
+        let err = openrpc_spec(&openrpc(json!([])), "0000", pin.version).unwrap_err();
+        assert!(err.to_string().contains("spec/SOURCE.toml pins"), "{err}");
+    }
+}

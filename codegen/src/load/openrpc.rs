@@ -38,14 +38,15 @@ pub(super) fn read(document: &Value, version: &str, sha256: &str) -> Result<Spec
             .as_str()
             .ok_or_else(|| Error::new(format!("methods[{at}] has no name")))?
             .to_owned();
+        if methods.contains_key(&name) {
+            return Err(Error::new(format!("method {name} is listed twice")));
+        }
         let method = method(&name, entry, &mut schemas)
             .map_err(|e| Error::new(format!("method {name}: {e}")))?;
         let mut roots = Vec::new();
         collect_refs(&method.result, &mut roots);
         response_roots.extend(roots);
-        if methods.insert(name.clone(), method).is_some() {
-            return Err(Error::new(format!("method {name} is listed twice")));
-        }
+        methods.insert(name, method);
     }
     Ok(Spec {
         version: version.to_owned(),
