@@ -24,6 +24,12 @@ pub fn normalize(spec: &mut Spec) -> Result<(), Error> {
         normalize_schema(&mut method.result);
         method.error.iter_mut().for_each(normalize_schema);
     }
+    for envelope in spec.envelopes.values_mut() {
+        envelope
+            .schemas_mut()
+            .into_iter()
+            .for_each(normalize_schema);
+    }
     Ok(())
 }
 

@@ -287,6 +287,7 @@ fn walker_classifies_synthetic_changes() {
         schemas: old.clone(),
         methods: Default::default(),
         response_roots: Default::default(),
+        envelopes: Default::default(),
     };
     let old_api = near_rpc_codegen::ir::build(&spec).expect("IR");
     let mut gen = Gen::with_old(&new, &old, &old_api, 3);

@@ -32,7 +32,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
-use crate::load::{Document, MethodSource, Spec};
+use crate::load::{Document, Envelope, MethodSource, Spec};
 use crate::Error;
 
 pub use naming::{method_marker_name, rust_field_name, rust_type_name};
@@ -295,6 +295,7 @@ impl Api {
 pub fn build(spec: &Spec) -> Result<Api, Error> {
     let mut builder = Builder {
         schemas: &spec.schemas,
+        envelopes: &spec.envelopes,
         types: BTreeMap::new(),
         param_schemas: BTreeSet::new(),
         open_roots: BTreeSet::new(),
@@ -318,6 +319,8 @@ pub fn build(spec: &Spec) -> Result<Api, Error> {
 /// One `build` in progress; its methods live in the child module of their concern.
 struct Builder<'a> {
     schemas: &'a Map<String, Value>,
+    /// The envelope schemas, as loading read them.
+    envelopes: &'a BTreeMap<String, Envelope>,
     types: BTreeMap<String, TypeDef>,
     /// Schemas used directly as a method's params.
     param_schemas: BTreeSet<String>,

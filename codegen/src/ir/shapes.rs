@@ -5,8 +5,7 @@
 use super::naming::*;
 use super::schema::*;
 use super::*;
-use crate::handwritten::{self, ENVELOPE_PREFIXES};
-use crate::load::openapi;
+use crate::handwritten;
 
 impl Builder<'_> {
     pub(super) fn schema(&self, name: &str) -> Result<&Value, Error> {
@@ -41,8 +40,8 @@ impl Builder<'_> {
                 rust_path: r.rust_path.to_owned(),
             }));
         }
-        if ENVELOPE_PREFIXES.iter().any(|p| name.starts_with(p)) {
-            let target = self.envelope_target(name, schema)?;
+        if let Some(envelope) = self.envelopes.get(name) {
+            let target = self.envelope_target(name, envelope)?;
             return self.insert(def(Kind::Alias { target }));
         }
         // `params: null` methods: the unit type serializes as `null`.
@@ -80,33 +79,29 @@ impl Builder<'_> {
         }
     }
 
+    /// The alias target of an envelope schema: the hand-written generic envelope
+    /// applied to the method's types.
     pub(super) fn envelope_target(
         &mut self,
         name: &str,
-        schema: &Value,
+        envelope: &Envelope,
     ) -> Result<TypeExpr, Error> {
-        if name.starts_with("JsonRpcRequest_for_") {
-            let params = schema
-                .pointer("/properties/params")
-                .ok_or_else(|| Error::new(format!("{name}: no params")))?;
-            let params = self.type_expr(params, &format!("{name}Params"))?;
-            Ok(TypeExpr::Generic("crate::Request".into(), vec![params]))
-        } else if name.starts_with("JsonRpcResponse_for_") {
-            let (result, error) = openapi::response_parts(self.schemas, schema)
-                .map_err(|e| Error::new(format!("{name}: {e}")))?;
-            let result = self.type_expr(&result, &format!("{name}Result"))?;
-            let error = self.type_expr(&error, &format!("{name}Error"))?;
-            let wrapper = TypeExpr::Generic("crate::ErrorWrapper".into(), vec![error]);
-            Ok(TypeExpr::Generic(
-                "crate::Response".into(),
-                vec![result, wrapper],
-            ))
-        } else {
-            let cause = openapi::handler_cause(schema)
-                .ok_or_else(|| Error::new(format!("{name}: no HANDLER_ERROR arm")))?;
-            let cause = self.type_expr(&cause, &format!("{name}Cause"))?;
-            Ok(TypeExpr::Generic("crate::ErrorWrapper".into(), vec![cause]))
-        }
+        Ok(match envelope {
+            Envelope::Request { params } => {
+                let params = self.type_expr(params, &format!("{name}Params"))?;
+                TypeExpr::Generic("crate::Request".into(), vec![params])
+            }
+            Envelope::Response { result, error } => {
+                let result = self.type_expr(result, &format!("{name}Result"))?;
+                let error = self.type_expr(error, &format!("{name}Error"))?;
+                let wrapper = TypeExpr::Generic("crate::ErrorWrapper".into(), vec![error]);
+                TypeExpr::Generic("crate::Response".into(), vec![result, wrapper])
+            }
+            Envelope::ErrorWrapper { cause } => {
+                let cause = self.type_expr(cause, &format!("{name}Cause"))?;
+                TypeExpr::Generic("crate::ErrorWrapper".into(), vec![cause])
+            }
+        })
     }
 
     /// The typed kind of a schema typify renders, and the schema it renders from: an

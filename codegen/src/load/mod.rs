@@ -1,6 +1,7 @@
 //! Stage 1: read nearcore's documents of the API, check that they are the ones we expect,
-//! and restate them in the generator's own terms: a [`Spec`] holds the schemas, and each
-//! method's params, result and error schemas.
+//! and restate them in the generator's own terms: a [`Spec`] holds the schemas, each
+//! method's params, result and error schemas, and what each envelope schema holds. Later
+//! stages read only the `Spec`.
 //!
 //! This is the only stage that knows the formats. nearcore publishes two documents built
 //! from the same Rust types: OpenAPI 3.0 ([`openapi`]), where each method is a path whose
@@ -97,6 +98,43 @@ pub struct Spec {
     /// The named schemas a response body holds at its top: the result and error
     /// schemas. Enums reachable from them keep variants this version does not know.
     pub response_roots: BTreeSet<String>,
+    /// The schemas that state a whole JSON-RPC envelope, by name (OpenAPI only).
+    pub envelopes: BTreeMap<String, Envelope>,
+}
+
+/// What a schema stating a whole JSON-RPC envelope of one method holds (the OpenAPI
+/// document has three per method); the IR makes each an alias of the hand-written
+/// generic envelope.
+#[derive(Debug, Clone)]
+pub enum Envelope {
+    /// `JsonRpcRequest_for_*`: the params schema.
+    Request {
+        /// Schema of `params`.
+        params: Value,
+    },
+    /// `JsonRpcResponse_for_*`: the result and handler-error schemas.
+    Response {
+        /// Schema of `result`.
+        result: Value,
+        /// Schema of the `cause` of a `HANDLER_ERROR`.
+        error: Value,
+    },
+    /// `ErrorWrapper_for_*`: the handler-error schema.
+    ErrorWrapper {
+        /// Schema of the `cause` of a `HANDLER_ERROR`.
+        cause: Value,
+    },
+}
+
+impl Envelope {
+    /// Every schema it holds, for normalizing them.
+    pub fn schemas_mut(&mut self) -> Vec<&mut Value> {
+        match self {
+            Envelope::Request { params } => vec![params],
+            Envelope::Response { result, error } => vec![result, error],
+            Envelope::ErrorWrapper { cause } => vec![cause],
+        }
+    }
 }
 
 impl Spec {

@@ -8,12 +8,14 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::{Document, Format, MethodSource, Spec};
+use super::{Document, Envelope, Format, MethodSource, Spec};
 use crate::ir::{alternatives, ref_name};
 use crate::Error;
 
-/// The prefix of the response envelope schemas.
+/// The prefixes of the envelope schemas (as [`crate::handwritten::ENVELOPE_PREFIXES`]).
+const REQUEST_PREFIX: &str = "JsonRpcRequest_for_";
 const RESPONSE_PREFIX: &str = "JsonRpcResponse_for_";
+const WRAPPER_PREFIX: &str = "ErrorWrapper_for_";
 
 /// Restates an OpenAPI document as a [`Spec`].
 pub(super) fn read(document: &Value, version: &str, sha256: &str) -> Result<Spec, Error> {
@@ -37,6 +39,28 @@ pub(super) fn read(document: &Value, version: &str, sha256: &str) -> Result<Spec
         .filter(|name| name.starts_with(RESPONSE_PREFIX))
         .cloned()
         .collect();
+    let mut envelopes = BTreeMap::new();
+    for (name, schema) in &schemas {
+        let at = |e: Error| Error::new(format!("{name}: {e}"));
+        let envelope = if name.starts_with(REQUEST_PREFIX) {
+            let params = schema
+                .pointer("/properties/params")
+                .ok_or_else(|| Error::new(format!("{name}: no params")))?;
+            Envelope::Request {
+                params: params.clone(),
+            }
+        } else if name.starts_with(RESPONSE_PREFIX) {
+            let (result, error) = response_parts(&schemas, schema).map_err(at)?;
+            Envelope::Response { result, error }
+        } else if name.starts_with(WRAPPER_PREFIX) {
+            let cause = handler_cause(schema)
+                .ok_or_else(|| Error::new(format!("{name}: no HANDLER_ERROR arm")))?;
+            Envelope::ErrorWrapper { cause }
+        } else {
+            continue;
+        };
+        envelopes.insert(name.clone(), envelope);
+    }
     Ok(Spec {
         version: version.to_owned(),
         documents: vec![Document {
@@ -46,6 +70,7 @@ pub(super) fn read(document: &Value, version: &str, sha256: &str) -> Result<Spec
         schemas,
         methods,
         response_roots,
+        envelopes,
     })
 }
 
@@ -89,13 +114,8 @@ fn schema_named<'a>(schemas: &'a Map<String, Value>, name: &str) -> Result<&'a V
         .ok_or_else(|| Error::new(format!("$ref to unknown schema {name}")))
 }
 
-/// The result schema and the handler-error schema of a `JsonRpcResponse_for_*`. The IR
-/// reads the envelope schemas with it too: it turns them into aliases of the
-/// hand-written envelope.
-pub(crate) fn response_parts(
-    schemas: &Map<String, Value>,
-    response: &Value,
-) -> Result<(Value, Value), Error> {
+/// The result schema and the handler-error schema of a `JsonRpcResponse_for_*`.
+fn response_parts(schemas: &Map<String, Value>, response: &Value) -> Result<(Value, Value), Error> {
     let arms = alternatives(response).unwrap_or_default();
     let arm_prop = |key: &str| {
         arms.iter()
@@ -112,7 +132,7 @@ pub(crate) fn response_parts(
 }
 
 /// The `cause` schema of the `HANDLER_ERROR` arm of an `ErrorWrapper_for_*`.
-pub(crate) fn handler_cause(wrapper: &Value) -> Option<Value> {
+fn handler_cause(wrapper: &Value) -> Option<Value> {
     alternatives(wrapper)
         .unwrap_or_default()
         .iter()

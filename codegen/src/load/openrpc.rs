@@ -57,6 +57,7 @@ pub(super) fn read(document: &Value, version: &str, sha256: &str) -> Result<Spec
         schemas,
         methods,
         response_roots,
+        envelopes: BTreeMap::new(),
     })
 }
 
