@@ -47,9 +47,10 @@ impl Bumped {
     }
 }
 
-/// Ships `spec` in the repository at `root`: the previous version's document is read
-/// from `previous`, or beside `spec` as `openapi-PREV.json`; `commit` is the nearcore
-/// commit the document comes from, when known.
+/// Ships `spec` in the repository at `root`: the previous version is read from
+/// `previous`, or as shipped from beside `spec` (`openapi-PREV.json`, merged with
+/// `openrpc-PREV.json` when `spec/SOURCE.toml` pins one); `commit` is the nearcore commit
+/// the document comes from, when known.
 pub fn bump(
     root: &Path,
     spec: &Path,
@@ -75,14 +76,17 @@ pub fn bump(
         .last()
         .cloned()
         .ok_or_else(|| Error::new("spec/SOURCE.toml ships no version"))?;
-    let previous_path = match previous {
-        Some(path) => path.to_owned(),
-        None => spec
-            .parent()
-            .unwrap_or(Path::new("."))
-            .join(format!("openapi-{previous_version}.json")),
+    // The previous version as shipped: its OpenAPI document beside the new one, merged
+    // with its pinned OpenRPC document, so that the diff is what users of the bindings see.
+    let previous_paths = match previous {
+        Some(path) => vec![path.to_owned()],
+        None => {
+            let dir = spec.parent().unwrap_or(Path::new("."));
+            load::shipped_documents(dir, &previous_version)
+        }
     };
-    let old_api = crate::api_from_bytes(&read(&previous_path)?)?;
+    let previous_paths: Vec<&Path> = previous_paths.iter().map(|p| p.as_path()).collect();
+    let old_api = crate::api_from_spec(load::load(&previous_paths, None)?)?;
     let new_api = crate::api_from_bytes(&bytes)?;
     let diff = crate::diff::diff(&old_api, &new_api);
 

@@ -7,7 +7,8 @@ use std::process::ExitCode;
 const USAGE: &str = "\
 usage: near-rpc-codegen generate (--spec FILE [--spec FILE] | --shipped SPEC_DIR) [--out DIR]
                                  [--version VERSION] [--check]
-       near-rpc-codegen diff OLD.json NEW.json [--format text|json|markdown]
+       near-rpc-codegen diff (OLD.json NEW.json | --shipped SPEC_DIR OLD_VERSION NEW_VERSION)
+                             [--format text|json|markdown]
        near-rpc-codegen bump NEW.json [--previous OLD.json] [--commit SHA] [--root DIR]
        near-rpc-codegen crosscheck OPENAPI.json OPENRPC.json [--format text|markdown]
 
@@ -23,7 +24,9 @@ generate:
   --check             write nothing; exit 1 with a summary when a directory differs
 diff:
   what changed in the generated Rust API from OLD to NEW, each change classified as
-  breaking, additive or docs (default format: text; markdown suits a CHANGELOG)
+  breaking, additive or docs (default format: text; markdown suits a CHANGELOG); with
+  --shipped, between the bindings of two versions as shipped: each version's documents
+  from SPEC_DIR, its OpenAPI one merged with the OpenRPC one spec/SOURCE.toml pins
 bump:
   ship a new spec version: its bindings in generated/vX_Y_Z, its pin in
   spec/SOURCE.toml, its cargo feature (and `latest`), the diff against the previous
@@ -60,24 +63,35 @@ fn run(args: Vec<String>) -> Result<ExitCode, String> {
 }
 
 fn diff(args: impl Iterator<Item = String>) -> Result<ExitCode, String> {
-    let (mut specs, mut format) = (Vec::new(), "text".to_owned());
+    let (mut specs, mut format, mut shipped) = (Vec::new(), "text".to_owned(), None);
     let mut args = args;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--format" => format = args.next().ok_or("--format needs text, json or markdown")?,
+            "--shipped" => {
+                shipped = Some(PathBuf::from(
+                    args.next().ok_or("--shipped needs a directory")?,
+                ))
+            }
             other if other.starts_with("--") => {
                 return Err(format!("unknown argument {other:?}\n{USAGE}"))
             }
-            _ => specs.push(PathBuf::from(arg)),
+            _ => specs.push(arg),
         }
     }
     let [old, new] = specs.as_slice() else {
-        return Err(format!("diff needs OLD.json and NEW.json\n{USAGE}"));
+        return Err(format!("diff needs OLD and NEW\n{USAGE}"));
     };
-    let api = |path: &PathBuf| {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        near_rpc_codegen::api_from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    // A spec file, or with --shipped a version: the documents its bindings come from.
+    let api = |spec: &String| {
+        let paths = match &shipped {
+            Some(dir) => near_rpc_codegen::load::shipped_documents(dir, spec),
+            None => vec![PathBuf::from(spec)],
+        };
+        let paths: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
+        near_rpc_codegen::load::load(&paths, None)
+            .and_then(near_rpc_codegen::api_from_spec)
+            .map_err(|e| format!("{spec}: {e}"))
     };
     let diff = near_rpc_codegen::diff::diff(&api(old)?, &api(new)?);
     let text = match format.as_str() {
