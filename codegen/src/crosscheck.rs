@@ -16,9 +16,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use crate::diff::{change, render, shape_of, Change, Severity, Shape};
+use crate::diff::{change, diff_shape, render, shape_of, Change, Framing, Severity, Shape};
 use crate::handwritten::ENVELOPE_PREFIXES;
 use crate::ir::{Api, Field, Kind, Payload, Tagging, TypeExpr};
+
+/// The OpenAPI document is the old side: the API users of the bindings have.
+const FRAMING: Framing = Framing::Documents("OpenAPI", "OpenRPC");
 
 /// Every difference between the two documents of one version.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -365,7 +368,7 @@ fn types(openapi: &Api, openrpc: &Api, out: &mut Vec<Change>) {
             continue;
         };
         let ((a, a_docs), (b, b_docs)) = (shape_of(def), shape_of(other));
-        shape(name, &a, &b, out);
+        diff_shape(FRAMING, name, &a, &b, out);
         if a_docs != b_docs {
             out.push(change(Severity::Docs, "type", name, "doc text differs"));
         }
@@ -374,124 +377,6 @@ fn types(openapi: &Api, openrpc: &Api, out: &mut Vec<Change>) {
         if !openapi.types.contains_key(name) && !skip_b.contains(name) {
             out.push(change(Severity::Additive, "type", name, "only in OpenRPC"));
         }
-    }
-}
-
-fn shape(name: &str, a: &Shape, b: &Shape, out: &mut Vec<Change>) {
-    match (a, b) {
-        (Shape::Struct(a), Shape::Struct(b)) => {
-            for (field, fb) in b {
-                let item = format!("{name}.{field}");
-                match a.get(field) {
-                    None => out.push(change(
-                        if fb.required {
-                            Severity::Breaking
-                        } else {
-                            Severity::Additive
-                        },
-                        "field",
-                        item,
-                        format!("only in OpenRPC ({}): `{}`", required(fb.required), fb.ty),
-                    )),
-                    Some(fa) => {
-                        if fa.ty != fb.ty {
-                            out.push(change(
-                                Severity::Breaking,
-                                "field",
-                                item.clone(),
-                                format!("`{}` in OpenAPI, `{}` in OpenRPC", fa.ty, fb.ty),
-                            ));
-                        }
-                        if fa.required != fb.required {
-                            out.push(change(
-                                Severity::Breaking,
-                                "field",
-                                item,
-                                format!(
-                                    "{} in OpenAPI, {} in OpenRPC",
-                                    required(fa.required),
-                                    required(fb.required)
-                                ),
-                            ));
-                        }
-                    }
-                }
-            }
-            for (field, fa) in a {
-                if !b.contains_key(field) {
-                    out.push(change(
-                        Severity::Breaking,
-                        "field",
-                        format!("{name}.{field}"),
-                        format!("only in OpenAPI ({}): `{}`", required(fa.required), fa.ty),
-                    ));
-                }
-            }
-        }
-        (Shape::Enum(a, a_open), Shape::Enum(b, b_open)) => {
-            for (variant, payload) in b {
-                let item = format!("{name}::{variant}");
-                match a.get(variant) {
-                    None => out.push(change(
-                        Severity::Additive,
-                        "variant",
-                        item,
-                        "only in OpenRPC",
-                    )),
-                    Some(pa) if pa != payload => out.push(change(
-                        Severity::Breaking,
-                        "variant",
-                        item,
-                        format!(
-                            "payload `{}` in OpenAPI, `{}` in OpenRPC",
-                            pa.trim(),
-                            payload.trim()
-                        ),
-                    )),
-                    Some(_) => {}
-                }
-            }
-            for variant in a.keys().filter(|v| !b.contains_key(*v)) {
-                out.push(change(
-                    Severity::Breaking,
-                    "variant",
-                    format!("{name}::{variant}"),
-                    "only in OpenAPI",
-                ));
-            }
-            if a_open != b_open {
-                let open = |o: &bool| if *o { "open" } else { "closed" };
-                out.push(change(
-                    Severity::Breaking,
-                    "type",
-                    name,
-                    format!("{} in OpenAPI, {} in OpenRPC", open(a_open), open(b_open)),
-                ));
-            }
-        }
-        (a, b) if a != b => out.push(change(
-            Severity::Breaking,
-            "type",
-            name,
-            format!("{} in OpenAPI, {} in OpenRPC", describe(a), describe(b)),
-        )),
-        _ => {}
-    }
-}
-
-fn required(required: bool) -> &'static str {
-    if required {
-        "required"
-    } else {
-        "optional"
-    }
-}
-
-fn describe(shape: &Shape) -> String {
-    match shape {
-        Shape::Struct(_) => "a struct".into(),
-        Shape::Enum(..) => "an enum".into(),
-        Shape::Alias(target) => format!("`{target}`"),
     }
 }
 

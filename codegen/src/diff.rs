@@ -262,61 +262,121 @@ fn diff_types(old: &Api, new: &Api, out: &mut Vec<Change>) {
     }
     for (name, (shape, docs)) in &after {
         if let Some((old_shape, old_docs)) = before.get(name) {
-            diff_shape(name, old_shape, shape, out);
+            diff_shape(Framing::Versions, name, old_shape, shape, out);
             diff_docs(name, old_docs, docs, out);
         }
     }
 }
 
-pub(crate) fn diff_shape(name: &str, old: &Shape, new: &Shape, out: &mut Vec<Change>) {
+/// How a comparison names what it finds: between two versions (`diff`: "field
+/// added", "type changed from `a` to `b`") or between two documents of one version
+/// (`crosscheck`: "only in OpenRPC", "`a` in OpenAPI, `b` in OpenRPC"). The classes are
+/// the same either way, with the old side as the API users have.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Framing {
+    /// Old and new version.
+    Versions,
+    /// Two documents, named as given (old, new).
+    Documents(&'static str, &'static str),
+}
+
+impl Framing {
+    /// `what` is only on the new side; `detail` follows.
+    fn added(self, what: &str, detail: &str) -> String {
+        match self {
+            Framing::Versions => format!("{what} added{detail}"),
+            Framing::Documents(_, new) => format!("only in {new}{detail}"),
+        }
+    }
+
+    /// `what` is only on the old side; `detail` follows.
+    fn removed(self, what: &str, detail: &str) -> String {
+        match self {
+            Framing::Versions => format!("{what} removed{detail}"),
+            Framing::Documents(old, _) => format!("only in {old}{detail}"),
+        }
+    }
+
+    /// `what` is `before` on the old side and `after` on the new one.
+    fn changed(self, what: &str, before: &str, after: &str) -> String {
+        match self {
+            Framing::Versions => format!("{what} from {before} to {after}"),
+            Framing::Documents(old, new) => format!("{before} in {old}, {after} in {new}"),
+        }
+    }
+
+    /// What the old side's `ty` (required or not) says, in the documents' framing.
+    fn detail(self, required: bool, ty: &str) -> String {
+        match self {
+            Framing::Versions => String::new(),
+            Framing::Documents(..) => format!(" ({}): `{ty}`", required_text(required)),
+        }
+    }
+}
+
+fn required_text(required: bool) -> &'static str {
+    if required {
+        "required"
+    } else {
+        "optional"
+    }
+}
+
+pub(crate) fn diff_shape(
+    framing: Framing,
+    name: &str,
+    old: &Shape,
+    new: &Shape,
+    out: &mut Vec<Change>,
+) {
     match (old, new) {
         (Shape::Struct(a), Shape::Struct(b)) => {
             for (field, after) in b {
                 let item = format!("{name}.{field}");
-                match a.get(field) {
-                    None if after.required => out.push(change(
+                let Some(before) = a.get(field) else {
+                    let (severity, what) = if after.required {
+                        (Severity::Breaking, "required field")
+                    } else {
+                        (Severity::Additive, "optional field")
+                    };
+                    let detail = match framing {
+                        Framing::Versions => format!(": `{}`", after.ty),
+                        Framing::Documents(..) => framing.detail(after.required, &after.ty),
+                    };
+                    out.push(change(
+                        severity,
+                        "field",
+                        item,
+                        framing.added(what, &detail),
+                    ));
+                    continue;
+                };
+                if before.ty != after.ty {
+                    let (a, b) = (format!("`{}`", before.ty), format!("`{}`", after.ty));
+                    let description = framing.changed("type changed", &a, &b);
+                    out.push(change(
                         Severity::Breaking,
                         "field",
-                        item,
-                        format!("required field added: `{}`", after.ty),
-                    )),
-                    None => out.push(change(
-                        Severity::Additive,
-                        "field",
-                        item,
-                        format!("optional field added: `{}`", after.ty),
-                    )),
-                    Some(before) => {
-                        if before.ty != after.ty {
-                            out.push(change(
-                                Severity::Breaking,
-                                "field",
-                                item.clone(),
-                                format!("type changed from `{}` to `{}`", before.ty, after.ty),
-                            ));
-                        }
-                        if before.required != after.required {
-                            let how = if after.required {
-                                "optional to required"
-                            } else {
-                                "required to optional"
-                            };
-                            out.push(change(
-                                Severity::Breaking,
-                                "field",
-                                item,
-                                format!("changed from {how}"),
-                            ));
-                        }
-                    }
+                        item.clone(),
+                        description,
+                    ));
+                }
+                if before.required != after.required {
+                    let (a, b) = (
+                        required_text(before.required),
+                        required_text(after.required),
+                    );
+                    let description = framing.changed("changed", a, b);
+                    out.push(change(Severity::Breaking, "field", item, description));
                 }
             }
-            for field in a.keys().filter(|f| !b.contains_key(*f)) {
+            for (field, before) in a.iter().filter(|(f, _)| !b.contains_key(*f)) {
+                let detail = framing.detail(before.required, &before.ty);
                 out.push(change(
                     Severity::Breaking,
                     "field",
                     format!("{name}.{field}"),
-                    "field removed",
+                    framing.removed("field", &detail),
                 ));
             }
         }
@@ -328,24 +388,28 @@ pub(crate) fn diff_shape(name: &str, old: &Shape, new: &Shape, out: &mut Vec<Cha
                         Severity::Additive,
                         "variant",
                         item,
-                        "variant added (older bindings decode it as Unknown)",
+                        framing.added("variant", " (older bindings decode it as Unknown)"),
                     )),
                     None => out.push(change(
                         Severity::Breaking,
                         "variant",
                         item,
-                        "variant added to a closed enum",
-                    )),
-                    Some(before) if before != payload => out.push(change(
-                        Severity::Breaking,
-                        "variant",
-                        item,
-                        format!(
-                            "payload changed from `{}` to `{}`",
-                            before.trim(),
-                            payload.trim()
+                        framing.added(
+                            "variant",
+                            match framing {
+                                Framing::Versions => " to a closed enum",
+                                Framing::Documents(..) => " (a closed enum)",
+                            },
                         ),
                     )),
+                    Some(before) if before != payload => {
+                        let (a, b) = (
+                            format!("`{}`", before.trim()),
+                            format!("`{}`", payload.trim()),
+                        );
+                        let description = framing.changed("payload changed", &a, &b);
+                        out.push(change(Severity::Breaking, "variant", item, description))
+                    }
                     Some(_) => {}
                 }
             }
@@ -354,24 +418,27 @@ pub(crate) fn diff_shape(name: &str, old: &Shape, new: &Shape, out: &mut Vec<Cha
                     Severity::Breaking,
                     "variant",
                     format!("{name}::{variant}"),
-                    "variant removed",
+                    framing.removed("variant", ""),
                 ));
             }
             if was_open != is_open {
-                let how = if *is_open {
-                    "became open (gained an Unknown variant)"
-                } else {
-                    "became closed"
+                let description = match framing {
+                    Framing::Versions if *is_open => {
+                        "became open (gained an Unknown variant)".to_owned()
+                    }
+                    Framing::Versions => "became closed".to_owned(),
+                    Framing::Documents(..) => {
+                        let open = |o: bool| if o { "open" } else { "closed" };
+                        framing.changed("", open(*was_open), open(*is_open))
+                    }
                 };
-                out.push(change(Severity::Breaking, "type", name, how));
+                out.push(change(Severity::Breaking, "type", name, description));
             }
         }
-        (a, b) if a != b => out.push(change(
-            Severity::Breaking,
-            "type",
-            name,
-            format!("changed from {} to {}", describe(a), describe(b)),
-        )),
+        (a, b) if a != b => {
+            let description = framing.changed("changed", &describe(a), &describe(b));
+            out.push(change(Severity::Breaking, "type", name, description));
+        }
         _ => {}
     }
 }
