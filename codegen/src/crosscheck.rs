@@ -14,9 +14,11 @@
 //! lists the params by name, each required or not.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::Write as _;
 
-use crate::diff::{change, diff_shape, render, shape_of, Change, Framing, Severity, Shape};
+use crate::diff::{
+    change, counts, diff_shape, markdown_groups, render, shape_of, text_lines, Change, Framing,
+    Severity, Shape,
+};
 use crate::handwritten::ENVELOPE_PREFIXES;
 use crate::ir::{Api, Field, Kind, Payload, Tagging, TypeExpr};
 
@@ -381,64 +383,37 @@ fn types(openapi: &Api, openrpc: &Api, out: &mut Vec<Change>) {
 }
 
 impl Crosscheck {
-    fn count(&self, severity: Severity) -> usize {
-        self.changes
-            .iter()
-            .filter(|c| c.severity == severity)
-            .count()
-    }
-
     /// The one-line summary.
     pub fn summary(&self) -> String {
+        let (breaking, additive, docs) = counts(&self.changes);
         format!(
-            "OpenAPI vs OpenRPC {}: {} breaking, {} additive, {} doc-only differences",
-            self.version,
-            self.count(Severity::Breaking),
-            self.count(Severity::Additive),
-            self.count(Severity::Docs)
+            "OpenAPI vs OpenRPC {}: {breaking} breaking, {additive} additive, {docs} doc-only \
+             differences",
+            self.version
         )
     }
 
     /// Plain text: the summary, then one line per difference.
     pub fn to_text(&self) -> String {
-        let mut text = format!("{}\n", self.summary());
-        for c in &self.changes {
-            let _ = writeln!(
-                text,
-                "{:<9} {:<10} {}: {}",
-                c.severity, c.item, c.name, c.description
-            );
-        }
-        text
+        text_lines(&self.summary(), &self.changes, 10)
     }
 
-    /// Markdown, grouped by class and kind of item.
+    /// Markdown: the summary, then the differences grouped by class.
     pub fn to_markdown(&self) -> String {
-        let mut md = format!("{}.\n", self.summary());
-        for (severity, heading) in [
-            (
-                Severity::Breaking,
-                "Breaking: the OpenRPC document alone loses it",
-            ),
-            (
-                Severity::Additive,
-                "Additive: only the OpenRPC document has it",
-            ),
-            (Severity::Docs, "Docs: only the text differs"),
-        ] {
-            let items: Vec<&Change> = self
-                .changes
-                .iter()
-                .filter(|c| c.severity == severity)
-                .collect();
-            if items.is_empty() {
-                continue;
-            }
-            let _ = write!(md, "\n### {heading}\n\n");
-            for c in items {
-                let _ = writeln!(md, "- {} `{}`: {}", c.item, c.name, c.description);
-            }
-        }
-        md
+        let groups = markdown_groups(
+            &self.changes,
+            [
+                (
+                    Severity::Breaking,
+                    "Breaking: the OpenRPC document alone loses it",
+                ),
+                (
+                    Severity::Additive,
+                    "Additive: only the OpenRPC document has it",
+                ),
+                (Severity::Docs, "Docs: only the text differs"),
+            ],
+        );
+        format!("{}.\n{groups}", self.summary())
     }
 }

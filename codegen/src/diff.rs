@@ -495,15 +495,50 @@ fn short(path: &str) -> String {
     path.rsplit("::").next().unwrap_or(path).to_owned()
 }
 
+/// Changes per severity: (breaking, additive, docs).
+pub(crate) fn counts(changes: &[Change]) -> (usize, usize, usize) {
+    let count = |s| changes.iter().filter(|c| c.severity == s).count();
+    (
+        count(Severity::Breaking),
+        count(Severity::Additive),
+        count(Severity::Docs),
+    )
+}
+
+/// A summary line, then one line per change (`item` padded to `item_width`).
+pub(crate) fn text_lines(summary: &str, changes: &[Change], item_width: usize) -> String {
+    let mut text = format!("{summary}\n");
+    for c in changes {
+        let _ = writeln!(
+            text,
+            "{:<9} {:<item_width$} {}: {}",
+            c.severity, c.item, c.name, c.description
+        );
+    }
+    text
+}
+
+/// The changes as markdown lists, one per severity under its heading (empty ones left
+/// out).
+pub(crate) fn markdown_groups(changes: &[Change], headings: [(Severity, &str); 3]) -> String {
+    let mut md = String::new();
+    for (severity, heading) in headings {
+        let items: Vec<&Change> = changes.iter().filter(|c| c.severity == severity).collect();
+        if items.is_empty() {
+            continue;
+        }
+        let _ = write!(md, "\n### {heading}\n\n");
+        for c in items {
+            let _ = writeln!(md, "- {} `{}`: {}", c.item, c.name, c.description);
+        }
+    }
+    md
+}
+
 impl ApiDiff {
     /// Count of changes per severity.
     pub fn counts(&self) -> (usize, usize, usize) {
-        let count = |s| self.changes.iter().filter(|c| c.severity == s).count();
-        (
-            count(Severity::Breaking),
-            count(Severity::Additive),
-            count(Severity::Docs),
-        )
+        counts(&self.changes)
     }
 
     /// The one-line summary.
@@ -524,15 +559,7 @@ impl ApiDiff {
 
     /// Plain text: the summary, then one line per change.
     pub fn to_text(&self) -> String {
-        let mut text = format!("{}\n", self.summary());
-        for c in &self.changes {
-            let _ = writeln!(
-                text,
-                "{:<9} {:<8} {}: {}",
-                c.severity, c.item, c.name, c.description
-            );
-        }
-        text
+        text_lines(&self.summary(), &self.changes, 8)
     }
 
     /// Markdown for a CHANGELOG section.
@@ -543,24 +570,14 @@ impl ApiDiff {
             self.new_version,
             self.counts_text()
         );
-        for (severity, heading) in [
-            (Severity::Breaking, "Breaking"),
-            (Severity::Additive, "Added"),
-            (Severity::Docs, "Documentation"),
-        ] {
-            let items: Vec<&Change> = self
-                .changes
-                .iter()
-                .filter(|c| c.severity == severity)
-                .collect();
-            if items.is_empty() {
-                continue;
-            }
-            let _ = write!(md, "\n### {heading}\n\n");
-            for c in items {
-                let _ = writeln!(md, "- {} `{}`: {}", c.item, c.name, c.description);
-            }
-        }
+        md.push_str(&markdown_groups(
+            &self.changes,
+            [
+                (Severity::Breaking, "Breaking"),
+                (Severity::Additive, "Added"),
+                (Severity::Docs, "Documentation"),
+            ],
+        ));
         md
     }
 
