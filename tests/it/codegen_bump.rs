@@ -33,6 +33,11 @@ fn bump_ships_a_new_version_in_one_step() {
     let shared = common::shared_dir();
     let work = common::target_dir().join(format!("bump-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&work);
+    // The copy builds in the workspace's target directory under the same package hashes,
+    // so cargo's records point at the copy's files until they are gone: remove them even
+    // when the test fails, so that the next build of the workspace sees them missing and
+    // rebuilds from its own sources.
+    let _cleanup = RemoveOnDrop(work.clone());
     let (root, specs) = (work.join("repo"), work.join("spec"));
     copy_tree(Path::new(env!("CARGO_MANIFEST_DIR")), &root);
 
@@ -127,5 +132,13 @@ fn bump_ships_a_new_version_in_one_step() {
         "latest",
     ]);
     assert!(tested.contains("test result: ok"), "{tested}");
-    std::fs::remove_dir_all(&work).ok();
+}
+
+/// Removes a directory when dropped, also while a failing test unwinds.
+struct RemoveOnDrop(std::path::PathBuf);
+
+impl Drop for RemoveOnDrop {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
