@@ -96,15 +96,18 @@ pub fn generate_with_options(bytes: &[u8], options: &Options) -> Result<Files, E
 /// The IRs of a version's two documents, each alone, for [`crosscheck::crosscheck`]:
 /// the OpenRPC document is read as the OpenAPI document's version.
 pub fn apis_to_crosscheck(openapi: &[u8], openrpc: &[u8]) -> Result<(ir::Api, ir::Api), Error> {
-    let openapi = api_from_bytes(openapi)?;
-    let openrpc = api_from_spec(load::parse_all_as(&[openrpc], Some(&openapi.version))?)?;
-    if openapi.documents[0].format != load::Format::OpenApi
-        || openrpc.documents[0].format != load::Format::OpenRpc
-    {
+    let format = |bytes: &[u8]| {
+        serde_json::from_slice(bytes)
+            .map_err(|e| Error::new(format!("spec is not valid JSON: {e}")))
+            .and_then(|document| load::Format::detect(&document))
+    };
+    if (format(openapi)?, format(openrpc)?) != (load::Format::OpenApi, load::Format::OpenRpc) {
         return Err(Error::new(
             "crosscheck takes the OpenAPI document, then the OpenRPC one",
         ));
     }
+    let openapi = api_from_bytes(openapi)?;
+    let openrpc = api_from_spec(load::parse_all_as(&[openrpc], Some(&openapi.version))?)?;
     Ok((openapi, openrpc))
 }
 

@@ -30,8 +30,9 @@ diff:
 bump:
   ship a new spec version: its bindings in generated/vX_Y_Z, its pin in
   spec/SOURCE.toml, its cargo feature (and `latest`), the diff against the previous
-  version (read from --previous, or openapi-PREV.json beside NEW.json) prepended to
-  CHANGELOG.md; prints the crate version the diff implies (--root: the repository, .)
+  version as shipped (read from --previous, or openapi-PREV.json beside NEW.json, merged
+  with openrpc-PREV.json when one is pinned) prepended to CHANGELOG.md; prints the crate
+  version the diff implies (--root: the repository, .)
 crosscheck:
   every difference between the OpenAPI and the OpenRPC document of one version, in
   terms of the generated API, classed like diff with the OpenAPI bindings as the old
