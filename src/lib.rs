@@ -1,5 +1,6 @@
 //! Typed Rust bindings for the [NEAR Protocol JSON-RPC API][api], generated from
-//! nearcore's OpenAPI spec (version [`SPEC_VERSION`]).
+//! nearcore's OpenAPI spec (version [`SPEC_VERSION`]; 1.2.6 also merges nearcore's OpenRPC
+//! document, see [`SPEC_DOCUMENTS`]).
 //!
 //! - [`types`]: every schema of the spec as a Rust type. Enums that responses carry are
 //!   *open*: a variant added by a newer node decodes into their `Unknown` variant with
@@ -14,10 +15,10 @@
 //! - Domain types: [`CryptoHash`], [`AccountId`], [`NearToken`], [`NearGas`],
 //!   [`PublicKey`], [`Signature`], [`BlockId`].
 //! - [`decode`]: decoding with errors that name the JSON path of the bad field.
-//! - [`client`] (feature `client`, default): an async client with typed errors, retries,
-//!   failover and redaction of API keys, a shortcut per common call, and the generic
-//!   [`Client::call`](client::Client::call) for all of them; `blocking` adds a blocking
-//!   one.
+//! - [`client`][client-mod] (feature `client`, default): an async client with typed
+//!   errors, retries, failover and redaction of API keys, a shortcut per common call, and
+//!   the generic [`Client::call`][client-call] for all of them; `blocking` adds a
+//!   blocking one.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -45,7 +46,17 @@
 //! `near-rpc-codegen` crate of this workspace; see the README for how to regenerate it.
 //!
 //! [api]: https://docs.near.org/api/rpc/introduction
-
+// The client's links resolve in the crate when it has the client, and to docs.rs when
+// it is built without (`--no-default-features`).
+#![cfg_attr(
+    feature = "client",
+    doc = "[client-mod]: client\n\n[client-call]: client::Client::call"
+)]
+#![cfg_attr(
+    not(feature = "client"),
+    doc = "[client-mod]: https://docs.rs/near-rpc/latest/near_rpc/client/index.html\n\n\
+           [client-call]: https://docs.rs/near-rpc/latest/near_rpc/client/struct.Client.html#method.call"
+)]
 #![warn(missing_docs)]
 
 #[cfg(feature = "client")]
