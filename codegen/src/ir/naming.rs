@@ -18,6 +18,12 @@ pub fn method_marker_name(wire: &str) -> String {
     format!("{}Method", rust_type_name(wire))
 }
 
+/// The name of a type hoisted out of property `wire` of `owner` (an inline object):
+/// `{Owner}{Property}`, as typify names such types.
+pub fn hoisted_name(owner: &str, wire: &str) -> String {
+    format!("{owner}{}", rust_type_name(wire))
+}
+
 /// The Rust name of a field, with keywords avoided.
 pub fn rust_field_name(wire: &str) -> String {
     let name = wire.to_snake_case();

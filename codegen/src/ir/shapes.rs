@@ -122,16 +122,17 @@ impl Builder<'_> {
         let fields = self.fields(rust_name, schema)?;
         let mut rendered = schema.clone();
         for field in &fields {
-            let hoisted = format!("{rust_name}{}", rust_type_name(&field.wire_name));
+            let hoisted = hoisted_name(rust_name, &field.wire_name);
             let is_hoisted = self
                 .types
                 .get(&hoisted)
                 .is_some_and(|d| d.schema_name.is_none())
                 && names(&field.ty, &hoisted);
-            if let (true, Some(prop)) = (
-                is_hoisted,
-                rendered.pointer_mut(&format!("/properties/{}", pointer_escape(&field.wire_name))),
-            ) {
+            if !is_hoisted {
+                continue;
+            }
+            let pointer = format!("/properties/{}", pointer_escape(&field.wire_name));
+            if let Some(prop) = rendered.pointer_mut(&pointer) {
                 refer_to(prop, &hoisted);
             }
         }
@@ -481,7 +482,7 @@ impl Builder<'_> {
         let mut fields = Vec::new();
         for (wire, prop) in schema["properties"].as_object().into_iter().flatten() {
             let rust_name = rust_field_name(wire);
-            let hoist = format!("{owner}{}", rust_type_name(wire));
+            let hoist = hoisted_name(owner, wire);
             fields.push(Field {
                 ty: self.type_expr(prop, &hoist)?,
                 required: required.contains(wire.as_str()),
