@@ -19,7 +19,6 @@ use crate::diff::{
     change, counts, diff_shape, markdown_groups, render, shape_of, text_lines, Change, Framing,
     Severity, Shape,
 };
-use crate::handwritten::ENVELOPE_PREFIXES;
 use crate::ir::{Api, Field, Kind, Payload, Tagging, TypeExpr};
 
 /// The OpenAPI document is the old side: the API users of the bindings have.
@@ -330,27 +329,12 @@ fn types(openapi: &Api, openrpc: &Api, out: &mut Vec<Change>) {
                 _ => None,
             })
             .collect();
-        for (name, def) in &api.types {
-            let envelope = def
-                .schema_name
-                .as_deref()
-                .is_some_and(|n| ENVELOPE_PREFIXES.iter().any(|p| n.starts_with(p)));
-            if envelope {
-                names.insert(name.clone());
-            }
-        }
+        let envelopes = api.types.iter().filter(|(_, def)| def.is_envelope());
+        names.extend(envelopes.map(|(name, _)| name.clone()));
         names
     };
     let (skip_a, skip_b) = (skipped(openapi), skipped(openrpc));
-    let envelopes = openapi
-        .types
-        .values()
-        .filter(|d| {
-            d.schema_name
-                .as_deref()
-                .is_some_and(|n| ENVELOPE_PREFIXES.iter().any(|p| n.starts_with(p)))
-        })
-        .count();
+    let envelopes = openapi.types.values().filter(|d| d.is_envelope()).count();
     if envelopes > 0 {
         out.push(change(
             Severity::Breaking,

@@ -78,8 +78,16 @@ pub fn replacement(schema: &str) -> Option<&'static Replacement> {
 /// Prefixes of the per-method envelope schemas; they become aliases of the hand-written
 /// generic envelope (`crate::Request`, `crate::Response`, `crate::ErrorWrapper`), so that
 /// 38 requests, 38 responses and their error wrappers share one implementation.
-pub const ENVELOPE_PREFIXES: [&str; 3] = [
-    "JsonRpcRequest_for_",
-    "JsonRpcResponse_for_",
-    "ErrorWrapper_for_",
-];
+pub const ENVELOPE_PREFIXES: [&str; 3] = [REQUEST_PREFIX, RESPONSE_PREFIX, ERROR_WRAPPER_PREFIX];
+
+/// Prefix of the per-method request envelope schemas.
+pub const REQUEST_PREFIX: &str = "JsonRpcRequest_for_";
+/// Prefix of the per-method response envelope schemas.
+pub const RESPONSE_PREFIX: &str = "JsonRpcResponse_for_";
+/// Prefix of the per-method error-object schemas.
+pub const ERROR_WRAPPER_PREFIX: &str = "ErrorWrapper_for_";
+
+/// Whether a spec schema is one of the per-method envelope schemas.
+pub fn is_envelope(schema: &str) -> bool {
+    ENVELOPE_PREFIXES.iter().any(|p| schema.starts_with(p))
+}

@@ -68,13 +68,7 @@ impl std::error::Error for Error {}
 
 /// Loads, normalizes and builds the IR of a spec document (stages 1 to 3).
 pub fn api_from_bytes(bytes: &[u8]) -> Result<ir::Api, Error> {
-    api_from_documents(&[bytes])
-}
-
-/// [`api_from_bytes`] for one document or two of one version (OpenAPI and OpenRPC,
-/// merged; see [`load::parse_all`]).
-pub fn api_from_documents(documents: &[&[u8]]) -> Result<ir::Api, Error> {
-    api_from_spec(load::parse_all(documents)?)
+    api_from_spec(load::parse(bytes)?)
 }
 
 /// Stages 2 and 3 on a loaded spec.
@@ -85,12 +79,7 @@ pub fn api_from_spec(mut spec: load::Spec) -> Result<ir::Api, Error> {
 
 /// Runs stages 1 to 5 on a spec document: the generated files, in memory.
 pub fn generate_from_bytes(bytes: &[u8]) -> Result<Files, Error> {
-    generate_with_options(bytes, &Options::default())
-}
-
-/// [`generate_from_bytes`] with rendering options.
-pub fn generate_with_options(bytes: &[u8], options: &Options) -> Result<Files, Error> {
-    emit::emit(&api_from_bytes(bytes)?, options)
+    emit::emit(&api_from_bytes(bytes)?, &Options::default())
 }
 
 /// The IRs of a version's two documents, each alone, for [`crosscheck::crosscheck`]:
@@ -109,11 +98,6 @@ pub fn apis_to_crosscheck(openapi: &[u8], openrpc: &[u8]) -> Result<(ir::Api, ir
     let openapi = api_from_bytes(openapi)?;
     let openrpc = api_from_spec(load::parse_all_as(&[openrpc], Some(&openapi.version))?)?;
     Ok((openapi, openrpc))
-}
-
-/// Runs stages 1 to 5 on a spec file.
-pub fn generate(spec: &Path) -> Result<Files, Error> {
-    generate_files(&[spec], None)
 }
 
 /// Runs stages 1 to 5 on one spec file, or two of one version (merged); `version` names

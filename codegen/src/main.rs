@@ -264,11 +264,7 @@ fn generate_one(
         files.len(),
         out.display(),
         named,
-        api.documents
-            .iter()
-            .map(|d| d.format.name())
-            .collect::<Vec<_>>()
-            .join(" + "),
+        near_rpc_codegen::load::formats(&api.documents),
         written.len(),
         if written.is_empty() {
             String::new()

@@ -13,7 +13,6 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::visit_mut::{self, VisitMut};
 
-use crate::handwritten::ENVELOPE_PREFIXES;
 use crate::ir::{Api, Kind};
 use crate::Error;
 
@@ -49,18 +48,13 @@ pub fn emit(api: &Api, options: &Options) -> Result<Files, Error> {
         Ok(())
     };
     add("types.rs", typify::emit(api)?)?;
-    let is_envelope = |d: &&crate::ir::TypeDef| {
-        d.schema_name
-            .as_deref()
-            .is_some_and(|n| ENVELOPE_PREFIXES.iter().any(|p| n.starts_with(p)))
-    };
     // Our emitter's items, one kind per file.
     let ours = |kind: fn(&Kind) -> bool| {
         enums::emit(
             api.types
                 .values()
                 .filter(move |d| kind(&d.kind))
-                .filter(|d| !is_envelope(d)),
+                .filter(|d| !d.is_envelope()),
         )
     };
     add("enums.rs", ours(|k| matches!(k, Kind::Enum(_))))?;
@@ -70,10 +64,10 @@ pub fn emit(api: &Api, options: &Options) -> Result<Files, Error> {
     // own, so that they don't crowd the types users read.
     add(
         "envelope.rs",
-        enums::emit(api.types.values().filter(is_envelope)),
+        enums::emit(api.types.values().filter(|d| d.is_envelope())),
     )?;
     add("methods.rs", methods::emit(api.methods.values()))?;
-    add("schemas.rs", schemas::emit(api, is_envelope))?;
+    add("schemas.rs", schemas::emit(api))?;
     add("spec.rs", spec_constants(api))?;
     Ok(files)
 }

@@ -6,10 +6,10 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ir::{Api, Kind, TypeDef};
+use crate::ir::{Api, Kind};
 
 /// Renders `ALL` and `visit` for the types that have a schema.
-pub fn emit(api: &Api, is_envelope: impl Fn(&&TypeDef) -> bool) -> TokenStream {
+pub fn emit(api: &Api) -> TokenStream {
     let mut entries: Vec<(String, TokenStream)> = api
         .types
         .values()
@@ -23,7 +23,7 @@ pub fn emit(api: &Api, is_envelope: impl Fn(&&TypeDef) -> bool) -> TokenStream {
                     let item = rust_path.strip_prefix("crate::")?;
                     syn::parse_str(&format!("super::{item}")).ok()?
                 }
-                _ if is_envelope(&def) => {
+                _ if def.is_envelope() => {
                     syn::parse_str(&format!("super::types::envelope::{}", def.rust_name)).ok()?
                 }
                 _ => syn::parse_str(&format!("super::types::{}", def.rust_name)).ok()?,

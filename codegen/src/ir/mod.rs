@@ -190,6 +190,16 @@ pub struct Struct {
     pub fields: Vec<Field>,
 }
 
+impl TypeDef {
+    /// Whether it is the alias of one of a method's envelope schemas
+    /// (`JsonRpcResponse_for_*`, ...).
+    pub fn is_envelope(&self) -> bool {
+        self.schema_name
+            .as_deref()
+            .is_some_and(crate::handwritten::is_envelope)
+    }
+}
+
 impl Kind {
     /// Whether typify renders this kind (from [`TypeDef::schema`]).
     pub fn rendered_by_typify(&self) -> bool {

@@ -23,8 +23,6 @@ use sha2::{Digest, Sha256};
 
 use crate::Error;
 
-pub use openrpc::params_schema_name;
-
 /// Which kind of document a spec was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Format {
@@ -137,12 +135,10 @@ impl Envelope {
     }
 }
 
-impl Spec {
-    /// The formats of the documents read, for messages: `OpenAPI`, `OpenAPI + OpenRPC`.
-    pub fn formats(&self) -> String {
-        let names: Vec<&str> = self.documents.iter().map(|d| d.format.name()).collect();
-        names.join(" + ")
-    }
+/// The formats of some documents, for messages: `OpenAPI`, `OpenAPI + OpenRPC`.
+pub fn formats(documents: &[Document]) -> String {
+    let names: Vec<&str> = documents.iter().map(|d| d.format.name()).collect();
+    names.join(" + ")
 }
 
 /// One method as a document states it.
@@ -466,7 +462,7 @@ mod tests {
         assert!(err.to_string().contains("not 1.0.0"), "{err}");
         let merged = parse_all_as(&[&rpc, &api], None).unwrap();
         assert_eq!(merged.version, "2.0.0");
-        assert_eq!(merged.formats(), "OpenAPI + OpenRPC");
+        assert_eq!(formats(&merged.documents), "OpenAPI + OpenRPC");
     }
 
     #[test]

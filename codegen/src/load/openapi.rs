@@ -9,13 +9,9 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::{Document, Envelope, Format, MethodSource, Spec};
+use crate::handwritten::{ERROR_WRAPPER_PREFIX, REQUEST_PREFIX, RESPONSE_PREFIX};
 use crate::ir::{alternatives, ref_name};
 use crate::Error;
-
-/// The prefixes of the envelope schemas (as [`crate::handwritten::ENVELOPE_PREFIXES`]).
-const REQUEST_PREFIX: &str = "JsonRpcRequest_for_";
-const RESPONSE_PREFIX: &str = "JsonRpcResponse_for_";
-const WRAPPER_PREFIX: &str = "ErrorWrapper_for_";
 
 /// Restates an OpenAPI document as a [`Spec`].
 pub(super) fn read(document: &Value, version: &str, sha256: &str) -> Result<Spec, Error> {
@@ -29,9 +25,11 @@ pub(super) fn read(document: &Value, version: &str, sha256: &str) -> Result<Spec
         .and_then(Value::as_object)
         .ok_or_else(|| Error::new("spec has no components.schemas"))?
         .clone();
+    let envelopes = envelopes(&schemas)?;
+    // A method is its request and response envelopes, as read above.
     let mut methods = BTreeMap::new();
     for (path, item) in document["paths"].as_object().into_iter().flatten() {
-        let method = method(&schemas, path, &item["post"])?;
+        let method = method(&envelopes, path, &item["post"])?;
         methods.insert(method.name.clone(), method);
     }
     let response_roots = schemas
@@ -39,28 +37,6 @@ pub(super) fn read(document: &Value, version: &str, sha256: &str) -> Result<Spec
         .filter(|name| name.starts_with(RESPONSE_PREFIX))
         .cloned()
         .collect();
-    let mut envelopes = BTreeMap::new();
-    for (name, schema) in &schemas {
-        let at = |e: Error| Error::new(format!("{name}: {e}"));
-        let envelope = if name.starts_with(REQUEST_PREFIX) {
-            let params = schema
-                .pointer("/properties/params")
-                .ok_or_else(|| Error::new(format!("{name}: no params")))?;
-            Envelope::Request {
-                params: params.clone(),
-            }
-        } else if name.starts_with(RESPONSE_PREFIX) {
-            let (result, error) = response_parts(&schemas, schema).map_err(at)?;
-            Envelope::Response { result, error }
-        } else if name.starts_with(WRAPPER_PREFIX) {
-            let cause = handler_cause(schema)
-                .ok_or_else(|| Error::new(format!("{name}: no HANDLER_ERROR arm")))?;
-            Envelope::ErrorWrapper { cause }
-        } else {
-            continue;
-        };
-        envelopes.insert(name.clone(), envelope);
-    }
     Ok(Spec {
         version: version.to_owned(),
         documents: vec![Document {
@@ -74,35 +50,69 @@ pub(super) fn read(document: &Value, version: &str, sha256: &str) -> Result<Spec
     })
 }
 
-fn method(schemas: &Map<String, Value>, path: &str, op: &Value) -> Result<MethodSource, Error> {
+/// What every envelope schema holds, by schema name.
+fn envelopes(schemas: &Map<String, Value>) -> Result<BTreeMap<String, Envelope>, Error> {
+    let mut envelopes = BTreeMap::new();
+    for (name, schema) in schemas {
+        let at = |e: Error| Error::new(format!("{name}: {e}"));
+        let envelope = if name.starts_with(REQUEST_PREFIX) {
+            let params = schema
+                .pointer("/properties/params")
+                .ok_or_else(|| Error::new(format!("{name}: no params")))?;
+            Envelope::Request {
+                params: params.clone(),
+            }
+        } else if name.starts_with(RESPONSE_PREFIX) {
+            let (result, error) = response_parts(schemas, schema).map_err(at)?;
+            Envelope::Response { result, error }
+        } else if name.starts_with(ERROR_WRAPPER_PREFIX) {
+            let cause = handler_cause(schema)
+                .ok_or_else(|| Error::new(format!("{name}: no HANDLER_ERROR arm")))?;
+            Envelope::ErrorWrapper { cause }
+        } else {
+            continue;
+        };
+        envelopes.insert(name.clone(), envelope);
+    }
+    Ok(envelopes)
+}
+
+fn method(
+    envelopes: &BTreeMap<String, Envelope>,
+    path: &str,
+    op: &Value,
+) -> Result<MethodSource, Error> {
     let name = op["operationId"]
         .as_str()
         .unwrap_or_else(|| path.trim_start_matches('/'))
         .to_owned();
     let at = |what: &str| Error::new(format!("method {name}: {what}"));
-    let named = |pointer: &str, what: &str| -> Result<&Value, Error> {
+    let envelope = |pointer: &str, what: &str| -> Result<&Envelope, Error> {
         let schema = op
             .pointer(pointer)
             .ok_or_else(|| at(&format!("no {what} schema")))?;
-        let name = ref_name(schema).ok_or_else(|| at(&format!("{what} schema is not a $ref")))?;
-        schema_named(schemas, name)
+        let target = ref_name(schema).ok_or_else(|| at(&format!("{what} schema is not a $ref")))?;
+        envelopes
+            .get(target)
+            .ok_or_else(|| at(&format!("{what} schema {target} is not an envelope schema")))
     };
-    let request = named("/requestBody/content/application~1json/schema", "request")?;
-    let response = named(
+    let request = envelope("/requestBody/content/application~1json/schema", "request")?;
+    let response = envelope(
         "/responses/200/content/application~1json/schema",
         "200 response",
     )?;
-    let params = request
-        .pointer("/properties/params")
-        .ok_or_else(|| at("request has no params"))?
-        .clone();
-    let (result, error) = response_parts(schemas, response).map_err(|e| at(&e.to_string()))?;
+    let (Envelope::Request { params }, Envelope::Response { result, error }) = (request, response)
+    else {
+        return Err(at(
+            "its request or response schema is the wrong kind of envelope",
+        ));
+    };
     Ok(MethodSource {
         doc: op["description"].as_str().map(str::to_owned),
         deprecated: op["deprecated"] == Value::Bool(true),
-        params,
-        result,
-        error: Some(error),
+        params: params.clone(),
+        result: result.clone(),
+        error: Some(error.clone()),
         from: Format::OpenApi,
         name,
     })

@@ -45,21 +45,25 @@ pub fn shipped_documents(shared: &Path, version: &str) -> Vec<PathBuf> {
     near_rpc_codegen::load::shipped_documents(&shared.join("spec"), version)
 }
 
-/// The generated files of a shipped version, made from [`shipped_documents`].
-pub fn generate_shipped(shared: &Path, version: &str) -> near_rpc_codegen::Files {
+/// A shipped version loaded from [`shipped_documents`], as the generator reads it.
+pub fn load_shipped(shared: &Path, version: &str) -> near_rpc_codegen::load::Spec {
     let paths = shipped_documents(shared, version);
     let paths: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
-    near_rpc_codegen::generate_files(&paths, None)
-        .unwrap_or_else(|e| panic!("spec {version} generates: {e}"))
+    near_rpc_codegen::load::load(&paths, None)
+        .unwrap_or_else(|e| panic!("spec {version} loads: {e}"))
 }
 
 /// The IR of a shipped version, made from [`shipped_documents`].
 pub fn shipped_api(shared: &Path, version: &str) -> near_rpc_codegen::ir::Api {
-    let paths = shipped_documents(shared, version);
-    let paths: Vec<&Path> = paths.iter().map(PathBuf::as_path).collect();
-    let spec = near_rpc_codegen::load::load(&paths, None)
-        .unwrap_or_else(|e| panic!("spec {version} loads: {e}"));
-    near_rpc_codegen::api_from_spec(spec).unwrap_or_else(|e| panic!("spec {version}: {e}"))
+    near_rpc_codegen::api_from_spec(load_shipped(shared, version))
+        .unwrap_or_else(|e| panic!("spec {version}: {e}"))
+}
+
+/// The generated files of a shipped version, made from [`shipped_documents`].
+pub fn generate_shipped(shared: &Path, version: &str) -> near_rpc_codegen::Files {
+    let options = near_rpc_codegen::Options::default();
+    near_rpc_codegen::emit::emit(&shipped_api(shared, version), &options)
+        .unwrap_or_else(|e| panic!("spec {version} generates: {e}"))
 }
 
 /// The fixture files, as (method directory, file name, schema-check note) from

@@ -33,19 +33,11 @@ pub const REF_PREFIX: &str = "#/components/schemas/";
 // Spec loading
 // ---------------------------------------------------------------------------------------
 
-/// The spec of a version as its bindings are generated: its OpenAPI document, merged
-/// with its OpenRPC one where that is pinned.
-fn spec(shared: &Path, version: &str) -> near_rpc_codegen::load::Spec {
-    let paths = near_rpc_codegen::load::shipped_documents(&shared.join("spec"), version);
-    let paths: Vec<&Path> = paths.iter().map(|p| p.as_path()).collect();
-    near_rpc_codegen::load::load(&paths, None).unwrap_or_else(|e| panic!("spec {version}: {e}"))
-}
-
 /// The normalized schemas of a spec version: our patches applied, OpenAPI `nullable`
 /// rewritten to JSON schema, `additionalProperties: false` dropped (exactly what the
 /// generator builds the bindings from).
 pub fn normalized_schemas(shared: &Path, version: &str) -> Map<String, Value> {
-    let mut spec = spec(shared, version);
+    let mut spec = crate::common::load_shipped(shared, version);
     near_rpc_codegen::normalize::normalize(&mut spec)
         .unwrap_or_else(|e| panic!("spec {version}: {e}"));
     spec.schemas
@@ -57,7 +49,7 @@ pub fn method_sources(
     shared: &Path,
     version: &str,
 ) -> BTreeMap<String, near_rpc_codegen::load::MethodSource> {
-    let mut spec = spec(shared, version);
+    let mut spec = crate::common::load_shipped(shared, version);
     near_rpc_codegen::normalize::normalize(&mut spec)
         .unwrap_or_else(|e| panic!("spec {version}: {e}"));
     spec.methods
@@ -65,8 +57,7 @@ pub fn method_sources(
 
 /// The IR of a spec version.
 pub fn api(shared: &Path, version: &str) -> Api {
-    near_rpc_codegen::api_from_spec(spec(shared, version))
-        .unwrap_or_else(|e| panic!("spec {version}: {e}"))
+    crate::common::shipped_api(shared, version)
 }
 
 pub fn ref_name(schema: &Value) -> Option<&str> {
