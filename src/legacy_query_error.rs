@@ -77,7 +77,8 @@ fn function_call_error(text: &str) -> FunctionCallError {
         _ => None,
     });
     parsed
-        .and_then(|json| crate::decode::from_value(json).ok())
+        .and_then(|json| serde_json::to_vec(&json).ok())
+        .and_then(|bytes| crate::de::native::from_slice(&bytes).ok())
         .unwrap_or_else(|| FunctionCallError::ExecutionError(text.to_owned()))
 }
 

@@ -18,3 +18,7 @@ pub use crate::de::open_enum::{
 };
 pub use crate::de::shape::{deserialize_shape, no_shape_matched, select, Selected, Tagging};
 pub use crate::value_deserializer::{decode, with_path, FailurePath, ValueDeserializer};
+/// Native decoding (`crate::de::native`), named by the generated `Decode` impls.
+pub mod native {
+    pub use crate::de::native::*;
+}

@@ -44,35 +44,35 @@ pub enum TransactionOutcome {
     WithoutReceipts(FinalExecutionOutcomeView),
 }
 
-impl<'de> Deserialize<'de> for RpcTransactionResponse {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        // Every field of both outcome shapes, optional, decoded in one pass straight
-        // from the input (no buffering: this is the largest common response, and errors
-        // keep their path); which shape it is gets decided afterwards.
-        #[derive(Deserialize)]
-        struct Wire {
-            final_execution_status: TxExecutionStatus,
-            #[serde(default)]
-            status: Option<FinalExecutionStatus>,
-            #[serde(default)]
-            transaction: Option<SignedTransactionView>,
-            #[serde(default)]
-            transaction_outcome: Option<ExecutionOutcomeWithIdView>,
-            #[serde(default)]
-            receipts_outcome: Option<Vec<ExecutionOutcomeWithIdView>>,
-            #[serde(default)]
-            receipts: Option<Vec<ReceiptView>>,
-        }
-        let wire = Wire::deserialize(deserializer)?;
-        let final_execution_status = wire.final_execution_status;
+/// Every field of both outcome shapes, optional, decoded in one pass straight from the
+/// input (no buffering: this is the largest common response, and errors keep their
+/// path); which shape it is gets decided afterwards, by [`Wire::into_response`].
+#[derive(Deserialize)]
+struct Wire {
+    final_execution_status: TxExecutionStatus,
+    #[serde(default)]
+    status: Option<FinalExecutionStatus>,
+    #[serde(default)]
+    transaction: Option<SignedTransactionView>,
+    #[serde(default)]
+    transaction_outcome: Option<ExecutionOutcomeWithIdView>,
+    #[serde(default)]
+    receipts_outcome: Option<Vec<ExecutionOutcomeWithIdView>>,
+    #[serde(default)]
+    receipts: Option<Vec<ReceiptView>>,
+}
+
+impl Wire {
+    fn into_response(self) -> Result<RpcTransactionResponse, String> {
+        let final_execution_status = self.final_execution_status;
         let parts = (
-            wire.status,
-            wire.transaction,
-            wire.transaction_outcome,
-            wire.receipts_outcome,
+            self.status,
+            self.transaction,
+            self.transaction_outcome,
+            self.receipts_outcome,
         );
         let outcome = match parts {
-            (None, None, None, None) if wire.receipts.is_none() => None,
+            (None, None, None, None) if self.receipts.is_none() => None,
             (
                 Some(status),
                 Some(transaction),
@@ -81,7 +81,7 @@ impl<'de> Deserialize<'de> for RpcTransactionResponse {
             ) => {
                 // Exhaustive literals: a field the spec adds to these views fails to compile
                 // here, rather than being dropped.
-                Some(match wire.receipts {
+                Some(match self.receipts {
                     Some(receipts) => {
                         TransactionOutcome::WithReceipts(FinalExecutionOutcomeWithReceiptView {
                             receipts,
@@ -109,16 +109,38 @@ impl<'de> Deserialize<'de> for RpcTransactionResponse {
                 } else {
                     "receipts_outcome"
                 };
-                return Err(D::Error::custom(format!(
+                return Err(format!(
                     "missing field `{missing}`: an outcome has status, transaction, \
                      transaction_outcome and receipts_outcome"
-                )));
+                ));
             }
         };
-        Ok(Self {
+        Ok(RpcTransactionResponse {
             final_execution_status,
             outcome,
         })
+    }
+}
+
+impl<'de> Deserialize<'de> for RpcTransactionResponse {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Wire::deserialize(deserializer)?
+            .into_response()
+            .map_err(D::Error::custom)
+    }
+}
+
+impl crate::de::native::Decode for RpcTransactionResponse {
+    fn decode(r: &mut crate::de::native::Reader<'_>) -> Result<Self, crate::de::native::Error> {
+        let wire = crate::decode_fields!(r, "struct RpcTransactionResponse", Wire {
+            final_execution_status "final_execution_status" required,
+            status "status" default,
+            transaction "transaction" default,
+            transaction_outcome "transaction_outcome" default,
+            receipts_outcome "receipts_outcome" default,
+            receipts "receipts" default,
+        });
+        wire.into_response().map_err(|e| r.data_error(e))
     }
 }
 

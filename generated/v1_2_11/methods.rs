@@ -183,7 +183,7 @@ impl crate::RpcMethod for ExperimentalCallFunctionMethod {
     type Error = crate::types::RpcCallFunctionError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -203,7 +203,7 @@ impl crate::RpcMethod for ExperimentalChangesMethod {
     type Error = crate::types::RpcStateChangesError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -223,7 +223,7 @@ impl crate::RpcMethod for ExperimentalChangesInBlockMethod {
     type Error = crate::types::RpcStateChangesError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -243,7 +243,7 @@ impl crate::RpcMethod for ExperimentalCongestionLevelMethod {
     type Error = crate::types::RpcChunkError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -263,7 +263,7 @@ impl crate::RpcMethod for ExperimentalGenesisConfigMethod {
     type Error = crate::types::GenesisConfigError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -283,7 +283,7 @@ impl crate::RpcMethod for ExperimentalLightClientBlockProofMethod {
     type Error = crate::types::RpcLightClientProofError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -303,7 +303,7 @@ impl crate::RpcMethod for ExperimentalLightClientProofMethod {
     type Error = crate::types::RpcLightClientProofError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -323,7 +323,7 @@ impl crate::RpcMethod for ExperimentalMaintenanceWindowsMethod {
     type Error = crate::types::RpcMaintenanceWindowsError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -343,7 +343,7 @@ impl crate::RpcMethod for ExperimentalProtocolConfigMethod {
     type Error = crate::types::RpcProtocolConfigError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -363,7 +363,7 @@ impl crate::RpcMethod for ExperimentalReceiptMethod {
     type Error = crate::types::RpcReceiptError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -383,7 +383,7 @@ impl crate::RpcMethod for ExperimentalReceiptToTxMethod {
     type Error = crate::types::RpcReceiptToTxError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -403,7 +403,7 @@ impl crate::RpcMethod for ExperimentalSplitStorageInfoMethod {
     type Error = crate::types::RpcSplitStorageInfoError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -423,7 +423,7 @@ impl crate::RpcMethod for ExperimentalTxStatusMethod {
     type Error = crate::types::RpcTransactionError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -443,7 +443,7 @@ impl crate::RpcMethod for ExperimentalValidatorsOrderedMethod {
     type Error = crate::types::RpcValidatorError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -463,7 +463,7 @@ impl crate::RpcMethod for ExperimentalViewAccessKeyMethod {
     type Error = crate::types::RpcViewAccessKeyError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -483,7 +483,7 @@ impl crate::RpcMethod for ExperimentalViewAccessKeyListMethod {
     type Error = crate::types::RpcViewAccessKeyListError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -503,7 +503,7 @@ impl crate::RpcMethod for ExperimentalViewAccountMethod {
     type Error = crate::types::RpcViewAccountError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -523,7 +523,7 @@ impl crate::RpcMethod for ExperimentalViewCodeMethod {
     type Error = crate::types::RpcViewCodeError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -543,7 +543,7 @@ impl crate::RpcMethod for ExperimentalViewStateMethod {
     type Error = crate::types::RpcViewStateError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -563,7 +563,7 @@ impl crate::RpcMethod for BlockMethod {
     type Error = crate::types::RpcBlockError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -583,7 +583,7 @@ impl crate::RpcMethod for BlockEffectsMethod {
     type Error = crate::types::RpcStateChangesError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -603,7 +603,7 @@ impl crate::RpcMethod for BroadcastTxAsyncMethod {
     type Error = crate::types::RpcTransactionError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -623,7 +623,7 @@ impl crate::RpcMethod for BroadcastTxCommitMethod {
     type Error = crate::types::RpcTransactionError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -643,7 +643,7 @@ impl crate::RpcMethod for ChangesMethod {
     type Error = crate::types::RpcStateChangesError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -663,7 +663,7 @@ impl crate::RpcMethod for ChunkMethod {
     type Error = crate::types::RpcChunkError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -683,7 +683,7 @@ impl crate::RpcMethod for ClientConfigMethod {
     type Error = crate::types::RpcClientConfigError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -703,7 +703,7 @@ impl crate::RpcMethod for GasPriceMethod {
     type Error = crate::types::RpcGasPriceError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -723,7 +723,7 @@ impl crate::RpcMethod for GenesisConfigMethod {
     type Error = crate::types::GenesisConfigError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -743,7 +743,7 @@ impl crate::RpcMethod for HealthMethod {
     type Error = crate::types::RpcStatusError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -763,7 +763,7 @@ impl crate::RpcMethod for LightClientProofMethod {
     type Error = crate::types::RpcLightClientProofError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -783,7 +783,7 @@ impl crate::RpcMethod for MaintenanceWindowsMethod {
     type Error = crate::types::RpcMaintenanceWindowsError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -803,7 +803,7 @@ impl crate::RpcMethod for NetworkInfoMethod {
     type Error = crate::types::RpcNetworkInfoError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -823,7 +823,7 @@ impl crate::RpcMethod for NextLightClientBlockMethod {
     type Error = crate::types::RpcLightClientNextBlockError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -855,7 +855,7 @@ impl crate::RpcMethod for QueryMethod {
     type Error = crate::types::RpcQueryError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -875,7 +875,7 @@ impl crate::RpcMethod for SendTxMethod {
     type Error = crate::types::RpcTransactionError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -895,7 +895,7 @@ impl crate::RpcMethod for StatusMethod {
     type Error = crate::types::RpcStatusError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -915,7 +915,7 @@ impl crate::RpcMethod for TxMethod {
     type Error = crate::types::RpcTransactionError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -935,7 +935,7 @@ impl crate::RpcMethod for ValidatorsMethod {
     type Error = crate::types::RpcValidatorError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {

@@ -25,6 +25,78 @@ crate::open_enum!(
     AccessKeyPermission, External, ["FunctionCall", "FullAccess", "GasKeyFunctionCall",
     "GasKeyFullAccess"], ["FullAccess"], Unknown
 );
+impl crate::__private::native::Decode for AccessKeyPermission {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "FunctionCall",
+            "FullAccess",
+            "GasKeyFunctionCall",
+            "GasKeyFullAccess",
+        ];
+        const UNITS: &[&str] = &["FullAccess"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    1usize => ::std::result::Result::Ok(Self::FullAccess),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "AccessKeyPermission",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        Self::FunctionCall(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("FunctionCall")
+                                })?,
+                        )
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::FullAccess
+                    }
+                    2usize => {
+                        Self::GasKeyFunctionCall(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("GasKeyFunctionCall")
+                                })?,
+                        )
+                    }
+                    3usize => {
+                        Self::GasKeyFullAccess(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("GasKeyFullAccess")
+                                })?,
+                        )
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// Describes the permission scope for an access key. Whether it is a function call or a full access key.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -55,6 +127,116 @@ crate::open_enum!(
     AccessKeyPermissionView, External, ["FullAccess", "FunctionCall",
     "GasKeyFunctionCall", "GasKeyFullAccess"], ["FullAccess"], Unknown
 );
+impl crate::__private::native::Decode for AccessKeyPermissionView {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "FullAccess",
+            "FunctionCall",
+            "GasKeyFunctionCall",
+            "GasKeyFullAccess",
+        ];
+        const UNITS: &[&str] = &["FullAccess"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::FullAccess),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "AccessKeyPermissionView",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::FullAccess
+                    }
+                    1usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant AccessKeyPermissionView::FunctionCall",
+                                    Self::FunctionCall { allowance "allowance" default,
+                                    method_names "method_names" required, receiver_id
+                                    "receiver_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("FunctionCall")
+                            })?
+                    }
+                    2usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant AccessKeyPermissionView::GasKeyFunctionCall",
+                                    Self::GasKeyFunctionCall { allowance "allowance" default,
+                                    balance "balance" required, method_names "method_names"
+                                    required, num_nonces "num_nonces" required, receiver_id
+                                    "receiver_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("GasKeyFunctionCall")
+                            })?
+                    }
+                    3usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant AccessKeyPermissionView::GasKeyFullAccess",
+                                    Self::GasKeyFullAccess { balance "balance" required,
+                                    num_nonces "num_nonces" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("GasKeyFullAccess")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -170,6 +352,524 @@ crate::open_enum!(
     "GasKeyBalanceTooHigh"], ["DelegateActionInvalidSignature", "DelegateActionExpired"],
     Unknown
 );
+impl crate::__private::native::Decode for ActionErrorKind {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "AccountAlreadyExists",
+            "AccountDoesNotExist",
+            "CreateAccountOnlyByRegistrar",
+            "CreateAccountNotAllowed",
+            "ActorNoPermission",
+            "DeleteKeyDoesNotExist",
+            "AddKeyAlreadyExists",
+            "DeleteAccountStaking",
+            "LackBalanceForState",
+            "TriesToUnstake",
+            "TriesToStake",
+            "InsufficientStake",
+            "FunctionCallError",
+            "NewReceiptValidationError",
+            "OnlyImplicitAccountCreationAllowed",
+            "DeleteAccountWithLargeState",
+            "DelegateActionInvalidSignature",
+            "DelegateActionSenderDoesNotMatchTxReceiver",
+            "DelegateActionExpired",
+            "DelegateActionAccessKeyError",
+            "DelegateActionInvalidNonce",
+            "DelegateActionNonceTooLarge",
+            "GlobalContractDoesNotExist",
+            "GasKeyDoesNotExist",
+            "InsufficientGasKeyBalance",
+            "GasKeyBalanceTooHigh",
+        ];
+        const UNITS: &[&str] = &[
+            "DelegateActionInvalidSignature",
+            "DelegateActionExpired",
+        ];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    16usize => {
+                        ::std::result::Result::Ok(Self::DelegateActionInvalidSignature)
+                    }
+                    18usize => ::std::result::Result::Ok(Self::DelegateActionExpired),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "ActionErrorKind",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionErrorKind::AccountAlreadyExists",
+                                    Self::AccountAlreadyExists { account_id "account_id"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("AccountAlreadyExists")
+                            })?
+                    }
+                    1usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionErrorKind::AccountDoesNotExist",
+                                    Self::AccountDoesNotExist { account_id "account_id" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("AccountDoesNotExist")
+                            })?
+                    }
+                    2usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionErrorKind::CreateAccountOnlyByRegistrar",
+                                    Self::CreateAccountOnlyByRegistrar { account_id "account_id"
+                                    required, predecessor_id "predecessor_id" required,
+                                    registrar_account_id "registrar_account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("CreateAccountOnlyByRegistrar")
+                            })?
+                    }
+                    3usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionErrorKind::CreateAccountNotAllowed",
+                                    Self::CreateAccountNotAllowed { account_id "account_id"
+                                    required, predecessor_id "predecessor_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("CreateAccountNotAllowed")
+                            })?
+                    }
+                    4usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionErrorKind::ActorNoPermission",
+                                    Self::ActorNoPermission { account_id "account_id" required,
+                                    actor_id "actor_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("ActorNoPermission")
+                            })?
+                    }
+                    5usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionErrorKind::DeleteKeyDoesNotExist",
+                                    Self::DeleteKeyDoesNotExist { account_id "account_id"
+                                    required, public_key "public_key" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("DeleteKeyDoesNotExist")
+                            })?
+                    }
+                    6usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionErrorKind::AddKeyAlreadyExists",
+                                    Self::AddKeyAlreadyExists { account_id "account_id"
+                                    required, public_key "public_key" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("AddKeyAlreadyExists")
+                            })?
+                    }
+                    7usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionErrorKind::DeleteAccountStaking",
+                                    Self::DeleteAccountStaking { account_id "account_id"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("DeleteAccountStaking")
+                            })?
+                    }
+                    8usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionErrorKind::LackBalanceForState",
+                                    Self::LackBalanceForState { account_id "account_id"
+                                    required, amount "amount" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("LackBalanceForState")
+                            })?
+                    }
+                    9usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionErrorKind::TriesToUnstake",
+                                    Self::TriesToUnstake { account_id "account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("TriesToUnstake")
+                            })?
+                    }
+                    10usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionErrorKind::TriesToStake",
+                                    Self::TriesToStake { account_id "account_id" required,
+                                    balance "balance" required, locked "locked" required, stake
+                                    "stake" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("TriesToStake")
+                            })?
+                    }
+                    11usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionErrorKind::InsufficientStake",
+                                    Self::InsufficientStake { account_id "account_id" required,
+                                    minimum_stake "minimum_stake" required, stake "stake"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("InsufficientStake")
+                            })?
+                    }
+                    12usize => {
+                        Self::FunctionCallError(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("FunctionCallError")
+                                })?,
+                        )
+                    }
+                    13usize => {
+                        Self::NewReceiptValidationError(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("NewReceiptValidationError")
+                                })?,
+                        )
+                    }
+                    14usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionErrorKind::OnlyImplicitAccountCreationAllowed",
+                                    Self::OnlyImplicitAccountCreationAllowed { account_id
+                                    "account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("OnlyImplicitAccountCreationAllowed")
+                            })?
+                    }
+                    15usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionErrorKind::DeleteAccountWithLargeState",
+                                    Self::DeleteAccountWithLargeState { account_id "account_id"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("DeleteAccountWithLargeState")
+                            })?
+                    }
+                    16usize => {
+                        r.skip()?;
+                        Self::DelegateActionInvalidSignature
+                    }
+                    17usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionErrorKind::DelegateActionSenderDoesNotMatchTxReceiver",
+                                    Self::DelegateActionSenderDoesNotMatchTxReceiver {
+                                    receiver_id "receiver_id" required, sender_id "sender_id"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("DelegateActionSenderDoesNotMatchTxReceiver")
+                            })?
+                    }
+                    18usize => {
+                        r.skip()?;
+                        Self::DelegateActionExpired
+                    }
+                    19usize => {
+                        Self::DelegateActionAccessKeyError(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("DelegateActionAccessKeyError")
+                                })?,
+                        )
+                    }
+                    20usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionErrorKind::DelegateActionInvalidNonce",
+                                    Self::DelegateActionInvalidNonce { ak_nonce "ak_nonce"
+                                    required, delegate_nonce "delegate_nonce" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("DelegateActionInvalidNonce")
+                            })?
+                    }
+                    21usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionErrorKind::DelegateActionNonceTooLarge",
+                                    Self::DelegateActionNonceTooLarge { delegate_nonce
+                                    "delegate_nonce" required, upper_bound "upper_bound"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("DelegateActionNonceTooLarge")
+                            })?
+                    }
+                    22usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionErrorKind::GlobalContractDoesNotExist",
+                                    Self::GlobalContractDoesNotExist { identifier "identifier"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("GlobalContractDoesNotExist")
+                            })?
+                    }
+                    23usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionErrorKind::GasKeyDoesNotExist",
+                                    Self::GasKeyDoesNotExist { account_id "account_id" required,
+                                    public_key "public_key" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("GasKeyDoesNotExist")
+                            })?
+                    }
+                    24usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionErrorKind::InsufficientGasKeyBalance",
+                                    Self::InsufficientGasKeyBalance { account_id "account_id"
+                                    required, balance "balance" required, public_key
+                                    "public_key" required, required "required" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("InsufficientGasKeyBalance")
+                            })?
+                    }
+                    25usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionErrorKind::GasKeyBalanceTooHigh",
+                                    Self::GasKeyBalanceTooHigh { account_id "account_id"
+                                    required, balance "balance" required, public_key
+                                    "public_key" default }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("GasKeyBalanceTooHigh")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -211,6 +911,348 @@ crate::open_enum!(
     "UseGlobalContractByAccountId", "DeterministicStateInit", "TransferToGasKey",
     "WithdrawFromGasKey"], ["CreateAccount"], Unknown
 );
+impl crate::__private::native::Decode for ActionView {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "CreateAccount",
+            "DeployContract",
+            "FunctionCall",
+            "Transfer",
+            "Stake",
+            "AddKey",
+            "DeleteKey",
+            "DeleteAccount",
+            "Delegate",
+            "DeployGlobalContract",
+            "DeployGlobalContractByAccountId",
+            "UseGlobalContract",
+            "UseGlobalContractByAccountId",
+            "DeterministicStateInit",
+            "TransferToGasKey",
+            "WithdrawFromGasKey",
+        ];
+        const UNITS: &[&str] = &["CreateAccount"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::CreateAccount),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "ActionView",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::CreateAccount
+                    }
+                    1usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionView::DeployContract",
+                                    Self::DeployContract { code "code" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("DeployContract")
+                            })?
+                    }
+                    2usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionView::FunctionCall",
+                                    Self::FunctionCall { args "args" required, deposit "deposit"
+                                    required, gas "gas" required, method_name "method_name"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("FunctionCall")
+                            })?
+                    }
+                    3usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionView::Transfer", Self::Transfer {
+                                    deposit "deposit" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("Transfer")
+                            })?
+                    }
+                    4usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionView::Stake", Self::Stake {
+                                    public_key "public_key" required, stake "stake" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("Stake")
+                            })?
+                    }
+                    5usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionView::AddKey", Self::AddKey {
+                                    access_key "access_key" required, public_key "public_key"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("AddKey")
+                            })?
+                    }
+                    6usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionView::DeleteKey", Self::DeleteKey {
+                                    public_key "public_key" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("DeleteKey")
+                            })?
+                    }
+                    7usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionView::DeleteAccount",
+                                    Self::DeleteAccount { beneficiary_id "beneficiary_id"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("DeleteAccount")
+                            })?
+                    }
+                    8usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionView::Delegate", Self::Delegate {
+                                    delegate_action "delegate_action" required, signature
+                                    "signature" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("Delegate")
+                            })?
+                    }
+                    9usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionView::DeployGlobalContract",
+                                    Self::DeployGlobalContract { code "code" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("DeployGlobalContract")
+                            })?
+                    }
+                    10usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionView::DeployGlobalContractByAccountId",
+                                    Self::DeployGlobalContractByAccountId { code "code" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("DeployGlobalContractByAccountId")
+                            })?
+                    }
+                    11usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionView::UseGlobalContract",
+                                    Self::UseGlobalContract { code_hash "code_hash" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("UseGlobalContract")
+                            })?
+                    }
+                    12usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionView::UseGlobalContractByAccountId",
+                                    Self::UseGlobalContractByAccountId { account_id "account_id"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("UseGlobalContractByAccountId")
+                            })?
+                    }
+                    13usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionView::DeterministicStateInit",
+                                    Self::DeterministicStateInit { code "code" required, data
+                                    "data" required, deposit "deposit" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("DeterministicStateInit")
+                            })?
+                    }
+                    14usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionView::TransferToGasKey",
+                                    Self::TransferToGasKey { deposit "deposit" required,
+                                    public_key "public_key" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("TransferToGasKey")
+                            })?
+                    }
+                    15usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ActionView::WithdrawFromGasKey",
+                                    Self::WithdrawFromGasKey { amount "amount" required,
+                                    public_key "public_key" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("WithdrawFromGasKey")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// Describes the error for validating a list of actions.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -282,6 +1324,426 @@ crate::open_enum!(
     "FunctionCallZeroAttachedGas", "DelegateActionMustBeOnlyOne",
     "GasKeyFunctionCallAllowanceNotAllowed"], Unknown
 );
+impl crate::__private::native::Decode for ActionsValidationError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "DeleteActionMustBeFinal",
+            "TotalPrepaidGasExceeded",
+            "TotalNumberOfActionsExceeded",
+            "AddKeyMethodNamesNumberOfBytesExceeded",
+            "AddKeyMethodNameLengthExceeded",
+            "IntegerOverflow",
+            "InvalidAccountId",
+            "ContractSizeExceeded",
+            "FunctionCallMethodNameLengthExceeded",
+            "FunctionCallArgumentsLengthExceeded",
+            "UnsuitableStakingKey",
+            "FunctionCallZeroAttachedGas",
+            "DelegateActionMustBeOnlyOne",
+            "UnsupportedProtocolFeature",
+            "InvalidDeterministicStateInitReceiver",
+            "DeterministicStateInitKeyLengthExceeded",
+            "DeterministicStateInitValueLengthExceeded",
+            "GasKeyInvalidNumNonces",
+            "AddGasKeyWithNonZeroBalance",
+            "GasKeyFunctionCallAllowanceNotAllowed",
+            "TotalNumberOfDeployActionsExceeded",
+        ];
+        const UNITS: &[&str] = &[
+            "DeleteActionMustBeFinal",
+            "IntegerOverflow",
+            "FunctionCallZeroAttachedGas",
+            "DelegateActionMustBeOnlyOne",
+            "GasKeyFunctionCallAllowanceNotAllowed",
+        ];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::DeleteActionMustBeFinal),
+                    5usize => ::std::result::Result::Ok(Self::IntegerOverflow),
+                    11usize => {
+                        ::std::result::Result::Ok(Self::FunctionCallZeroAttachedGas)
+                    }
+                    12usize => {
+                        ::std::result::Result::Ok(Self::DelegateActionMustBeOnlyOne)
+                    }
+                    19usize => {
+                        ::std::result::Result::Ok(
+                            Self::GasKeyFunctionCallAllowanceNotAllowed,
+                        )
+                    }
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "ActionsValidationError",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::DeleteActionMustBeFinal
+                    }
+                    1usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionsValidationError::TotalPrepaidGasExceeded",
+                                    Self::TotalPrepaidGasExceeded { limit "limit" required,
+                                    total_prepaid_gas "total_prepaid_gas" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("TotalPrepaidGasExceeded")
+                            })?
+                    }
+                    2usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionsValidationError::TotalNumberOfActionsExceeded",
+                                    Self::TotalNumberOfActionsExceeded { limit "limit" required,
+                                    total_number_of_actions "total_number_of_actions" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("TotalNumberOfActionsExceeded")
+                            })?
+                    }
+                    3usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionsValidationError::AddKeyMethodNamesNumberOfBytesExceeded",
+                                    Self::AddKeyMethodNamesNumberOfBytesExceeded { limit "limit"
+                                    required, total_number_of_bytes "total_number_of_bytes"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("AddKeyMethodNamesNumberOfBytesExceeded")
+                            })?
+                    }
+                    4usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionsValidationError::AddKeyMethodNameLengthExceeded",
+                                    Self::AddKeyMethodNameLengthExceeded { length "length"
+                                    required, limit "limit" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("AddKeyMethodNameLengthExceeded")
+                            })?
+                    }
+                    5usize => {
+                        r.skip()?;
+                        Self::IntegerOverflow
+                    }
+                    6usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionsValidationError::InvalidAccountId",
+                                    Self::InvalidAccountId { account_id "account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("InvalidAccountId")
+                            })?
+                    }
+                    7usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionsValidationError::ContractSizeExceeded",
+                                    Self::ContractSizeExceeded { limit "limit" required, size
+                                    "size" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("ContractSizeExceeded")
+                            })?
+                    }
+                    8usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionsValidationError::FunctionCallMethodNameLengthExceeded",
+                                    Self::FunctionCallMethodNameLengthExceeded { length "length"
+                                    required, limit "limit" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("FunctionCallMethodNameLengthExceeded")
+                            })?
+                    }
+                    9usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionsValidationError::FunctionCallArgumentsLengthExceeded",
+                                    Self::FunctionCallArgumentsLengthExceeded { length "length"
+                                    required, limit "limit" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("FunctionCallArgumentsLengthExceeded")
+                            })?
+                    }
+                    10usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionsValidationError::UnsuitableStakingKey",
+                                    Self::UnsuitableStakingKey { public_key "public_key"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("UnsuitableStakingKey")
+                            })?
+                    }
+                    11usize => {
+                        r.skip()?;
+                        Self::FunctionCallZeroAttachedGas
+                    }
+                    12usize => {
+                        r.skip()?;
+                        Self::DelegateActionMustBeOnlyOne
+                    }
+                    13usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionsValidationError::UnsupportedProtocolFeature",
+                                    Self::UnsupportedProtocolFeature { protocol_feature
+                                    "protocol_feature" required, version "version" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("UnsupportedProtocolFeature")
+                            })?
+                    }
+                    14usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionsValidationError::InvalidDeterministicStateInitReceiver",
+                                    Self::InvalidDeterministicStateInitReceiver { derived_id
+                                    "derived_id" required, receiver_id "receiver_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("InvalidDeterministicStateInitReceiver")
+                            })?
+                    }
+                    15usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionsValidationError::DeterministicStateInitKeyLengthExceeded",
+                                    Self::DeterministicStateInitKeyLengthExceeded { length
+                                    "length" required, limit "limit" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("DeterministicStateInitKeyLengthExceeded")
+                            })?
+                    }
+                    16usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionsValidationError::DeterministicStateInitValueLengthExceeded",
+                                    Self::DeterministicStateInitValueLengthExceeded { length
+                                    "length" required, limit "limit" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("DeterministicStateInitValueLengthExceeded")
+                            })?
+                    }
+                    17usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionsValidationError::GasKeyInvalidNumNonces",
+                                    Self::GasKeyInvalidNumNonces { limit "limit" required,
+                                    requested_nonces "requested_nonces" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("GasKeyInvalidNumNonces")
+                            })?
+                    }
+                    18usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionsValidationError::AddGasKeyWithNonZeroBalance",
+                                    Self::AddGasKeyWithNonZeroBalance { balance "balance"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("AddGasKeyWithNonZeroBalance")
+                            })?
+                    }
+                    19usize => {
+                        r.skip()?;
+                        Self::GasKeyFunctionCallAllowanceNotAllowed
+                    }
+                    20usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ActionsValidationError::TotalNumberOfDeployActionsExceeded",
+                                    Self::TotalNumberOfDeployActionsExceeded { limit "limit"
+                                    required, number_of_deploy_actions
+                                    "number_of_deploy_actions" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("TotalNumberOfDeployActionsExceeded")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// A list of shard's bandwidth requests.
 /// Describes how much the shard would like to send to other shards.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -295,6 +1757,48 @@ pub enum BandwidthRequests {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(BandwidthRequests, External, ["V1"], [], Unknown);
+impl crate::__private::native::Decode for BandwidthRequests {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["V1"];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                ::std::result::Result::Err(
+                    crate::__private::native::not_a_unit(
+                        r,
+                        "BandwidthRequests",
+                        KNOWN,
+                        index,
+                    ),
+                )
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        Self::V1(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("V1")
+                                })?,
+                        )
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -313,6 +1817,64 @@ pub enum BlockReference {
 crate::open_enum!(
     BlockReference, External, ["block_id", "finality", "sync_checkpoint"], [], Unknown
 );
+impl crate::__private::native::Decode for BlockReference {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["block_id", "finality", "sync_checkpoint"];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                ::std::result::Result::Err(
+                    crate::__private::native::not_a_unit(
+                        r,
+                        "BlockReference",
+                        KNOWN,
+                        index,
+                    ),
+                )
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        Self::BlockId(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("block_id")
+                                })?,
+                        )
+                    }
+                    1usize => {
+                        Self::Finality(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("finality")
+                                })?,
+                        )
+                    }
+                    2usize => {
+                        Self::SyncCheckpoint(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("sync_checkpoint")
+                                })?,
+                        )
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -332,6 +1894,88 @@ crate::open_enum!(
     CompilationError, External, ["CodeDoesNotExist", "PrepareError",
     "WasmerCompileError"], [], Unknown
 );
+impl crate::__private::native::Decode for CompilationError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "CodeDoesNotExist",
+            "PrepareError",
+            "WasmerCompileError",
+        ];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                ::std::result::Result::Err(
+                    crate::__private::native::not_a_unit(
+                        r,
+                        "CompilationError",
+                        KNOWN,
+                        index,
+                    ),
+                )
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant CompilationError::CodeDoesNotExist",
+                                    Self::CodeDoesNotExist { account_id "account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("CodeDoesNotExist")
+                            })?
+                    }
+                    1usize => {
+                        Self::PrepareError(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("PrepareError")
+                                })?,
+                        )
+                    }
+                    2usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant CompilationError::WasmerCompileError",
+                                    Self::WasmerCompileError { msg "msg" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("WasmerCompileError")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// Reason why a gas key transaction failed at the deposit/account level.
 /// In these cases, gas is still charged from the gas key.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -349,6 +1993,54 @@ crate::open_enum!(
     DepositCostFailureReason, External, ["NotEnoughBalance", "LackBalanceForState"],
     ["NotEnoughBalance", "LackBalanceForState"], Unknown
 );
+impl crate::__private::native::Decode for DepositCostFailureReason {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["NotEnoughBalance", "LackBalanceForState"];
+        const UNITS: &[&str] = &["NotEnoughBalance", "LackBalanceForState"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::NotEnoughBalance),
+                    1usize => ::std::result::Result::Ok(Self::LackBalanceForState),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "DepositCostFailureReason",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::NotEnoughBalance
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::LackBalanceForState
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -360,6 +2052,48 @@ pub enum DeterministicAccountStateInit {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(DeterministicAccountStateInit, External, ["V1"], [], Unknown);
+impl crate::__private::native::Decode for DeterministicAccountStateInit {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["V1"];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                ::std::result::Result::Err(
+                    crate::__private::native::not_a_unit(
+                        r,
+                        "DeterministicAccountStateInit",
+                        KNOWN,
+                        index,
+                    ),
+                )
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        Self::V1(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("V1")
+                                })?,
+                        )
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -372,6 +2106,54 @@ pub enum Direction {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(Direction, External, ["Left", "Right"], ["Left", "Right"], Unknown);
+impl crate::__private::native::Decode for Direction {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["Left", "Right"];
+        const UNITS: &[&str] = &["Left", "Right"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::Left),
+                    1usize => ::std::result::Result::Ok(Self::Right),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "Direction",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::Left
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::Right
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -394,6 +2176,78 @@ crate::open_enum!(
     ExecutionStatusView, External, ["Unknown", "Failure", "SuccessValue",
     "SuccessReceiptId"], ["Unknown"], Other
 );
+impl crate::__private::native::Decode for ExecutionStatusView {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "Unknown",
+            "Failure",
+            "SuccessValue",
+            "SuccessReceiptId",
+        ];
+        const UNITS: &[&str] = &["Unknown"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::Unknown),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "ExecutionStatusView",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::Unknown
+                    }
+                    1usize => {
+                        Self::Failure(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("Failure")
+                                })?,
+                        )
+                    }
+                    2usize => {
+                        Self::SuccessValue(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("SuccessValue")
+                                })?,
+                        )
+                    }
+                    3usize => {
+                        Self::SuccessReceiptId(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("SuccessReceiptId")
+                                })?,
+                        )
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Other(value))
+            }
+        }
+    }
+}
 /// Supported external storage backends and their minimal config.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -418,6 +2272,94 @@ pub enum ExternalStorageLocation {
 crate::open_enum!(
     ExternalStorageLocation, External, ["S3", "Filesystem", "GCS"], [], Unknown
 );
+impl crate::__private::native::Decode for ExternalStorageLocation {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["S3", "Filesystem", "GCS"];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                ::std::result::Result::Err(
+                    crate::__private::native::not_a_unit(
+                        r,
+                        "ExternalStorageLocation",
+                        KNOWN,
+                        index,
+                    ),
+                )
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ExternalStorageLocation::S3", Self::S3 {
+                                    bucket "bucket" required, region "region" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("S3")
+                            })?
+                    }
+                    1usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ExternalStorageLocation::Filesystem",
+                                    Self::Filesystem { root_dir "root_dir" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("Filesystem")
+                            })?
+                    }
+                    2usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ExternalStorageLocation::Gcs", Self::Gcs
+                                    { bucket "bucket" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("GCS")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -439,6 +2381,70 @@ crate::open_enum!(
     FinalExecutionStatus, External, ["NotStarted", "Started", "Failure", "SuccessValue"],
     ["NotStarted", "Started"], Unknown
 );
+impl crate::__private::native::Decode for FinalExecutionStatus {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["NotStarted", "Started", "Failure", "SuccessValue"];
+        const UNITS: &[&str] = &["NotStarted", "Started"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::NotStarted),
+                    1usize => ::std::result::Result::Ok(Self::Started),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "FinalExecutionStatus",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::NotStarted
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::Started
+                    }
+                    2usize => {
+                        Self::Failure(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("Failure")
+                                })?,
+                        )
+                    }
+                    3usize => {
+                        Self::SuccessValue(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("SuccessValue")
+                                })?,
+                        )
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// Different types of finality.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -459,6 +2465,59 @@ crate::open_enum!(
     Finality, External, ["optimistic", "near-final", "final"], ["optimistic",
     "near-final", "final"], Unknown
 );
+impl crate::__private::native::Decode for Finality {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["optimistic", "near-final", "final"];
+        const UNITS: &[&str] = &["optimistic", "near-final", "final"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::Optimistic),
+                    1usize => ::std::result::Result::Ok(Self::NearFinal),
+                    2usize => ::std::result::Result::Ok(Self::Final),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "Finality",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::Optimistic
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::NearFinal
+                    }
+                    2usize => {
+                        r.skip()?;
+                        Self::Final
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// Serializable version of `near-vm-runner::FunctionCallError`.
 ///
 /// Must never reorder/remove elements, can only add new variants at the end (but do that very
@@ -495,6 +2554,121 @@ crate::open_enum!(
     "LinkError", "MethodResolveError", "WasmTrap", "HostError", "ExecutionError"],
     ["WasmUnknownError", "_EVMError"], Unknown
 );
+impl crate::__private::native::Decode for FunctionCallError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "WasmUnknownError",
+            "_EVMError",
+            "CompilationError",
+            "LinkError",
+            "MethodResolveError",
+            "WasmTrap",
+            "HostError",
+            "ExecutionError",
+        ];
+        const UNITS: &[&str] = &["WasmUnknownError", "_EVMError"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::WasmUnknownError),
+                    1usize => ::std::result::Result::Ok(Self::EvmError),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "FunctionCallError",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::WasmUnknownError
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::EvmError
+                    }
+                    2usize => {
+                        Self::CompilationError(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("CompilationError")
+                                })?,
+                        )
+                    }
+                    3usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant FunctionCallError::LinkError",
+                                    Self::LinkError { msg "msg" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("LinkError")
+                            })?
+                    }
+                    4usize => {
+                        Self::MethodResolveError(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("MethodResolveError")
+                                })?,
+                        )
+                    }
+                    5usize => {
+                        Self::WasmTrap(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("WasmTrap")
+                                })?,
+                        )
+                    }
+                    6usize => {
+                        Self::HostError(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("HostError")
+                                })?,
+                        )
+                    }
+                    7usize => {
+                        Self::ExecutionError(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("ExecutionError")
+                                })?,
+                        )
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -516,6 +2690,54 @@ crate::open_enum!(
     GlobalContractDeployMode, External, ["CodeHash", "AccountId"], ["CodeHash",
     "AccountId"], Unknown
 );
+impl crate::__private::native::Decode for GlobalContractDeployMode {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["CodeHash", "AccountId"];
+        const UNITS: &[&str] = &["CodeHash", "AccountId"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::CodeHash),
+                    1usize => ::std::result::Result::Ok(Self::AccountId),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "GlobalContractDeployMode",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::CodeHash
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::AccountId
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -532,6 +2754,56 @@ pub enum GlobalContractIdentifier {
 crate::open_enum!(
     GlobalContractIdentifier, External, ["hash", "account_id"], [], Unknown
 );
+impl crate::__private::native::Decode for GlobalContractIdentifier {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["hash", "account_id"];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                ::std::result::Result::Err(
+                    crate::__private::native::not_a_unit(
+                        r,
+                        "GlobalContractIdentifier",
+                        KNOWN,
+                        index,
+                    ),
+                )
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        Self::Hash(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("hash")
+                                })?,
+                        )
+                    }
+                    1usize => {
+                        Self::AccountId(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("account_id")
+                                })?,
+                        )
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -548,6 +2820,56 @@ pub enum GlobalContractIdentifierView {
 crate::open_enum!(
     GlobalContractIdentifierView, External, ["hash", "account_id"], [], Unknown
 );
+impl crate::__private::native::Decode for GlobalContractIdentifierView {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["hash", "account_id"];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                ::std::result::Result::Err(
+                    crate::__private::native::not_a_unit(
+                        r,
+                        "GlobalContractIdentifierView",
+                        KNOWN,
+                        index,
+                    ),
+                )
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        Self::Hash(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("hash")
+                                })?,
+                        )
+                    }
+                    1usize => {
+                        Self::AccountId(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("account_id")
+                                })?,
+                        )
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -652,6 +2974,554 @@ crate::open_enum!(
     "MemoryAccessViolation", "InvalidAccountId", "InvalidMethodName",
     "InvalidPublicKey"], Unknown
 );
+impl crate::__private::native::Decode for HostError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "BadUTF16",
+            "BadUTF8",
+            "GasExceeded",
+            "GasLimitExceeded",
+            "BalanceExceeded",
+            "EmptyMethodName",
+            "GuestPanic",
+            "IntegerOverflow",
+            "InvalidPromiseIndex",
+            "CannotAppendActionToJointPromise",
+            "CannotReturnJointPromise",
+            "InvalidPromiseResultIndex",
+            "InvalidRegisterId",
+            "IteratorWasInvalidated",
+            "MemoryAccessViolation",
+            "InvalidReceiptIndex",
+            "InvalidIteratorIndex",
+            "InvalidAccountId",
+            "InvalidMethodName",
+            "InvalidPublicKey",
+            "ProhibitedInView",
+            "NumberOfLogsExceeded",
+            "KeyLengthExceeded",
+            "ValueLengthExceeded",
+            "TotalLogLengthExceeded",
+            "NumberPromisesExceeded",
+            "NumberInputDataDependenciesExceeded",
+            "ReturnedValueLengthExceeded",
+            "ContractSizeExceeded",
+            "Deprecated",
+            "ECRecoverError",
+            "AltBn128InvalidInput",
+            "Ed25519VerifyInvalidInput",
+            "P256VerifyInvalidInput",
+        ];
+        const UNITS: &[&str] = &[
+            "BadUTF16",
+            "BadUTF8",
+            "GasExceeded",
+            "GasLimitExceeded",
+            "BalanceExceeded",
+            "EmptyMethodName",
+            "IntegerOverflow",
+            "CannotAppendActionToJointPromise",
+            "CannotReturnJointPromise",
+            "MemoryAccessViolation",
+            "InvalidAccountId",
+            "InvalidMethodName",
+            "InvalidPublicKey",
+        ];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::BadUtf16),
+                    1usize => ::std::result::Result::Ok(Self::BadUtf8),
+                    2usize => ::std::result::Result::Ok(Self::GasExceeded),
+                    3usize => ::std::result::Result::Ok(Self::GasLimitExceeded),
+                    4usize => ::std::result::Result::Ok(Self::BalanceExceeded),
+                    5usize => ::std::result::Result::Ok(Self::EmptyMethodName),
+                    7usize => ::std::result::Result::Ok(Self::IntegerOverflow),
+                    9usize => {
+                        ::std::result::Result::Ok(Self::CannotAppendActionToJointPromise)
+                    }
+                    10usize => ::std::result::Result::Ok(Self::CannotReturnJointPromise),
+                    14usize => ::std::result::Result::Ok(Self::MemoryAccessViolation),
+                    17usize => ::std::result::Result::Ok(Self::InvalidAccountId),
+                    18usize => ::std::result::Result::Ok(Self::InvalidMethodName),
+                    19usize => ::std::result::Result::Ok(Self::InvalidPublicKey),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "HostError",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::BadUtf16
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::BadUtf8
+                    }
+                    2usize => {
+                        r.skip()?;
+                        Self::GasExceeded
+                    }
+                    3usize => {
+                        r.skip()?;
+                        Self::GasLimitExceeded
+                    }
+                    4usize => {
+                        r.skip()?;
+                        Self::BalanceExceeded
+                    }
+                    5usize => {
+                        r.skip()?;
+                        Self::EmptyMethodName
+                    }
+                    6usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant HostError::GuestPanic", Self::GuestPanic
+                                    { panic_msg "panic_msg" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("GuestPanic")
+                            })?
+                    }
+                    7usize => {
+                        r.skip()?;
+                        Self::IntegerOverflow
+                    }
+                    8usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant HostError::InvalidPromiseIndex",
+                                    Self::InvalidPromiseIndex { promise_idx "promise_idx"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("InvalidPromiseIndex")
+                            })?
+                    }
+                    9usize => {
+                        r.skip()?;
+                        Self::CannotAppendActionToJointPromise
+                    }
+                    10usize => {
+                        r.skip()?;
+                        Self::CannotReturnJointPromise
+                    }
+                    11usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant HostError::InvalidPromiseResultIndex",
+                                    Self::InvalidPromiseResultIndex { result_idx "result_idx"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("InvalidPromiseResultIndex")
+                            })?
+                    }
+                    12usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant HostError::InvalidRegisterId",
+                                    Self::InvalidRegisterId { register_id "register_id" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("InvalidRegisterId")
+                            })?
+                    }
+                    13usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant HostError::IteratorWasInvalidated",
+                                    Self::IteratorWasInvalidated { iterator_index
+                                    "iterator_index" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("IteratorWasInvalidated")
+                            })?
+                    }
+                    14usize => {
+                        r.skip()?;
+                        Self::MemoryAccessViolation
+                    }
+                    15usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant HostError::InvalidReceiptIndex",
+                                    Self::InvalidReceiptIndex { receipt_index "receipt_index"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("InvalidReceiptIndex")
+                            })?
+                    }
+                    16usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant HostError::InvalidIteratorIndex",
+                                    Self::InvalidIteratorIndex { iterator_index "iterator_index"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("InvalidIteratorIndex")
+                            })?
+                    }
+                    17usize => {
+                        r.skip()?;
+                        Self::InvalidAccountId
+                    }
+                    18usize => {
+                        r.skip()?;
+                        Self::InvalidMethodName
+                    }
+                    19usize => {
+                        r.skip()?;
+                        Self::InvalidPublicKey
+                    }
+                    20usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant HostError::ProhibitedInView",
+                                    Self::ProhibitedInView { method_name "method_name" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("ProhibitedInView")
+                            })?
+                    }
+                    21usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant HostError::NumberOfLogsExceeded",
+                                    Self::NumberOfLogsExceeded { limit "limit" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("NumberOfLogsExceeded")
+                            })?
+                    }
+                    22usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant HostError::KeyLengthExceeded",
+                                    Self::KeyLengthExceeded { length "length" required, limit
+                                    "limit" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("KeyLengthExceeded")
+                            })?
+                    }
+                    23usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant HostError::ValueLengthExceeded",
+                                    Self::ValueLengthExceeded { length "length" required, limit
+                                    "limit" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("ValueLengthExceeded")
+                            })?
+                    }
+                    24usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant HostError::TotalLogLengthExceeded",
+                                    Self::TotalLogLengthExceeded { length "length" required,
+                                    limit "limit" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("TotalLogLengthExceeded")
+                            })?
+                    }
+                    25usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant HostError::NumberPromisesExceeded",
+                                    Self::NumberPromisesExceeded { limit "limit" required,
+                                    number_of_promises "number_of_promises" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("NumberPromisesExceeded")
+                            })?
+                    }
+                    26usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant HostError::NumberInputDataDependenciesExceeded",
+                                    Self::NumberInputDataDependenciesExceeded { limit "limit"
+                                    required, number_of_input_data_dependencies
+                                    "number_of_input_data_dependencies" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("NumberInputDataDependenciesExceeded")
+                            })?
+                    }
+                    27usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant HostError::ReturnedValueLengthExceeded",
+                                    Self::ReturnedValueLengthExceeded { length "length"
+                                    required, limit "limit" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("ReturnedValueLengthExceeded")
+                            })?
+                    }
+                    28usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant HostError::ContractSizeExceeded",
+                                    Self::ContractSizeExceeded { limit "limit" required, size
+                                    "size" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("ContractSizeExceeded")
+                            })?
+                    }
+                    29usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant HostError::Deprecated", Self::Deprecated
+                                    { method_name "method_name" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("Deprecated")
+                            })?
+                    }
+                    30usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant HostError::EcRecoverError",
+                                    Self::EcRecoverError { msg "msg" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("ECRecoverError")
+                            })?
+                    }
+                    31usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant HostError::AltBn128InvalidInput",
+                                    Self::AltBn128InvalidInput { msg "msg" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("AltBn128InvalidInput")
+                            })?
+                    }
+                    32usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant HostError::Ed25519VerifyInvalidInput",
+                                    Self::Ed25519VerifyInvalidInput { msg "msg" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("Ed25519VerifyInvalidInput")
+                            })?
+                    }
+                    33usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant HostError::P256VerifyInvalidInput",
+                                    Self::P256VerifyInvalidInput { msg "msg" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("P256VerifyInvalidInput")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -667,6 +3537,62 @@ pub enum InternalError {
 crate::open_enum!(
     InternalError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
 );
+impl crate::__private::native::Decode for InternalError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["INTERNAL_ERROR"];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant InternalError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -702,6 +3628,141 @@ crate::open_enum!(
     "DepositWithFunctionCall"], ["RequiresFullAccess", "DepositWithFunctionCall"],
     Unknown
 );
+impl crate::__private::native::Decode for InvalidAccessKeyError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "AccessKeyNotFound",
+            "ReceiverMismatch",
+            "MethodNameMismatch",
+            "RequiresFullAccess",
+            "NotEnoughAllowance",
+            "DepositWithFunctionCall",
+        ];
+        const UNITS: &[&str] = &["RequiresFullAccess", "DepositWithFunctionCall"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    3usize => ::std::result::Result::Ok(Self::RequiresFullAccess),
+                    5usize => ::std::result::Result::Ok(Self::DepositWithFunctionCall),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "InvalidAccessKeyError",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant InvalidAccessKeyError::AccessKeyNotFound",
+                                    Self::AccessKeyNotFound { account_id "account_id" required,
+                                    public_key "public_key" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("AccessKeyNotFound")
+                            })?
+                    }
+                    1usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant InvalidAccessKeyError::ReceiverMismatch",
+                                    Self::ReceiverMismatch { ak_receiver "ak_receiver" required,
+                                    tx_receiver "tx_receiver" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("ReceiverMismatch")
+                            })?
+                    }
+                    2usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant InvalidAccessKeyError::MethodNameMismatch",
+                                    Self::MethodNameMismatch { method_name "method_name"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("MethodNameMismatch")
+                            })?
+                    }
+                    3usize => {
+                        r.skip()?;
+                        Self::RequiresFullAccess
+                    }
+                    4usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant InvalidAccessKeyError::NotEnoughAllowance",
+                                    Self::NotEnoughAllowance { account_id "account_id" required,
+                                    allowance "allowance" required, cost "cost" required,
+                                    public_key "public_key" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("NotEnoughAllowance")
+                            })?
+                    }
+                    5usize => {
+                        r.skip()?;
+                        Self::DepositWithFunctionCall
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// An error happened during TX execution
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -801,6 +3862,368 @@ crate::open_enum!(
     ["InvalidSignature", "CostOverflow", "InvalidChain", "Expired",
     "InvalidTransactionVersion"], Unknown
 );
+impl crate::__private::native::Decode for InvalidTxError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "InvalidAccessKeyError",
+            "InvalidSignerId",
+            "SignerDoesNotExist",
+            "InvalidNonce",
+            "NonceTooLarge",
+            "InvalidReceiverId",
+            "InvalidSignature",
+            "NotEnoughBalance",
+            "LackBalanceForState",
+            "CostOverflow",
+            "InvalidChain",
+            "Expired",
+            "ActionsValidation",
+            "TransactionSizeExceeded",
+            "InvalidTransactionVersion",
+            "StorageError",
+            "ShardCongested",
+            "ShardStuck",
+            "InvalidNonceIndex",
+            "NotEnoughGasKeyBalance",
+            "NotEnoughBalanceForDeposit",
+        ];
+        const UNITS: &[&str] = &[
+            "InvalidSignature",
+            "CostOverflow",
+            "InvalidChain",
+            "Expired",
+            "InvalidTransactionVersion",
+        ];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    6usize => ::std::result::Result::Ok(Self::InvalidSignature),
+                    9usize => ::std::result::Result::Ok(Self::CostOverflow),
+                    10usize => ::std::result::Result::Ok(Self::InvalidChain),
+                    11usize => ::std::result::Result::Ok(Self::Expired),
+                    14usize => ::std::result::Result::Ok(Self::InvalidTransactionVersion),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "InvalidTxError",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        Self::InvalidAccessKeyError(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("InvalidAccessKeyError")
+                                })?,
+                        )
+                    }
+                    1usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant InvalidTxError::InvalidSignerId",
+                                    Self::InvalidSignerId { signer_id "signer_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("InvalidSignerId")
+                            })?
+                    }
+                    2usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant InvalidTxError::SignerDoesNotExist",
+                                    Self::SignerDoesNotExist { signer_id "signer_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("SignerDoesNotExist")
+                            })?
+                    }
+                    3usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant InvalidTxError::InvalidNonce",
+                                    Self::InvalidNonce { ak_nonce "ak_nonce" required, tx_nonce
+                                    "tx_nonce" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("InvalidNonce")
+                            })?
+                    }
+                    4usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant InvalidTxError::NonceTooLarge",
+                                    Self::NonceTooLarge { tx_nonce "tx_nonce" required,
+                                    upper_bound "upper_bound" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("NonceTooLarge")
+                            })?
+                    }
+                    5usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant InvalidTxError::InvalidReceiverId",
+                                    Self::InvalidReceiverId { receiver_id "receiver_id" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("InvalidReceiverId")
+                            })?
+                    }
+                    6usize => {
+                        r.skip()?;
+                        Self::InvalidSignature
+                    }
+                    7usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant InvalidTxError::NotEnoughBalance",
+                                    Self::NotEnoughBalance { balance "balance" required, cost
+                                    "cost" required, signer_id "signer_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("NotEnoughBalance")
+                            })?
+                    }
+                    8usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant InvalidTxError::LackBalanceForState",
+                                    Self::LackBalanceForState { amount "amount" required,
+                                    signer_id "signer_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("LackBalanceForState")
+                            })?
+                    }
+                    9usize => {
+                        r.skip()?;
+                        Self::CostOverflow
+                    }
+                    10usize => {
+                        r.skip()?;
+                        Self::InvalidChain
+                    }
+                    11usize => {
+                        r.skip()?;
+                        Self::Expired
+                    }
+                    12usize => {
+                        Self::ActionsValidation(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("ActionsValidation")
+                                })?,
+                        )
+                    }
+                    13usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant InvalidTxError::TransactionSizeExceeded",
+                                    Self::TransactionSizeExceeded { limit "limit" required, size
+                                    "size" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("TransactionSizeExceeded")
+                            })?
+                    }
+                    14usize => {
+                        r.skip()?;
+                        Self::InvalidTransactionVersion
+                    }
+                    15usize => {
+                        Self::StorageError(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("StorageError")
+                                })?,
+                        )
+                    }
+                    16usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant InvalidTxError::ShardCongested",
+                                    Self::ShardCongested { congestion_level "congestion_level"
+                                    required, shard_id "shard_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("ShardCongested")
+                            })?
+                    }
+                    17usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant InvalidTxError::ShardStuck",
+                                    Self::ShardStuck { missed_chunks "missed_chunks" required,
+                                    shard_id "shard_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("ShardStuck")
+                            })?
+                    }
+                    18usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant InvalidTxError::InvalidNonceIndex",
+                                    Self::InvalidNonceIndex { num_nonces "num_nonces" required,
+                                    tx_nonce_index "tx_nonce_index" default }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("InvalidNonceIndex")
+                            })?
+                    }
+                    19usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant InvalidTxError::NotEnoughGasKeyBalance",
+                                    Self::NotEnoughGasKeyBalance { balance "balance" required,
+                                    cost "cost" required, signer_id "signer_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("NotEnoughGasKeyBalance")
+                            })?
+                    }
+                    20usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant InvalidTxError::NotEnoughBalanceForDeposit",
+                                    Self::NotEnoughBalanceForDeposit { balance "balance"
+                                    required, cost "cost" required, reason "reason" required,
+                                    signer_id "signer_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("NotEnoughBalanceForDeposit")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -817,6 +4240,54 @@ pub enum LogSummaryStyle {
 crate::open_enum!(
     LogSummaryStyle, External, ["plain", "colored"], ["plain", "colored"], Unknown
 );
+impl crate::__private::native::Decode for LogSummaryStyle {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["plain", "colored"];
+        const UNITS: &[&str] = &["plain", "colored"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::Plain),
+                    1usize => ::std::result::Result::Ok(Self::Colored),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "LogSummaryStyle",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::Plain
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::Colored
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -834,6 +4305,67 @@ crate::open_enum!(
     "MethodInvalidSignature"], ["MethodEmptyName", "MethodNotFound",
     "MethodInvalidSignature"], Unknown
 );
+impl crate::__private::native::Decode for MethodResolveError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "MethodEmptyName",
+            "MethodNotFound",
+            "MethodInvalidSignature",
+        ];
+        const UNITS: &[&str] = &[
+            "MethodEmptyName",
+            "MethodNotFound",
+            "MethodInvalidSignature",
+        ];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::MethodEmptyName),
+                    1usize => ::std::result::Result::Ok(Self::MethodNotFound),
+                    2usize => ::std::result::Result::Ok(Self::MethodInvalidSignature),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "MethodResolveError",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::MethodEmptyName
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::MethodNotFound
+                    }
+                    2usize => {
+                        r.skip()?;
+                        Self::MethodInvalidSignature
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// Contexts in which `StorageError::MissingTrieValue` error might occur.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -857,6 +4389,74 @@ crate::open_enum!(
     "TrieMemoryPartialStorage", "TrieStorage"], ["TrieIterator",
     "TriePrefetchingStorage", "TrieMemoryPartialStorage", "TrieStorage"], Unknown
 );
+impl crate::__private::native::Decode for MissingTrieValueContext {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "TrieIterator",
+            "TriePrefetchingStorage",
+            "TrieMemoryPartialStorage",
+            "TrieStorage",
+        ];
+        const UNITS: &[&str] = &[
+            "TrieIterator",
+            "TriePrefetchingStorage",
+            "TrieMemoryPartialStorage",
+            "TrieStorage",
+        ];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::TrieIterator),
+                    1usize => ::std::result::Result::Ok(Self::TriePrefetchingStorage),
+                    2usize => ::std::result::Result::Ok(Self::TrieMemoryPartialStorage),
+                    3usize => ::std::result::Result::Ok(Self::TrieStorage),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "MissingTrieValueContext",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::TrieIterator
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::TriePrefetchingStorage
+                    }
+                    2usize => {
+                        r.skip()?;
+                        Self::TrieMemoryPartialStorage
+                    }
+                    3usize => {
+                        r.skip()?;
+                        Self::TrieStorage
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// An Action that can be included in a transaction or receipt, excluding delegate actions. This type represents all possible action types except DelegateAction to prevent infinite recursion in meta-transactions.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -890,6 +4490,158 @@ crate::open_enum!(
     "UseGlobalContract", "DeterministicStateInit", "TransferToGasKey",
     "WithdrawFromGasKey"], [], Unknown
 );
+impl crate::__private::native::Decode for NonDelegateAction {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "CreateAccount",
+            "DeployContract",
+            "FunctionCall",
+            "Transfer",
+            "Stake",
+            "AddKey",
+            "DeleteKey",
+            "DeleteAccount",
+            "DeployGlobalContract",
+            "UseGlobalContract",
+            "DeterministicStateInit",
+            "TransferToGasKey",
+            "WithdrawFromGasKey",
+        ];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                ::std::result::Result::Err(
+                    crate::__private::native::not_a_unit(
+                        r,
+                        "NonDelegateAction",
+                        KNOWN,
+                        index,
+                    ),
+                )
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        Self::CreateAccount(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("CreateAccount")
+                                })?,
+                        )
+                    }
+                    1usize => {
+                        Self::DeployContract(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("DeployContract")
+                                })?,
+                        )
+                    }
+                    2usize => {
+                        Self::FunctionCall(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("FunctionCall")
+                                })?,
+                        )
+                    }
+                    3usize => {
+                        Self::Transfer(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("Transfer")
+                                })?,
+                        )
+                    }
+                    4usize => {
+                        Self::Stake(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("Stake")
+                                })?,
+                        )
+                    }
+                    5usize => {
+                        Self::AddKey(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("AddKey")
+                                })?,
+                        )
+                    }
+                    6usize => {
+                        Self::DeleteKey(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("DeleteKey")
+                                })?,
+                        )
+                    }
+                    7usize => {
+                        Self::DeleteAccount(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("DeleteAccount")
+                                })?,
+                        )
+                    }
+                    8usize => {
+                        Self::DeployGlobalContract(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("DeployGlobalContract")
+                                })?,
+                        )
+                    }
+                    9usize => {
+                        Self::UseGlobalContract(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("UseGlobalContract")
+                                })?,
+                        )
+                    }
+                    10usize => {
+                        Self::DeterministicStateInit(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("DeterministicStateInit")
+                                })?,
+                        )
+                    }
+                    11usize => {
+                        Self::TransferToGasKey(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("TransferToGasKey")
+                                })?,
+                        )
+                    }
+                    12usize => {
+                        Self::WithdrawFromGasKey(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("WithdrawFromGasKey")
+                                })?,
+                        )
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// Controls how the transaction nonce is validated against the access key nonce.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -909,6 +4661,54 @@ pub enum NonceMode {
 crate::open_enum!(
     NonceMode, External, ["monotonic", "strict"], ["monotonic", "strict"], Unknown
 );
+impl crate::__private::native::Decode for NonceMode {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["monotonic", "strict"];
+        const UNITS: &[&str] = &["monotonic", "strict"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::Monotonic),
+                    1usize => ::std::result::Result::Ok(Self::Strict),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "NonceMode",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::Monotonic
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::Strict
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// Error that can occur while preparing or executing Wasm smart-contract.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -979,6 +4779,179 @@ crate::open_enum!(
     "TooManyTypes", "TooManyParamsPerFunction", "TooManyParamsPerContract",
     "OperandStackTooLarge"], Unknown
 );
+impl crate::__private::native::Decode for PrepareError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "Serialization",
+            "Deserialization",
+            "InternalMemoryDeclared",
+            "GasInstrumentation",
+            "StackHeightInstrumentation",
+            "Instantiate",
+            "Memory",
+            "TooManyFunctions",
+            "TooManyLocals",
+            "TooManyTables",
+            "TooManyTableElements",
+            "FunctionBodyTooLarge",
+            "InstrumentedCodeTooLarge",
+            "TooManyBlocksPerFunction",
+            "TooManyBlocksPerContract",
+            "TooManyTypes",
+            "TooManyParamsPerFunction",
+            "TooManyParamsPerContract",
+            "OperandStackTooLarge",
+        ];
+        const UNITS: &[&str] = &[
+            "Serialization",
+            "Deserialization",
+            "InternalMemoryDeclared",
+            "GasInstrumentation",
+            "StackHeightInstrumentation",
+            "Instantiate",
+            "Memory",
+            "TooManyFunctions",
+            "TooManyLocals",
+            "TooManyTables",
+            "TooManyTableElements",
+            "FunctionBodyTooLarge",
+            "InstrumentedCodeTooLarge",
+            "TooManyBlocksPerFunction",
+            "TooManyBlocksPerContract",
+            "TooManyTypes",
+            "TooManyParamsPerFunction",
+            "TooManyParamsPerContract",
+            "OperandStackTooLarge",
+        ];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::Serialization),
+                    1usize => ::std::result::Result::Ok(Self::Deserialization),
+                    2usize => ::std::result::Result::Ok(Self::InternalMemoryDeclared),
+                    3usize => ::std::result::Result::Ok(Self::GasInstrumentation),
+                    4usize => ::std::result::Result::Ok(Self::StackHeightInstrumentation),
+                    5usize => ::std::result::Result::Ok(Self::Instantiate),
+                    6usize => ::std::result::Result::Ok(Self::Memory),
+                    7usize => ::std::result::Result::Ok(Self::TooManyFunctions),
+                    8usize => ::std::result::Result::Ok(Self::TooManyLocals),
+                    9usize => ::std::result::Result::Ok(Self::TooManyTables),
+                    10usize => ::std::result::Result::Ok(Self::TooManyTableElements),
+                    11usize => ::std::result::Result::Ok(Self::FunctionBodyTooLarge),
+                    12usize => ::std::result::Result::Ok(Self::InstrumentedCodeTooLarge),
+                    13usize => ::std::result::Result::Ok(Self::TooManyBlocksPerFunction),
+                    14usize => ::std::result::Result::Ok(Self::TooManyBlocksPerContract),
+                    15usize => ::std::result::Result::Ok(Self::TooManyTypes),
+                    16usize => ::std::result::Result::Ok(Self::TooManyParamsPerFunction),
+                    17usize => ::std::result::Result::Ok(Self::TooManyParamsPerContract),
+                    18usize => ::std::result::Result::Ok(Self::OperandStackTooLarge),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "PrepareError",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::Serialization
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::Deserialization
+                    }
+                    2usize => {
+                        r.skip()?;
+                        Self::InternalMemoryDeclared
+                    }
+                    3usize => {
+                        r.skip()?;
+                        Self::GasInstrumentation
+                    }
+                    4usize => {
+                        r.skip()?;
+                        Self::StackHeightInstrumentation
+                    }
+                    5usize => {
+                        r.skip()?;
+                        Self::Instantiate
+                    }
+                    6usize => {
+                        r.skip()?;
+                        Self::Memory
+                    }
+                    7usize => {
+                        r.skip()?;
+                        Self::TooManyFunctions
+                    }
+                    8usize => {
+                        r.skip()?;
+                        Self::TooManyLocals
+                    }
+                    9usize => {
+                        r.skip()?;
+                        Self::TooManyTables
+                    }
+                    10usize => {
+                        r.skip()?;
+                        Self::TooManyTableElements
+                    }
+                    11usize => {
+                        r.skip()?;
+                        Self::FunctionBodyTooLarge
+                    }
+                    12usize => {
+                        r.skip()?;
+                        Self::InstrumentedCodeTooLarge
+                    }
+                    13usize => {
+                        r.skip()?;
+                        Self::TooManyBlocksPerFunction
+                    }
+                    14usize => {
+                        r.skip()?;
+                        Self::TooManyBlocksPerContract
+                    }
+                    15usize => {
+                        r.skip()?;
+                        Self::TooManyTypes
+                    }
+                    16usize => {
+                        r.skip()?;
+                        Self::TooManyParamsPerFunction
+                    }
+                    17usize => {
+                        r.skip()?;
+                        Self::TooManyParamsPerContract
+                    }
+                    18usize => {
+                        r.skip()?;
+                        Self::OperandStackTooLarge
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// Configures whether the node checks the next or the next next epoch for network version compatibility.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -995,6 +4968,54 @@ crate::open_enum!(
     ProtocolVersionCheckConfig, External, ["Next", "NextNext"], ["Next", "NextNext"],
     Unknown
 );
+impl crate::__private::native::Decode for ProtocolVersionCheckConfig {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["Next", "NextNext"];
+        const UNITS: &[&str] = &["Next", "NextNext"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::Next),
+                    1usize => ::std::result::Result::Ok(Self::NextNext),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "ProtocolVersionCheckConfig",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::Next
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::NextNext
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -1038,6 +5059,104 @@ crate::open_enum!(
     ReceiptEnumView, External, ["Action", "Data", "GlobalContractDistribution"], [],
     Unknown
 );
+impl crate::__private::native::Decode for ReceiptEnumView {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["Action", "Data", "GlobalContractDistribution"];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                ::std::result::Result::Err(
+                    crate::__private::native::not_a_unit(
+                        r,
+                        "ReceiptEnumView",
+                        KNOWN,
+                        index,
+                    ),
+                )
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ReceiptEnumView::Action", Self::Action {
+                                    actions "actions" required, gas_price "gas_price" required,
+                                    input_data_ids "input_data_ids" required, is_promise_yield
+                                    "is_promise_yield" default, output_data_receivers
+                                    "output_data_receivers" required, refund_to "refund_to"
+                                    default, signer_id "signer_id" required, signer_public_key
+                                    "signer_public_key" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("Action")
+                            })?
+                    }
+                    1usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ReceiptEnumView::Data", Self::Data { data
+                                    "data" default, data_id "data_id" required,
+                                    is_promise_resume "is_promise_resume" default }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("Data")
+                            })?
+                    }
+                    2usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ReceiptEnumView::GlobalContractDistribution",
+                                    Self::GlobalContractDistribution { already_delivered_shards
+                                    "already_delivered_shards" required, code "code" required,
+                                    id "id" required, nonce "nonce" default, target_shard
+                                    "target_shard" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("GlobalContractDistribution")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// Describes the error for validating a receipt.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -1075,6 +5194,214 @@ crate::open_enum!(
     "NumberInputDataDependenciesExceeded", "ActionsValidation", "ReceiptSizeExceeded",
     "InvalidRefundTo"], [], Unknown
 );
+impl crate::__private::native::Decode for ReceiptValidationError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "InvalidPredecessorId",
+            "InvalidReceiverId",
+            "InvalidSignerId",
+            "InvalidDataReceiverId",
+            "ReturnedValueLengthExceeded",
+            "NumberInputDataDependenciesExceeded",
+            "ActionsValidation",
+            "ReceiptSizeExceeded",
+            "InvalidRefundTo",
+        ];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                ::std::result::Result::Err(
+                    crate::__private::native::not_a_unit(
+                        r,
+                        "ReceiptValidationError",
+                        KNOWN,
+                        index,
+                    ),
+                )
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ReceiptValidationError::InvalidPredecessorId",
+                                    Self::InvalidPredecessorId { account_id "account_id"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("InvalidPredecessorId")
+                            })?
+                    }
+                    1usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ReceiptValidationError::InvalidReceiverId",
+                                    Self::InvalidReceiverId { account_id "account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("InvalidReceiverId")
+                            })?
+                    }
+                    2usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ReceiptValidationError::InvalidSignerId",
+                                    Self::InvalidSignerId { account_id "account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("InvalidSignerId")
+                            })?
+                    }
+                    3usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ReceiptValidationError::InvalidDataReceiverId",
+                                    Self::InvalidDataReceiverId { account_id "account_id"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("InvalidDataReceiverId")
+                            })?
+                    }
+                    4usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ReceiptValidationError::ReturnedValueLengthExceeded",
+                                    Self::ReturnedValueLengthExceeded { length "length"
+                                    required, limit "limit" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("ReturnedValueLengthExceeded")
+                            })?
+                    }
+                    5usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ReceiptValidationError::NumberInputDataDependenciesExceeded",
+                                    Self::NumberInputDataDependenciesExceeded { limit "limit"
+                                    required, number_of_input_data_dependencies
+                                    "number_of_input_data_dependencies" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("NumberInputDataDependenciesExceeded")
+                            })?
+                    }
+                    6usize => {
+                        Self::ActionsValidation(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("ActionsValidation")
+                                })?,
+                        )
+                    }
+                    7usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ReceiptValidationError::ReceiptSizeExceeded",
+                                    Self::ReceiptSizeExceeded { limit "limit" required, size
+                                    "size" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("ReceiptSizeExceeded")
+                            })?
+                    }
+                    8usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ReceiptValidationError::InvalidRefundTo",
+                                    Self::InvalidRefundTo { account_id "account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("InvalidRefundTo")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1095,6 +5422,77 @@ crate::open_enum!(
     RpcBlockError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "NOT_SYNCED_YET",
     "INTERNAL_ERROR"], ["NOT_SYNCED_YET"], Unknown
 );
+impl crate::__private::native::Decode for RpcBlockError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["UNKNOWN_BLOCK", "NOT_SYNCED_YET", "INTERNAL_ERROR"];
+        const UNITS: &[&str] = &["NOT_SYNCED_YET"];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        Self::UnknownBlock(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("info")
+                                })?,
+                        )
+                    }
+                    1usize => Self::NotSyncedYet,
+                    2usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcBlockError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1138,6 +5536,199 @@ crate::open_enum!(
     "UNKNOWN_ACCOUNT", "NO_CONTRACT_CODE", "CONTRACT_EXECUTION_ERROR", "INTERNAL_ERROR"],
     [], Unknown
 );
+impl crate::__private::native::Decode for RpcCallFunctionError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "UNKNOWN_BLOCK",
+            "INVALID_ACCOUNT",
+            "UNKNOWN_ACCOUNT",
+            "NO_CONTRACT_CODE",
+            "CONTRACT_EXECUTION_ERROR",
+            "INTERNAL_ERROR",
+        ];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcCallFunctionError::UnknownBlock",
+                                    Self::UnknownBlock { block_reference "block_reference"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    1usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcCallFunctionError::InvalidAccount",
+                                    Self::InvalidAccount { block_hash "block_hash" required,
+                                    block_height "block_height" required, requested_account_id
+                                    "requested_account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    2usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcCallFunctionError::UnknownAccount",
+                                    Self::UnknownAccount { block_hash "block_hash" required,
+                                    block_height "block_height" required, requested_account_id
+                                    "requested_account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    3usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcCallFunctionError::NoContractCode",
+                                    Self::NoContractCode { block_hash "block_hash" required,
+                                    block_height "block_height" required, contract_account_id
+                                    "contract_account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    4usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant RpcCallFunctionError::ContractExecutionError",
+                                    Self::ContractExecutionError { block_hash "block_hash"
+                                    required, block_height "block_height" required, vm_error
+                                    "vm_error" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    5usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcCallFunctionError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1160,6 +5751,129 @@ crate::open_enum!(
     RpcChunkError, Adjacent("name", "info"), ["INTERNAL_ERROR", "UNKNOWN_BLOCK",
     "INVALID_SHARD_ID", "UNKNOWN_CHUNK"], [], Unknown
 );
+impl crate::__private::native::Decode for RpcChunkError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "INTERNAL_ERROR",
+            "UNKNOWN_BLOCK",
+            "INVALID_SHARD_ID",
+            "UNKNOWN_CHUNK",
+        ];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcChunkError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    1usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        Self::UnknownBlock(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("info")
+                                })?,
+                        )
+                    }
+                    2usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcChunkError::InvalidShardId",
+                                    Self::InvalidShardId { shard_id "shard_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    3usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcChunkError::UnknownChunk",
+                                    Self::UnknownChunk { chunk_hash "chunk_hash" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// The alternatives of [`RpcChunkRequest`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
@@ -1212,6 +5926,65 @@ impl<'de> ::serde::Deserialize<'de> for RpcChunkRequestKind {
         )
     }
 }
+impl crate::__private::native::Decode for RpcChunkRequestKind {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const SHAPES: &[&[&str]] = &[&["block_id", "shard_id"], &["chunk_id"]];
+        match crate::__private::native::shape_variant(
+            r,
+            "RpcChunkRequestKind",
+            SHAPES,
+            false,
+        )? {
+            crate::__private::native::Tagged::Known(index) => {
+                ::std::result::Result::Ok(
+                    match index {
+                        0usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r, "struct variant RpcChunkRequestKind::BlockShardId",
+                                        Self::BlockShardId { block_id "block_id" required, shard_id
+                                        "shard_id" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        1usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r, "struct variant RpcChunkRequestKind::ChunkHash",
+                                        Self::ChunkHash { chunk_id "chunk_id" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        _ => {
+                            return ::std::result::Result::Err(
+                                r.data_error("no such variant"),
+                            );
+                        }
+                    },
+                )
+            }
+            crate::__private::native::Tagged::Unknown(_) => {
+                ::std::result::Result::Err(r.data_error("unknown variant"))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1227,6 +6000,62 @@ pub enum RpcClientConfigError {
 crate::open_enum!(
     RpcClientConfigError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
 );
+impl crate::__private::native::Decode for RpcClientConfigError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["INTERNAL_ERROR"];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcClientConfigError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// The alternatives of [`RpcCongestionLevelRequest`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
@@ -1279,6 +6108,67 @@ impl<'de> ::serde::Deserialize<'de> for RpcCongestionLevelRequestKind {
         )
     }
 }
+impl crate::__private::native::Decode for RpcCongestionLevelRequestKind {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const SHAPES: &[&[&str]] = &[&["block_id", "shard_id"], &["chunk_id"]];
+        match crate::__private::native::shape_variant(
+            r,
+            "RpcCongestionLevelRequestKind",
+            SHAPES,
+            false,
+        )? {
+            crate::__private::native::Tagged::Known(index) => {
+                ::std::result::Result::Ok(
+                    match index {
+                        0usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r,
+                                        "struct variant RpcCongestionLevelRequestKind::BlockShardId",
+                                        Self::BlockShardId { block_id "block_id" required, shard_id
+                                        "shard_id" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        1usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r,
+                                        "struct variant RpcCongestionLevelRequestKind::ChunkHash",
+                                        Self::ChunkHash { chunk_id "chunk_id" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        _ => {
+                            return ::std::result::Result::Err(
+                                r.data_error("no such variant"),
+                            );
+                        }
+                    },
+                )
+            }
+            crate::__private::native::Tagged::Unknown(_) => {
+                ::std::result::Result::Err(r.data_error("unknown variant"))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1297,6 +6187,76 @@ crate::open_enum!(
     RpcGasPriceError, Adjacent("name", "info"), ["INTERNAL_ERROR", "UNKNOWN_BLOCK"], [],
     Unknown
 );
+impl crate::__private::native::Decode for RpcGasPriceError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["INTERNAL_ERROR", "UNKNOWN_BLOCK"];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcGasPriceError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    1usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        Self::UnknownBlock(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("info")
+                                })?,
+                        )
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// The alternatives of [`RpcLightClientExecutionProofRequest`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(tag = "type")]
@@ -1305,6 +6265,63 @@ pub enum RpcLightClientExecutionProofRequestKind {
     Transaction { sender_id: crate::AccountId, transaction_hash: crate::CryptoHash },
     #[serde(rename = "receipt")]
     Receipt { receipt_id: crate::CryptoHash, receiver_id: crate::AccountId },
+}
+impl crate::__private::native::Decode for RpcLightClientExecutionProofRequestKind {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["transaction", "receipt"];
+        match crate::__private::native::internal_variant(r, "type", KNOWN, false)? {
+            crate::__private::native::Tagged::Known(index) => {
+                ::std::result::Result::Ok(
+                    match index {
+                        0usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r,
+                                        "struct variant RpcLightClientExecutionProofRequestKind::Transaction",
+                                        Self::Transaction { sender_id "sender_id" required,
+                                        transaction_hash "transaction_hash" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        1usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r,
+                                        "struct variant RpcLightClientExecutionProofRequestKind::Receipt",
+                                        Self::Receipt { receipt_id "receipt_id" required,
+                                        receiver_id "receiver_id" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        _ => {
+                            return ::std::result::Result::Err(
+                                r.data_error("no such variant"),
+                            );
+                        }
+                    },
+                )
+            }
+            crate::__private::native::Tagged::Unknown(_) => {
+                ::std::result::Result::Err(r.data_error("unknown variant"))
+            }
+        }
+    }
 }
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -1326,6 +6343,106 @@ crate::open_enum!(
     RpcLightClientNextBlockError, Adjacent("name", "info"), ["INTERNAL_ERROR",
     "UNKNOWN_BLOCK", "EPOCH_OUT_OF_BOUNDS"], [], Unknown
 );
+impl crate::__private::native::Decode for RpcLightClientNextBlockError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "INTERNAL_ERROR",
+            "UNKNOWN_BLOCK",
+            "EPOCH_OUT_OF_BOUNDS",
+        ];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant RpcLightClientNextBlockError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    1usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        Self::UnknownBlock(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("info")
+                                })?,
+                        )
+                    }
+                    2usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant RpcLightClientNextBlockError::EpochOutOfBounds",
+                                    Self::EpochOutOfBounds { epoch_id "epoch_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1353,6 +6470,189 @@ crate::open_enum!(
     "INCONSISTENT_STATE", "NOT_CONFIRMED", "UNKNOWN_TRANSACTION_OR_RECEIPT",
     "UNAVAILABLE_SHARD", "INTERNAL_ERROR"], [], Unknown
 );
+impl crate::__private::native::Decode for RpcLightClientProofError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "UNKNOWN_BLOCK",
+            "INCONSISTENT_STATE",
+            "NOT_CONFIRMED",
+            "UNKNOWN_TRANSACTION_OR_RECEIPT",
+            "UNAVAILABLE_SHARD",
+            "INTERNAL_ERROR",
+        ];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        Self::UnknownBlock(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("info")
+                                })?,
+                        )
+                    }
+                    1usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant RpcLightClientProofError::InconsistentState",
+                                    Self::InconsistentState { execution_outcome_shard_id
+                                    "execution_outcome_shard_id" required, number_or_shards
+                                    "number_or_shards" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    2usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcLightClientProofError::NotConfirmed",
+                                    Self::NotConfirmed { transaction_or_receipt_id
+                                    "transaction_or_receipt_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    3usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant RpcLightClientProofError::UnknownTransactionOrReceipt",
+                                    Self::UnknownTransactionOrReceipt {
+                                    transaction_or_receipt_id "transaction_or_receipt_id"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    4usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant RpcLightClientProofError::UnavailableShard",
+                                    Self::UnavailableShard { shard_id "shard_id" required,
+                                    transaction_or_receipt_id "transaction_or_receipt_id"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    5usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcLightClientProofError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1368,6 +6668,63 @@ pub enum RpcMaintenanceWindowsError {
 crate::open_enum!(
     RpcMaintenanceWindowsError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
 );
+impl crate::__private::native::Decode for RpcMaintenanceWindowsError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["INTERNAL_ERROR"];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant RpcMaintenanceWindowsError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1383,6 +6740,62 @@ pub enum RpcNetworkInfoError {
 crate::open_enum!(
     RpcNetworkInfoError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
 );
+impl crate::__private::native::Decode for RpcNetworkInfoError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["INTERNAL_ERROR"];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcNetworkInfoError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1401,6 +6814,76 @@ crate::open_enum!(
     RpcProtocolConfigError, Adjacent("name", "info"), ["UNKNOWN_BLOCK",
     "INTERNAL_ERROR"], [], Unknown
 );
+impl crate::__private::native::Decode for RpcProtocolConfigError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["UNKNOWN_BLOCK", "INTERNAL_ERROR"];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        Self::UnknownBlock(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("info")
+                                })?,
+                        )
+                    }
+                    1usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcProtocolConfigError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1477,6 +6960,360 @@ crate::open_enum!(
     "UNKNOWN_GAS_KEY", "CONTRACT_EXECUTION_ERROR", "NO_GLOBAL_CONTRACT_CODE",
     "INTERNAL_ERROR"], ["NO_SYNCED_BLOCKS"], Unknown
 );
+impl crate::__private::native::Decode for RpcQueryError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "NO_SYNCED_BLOCKS",
+            "UNAVAILABLE_SHARD",
+            "GARBAGE_COLLECTED_BLOCK",
+            "UNKNOWN_BLOCK",
+            "INVALID_ACCOUNT",
+            "UNKNOWN_ACCOUNT",
+            "NO_CONTRACT_CODE",
+            "TOO_LARGE_CONTRACT_STATE",
+            "UNKNOWN_ACCESS_KEY",
+            "UNKNOWN_GAS_KEY",
+            "CONTRACT_EXECUTION_ERROR",
+            "NO_GLOBAL_CONTRACT_CODE",
+            "INTERNAL_ERROR",
+        ];
+        const UNITS: &[&str] = &["NO_SYNCED_BLOCKS"];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => Self::NoSyncedBlocks,
+                    1usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcQueryError::UnavailableShard",
+                                    Self::UnavailableShard { requested_shard_id
+                                    "requested_shard_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    2usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcQueryError::GarbageCollectedBlock",
+                                    Self::GarbageCollectedBlock { block_hash "block_hash"
+                                    required, block_height "block_height" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    3usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcQueryError::UnknownBlock",
+                                    Self::UnknownBlock { block_reference "block_reference"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    4usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcQueryError::InvalidAccount",
+                                    Self::InvalidAccount { block_hash "block_hash" required,
+                                    block_height "block_height" required, requested_account_id
+                                    "requested_account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    5usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcQueryError::UnknownAccount",
+                                    Self::UnknownAccount { block_hash "block_hash" required,
+                                    block_height "block_height" required, requested_account_id
+                                    "requested_account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    6usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcQueryError::NoContractCode",
+                                    Self::NoContractCode { block_hash "block_hash" required,
+                                    block_height "block_height" required, contract_account_id
+                                    "contract_account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    7usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcQueryError::TooLargeContractState",
+                                    Self::TooLargeContractState { block_hash "block_hash"
+                                    required, block_height "block_height" required,
+                                    contract_account_id "contract_account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    8usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcQueryError::UnknownAccessKey",
+                                    Self::UnknownAccessKey { block_hash "block_hash" required,
+                                    block_height "block_height" required, public_key
+                                    "public_key" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    9usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcQueryError::UnknownGasKey",
+                                    Self::UnknownGasKey { block_hash "block_hash" required,
+                                    block_height "block_height" required, public_key
+                                    "public_key" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    10usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcQueryError::ContractExecutionError",
+                                    Self::ContractExecutionError { block_hash "block_hash"
+                                    required, block_height "block_height" required, error
+                                    "error" required, vm_error "vm_error" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    11usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcQueryError::NoGlobalContractCode",
+                                    Self::NoGlobalContractCode { block_hash "block_hash"
+                                    required, block_height "block_height" required, identifier
+                                    "identifier" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    12usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcQueryError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// The alternatives of [`RpcQueryRequest`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(tag = "request_type")]
@@ -1512,6 +7349,190 @@ pub enum RpcQueryRequestKind {
     ViewGlobalContractCode { code_hash: crate::CryptoHash },
     #[serde(rename = "view_global_contract_code_by_account_id")]
     ViewGlobalContractCodeByAccountId { account_id: crate::AccountId },
+}
+impl crate::__private::native::Decode for RpcQueryRequestKind {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "view_account",
+            "view_code",
+            "view_state",
+            "view_access_key",
+            "view_access_key_list",
+            "view_gas_key_nonces",
+            "call_function",
+            "view_global_contract_code",
+            "view_global_contract_code_by_account_id",
+        ];
+        match crate::__private::native::internal_variant(
+            r,
+            "request_type",
+            KNOWN,
+            false,
+        )? {
+            crate::__private::native::Tagged::Known(index) => {
+                ::std::result::Result::Ok(
+                    match index {
+                        0usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r, "struct variant RpcQueryRequestKind::ViewAccount",
+                                        Self::ViewAccount { account_id "account_id" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        1usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r, "struct variant RpcQueryRequestKind::ViewCode",
+                                        Self::ViewCode { account_id "account_id" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        2usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r, "struct variant RpcQueryRequestKind::ViewState",
+                                        Self::ViewState { account_id "account_id" required,
+                                        after_key_base64 "after_key_base64" default, include_proof
+                                        "include_proof" default, limit "limit" default,
+                                        prefix_base64 "prefix_base64" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        3usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r, "struct variant RpcQueryRequestKind::ViewAccessKey",
+                                        Self::ViewAccessKey { account_id "account_id" required,
+                                        public_key "public_key" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        4usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r, "struct variant RpcQueryRequestKind::ViewAccessKeyList",
+                                        Self::ViewAccessKeyList { account_id "account_id" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        5usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r, "struct variant RpcQueryRequestKind::ViewGasKeyNonces",
+                                        Self::ViewGasKeyNonces { account_id "account_id" required,
+                                        public_key "public_key" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        6usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r, "struct variant RpcQueryRequestKind::CallFunction",
+                                        Self::CallFunction { account_id "account_id" required,
+                                        args_base64 "args_base64" required, method_name
+                                        "method_name" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        7usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r,
+                                        "struct variant RpcQueryRequestKind::ViewGlobalContractCode",
+                                        Self::ViewGlobalContractCode { code_hash "code_hash"
+                                        required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        8usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r,
+                                        "struct variant RpcQueryRequestKind::ViewGlobalContractCodeByAccountId",
+                                        Self::ViewGlobalContractCodeByAccountId { account_id
+                                        "account_id" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        _ => {
+                            return ::std::result::Result::Err(
+                                r.data_error("no such variant"),
+                            );
+                        }
+                    },
+                )
+            }
+            crate::__private::native::Tagged::Unknown(_) => {
+                ::std::result::Result::Err(r.data_error("unknown variant"))
+            }
+        }
+    }
 }
 /// The alternatives of [`RpcQueryResponse`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
@@ -1603,6 +7624,94 @@ impl<'de> ::serde::Deserialize<'de> for RpcQueryResponseKind {
         )
     }
 }
+impl crate::__private::native::Decode for RpcQueryResponseKind {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const SHAPES: &[&[&str]] = &[
+            &["amount", "locked", "code_hash", "storage_usage"],
+            &["code_base64", "hash"],
+            &["values"],
+            &["result", "logs"],
+            &["nonce", "permission"],
+            &["keys"],
+            &["nonces"],
+            &["error", "logs"],
+        ];
+        match crate::__private::native::shape_variant(
+            r,
+            "RpcQueryResponseKind",
+            SHAPES,
+            true,
+        )? {
+            crate::__private::native::Tagged::Known(index) => {
+                ::std::result::Result::Ok(
+                    match index {
+                        0usize => {
+                            Self::AccountView(
+                                crate::__private::native::Decode::decode(r)?,
+                            )
+                        }
+                        1usize => {
+                            Self::ContractCodeView(
+                                crate::__private::native::Decode::decode(r)?,
+                            )
+                        }
+                        2usize => {
+                            Self::ViewStateResult(
+                                crate::__private::native::Decode::decode(r)?,
+                            )
+                        }
+                        3usize => {
+                            Self::CallResult(
+                                crate::__private::native::Decode::decode(r)?,
+                            )
+                        }
+                        4usize => {
+                            Self::AccessKeyView(
+                                crate::__private::native::Decode::decode(r)?,
+                            )
+                        }
+                        5usize => {
+                            Self::AccessKeyList(
+                                crate::__private::native::Decode::decode(r)?,
+                            )
+                        }
+                        6usize => {
+                            Self::GasKeyNoncesView(
+                                crate::__private::native::Decode::decode(r)?,
+                            )
+                        }
+                        7usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r, "struct variant RpcQueryResponseKind::LegacyError",
+                                        Self::LegacyError { error "error" required, logs "logs"
+                                        required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        _ => {
+                            return ::std::result::Result::Err(
+                                r.data_error("no such variant"),
+                            );
+                        }
+                    },
+                )
+            }
+            crate::__private::native::Tagged::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1621,6 +7730,86 @@ crate::open_enum!(
     RpcReceiptError, Adjacent("name", "info"), ["INTERNAL_ERROR", "UNKNOWN_RECEIPT"], [],
     Unknown
 );
+impl crate::__private::native::Decode for RpcReceiptError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["INTERNAL_ERROR", "UNKNOWN_RECEIPT"];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcReceiptError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    1usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcReceiptError::UnknownReceipt",
+                                    Self::UnknownReceipt { receipt_id "receipt_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1643,6 +7832,140 @@ crate::open_enum!(
     RpcReceiptToTxError, Adjacent("name", "info"), ["UNKNOWN_RECEIPT", "DEPTH_EXCEEDED",
     "UNSUPPORTED", "INTERNAL_ERROR"], [], Unknown
 );
+impl crate::__private::native::Decode for RpcReceiptToTxError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "UNKNOWN_RECEIPT",
+            "DEPTH_EXCEEDED",
+            "UNSUPPORTED",
+            "INTERNAL_ERROR",
+        ];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcReceiptToTxError::UnknownReceipt",
+                                    Self::UnknownReceipt { receipt_id "receipt_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    1usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcReceiptToTxError::DepthExceeded",
+                                    Self::DepthExceeded { limit "limit" required, receipt_id
+                                    "receipt_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    2usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcReceiptToTxError::Unsupported",
+                                    Self::Unsupported { error_message "error_message" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    3usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcReceiptToTxError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1661,6 +7984,87 @@ crate::open_enum!(
     RpcRequestValidationErrorKind, Adjacent("name", "info"), ["METHOD_NOT_FOUND",
     "PARSE_ERROR"], [], Unknown
 );
+impl crate::__private::native::Decode for RpcRequestValidationErrorKind {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["METHOD_NOT_FOUND", "PARSE_ERROR"];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant RpcRequestValidationErrorKind::MethodNotFound",
+                                    Self::MethodNotFound { method_name "method_name" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    1usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant RpcRequestValidationErrorKind::ParseError",
+                                    Self::ParseError { error_message "error_message" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1676,6 +8080,62 @@ pub enum RpcSplitStorageInfoError {
 crate::open_enum!(
     RpcSplitStorageInfoError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
 );
+impl crate::__private::native::Decode for RpcSplitStorageInfoError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["INTERNAL_ERROR"];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcSplitStorageInfoError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1698,6 +8158,106 @@ crate::open_enum!(
     RpcStateChangesError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "NOT_SYNCED_YET",
     "INTERNAL_ERROR", "SHARD_NOT_APPLIED"], ["NOT_SYNCED_YET"], Unknown
 );
+impl crate::__private::native::Decode for RpcStateChangesError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "UNKNOWN_BLOCK",
+            "NOT_SYNCED_YET",
+            "INTERNAL_ERROR",
+            "SHARD_NOT_APPLIED",
+        ];
+        const UNITS: &[&str] = &["NOT_SYNCED_YET"];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        Self::UnknownBlock(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("info")
+                                })?,
+                        )
+                    }
+                    1usize => Self::NotSyncedYet,
+                    2usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcStateChangesError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    3usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcStateChangesError::ShardNotApplied",
+                                    Self::ShardNotApplied { shard_id "shard_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// The alternatives of [`RpcStateChangesInBlockByTypeRequest`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(tag = "changes_type")]
@@ -1715,6 +8275,123 @@ pub enum RpcStateChangesInBlockByTypeRequestKind {
         account_ids: ::std::vec::Vec<crate::AccountId>,
         key_prefix_base64: StoreKey,
     },
+}
+impl crate::__private::native::Decode for RpcStateChangesInBlockByTypeRequestKind {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "account_changes",
+            "single_access_key_changes",
+            "all_access_key_changes",
+            "contract_code_changes",
+            "data_changes",
+        ];
+        match crate::__private::native::internal_variant(
+            r,
+            "changes_type",
+            KNOWN,
+            false,
+        )? {
+            crate::__private::native::Tagged::Known(index) => {
+                ::std::result::Result::Ok(
+                    match index {
+                        0usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r,
+                                        "struct variant RpcStateChangesInBlockByTypeRequestKind::AccountChanges",
+                                        Self::AccountChanges { account_ids "account_ids" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        1usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r,
+                                        "struct variant RpcStateChangesInBlockByTypeRequestKind::SingleAccessKeyChanges",
+                                        Self::SingleAccessKeyChanges { keys "keys" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        2usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r,
+                                        "struct variant RpcStateChangesInBlockByTypeRequestKind::AllAccessKeyChanges",
+                                        Self::AllAccessKeyChanges { account_ids "account_ids"
+                                        required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        3usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r,
+                                        "struct variant RpcStateChangesInBlockByTypeRequestKind::ContractCodeChanges",
+                                        Self::ContractCodeChanges { account_ids "account_ids"
+                                        required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        4usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r,
+                                        "struct variant RpcStateChangesInBlockByTypeRequestKind::DataChanges",
+                                        Self::DataChanges { account_ids "account_ids" required,
+                                        key_prefix_base64 "key_prefix_base64" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        _ => {
+                            return ::std::result::Result::Err(
+                                r.data_error("no such variant"),
+                            );
+                        }
+                    },
+                )
+            }
+            crate::__private::native::Tagged::Unknown(_) => {
+                ::std::result::Result::Err(r.data_error("unknown variant"))
+            }
+        }
+    }
 }
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -1738,6 +8415,116 @@ crate::open_enum!(
     RpcStatusError, Adjacent("name", "info"), ["NODE_IS_SYNCING", "NO_NEW_BLOCKS",
     "EPOCH_OUT_OF_BOUNDS", "INTERNAL_ERROR"], ["NODE_IS_SYNCING"], Unknown
 );
+impl crate::__private::native::Decode for RpcStatusError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "NODE_IS_SYNCING",
+            "NO_NEW_BLOCKS",
+            "EPOCH_OUT_OF_BOUNDS",
+            "INTERNAL_ERROR",
+        ];
+        const UNITS: &[&str] = &["NODE_IS_SYNCING"];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => Self::NodeIsSyncing,
+                    1usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcStatusError::NoNewBlocks",
+                                    Self::NoNewBlocks { elapsed "elapsed" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    2usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcStatusError::EpochOutOfBounds",
+                                    Self::EpochOutOfBounds { epoch_id "epoch_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    3usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcStatusError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1765,6 +8552,134 @@ crate::open_enum!(
     "DOES_NOT_TRACK_SHARD", "REQUEST_ROUTED", "UNKNOWN_TRANSACTION", "INTERNAL_ERROR",
     "TIMEOUT_ERROR"], ["DOES_NOT_TRACK_SHARD", "TIMEOUT_ERROR"], Unknown
 );
+impl crate::__private::native::Decode for RpcTransactionError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "INVALID_TRANSACTION",
+            "DOES_NOT_TRACK_SHARD",
+            "REQUEST_ROUTED",
+            "UNKNOWN_TRANSACTION",
+            "INTERNAL_ERROR",
+            "TIMEOUT_ERROR",
+        ];
+        const UNITS: &[&str] = &["DOES_NOT_TRACK_SHARD", "TIMEOUT_ERROR"];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        Self::InvalidTransaction(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("info")
+                                })?,
+                        )
+                    }
+                    1usize => Self::DoesNotTrackShard,
+                    2usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcTransactionError::RequestRouted",
+                                    Self::RequestRouted { transaction_hash "transaction_hash"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    3usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcTransactionError::UnknownTransaction",
+                                    Self::UnknownTransaction { requested_transaction_hash
+                                    "requested_transaction_hash" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    4usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcTransactionError::InternalError",
+                                    Self::InternalError { debug_info "debug_info" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    5usize => Self::TimeoutError,
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// The alternatives of [`RpcTransactionStatusRequest`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
@@ -1823,6 +8738,71 @@ impl<'de> ::serde::Deserialize<'de> for RpcTransactionStatusRequestKind {
         )
     }
 }
+impl crate::__private::native::Decode for RpcTransactionStatusRequestKind {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const SHAPES: &[&[&str]] = &[
+            &["signed_tx_base64"],
+            &["tx_hash", "sender_account_id"],
+        ];
+        match crate::__private::native::shape_variant(
+            r,
+            "RpcTransactionStatusRequestKind",
+            SHAPES,
+            false,
+        )? {
+            crate::__private::native::Tagged::Known(index) => {
+                ::std::result::Result::Ok(
+                    match index {
+                        0usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r,
+                                        "struct variant RpcTransactionStatusRequestKind::SignedTxBase64",
+                                        Self::SignedTxBase64 { signed_tx_base64 "signed_tx_base64"
+                                        required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        1usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r,
+                                        "struct variant RpcTransactionStatusRequestKind::TxHashSenderAccountId",
+                                        Self::TxHashSenderAccountId { sender_account_id
+                                        "sender_account_id" required, tx_hash "tx_hash" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        _ => {
+                            return ::std::result::Result::Err(
+                                r.data_error("no such variant"),
+                            );
+                        }
+                    },
+                )
+            }
+            crate::__private::native::Tagged::Unknown(_) => {
+                ::std::result::Result::Err(r.data_error("unknown variant"))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1844,6 +8824,68 @@ crate::open_enum!(
     "VALIDATOR_INFO_UNAVAILABLE", "INTERNAL_ERROR"], ["UNKNOWN_EPOCH",
     "VALIDATOR_INFO_UNAVAILABLE"], Unknown
 );
+impl crate::__private::native::Decode for RpcValidatorError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "UNKNOWN_EPOCH",
+            "VALIDATOR_INFO_UNAVAILABLE",
+            "INTERNAL_ERROR",
+        ];
+        const UNITS: &[&str] = &["UNKNOWN_EPOCH", "VALIDATOR_INFO_UNAVAILABLE"];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => Self::UnknownEpoch,
+                    1usize => Self::ValidatorInfoUnavailable,
+                    2usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcValidatorError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// The alternatives of [`RpcValidatorRequest`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub enum RpcValidatorRequestKind {
@@ -1853,6 +8895,64 @@ pub enum RpcValidatorRequestKind {
     BlockId(crate::BlockId),
     #[serde(rename = "latest")]
     Latest(()),
+}
+impl crate::__private::native::Decode for RpcValidatorRequestKind {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["epoch_id", "block_id", "latest"];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, false)? {
+            crate::__private::native::External::Name(index) => {
+                ::std::result::Result::Err(
+                    crate::__private::native::not_a_unit(
+                        r,
+                        "RpcValidatorRequestKind",
+                        KNOWN,
+                        index,
+                    ),
+                )
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        Self::EpochId(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("epoch_id")
+                                })?,
+                        )
+                    }
+                    1usize => {
+                        Self::BlockId(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("block_id")
+                                })?,
+                        )
+                    }
+                    2usize => {
+                        Self::Latest(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("latest")
+                                })?,
+                        )
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(_) => {
+                ::std::result::Result::Err(r.data_error("unknown variant"))
+            }
+        }
+    }
 }
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -1890,6 +8990,171 @@ crate::open_enum!(
     RpcViewAccessKeyError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
     "UNKNOWN_ACCOUNT", "UNKNOWN_ACCESS_KEY", "INTERNAL_ERROR"], [], Unknown
 );
+impl crate::__private::native::Decode for RpcViewAccessKeyError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "UNKNOWN_BLOCK",
+            "INVALID_ACCOUNT",
+            "UNKNOWN_ACCOUNT",
+            "UNKNOWN_ACCESS_KEY",
+            "INTERNAL_ERROR",
+        ];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcViewAccessKeyError::UnknownBlock",
+                                    Self::UnknownBlock { block_reference "block_reference"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    1usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcViewAccessKeyError::InvalidAccount",
+                                    Self::InvalidAccount { block_hash "block_hash" required,
+                                    block_height "block_height" required, requested_account_id
+                                    "requested_account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    2usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcViewAccessKeyError::UnknownAccount",
+                                    Self::UnknownAccount { block_hash "block_hash" required,
+                                    block_height "block_height" required, requested_account_id
+                                    "requested_account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    3usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcViewAccessKeyError::UnknownAccessKey",
+                                    Self::UnknownAccessKey { block_hash "block_hash" required,
+                                    block_height "block_height" required, public_key
+                                    "public_key" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    4usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcViewAccessKeyError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1920,6 +9185,147 @@ crate::open_enum!(
     RpcViewAccessKeyListError, Adjacent("name", "info"), ["UNKNOWN_BLOCK",
     "INVALID_ACCOUNT", "UNKNOWN_ACCOUNT", "INTERNAL_ERROR"], [], Unknown
 );
+impl crate::__private::native::Decode for RpcViewAccessKeyListError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "UNKNOWN_BLOCK",
+            "INVALID_ACCOUNT",
+            "UNKNOWN_ACCOUNT",
+            "INTERNAL_ERROR",
+        ];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcViewAccessKeyListError::UnknownBlock",
+                                    Self::UnknownBlock { block_reference "block_reference"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    1usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant RpcViewAccessKeyListError::InvalidAccount",
+                                    Self::InvalidAccount { block_hash "block_hash" required,
+                                    block_height "block_height" required, requested_account_id
+                                    "requested_account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    2usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant RpcViewAccessKeyListError::UnknownAccount",
+                                    Self::UnknownAccount { block_hash "block_hash" required,
+                                    block_height "block_height" required, requested_account_id
+                                    "requested_account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    3usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant RpcViewAccessKeyListError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1950,6 +9356,144 @@ crate::open_enum!(
     RpcViewAccountError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
     "UNKNOWN_ACCOUNT", "INTERNAL_ERROR"], [], Unknown
 );
+impl crate::__private::native::Decode for RpcViewAccountError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "UNKNOWN_BLOCK",
+            "INVALID_ACCOUNT",
+            "UNKNOWN_ACCOUNT",
+            "INTERNAL_ERROR",
+        ];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcViewAccountError::UnknownBlock",
+                                    Self::UnknownBlock { block_reference "block_reference"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    1usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcViewAccountError::InvalidAccount",
+                                    Self::InvalidAccount { block_hash "block_hash" required,
+                                    block_height "block_height" required, requested_account_id
+                                    "requested_account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    2usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcViewAccountError::UnknownAccount",
+                                    Self::UnknownAccount { block_hash "block_hash" required,
+                                    block_height "block_height" required, requested_account_id
+                                    "requested_account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    3usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcViewAccountError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -1986,6 +9530,171 @@ crate::open_enum!(
     RpcViewCodeError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
     "UNKNOWN_ACCOUNT", "NO_CONTRACT_CODE", "INTERNAL_ERROR"], [], Unknown
 );
+impl crate::__private::native::Decode for RpcViewCodeError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "UNKNOWN_BLOCK",
+            "INVALID_ACCOUNT",
+            "UNKNOWN_ACCOUNT",
+            "NO_CONTRACT_CODE",
+            "INTERNAL_ERROR",
+        ];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcViewCodeError::UnknownBlock",
+                                    Self::UnknownBlock { block_reference "block_reference"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    1usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcViewCodeError::InvalidAccount",
+                                    Self::InvalidAccount { block_hash "block_hash" required,
+                                    block_height "block_height" required, requested_account_id
+                                    "requested_account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    2usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcViewCodeError::UnknownAccount",
+                                    Self::UnknownAccount { block_hash "block_hash" required,
+                                    block_height "block_height" required, requested_account_id
+                                    "requested_account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    3usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcViewCodeError::NoContractCode",
+                                    Self::NoContractCode { block_hash "block_hash" required,
+                                    block_height "block_height" required, contract_account_id
+                                    "contract_account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    4usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcViewCodeError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -2022,6 +9731,172 @@ crate::open_enum!(
     RpcViewStateError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
     "UNKNOWN_ACCOUNT", "TOO_LARGE_CONTRACT_STATE", "INTERNAL_ERROR"], [], Unknown
 );
+impl crate::__private::native::Decode for RpcViewStateError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "UNKNOWN_BLOCK",
+            "INVALID_ACCOUNT",
+            "UNKNOWN_ACCOUNT",
+            "TOO_LARGE_CONTRACT_STATE",
+            "INTERNAL_ERROR",
+        ];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcViewStateError::UnknownBlock",
+                                    Self::UnknownBlock { block_reference "block_reference"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    1usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcViewStateError::InvalidAccount",
+                                    Self::InvalidAccount { block_hash "block_hash" required,
+                                    block_height "block_height" required, requested_account_id
+                                    "requested_account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    2usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcViewStateError::UnknownAccount",
+                                    Self::UnknownAccount { block_hash "block_hash" required,
+                                    block_height "block_height" required, requested_account_id
+                                    "requested_account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    3usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant RpcViewStateError::TooLargeContractState",
+                                    Self::TooLargeContractState { block_hash "block_hash"
+                                    required, block_height "block_height" required,
+                                    contract_account_id "contract_account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    4usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant RpcViewStateError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// A versioned struct that contains all information needed to assign accounts to shards.
 ///
 /// Because of re-sharding, the chain may use different shard layout to split shards at different
@@ -2044,6 +9919,67 @@ pub enum ShardLayout {
     Unknown(::serde_json::Value),
 }
 crate::open_enum!(ShardLayout, External, ["V0", "V1", "V2", "V3"], [], Unknown);
+impl crate::__private::native::Decode for ShardLayout {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["V0", "V1", "V2", "V3"];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                ::std::result::Result::Err(
+                    crate::__private::native::not_a_unit(r, "ShardLayout", KNOWN, index),
+                )
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        Self::V0(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("V0")
+                                })?,
+                        )
+                    }
+                    1usize => {
+                        Self::V1(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("V1")
+                                })?,
+                        )
+                    }
+                    2usize => {
+                        Self::V2(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("V2")
+                                })?,
+                        )
+                    }
+                    3usize => {
+                        Self::V3(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("V3")
+                                })?,
+                        )
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// See crate::types::StateChangeCause for details.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -2084,6 +10020,147 @@ crate::open_enum!(
     "updated_delayed_receipts", "validator_accounts_update", "migration",
     "bandwidth_scheduler_state_update"], [], Unknown
 );
+impl crate::__private::native::Decode for StateChangeCauseView {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "not_writable_to_disk",
+            "initial_state",
+            "transaction_processing",
+            "action_receipt_processing_started",
+            "action_receipt_gas_reward",
+            "receipt_processing",
+            "postponed_receipt",
+            "updated_delayed_receipts",
+            "validator_accounts_update",
+            "migration",
+            "bandwidth_scheduler_state_update",
+        ];
+        match crate::__private::native::internal_variant(r, "type", KNOWN, true)? {
+            crate::__private::native::Tagged::Known(index) => {
+                ::std::result::Result::Ok(
+                    match index {
+                        0usize => {
+                            r.skip()?;
+                            Self::NotWritableToDisk
+                        }
+                        1usize => {
+                            r.skip()?;
+                            Self::InitialState
+                        }
+                        2usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r,
+                                        "struct variant StateChangeCauseView::TransactionProcessing",
+                                        Self::TransactionProcessing { tx_hash "tx_hash" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        3usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r,
+                                        "struct variant StateChangeCauseView::ActionReceiptProcessingStarted",
+                                        Self::ActionReceiptProcessingStarted { receipt_hash
+                                        "receipt_hash" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        4usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r,
+                                        "struct variant StateChangeCauseView::ActionReceiptGasReward",
+                                        Self::ActionReceiptGasReward { receipt_hash "receipt_hash"
+                                        required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        5usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r, "struct variant StateChangeCauseView::ReceiptProcessing",
+                                        Self::ReceiptProcessing { receipt_hash "receipt_hash"
+                                        required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        6usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r, "struct variant StateChangeCauseView::PostponedReceipt",
+                                        Self::PostponedReceipt { receipt_hash "receipt_hash"
+                                        required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        7usize => {
+                            r.skip()?;
+                            Self::UpdatedDelayedReceipts
+                        }
+                        8usize => {
+                            r.skip()?;
+                            Self::ValidatorAccountsUpdate
+                        }
+                        9usize => {
+                            r.skip()?;
+                            Self::Migration
+                        }
+                        10usize => {
+                            r.skip()?;
+                            Self::BandwidthSchedulerStateUpdate
+                        }
+                        _ => {
+                            return ::std::result::Result::Err(
+                                r.data_error("no such variant"),
+                            );
+                        }
+                    },
+                )
+            }
+            crate::__private::native::Tagged::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// It is a \[serializable view] of \[`StateChangeKind`].
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -2107,6 +10184,96 @@ crate::open_enum!(
     StateChangeKindView, Field("type"), ["account_touched", "access_key_touched",
     "data_touched", "contract_code_touched"], [], Unknown
 );
+impl crate::__private::native::Decode for StateChangeKindView {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "account_touched",
+            "access_key_touched",
+            "data_touched",
+            "contract_code_touched",
+        ];
+        match crate::__private::native::internal_variant(r, "type", KNOWN, true)? {
+            crate::__private::native::Tagged::Known(index) => {
+                ::std::result::Result::Ok(
+                    match index {
+                        0usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r, "struct variant StateChangeKindView::AccountTouched",
+                                        Self::AccountTouched { account_id "account_id" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        1usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r, "struct variant StateChangeKindView::AccessKeyTouched",
+                                        Self::AccessKeyTouched { account_id "account_id" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        2usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r, "struct variant StateChangeKindView::DataTouched",
+                                        Self::DataTouched { account_id "account_id" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        3usize => {
+                            (|
+                                r: &mut crate::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::decode_fields!(
+                                        r,
+                                        "struct variant StateChangeKindView::ContractCodeTouched",
+                                        Self::ContractCodeTouched { account_id "account_id" required
+                                        }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        _ => {
+                            return ::std::result::Result::Err(
+                                r.data_error("no such variant"),
+                            );
+                        }
+                    },
+                )
+            }
+            crate::__private::native::Tagged::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// The alternatives of [`StateChangeWithCauseView`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -2173,6 +10340,288 @@ crate::open_enum!(
     "gas_key_nonce_update", "data_update", "data_deletion", "contract_code_update",
     "contract_code_deletion"], [], Unknown
 );
+impl crate::__private::native::Decode for StateChangeWithCauseViewKind {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "account_update",
+            "account_deletion",
+            "access_key_update",
+            "access_key_deletion",
+            "gas_key_nonce_update",
+            "data_update",
+            "data_deletion",
+            "contract_code_update",
+            "contract_code_deletion",
+        ];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::adjacent_variant(
+            r,
+            "type",
+            "change",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "change"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant StateChangeWithCauseViewKind::AccountUpdate",
+                                    Self::AccountUpdate { account_id "account_id" required,
+                                    amount "amount" required, code_hash "code_hash" required,
+                                    global_contract_account_id "global_contract_account_id"
+                                    default, global_contract_hash "global_contract_hash"
+                                    default, locked "locked" required, storage_paid_at
+                                    "storage_paid_at" default, storage_usage "storage_usage"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("change")
+                            })?
+                    }
+                    1usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "change"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant StateChangeWithCauseViewKind::AccountDeletion",
+                                    Self::AccountDeletion { account_id "account_id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("change")
+                            })?
+                    }
+                    2usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "change"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant StateChangeWithCauseViewKind::AccessKeyUpdate",
+                                    Self::AccessKeyUpdate { access_key "access_key" required,
+                                    account_id "account_id" required, public_key "public_key"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("change")
+                            })?
+                    }
+                    3usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "change"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant StateChangeWithCauseViewKind::AccessKeyDeletion",
+                                    Self::AccessKeyDeletion { account_id "account_id" required,
+                                    public_key "public_key" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("change")
+                            })?
+                    }
+                    4usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "change"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant StateChangeWithCauseViewKind::GasKeyNonceUpdate",
+                                    Self::GasKeyNonceUpdate { account_id "account_id" required,
+                                    index "index" required, nonce "nonce" required, public_key
+                                    "public_key" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("change")
+                            })?
+                    }
+                    5usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "change"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant StateChangeWithCauseViewKind::DataUpdate",
+                                    Self::DataUpdate { account_id "account_id" required,
+                                    key_base64 "key_base64" required, value_base64
+                                    "value_base64" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("change")
+                            })?
+                    }
+                    6usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "change"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant StateChangeWithCauseViewKind::DataDeletion",
+                                    Self::DataDeletion { account_id "account_id" required,
+                                    key_base64 "key_base64" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("change")
+                            })?
+                    }
+                    7usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "change"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant StateChangeWithCauseViewKind::ContractCodeUpdate",
+                                    Self::ContractCodeUpdate { account_id "account_id" required,
+                                    code_base64 "code_base64" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("change")
+                            })?
+                    }
+                    8usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::__private::native::missing_field(r, "change"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant StateChangeWithCauseViewKind::ContractCodeDeletion",
+                                    Self::ContractCodeDeletion { account_id "account_id"
+                                    required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("change")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// Errors which may occur during working with trie storages, storing
 /// trie values (trie nodes and state values) by their hashes.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -2209,6 +10658,93 @@ crate::open_enum!(
     "UnexpectedTrieValue", "StorageInconsistentState", "FlatStorageBlockNotSupported",
     "MemTrieLoadingError"], ["StorageInternalError", "UnexpectedTrieValue"], Unknown
 );
+impl crate::__private::native::Decode for StorageError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "StorageInternalError",
+            "MissingTrieValue",
+            "UnexpectedTrieValue",
+            "StorageInconsistentState",
+            "FlatStorageBlockNotSupported",
+            "MemTrieLoadingError",
+        ];
+        const UNITS: &[&str] = &["StorageInternalError", "UnexpectedTrieValue"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::StorageInternalError),
+                    2usize => ::std::result::Result::Ok(Self::UnexpectedTrieValue),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "StorageError",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::StorageInternalError
+                    }
+                    1usize => {
+                        Self::MissingTrieValue(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("MissingTrieValue")
+                                })?,
+                        )
+                    }
+                    2usize => {
+                        r.skip()?;
+                        Self::UnexpectedTrieValue
+                    }
+                    3usize => {
+                        Self::StorageInconsistentState(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("StorageInconsistentState")
+                                })?,
+                        )
+                    }
+                    4usize => {
+                        Self::FlatStorageBlockNotSupported(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("FlatStorageBlockNotSupported")
+                                })?,
+                        )
+                    }
+                    5usize => {
+                        Self::MemTrieLoadingError(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("MemTrieLoadingError")
+                                })?,
+                        )
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// This enum represents if a storage_get call will be performed through flat storage or trie
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -2224,6 +10760,54 @@ pub enum StorageGetMode {
 crate::open_enum!(
     StorageGetMode, External, ["FlatStorage", "Trie"], ["FlatStorage", "Trie"], Unknown
 );
+impl crate::__private::native::Decode for StorageGetMode {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["FlatStorage", "Trie"];
+        const UNITS: &[&str] = &["FlatStorage", "Trie"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::FlatStorage),
+                    1usize => ::std::result::Result::Ok(Self::Trie),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "StorageGetMode",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::FlatStorage
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::Trie
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -2241,6 +10825,54 @@ crate::open_enum!(
     SyncCheckpoint, External, ["genesis", "earliest_available"], ["genesis",
     "earliest_available"], Unknown
 );
+impl crate::__private::native::Decode for SyncCheckpoint {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["genesis", "earliest_available"];
+        const UNITS: &[&str] = &["genesis", "earliest_available"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::Genesis),
+                    1usize => ::std::result::Result::Ok(Self::EarliestAvailable),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "SyncCheckpoint",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::Genesis
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::EarliestAvailable
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// Configures how to fetch state parts during state sync.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -2260,6 +10892,57 @@ pub enum SyncConfig {
 crate::open_enum!(
     SyncConfig, External, ["Peers", "ExternalStorage"], ["Peers"], Unknown
 );
+impl crate::__private::native::Decode for SyncConfig {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["Peers", "ExternalStorage"];
+        const UNITS: &[&str] = &["Peers"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::Peers),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "SyncConfig",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::Peers
+                    }
+                    1usize => {
+                        Self::ExternalStorage(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("ExternalStorage")
+                                })?,
+                        )
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// Describes the expected behavior of the node regarding shard tracking.
 /// If the node is an active validator, it will also track the shards it is responsible for as a validator.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -2288,6 +10971,93 @@ crate::open_enum!(
     TrackedShardsConfig, External, ["NoShards", "Shards", "AllShards", "ShadowValidator",
     "Schedule", "Accounts"], ["NoShards", "AllShards"], Unknown
 );
+impl crate::__private::native::Decode for TrackedShardsConfig {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "NoShards",
+            "Shards",
+            "AllShards",
+            "ShadowValidator",
+            "Schedule",
+            "Accounts",
+        ];
+        const UNITS: &[&str] = &["NoShards", "AllShards"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::NoShards),
+                    2usize => ::std::result::Result::Ok(Self::AllShards),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "TrackedShardsConfig",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::NoShards
+                    }
+                    1usize => {
+                        Self::Shards(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("Shards")
+                                })?,
+                        )
+                    }
+                    2usize => {
+                        r.skip()?;
+                        Self::AllShards
+                    }
+                    3usize => {
+                        Self::ShadowValidator(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("ShadowValidator")
+                                })?,
+                        )
+                    }
+                    4usize => {
+                        Self::Schedule(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("Schedule")
+                                })?,
+                        )
+                    }
+                    5usize => {
+                        Self::Accounts(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("Accounts")
+                                })?,
+                        )
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// Error returned in the ExecutionOutcome in case of failure
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -2305,6 +11075,56 @@ pub enum TxExecutionError {
 crate::open_enum!(
     TxExecutionError, External, ["ActionError", "InvalidTxError"], [], Unknown
 );
+impl crate::__private::native::Decode for TxExecutionError {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["ActionError", "InvalidTxError"];
+        const UNITS: &[&str] = &[];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                ::std::result::Result::Err(
+                    crate::__private::native::not_a_unit(
+                        r,
+                        "TxExecutionError",
+                        KNOWN,
+                        index,
+                    ),
+                )
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        Self::ActionError(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("ActionError")
+                                })?,
+                        )
+                    }
+                    1usize => {
+                        Self::InvalidTxError(
+                            crate::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::__private::native::Error| {
+                                    e.in_key("InvalidTxError")
+                                })?,
+                        )
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -2342,6 +11162,88 @@ crate::open_enum!(
     "INCLUDED_FINAL", "EXECUTED", "FINAL"], ["NONE", "INCLUDED", "EXECUTED_OPTIMISTIC",
     "INCLUDED_FINAL", "EXECUTED", "FINAL"], Unknown
 );
+impl crate::__private::native::Decode for TxExecutionStatus {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "NONE",
+            "INCLUDED",
+            "EXECUTED_OPTIMISTIC",
+            "INCLUDED_FINAL",
+            "EXECUTED",
+            "FINAL",
+        ];
+        const UNITS: &[&str] = &[
+            "NONE",
+            "INCLUDED",
+            "EXECUTED_OPTIMISTIC",
+            "INCLUDED_FINAL",
+            "EXECUTED",
+            "FINAL",
+        ];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::None),
+                    1usize => ::std::result::Result::Ok(Self::Included),
+                    2usize => ::std::result::Result::Ok(Self::ExecutedOptimistic),
+                    3usize => ::std::result::Result::Ok(Self::IncludedFinal),
+                    4usize => ::std::result::Result::Ok(Self::Executed),
+                    5usize => ::std::result::Result::Ok(Self::Final),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "TxExecutionStatus",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::None
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::Included
+                    }
+                    2usize => {
+                        r.skip()?;
+                        Self::ExecutedOptimistic
+                    }
+                    3usize => {
+                        r.skip()?;
+                        Self::IncludedFinal
+                    }
+                    4usize => {
+                        r.skip()?;
+                        Self::Executed
+                    }
+                    5usize => {
+                        r.skip()?;
+                        Self::Final
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// Reasons for removing a validator from the validator set.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -2376,6 +11278,165 @@ crate::open_enum!(
     "NotEnoughChunkEndorsements", "ProtocolVersionTooOld"], ["_UnusedSlashed",
     "Unstaked", "DidNotGetASeat"], Unknown
 );
+impl crate::__private::native::Decode for ValidatorKickoutReason {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "_UnusedSlashed",
+            "NotEnoughBlocks",
+            "NotEnoughChunks",
+            "Unstaked",
+            "NotEnoughStake",
+            "DidNotGetASeat",
+            "NotEnoughChunkEndorsements",
+            "ProtocolVersionTooOld",
+        ];
+        const UNITS: &[&str] = &["_UnusedSlashed", "Unstaked", "DidNotGetASeat"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::UnusedSlashed),
+                    3usize => ::std::result::Result::Ok(Self::Unstaked),
+                    5usize => ::std::result::Result::Ok(Self::DidNotGetASeat),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "ValidatorKickoutReason",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::UnusedSlashed
+                    }
+                    1usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ValidatorKickoutReason::NotEnoughBlocks",
+                                    Self::NotEnoughBlocks { expected "expected" required,
+                                    produced "produced" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("NotEnoughBlocks")
+                            })?
+                    }
+                    2usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ValidatorKickoutReason::NotEnoughChunks",
+                                    Self::NotEnoughChunks { expected "expected" required,
+                                    produced "produced" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("NotEnoughChunks")
+                            })?
+                    }
+                    3usize => {
+                        r.skip()?;
+                        Self::Unstaked
+                    }
+                    4usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r, "struct variant ValidatorKickoutReason::NotEnoughStake",
+                                    Self::NotEnoughStake { stake_u128 "stake_u128" required,
+                                    threshold_u128 "threshold_u128" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("NotEnoughStake")
+                            })?
+                    }
+                    5usize => {
+                        r.skip()?;
+                        Self::DidNotGetASeat
+                    }
+                    6usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ValidatorKickoutReason::NotEnoughChunkEndorsements",
+                                    Self::NotEnoughChunkEndorsements { expected "expected"
+                                    required, produced "produced" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("NotEnoughChunkEndorsements")
+                            })?
+                    }
+                    7usize => {
+                        (|
+                            r: &mut crate::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::decode_fields!(
+                                    r,
+                                    "struct variant ValidatorKickoutReason::ProtocolVersionTooOld",
+                                    Self::ProtocolVersionTooOld { network_version
+                                    "network_version" required, version "version" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::__private::native::Error| {
+                                e.in_key("ProtocolVersionTooOld")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "validator_stake_struct_version")]
@@ -2390,6 +11451,35 @@ pub enum ValidatorStakeView {
 crate::open_enum!(
     ValidatorStakeView, Field("validator_stake_struct_version"), ["V1"], [], Unknown
 );
+impl crate::__private::native::Decode for ValidatorStakeView {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["V1"];
+        match crate::__private::native::internal_variant(
+            r,
+            "validator_stake_struct_version",
+            KNOWN,
+            true,
+        )? {
+            crate::__private::native::Tagged::Known(index) => {
+                ::std::result::Result::Ok(
+                    match index {
+                        0usize => Self::V1(crate::__private::native::Decode::decode(r)?),
+                        _ => {
+                            return ::std::result::Result::Err(
+                                r.data_error("no such variant"),
+                            );
+                        }
+                    },
+                )
+            }
+            crate::__private::native::Tagged::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -2411,6 +11501,64 @@ crate::open_enum!(
     VmKind, External, ["Wasmer0", "Wasmtime", "Wasmer2", "NearVm"], ["Wasmer0",
     "Wasmtime", "Wasmer2", "NearVm"], Unknown
 );
+impl crate::__private::native::Decode for VmKind {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &["Wasmer0", "Wasmtime", "Wasmer2", "NearVm"];
+        const UNITS: &[&str] = &["Wasmer0", "Wasmtime", "Wasmer2", "NearVm"];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::Wasmer0),
+                    1usize => ::std::result::Result::Ok(Self::Wasmtime),
+                    2usize => ::std::result::Result::Ok(Self::Wasmer2),
+                    3usize => ::std::result::Result::Ok(Self::NearVm),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "VmKind",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::Wasmer0
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::Wasmtime
+                    }
+                    2usize => {
+                        r.skip()?;
+                        Self::Wasmer2
+                    }
+                    3usize => {
+                        r.skip()?;
+                        Self::NearVm
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// A kind of a trap happened during execution of a binary
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -2448,3 +11596,108 @@ crate::open_enum!(
     "CallIndirectOOB", "IllegalArithmetic", "MisalignedAtomicAccess",
     "IndirectCallToNull", "StackOverflow", "GenericTrap"], Unknown
 );
+impl crate::__private::native::Decode for WasmTrap {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        const KNOWN: &[&str] = &[
+            "Unreachable",
+            "IncorrectCallIndirectSignature",
+            "MemoryOutOfBounds",
+            "CallIndirectOOB",
+            "IllegalArithmetic",
+            "MisalignedAtomicAccess",
+            "IndirectCallToNull",
+            "StackOverflow",
+            "GenericTrap",
+        ];
+        const UNITS: &[&str] = &[
+            "Unreachable",
+            "IncorrectCallIndirectSignature",
+            "MemoryOutOfBounds",
+            "CallIndirectOOB",
+            "IllegalArithmetic",
+            "MisalignedAtomicAccess",
+            "IndirectCallToNull",
+            "StackOverflow",
+            "GenericTrap",
+        ];
+        match crate::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::Unreachable),
+                    1usize => {
+                        ::std::result::Result::Ok(Self::IncorrectCallIndirectSignature)
+                    }
+                    2usize => ::std::result::Result::Ok(Self::MemoryOutOfBounds),
+                    3usize => ::std::result::Result::Ok(Self::CallIndirectOob),
+                    4usize => ::std::result::Result::Ok(Self::IllegalArithmetic),
+                    5usize => ::std::result::Result::Ok(Self::MisalignedAtomicAccess),
+                    6usize => ::std::result::Result::Ok(Self::IndirectCallToNull),
+                    7usize => ::std::result::Result::Ok(Self::StackOverflow),
+                    8usize => ::std::result::Result::Ok(Self::GenericTrap),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::__private::native::not_a_unit(
+                                r,
+                                "WasmTrap",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::Unreachable
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::IncorrectCallIndirectSignature
+                    }
+                    2usize => {
+                        r.skip()?;
+                        Self::MemoryOutOfBounds
+                    }
+                    3usize => {
+                        r.skip()?;
+                        Self::CallIndirectOob
+                    }
+                    4usize => {
+                        r.skip()?;
+                        Self::IllegalArithmetic
+                    }
+                    5usize => {
+                        r.skip()?;
+                        Self::MisalignedAtomicAccess
+                    }
+                    6usize => {
+                        r.skip()?;
+                        Self::IndirectCallToNull
+                    }
+                    7usize => {
+                        r.skip()?;
+                        Self::StackOverflow
+                    }
+                    8usize => {
+                        r.skip()?;
+                        Self::GenericTrap
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}

@@ -193,7 +193,7 @@ impl crate::RpcMethod for ExperimentalCallFunctionMethod {
     type Error = crate::types::RpcCallFunctionError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -213,7 +213,7 @@ impl crate::RpcMethod for ExperimentalChangesMethod {
     type Error = crate::types::RpcStateChangesError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -233,7 +233,7 @@ impl crate::RpcMethod for ExperimentalChangesInBlockMethod {
     type Error = crate::types::RpcStateChangesError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -255,7 +255,7 @@ impl crate::RpcMethod for ExperimentalClientConfigMethod {
     type Error = crate::UntypedCause;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -275,7 +275,7 @@ impl crate::RpcMethod for ExperimentalCongestionLevelMethod {
     type Error = crate::types::RpcChunkError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -295,7 +295,7 @@ impl crate::RpcMethod for ExperimentalGenesisConfigMethod {
     type Error = crate::types::GenesisConfigError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -315,7 +315,7 @@ impl crate::RpcMethod for ExperimentalLightClientBlockProofMethod {
     type Error = crate::types::RpcLightClientProofError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -335,7 +335,7 @@ impl crate::RpcMethod for ExperimentalLightClientProofMethod {
     type Error = crate::types::RpcLightClientProofError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -355,7 +355,7 @@ impl crate::RpcMethod for ExperimentalMaintenanceWindowsMethod {
     type Error = crate::types::RpcMaintenanceWindowsError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -375,7 +375,7 @@ impl crate::RpcMethod for ExperimentalProtocolConfigMethod {
     type Error = crate::types::RpcProtocolConfigError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -395,7 +395,7 @@ impl crate::RpcMethod for ExperimentalReceiptMethod {
     type Error = crate::types::RpcReceiptError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -415,7 +415,7 @@ impl crate::RpcMethod for ExperimentalReceiptToTxMethod {
     type Error = crate::types::RpcReceiptToTxError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -435,7 +435,7 @@ impl crate::RpcMethod for ExperimentalSplitStorageInfoMethod {
     type Error = crate::types::RpcSplitStorageInfoError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -455,7 +455,7 @@ impl crate::RpcMethod for ExperimentalTxStatusMethod {
     type Error = crate::types::RpcTransactionError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -475,7 +475,7 @@ impl crate::RpcMethod for ExperimentalValidatorsOrderedMethod {
     type Error = crate::types::RpcValidatorError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -495,7 +495,7 @@ impl crate::RpcMethod for ExperimentalViewAccessKeyMethod {
     type Error = crate::types::RpcViewAccessKeyError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -515,7 +515,7 @@ impl crate::RpcMethod for ExperimentalViewAccessKeyListMethod {
     type Error = crate::types::RpcViewAccessKeyListError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -535,7 +535,7 @@ impl crate::RpcMethod for ExperimentalViewAccountMethod {
     type Error = crate::types::RpcViewAccountError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -555,7 +555,7 @@ impl crate::RpcMethod for ExperimentalViewCodeMethod {
     type Error = crate::types::RpcViewCodeError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -575,7 +575,7 @@ impl crate::RpcMethod for ExperimentalViewStateMethod {
     type Error = crate::types::RpcViewStateError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -595,7 +595,7 @@ impl crate::RpcMethod for BlockMethod {
     type Error = crate::types::RpcBlockError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -615,7 +615,7 @@ impl crate::RpcMethod for BlockEffectsMethod {
     type Error = crate::types::RpcStateChangesError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -637,7 +637,7 @@ impl crate::RpcMethod for BroadcastTxAsyncMethod {
     type Error = crate::types::RpcTransactionError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -659,7 +659,7 @@ impl crate::RpcMethod for BroadcastTxCommitMethod {
     type Error = crate::types::RpcTransactionError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -679,7 +679,7 @@ impl crate::RpcMethod for ChangesMethod {
     type Error = crate::types::RpcStateChangesError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -699,7 +699,7 @@ impl crate::RpcMethod for ChunkMethod {
     type Error = crate::types::RpcChunkError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -719,7 +719,7 @@ impl crate::RpcMethod for ClientConfigMethod {
     type Error = crate::types::RpcClientConfigError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -739,7 +739,7 @@ impl crate::RpcMethod for GasPriceMethod {
     type Error = crate::types::RpcGasPriceError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -759,7 +759,7 @@ impl crate::RpcMethod for GenesisConfigMethod {
     type Error = crate::types::GenesisConfigError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -779,7 +779,7 @@ impl crate::RpcMethod for HealthMethod {
     type Error = crate::types::RpcStatusError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -801,7 +801,7 @@ impl crate::RpcMethod for LightClientBlockProofMethod {
     type Error = crate::UntypedCause;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -821,7 +821,7 @@ impl crate::RpcMethod for LightClientProofMethod {
     type Error = crate::types::RpcLightClientProofError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -841,7 +841,7 @@ impl crate::RpcMethod for MaintenanceWindowsMethod {
     type Error = crate::types::RpcMaintenanceWindowsError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -861,7 +861,7 @@ impl crate::RpcMethod for NetworkInfoMethod {
     type Error = crate::types::RpcNetworkInfoError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -881,7 +881,7 @@ impl crate::RpcMethod for NextLightClientBlockMethod {
     type Error = crate::types::RpcLightClientNextBlockError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -913,7 +913,7 @@ impl crate::RpcMethod for QueryMethod {
     type Error = crate::types::RpcQueryError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -933,7 +933,7 @@ impl crate::RpcMethod for SendTxMethod {
     type Error = crate::types::RpcTransactionError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -953,7 +953,7 @@ impl crate::RpcMethod for StatusMethod {
     type Error = crate::types::RpcStatusError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -973,7 +973,7 @@ impl crate::RpcMethod for TxMethod {
     type Error = crate::types::RpcTransactionError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {
@@ -993,7 +993,7 @@ impl crate::RpcMethod for ValidatorsMethod {
     type Error = crate::types::RpcValidatorError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-        crate::__private::from_slice(body)
+        crate::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(id: u64, params: &Self::Params) -> crate::__private::Encoded {

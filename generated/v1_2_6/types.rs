@@ -112,6 +112,7 @@ crate::deserialize_struct!(
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(transparent)]
 pub struct AccountIdValidityRulesVersion(pub u8);
+crate::decode_newtype!(AccountIdValidityRulesVersion);
 impl ::std::ops::Deref for AccountIdValidityRulesVersion {
     type Target = u8;
     fn deref(&self) -> &u8 {
@@ -473,6 +474,7 @@ crate::deserialize_struct!(
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(transparent)]
 pub struct ChunkHash(pub crate::CryptoHash);
+crate::decode_newtype!(ChunkHash);
 impl ::std::ops::Deref for ChunkHash {
     type Target = crate::CryptoHash;
     fn deref(&self) -> &crate::CryptoHash {
@@ -691,6 +693,7 @@ crate::deserialize_struct!(
 pub struct CreateAccountAction(
     pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 );
+crate::decode_newtype!(CreateAccountAction);
 impl ::std::ops::Deref for CreateAccountAction {
     type Target = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
     fn deref(&self) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
@@ -942,6 +945,7 @@ EpochId of first two epochs is 0*/
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(transparent)]
 pub struct EpochId(pub crate::CryptoHash);
+crate::decode_newtype!(EpochId);
 impl ::std::ops::Deref for EpochId {
     type Target = crate::CryptoHash;
     fn deref(&self) -> &crate::CryptoHash {
@@ -1717,6 +1721,7 @@ crate::deserialize_struct!(
 )]
 #[serde(transparent)]
 pub struct KeyHandle(pub ::std::string::String);
+crate::decode_newtype!(KeyHandle);
 impl ::std::ops::Deref for KeyHandle {
     type Target = ::std::string::String;
     fn deref(&self) -> &::std::string::String {
@@ -1991,6 +1996,7 @@ crate::deserialize_struct!(
 )]
 #[serde(transparent)]
 pub struct MutableConfigValue(pub ::std::string::String);
+crate::decode_newtype!(MutableConfigValue);
 impl ::std::ops::Deref for MutableConfigValue {
     type Target = ::std::string::String;
     fn deref(&self) -> &::std::string::String {
@@ -2054,6 +2060,7 @@ crate::deserialize_struct!(
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(transparent)]
 pub struct PeerId(pub crate::PublicKey);
+crate::decode_newtype!(PeerId);
 impl ::std::ops::Deref for PeerId {
     type Target = crate::PublicKey;
     fn deref(&self) -> &crate::PublicKey {
@@ -2827,6 +2834,7 @@ crate::deserialize_struct!(
 pub struct RpcSplitStorageInfoRequest(
     pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 );
+crate::decode_newtype!(RpcSplitStorageInfoRequest);
 impl ::std::ops::Deref for RpcSplitStorageInfoRequest {
     type Target = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
     fn deref(&self) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
@@ -3141,6 +3149,7 @@ if fully complete it potentially may be simplified to a regular type alias.*/
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(transparent)]
 pub struct ShardId(pub u64);
+crate::decode_newtype!(ShardId);
 impl ::std::ops::Deref for ShardId {
     type Target = u64;
     fn deref(&self) -> &u64 {
@@ -3432,6 +3441,7 @@ pretty-serialize the bytes arrays as base64-encoded strings (see `serialize.rs`)
 )]
 #[serde(transparent)]
 pub struct StoreKey(pub ::std::string::String);
+crate::decode_newtype!(StoreKey);
 impl ::std::ops::Deref for StoreKey {
     type Target = ::std::string::String;
     fn deref(&self) -> &::std::string::String {
@@ -3476,6 +3486,7 @@ pretty-serialize the bytes arrays as base64-encoded strings (see `serialize.rs`)
 )]
 #[serde(transparent)]
 pub struct StoreValue(pub ::std::string::String);
+crate::decode_newtype!(StoreValue);
 impl ::std::ops::Deref for StoreValue {
     type Target = ::std::string::String;
     fn deref(&self) -> &::std::string::String {

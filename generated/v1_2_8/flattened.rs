@@ -7,6 +7,20 @@ pub struct RpcBlockRequest {
     #[serde(flatten)]
     pub block_reference: BlockReference,
 }
+impl crate::__private::native::Decode for RpcBlockRequest {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::decode_fields!(
+                r, "struct RpcBlockRequest", Self {} flattened from start {
+                block_reference }
+            ),
+        )
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcCallFunctionRequest {
     pub account_id: crate::AccountId,
@@ -16,17 +30,59 @@ pub struct RpcCallFunctionRequest {
     #[serde(flatten)]
     pub block_reference: BlockReference,
 }
+impl crate::__private::native::Decode for RpcCallFunctionRequest {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::decode_fields!(
+                r, "struct RpcCallFunctionRequest", Self { account_id "account_id"
+                required, args_base64 "args_base64" required, method_name "method_name"
+                required } flattened from start { block_reference }
+            ),
+        )
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcChunkRequest {
     /// The alternatives of this type; see [`RpcChunkRequestKind`].
     #[serde(flatten)]
     pub kind: RpcChunkRequestKind,
 }
+impl crate::__private::native::Decode for RpcChunkRequest {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::decode_fields!(
+                r, "struct RpcChunkRequest", Self {} flattened from start { kind }
+            ),
+        )
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcCongestionLevelRequest {
     /// The alternatives of this type; see [`RpcCongestionLevelRequestKind`].
     #[serde(flatten)]
     pub kind: RpcCongestionLevelRequestKind,
+}
+impl crate::__private::native::Decode for RpcCongestionLevelRequest {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::decode_fields!(
+                r, "struct RpcCongestionLevelRequest", Self {} flattened from start {
+                kind }
+            ),
+        )
+    }
 }
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcLightClientExecutionProofRequest {
@@ -35,11 +91,39 @@ pub struct RpcLightClientExecutionProofRequest {
     #[serde(flatten)]
     pub kind: RpcLightClientExecutionProofRequestKind,
 }
+impl crate::__private::native::Decode for RpcLightClientExecutionProofRequest {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::decode_fields!(
+                r, "struct RpcLightClientExecutionProofRequest", Self { light_client_head
+                "light_client_head" required } flattened from start { kind }
+            ),
+        )
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcProtocolConfigRequest {
     /// The alternatives of this type; see [`BlockReference`].
     #[serde(flatten)]
     pub block_reference: BlockReference,
+}
+impl crate::__private::native::Decode for RpcProtocolConfigRequest {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::decode_fields!(
+                r, "struct RpcProtocolConfigRequest", Self {} flattened from start {
+                block_reference }
+            ),
+        )
+    }
 }
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcQueryRequest {
@@ -50,6 +134,20 @@ pub struct RpcQueryRequest {
     #[serde(flatten)]
     pub kind: RpcQueryRequestKind,
 }
+impl crate::__private::native::Decode for RpcQueryRequest {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::decode_fields!(
+                r, "struct RpcQueryRequest", Self {} flattened from start {
+                block_reference, kind }
+            ),
+        )
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcQueryResponse {
     pub block_hash: crate::CryptoHash,
@@ -57,6 +155,20 @@ pub struct RpcQueryResponse {
     /// The alternatives of this type; see [`RpcQueryResponseKind`].
     #[serde(flatten)]
     pub kind: RpcQueryResponseKind,
+}
+impl crate::__private::native::Decode for RpcQueryResponse {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::decode_fields!(
+                r, "struct RpcQueryResponse", Self { block_hash "block_hash" required,
+                block_height "block_height" required } flattened from start { kind }
+            ),
+        )
+    }
 }
 /// It is a \[serializable view] of \[`StateChangesRequest`].
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -68,11 +180,39 @@ pub struct RpcStateChangesInBlockByTypeRequest {
     #[serde(flatten)]
     pub kind: RpcStateChangesInBlockByTypeRequestKind,
 }
+impl crate::__private::native::Decode for RpcStateChangesInBlockByTypeRequest {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::decode_fields!(
+                r, "struct RpcStateChangesInBlockByTypeRequest", Self {} flattened from
+                start { block_reference, kind }
+            ),
+        )
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcStateChangesInBlockRequest {
     /// The alternatives of this type; see [`BlockReference`].
     #[serde(flatten)]
     pub block_reference: BlockReference,
+}
+impl crate::__private::native::Decode for RpcStateChangesInBlockRequest {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::decode_fields!(
+                r, "struct RpcStateChangesInBlockRequest", Self {} flattened from start {
+                block_reference }
+            ),
+        )
+    }
 }
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcTransactionStatusRequest {
@@ -83,11 +223,38 @@ pub struct RpcTransactionStatusRequest {
     #[serde(flatten)]
     pub kind: RpcTransactionStatusRequestKind,
 }
+impl crate::__private::native::Decode for RpcTransactionStatusRequest {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::decode_fields!(
+                r, "struct RpcTransactionStatusRequest", Self { wait_until "wait_until"
+                default } flattened from start { kind }
+            ),
+        )
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcValidatorRequest {
     /// The alternatives of this type; see [`RpcValidatorRequestKind`].
     #[serde(flatten)]
     pub kind: RpcValidatorRequestKind,
+}
+impl crate::__private::native::Decode for RpcValidatorRequest {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::decode_fields!(
+                r, "struct RpcValidatorRequest", Self {} flattened from start { kind }
+            ),
+        )
+    }
 }
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcViewAccessKeyListRequest {
@@ -95,6 +262,20 @@ pub struct RpcViewAccessKeyListRequest {
     /// The alternatives of this type; see [`BlockReference`].
     #[serde(flatten)]
     pub block_reference: BlockReference,
+}
+impl crate::__private::native::Decode for RpcViewAccessKeyListRequest {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::decode_fields!(
+                r, "struct RpcViewAccessKeyListRequest", Self { account_id "account_id"
+                required } flattened from start { block_reference }
+            ),
+        )
+    }
 }
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcViewAccessKeyRequest {
@@ -104,6 +285,21 @@ pub struct RpcViewAccessKeyRequest {
     #[serde(flatten)]
     pub block_reference: BlockReference,
 }
+impl crate::__private::native::Decode for RpcViewAccessKeyRequest {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::decode_fields!(
+                r, "struct RpcViewAccessKeyRequest", Self { account_id "account_id"
+                required, public_key "public_key" required } flattened from start {
+                block_reference }
+            ),
+        )
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcViewAccountRequest {
     pub account_id: crate::AccountId,
@@ -111,12 +307,40 @@ pub struct RpcViewAccountRequest {
     #[serde(flatten)]
     pub block_reference: BlockReference,
 }
+impl crate::__private::native::Decode for RpcViewAccountRequest {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::decode_fields!(
+                r, "struct RpcViewAccountRequest", Self { account_id "account_id"
+                required } flattened from start { block_reference }
+            ),
+        )
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcViewCodeRequest {
     pub account_id: crate::AccountId,
     /// The alternatives of this type; see [`BlockReference`].
     #[serde(flatten)]
     pub block_reference: BlockReference,
+}
+impl crate::__private::native::Decode for RpcViewCodeRequest {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::decode_fields!(
+                r, "struct RpcViewCodeRequest", Self { account_id "account_id" required }
+                flattened from start { block_reference }
+            ),
+        )
+    }
 }
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct RpcViewStateRequest {
@@ -135,10 +359,40 @@ pub struct RpcViewStateRequest {
     #[serde(flatten)]
     pub block_reference: BlockReference,
 }
+impl crate::__private::native::Decode for RpcViewStateRequest {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::decode_fields!(
+                r, "struct RpcViewStateRequest", Self { account_id "account_id" required,
+                after_key_base64 "after_key_base64" default, include_proof
+                "include_proof" default, limit "limit" default, prefix_base64
+                "prefix_base64" required } flattened from start { block_reference }
+            ),
+        )
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct StateChangeWithCauseView {
     pub cause: StateChangeCauseView,
     /// The alternatives of this type; see [`StateChangeWithCauseViewKind`].
     #[serde(flatten)]
     pub kind: StateChangeWithCauseViewKind,
+}
+impl crate::__private::native::Decode for StateChangeWithCauseView {
+    fn decode(
+        r: &mut crate::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::decode_fields!(
+                r, "struct StateChangeWithCauseView", Self { cause "cause" required }
+                flattened from start { kind }
+            ),
+        )
+    }
 }

@@ -61,6 +61,16 @@ macro_rules! deserialize_struct {
                 deserializer.deserialize_map(Visitor)
             }
         }
+        impl $crate::__private::native::Decode for $name {
+            fn decode(
+                r: &mut $crate::__private::native::Reader<'_>,
+            ) -> ::std::result::Result<Self, $crate::__private::native::Error> {
+                ::std::result::Result::Ok($crate::decode_fields!(
+                    r, concat!("struct ", stringify!($name)),
+                    $name { $($field $json $missing),* }
+                ))
+            }
+        }
     };
     (@finish required $field:ident $json:literal) => {
         $crate::__private::required_field($field, $json)?

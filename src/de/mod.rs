@@ -5,6 +5,7 @@
 pub mod fields;
 pub mod locate;
 pub mod mode;
+pub mod native;
 pub mod open_enum;
 pub mod paths;
 pub mod shape;

@@ -5,7 +5,7 @@ pub mod id;
 pub mod request;
 pub mod response;
 pub mod untyped_cause;
-mod version;
+pub(crate) mod version;
 
 #[cfg(feature = "client")]
 pub(crate) use error::tag_of;

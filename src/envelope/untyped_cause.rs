@@ -58,6 +58,12 @@ impl<'de> Deserialize<'de> for UntypedCause {
     }
 }
 
+impl crate::de::native::Decode for UntypedCause {
+    fn decode(r: &mut crate::de::native::Reader<'_>) -> Result<Self, crate::de::native::Error> {
+        r.value().map(UntypedCause)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

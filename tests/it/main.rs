@@ -23,6 +23,7 @@ mod conformance_forward;
 mod conformance_instances;
 mod conformance_recorded;
 mod conformance_requests;
+mod decode_native;
 mod decode_paths;
 mod examples;
 mod fixtures_roundtrip;

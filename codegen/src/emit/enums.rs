@@ -34,6 +34,7 @@ fn derives() -> TokenStream {
 
 fn flattened(doc: &TokenStream, name: &syn::Ident, f: &Flattened) -> TokenStream {
     let derives = derives();
+    let decode = super::decode::flattened(name, f);
     let fields = field_tokens(&f.fields, Scope::Types, true);
     let flat = f.flattened.iter().map(|(field, ty)| {
         let field = format_ident!("{}", field);
@@ -48,11 +49,13 @@ fn flattened(doc: &TokenStream, name: &syn::Ident, f: &Flattened) -> TokenStream
             #(#fields,)*
             #(#flat,)*
         }
+        #decode
     }
 }
 
 fn enumeration(doc: &TokenStream, name: &syn::Ident, e: &Enum) -> TokenStream {
     let derives = derives();
+    let decode = super::decode::enumeration(name, e);
     let variants = e.variants.iter().map(|v| variant(v, &e.tagging));
     let unknown = format_ident!("{}", e.unknown_variant());
     let unknown_variant = e.open.then(|| {
@@ -86,6 +89,7 @@ fn enumeration(doc: &TokenStream, name: &syn::Ident, e: &Enum) -> TokenStream {
             #non_exhaustive
             pub enum #name { #(#variants,)* #unknown_variant }
             #deserialize
+            #decode
         };
     }
     if !e.open {
@@ -94,6 +98,7 @@ fn enumeration(doc: &TokenStream, name: &syn::Ident, e: &Enum) -> TokenStream {
             #[derive(#derives, ::serde::Serialize, ::serde::Deserialize)]
             #tag_attr
             pub enum #name { #(#variants,)* }
+            #decode
         };
     }
     // Open enums: serde derives inherent `serialize`/`deserialize` functions for the known
@@ -122,6 +127,7 @@ fn enumeration(doc: &TokenStream, name: &syn::Ident, e: &Enum) -> TokenStream {
         #[non_exhaustive]
         pub enum #name { #(#variants,)* #unknown_variant }
         crate::open_enum!(#name, #tagging, [#(#known),*], [#(#units),*], #unknown);
+        #decode
     }
 }
 

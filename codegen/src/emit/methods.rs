@@ -62,7 +62,7 @@ pub fn emit<'a>(methods: impl Iterator<Item = &'a Method> + Clone) -> TokenStrea
 
                 #[inline(never)]
                 fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
-                    crate::__private::from_slice(body)
+                    crate::__private::native::from_slice(body)
                 }
 
                 #[inline(never)]

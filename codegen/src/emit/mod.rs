@@ -1,5 +1,6 @@
 //! Stage 4 and 5: render the IR to Rust and format it.
 
+mod decode;
 mod enums;
 mod methods;
 mod schemas;

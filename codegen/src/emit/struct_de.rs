@@ -12,6 +12,10 @@
 //! container `#[serde]` attributes, and field attributes limited to `rename`, a bare
 //! `default` and `skip_serializing_if` (which only affects encoding). Anything else keeps
 //! serde_derive.
+//!
+//! Every type also gets its native decoder (`near_rpc`'s `Decode`, see `decode.rs`):
+//! `deserialize_struct!` writes it for the structs rewritten here, `decode_newtype!` for
+//! newtypes, and `decode_with_serde!` (through serde) for whatever else typify renders.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -29,8 +33,16 @@ pub fn replace_derives(file: &mut syn::File) -> Result<(), Error> {
                 Some(fields) if remove_derive(&mut item.attrs, "Deserialize") => {
                     Some(deserialize_impl(&item.ident, &fields))
                 }
+                _ if derives(&item.attrs, "Deserialize") => Some(native_decode(
+                    &item.ident,
+                    matches!(&item.fields, syn::Fields::Unnamed(f) if f.unnamed.len() == 1)
+                        && item.generics.params.is_empty(),
+                )),
                 _ => None,
             },
+            syn::Item::Enum(item) if derives(&item.attrs, "Deserialize") => {
+                Some(native_decode(&item.ident, false))
+            }
             _ => None,
         };
         items.push(item);
@@ -111,6 +123,33 @@ fn plain_field(field: &syn::Field) -> Option<PlainField> {
 /// serde_derive's own test: the last path segment is `Option`.
 fn is_option(ty: &syn::Type) -> bool {
     matches!(ty, syn::Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Option"))
+}
+
+/// Whether `attrs` derive `name`.
+fn derives(attrs: &[syn::Attribute], name: &str) -> bool {
+    attrs
+        .iter()
+        .filter(|a| a.path().is_ident("derive"))
+        .any(|attr| {
+            attr.parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+                .is_ok_and(|paths| {
+                    paths
+                        .iter()
+                        .any(|p| p.segments.last().is_some_and(|s| s.ident == name))
+                })
+        })
+}
+
+/// The native decoder of a type that keeps serde_derive's `Deserialize`: a newtype
+/// decodes its inner value (serde_json reads a newtype struct as its content, with or
+/// without `transparent`); anything else this pass does not understand decodes through
+/// serde.
+fn native_decode(name: &syn::Ident, newtype: bool) -> TokenStream {
+    if newtype {
+        quote!(crate::decode_newtype!(#name);)
+    } else {
+        quote!(crate::decode_with_serde!(#name);)
+    }
 }
 
 /// Drops `name` from the `#[derive(..)]` lists in `attrs`; says whether it was there.

@@ -21,6 +21,76 @@ crate::enums::open_enum!(
     ActError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "TIMEOUT_ERROR",
     "NOT_SYNCED_YET"], ["NOT_SYNCED_YET"], Unknown
 );
+impl crate::enums::__private::native::Decode for ActError {
+    fn decode(
+        r: &mut crate::enums::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::enums::__private::native::Error> {
+        const KNOWN: &[&str] = &["UNKNOWN_BLOCK", "TIMEOUT_ERROR", "NOT_SYNCED_YET"];
+        const UNITS: &[&str] = &["NOT_SYNCED_YET"];
+        match crate::enums::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::enums::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::enums::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        Self::UnknownBlock(
+                            crate::enums::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::enums::__private::native::Error| {
+                                    e.in_key("info")
+                                })?,
+                        )
+                    }
+                    1usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::enums::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::enums::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::enums::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::enums::decode_fields!(
+                                    r, "struct variant ActError::TimeoutError",
+                                    Self::TimeoutError { after "after" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::enums::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    2usize => Self::NotSyncedYet,
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::enums::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -39,6 +109,83 @@ crate::enums::open_enum!(
     Action, External, ["CreateAccount", "Transfer", "Stake", "Pair"], ["CreateAccount"],
     Unknown
 );
+impl crate::enums::__private::native::Decode for Action {
+    fn decode(
+        r: &mut crate::enums::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::enums::__private::native::Error> {
+        const KNOWN: &[&str] = &["CreateAccount", "Transfer", "Stake", "Pair"];
+        const UNITS: &[&str] = &["CreateAccount"];
+        match crate::enums::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::enums::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::CreateAccount),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::enums::__private::native::not_a_unit(
+                                r,
+                                "Action",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::enums::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::CreateAccount
+                    }
+                    1usize => {
+                        (|
+                            r: &mut crate::enums::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::enums::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::enums::decode_fields!(
+                                    r, "struct variant Action::Transfer", Self::Transfer {
+                                    deposit "deposit" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::enums::__private::native::Error| {
+                                e.in_key("Transfer")
+                            })?
+                    }
+                    2usize => {
+                        Self::Stake(
+                            crate::enums::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::enums::__private::native::Error| {
+                                    e.in_key("Stake")
+                                })?,
+                        )
+                    }
+                    3usize => {
+                        Self::Pair(
+                            crate::enums::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::enums::__private::native::Error| {
+                                    e.in_key("Pair")
+                                })?,
+                        )
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::enums::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::enums::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "type")]
@@ -56,6 +203,53 @@ pub enum Cause {
 crate::enums::open_enum!(
     Cause, Field("type"), ["initial_state", "transaction_processing"], [], Unknown
 );
+impl crate::enums::__private::native::Decode for Cause {
+    fn decode(
+        r: &mut crate::enums::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::enums::__private::native::Error> {
+        const KNOWN: &[&str] = &["initial_state", "transaction_processing"];
+        match crate::enums::__private::native::internal_variant(
+            r,
+            "type",
+            KNOWN,
+            true,
+        )? {
+            crate::enums::__private::native::Tagged::Known(index) => {
+                ::std::result::Result::Ok(
+                    match index {
+                        0usize => {
+                            r.skip()?;
+                            Self::InitialState
+                        }
+                        1usize => {
+                            (|
+                                r: &mut crate::enums::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::enums::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::enums::decode_fields!(
+                                        r, "struct variant Cause::TransactionProcessing",
+                                        Self::TransactionProcessing { tx_hash "tx_hash" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        _ => {
+                            return ::std::result::Result::Err(
+                                r.data_error("no such variant"),
+                            );
+                        }
+                    },
+                )
+            }
+            crate::enums::__private::native::Tagged::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -71,6 +265,62 @@ pub enum InternalError {
 crate::enums::open_enum!(
     InternalError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
 );
+impl crate::enums::__private::native::Decode for InternalError {
+    fn decode(
+        r: &mut crate::enums::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::enums::__private::native::Error> {
+        const KNOWN: &[&str] = &["INTERNAL_ERROR"];
+        const UNITS: &[&str] = &[];
+        match crate::enums::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::enums::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::enums::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::enums::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::enums::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::enums::decode_fields!(
+                                    r, "struct variant InternalError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::enums::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::enums::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -86,6 +336,54 @@ pub enum Kind {
 crate::enums::open_enum!(
     Kind, External, ["Unknown", "Known"], ["Unknown", "Known"], Other
 );
+impl crate::enums::__private::native::Decode for Kind {
+    fn decode(
+        r: &mut crate::enums::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::enums::__private::native::Error> {
+        const KNOWN: &[&str] = &["Unknown", "Known"];
+        const UNITS: &[&str] = &["Unknown", "Known"];
+        match crate::enums::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::enums::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::Unknown),
+                    1usize => ::std::result::Result::Ok(Self::Known),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::enums::__private::native::not_a_unit(
+                                r,
+                                "Kind",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::enums::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::Unknown
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::Known
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::enums::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::enums::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Other(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -101,6 +399,62 @@ pub enum RpcRequestValidationErrorKind {
 crate::enums::open_enum!(
     RpcRequestValidationErrorKind, Adjacent("name", "info"), ["PARSE_ERROR"], [], Unknown
 );
+impl crate::enums::__private::native::Decode for RpcRequestValidationErrorKind {
+    fn decode(
+        r: &mut crate::enums::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::enums::__private::native::Error> {
+        const KNOWN: &[&str] = &["PARSE_ERROR"];
+        const UNITS: &[&str] = &[];
+        match crate::enums::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::enums::__private::native::Adjacent::Known { index, content, end } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::enums::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::enums::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::enums::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::enums::decode_fields!(
+                                    r,
+                                    "struct variant RpcRequestValidationErrorKind::ParseError",
+                                    Self::ParseError { error_message "error_message" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::enums::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::enums::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// Only ever sent: closed.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub enum Speed {
@@ -108,6 +462,59 @@ pub enum Speed {
     Slow,
     #[serde(rename = "FAST_AS_LIGHT")]
     FastAsLight,
+}
+impl crate::enums::__private::native::Decode for Speed {
+    fn decode(
+        r: &mut crate::enums::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::enums::__private::native::Error> {
+        const KNOWN: &[&str] = &["slow", "FAST_AS_LIGHT"];
+        const UNITS: &[&str] = &["slow", "FAST_AS_LIGHT"];
+        match crate::enums::__private::native::external_variant(
+            r,
+            KNOWN,
+            UNITS,
+            false,
+        )? {
+            crate::enums::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::Slow),
+                    1usize => ::std::result::Result::Ok(Self::FastAsLight),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::enums::__private::native::not_a_unit(
+                                r,
+                                "Speed",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::enums::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::Slow
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::FastAsLight
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::enums::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::enums::__private::native::External::Unknown(_) => {
+                ::std::result::Result::Err(r.data_error("unknown variant"))
+            }
+        }
+    }
 }
 /// In a response: open.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -124,3 +531,51 @@ pub enum Status {
 crate::enums::open_enum!(
     Status, External, ["Pending", "Done"], ["Pending", "Done"], Unknown
 );
+impl crate::enums::__private::native::Decode for Status {
+    fn decode(
+        r: &mut crate::enums::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::enums::__private::native::Error> {
+        const KNOWN: &[&str] = &["Pending", "Done"];
+        const UNITS: &[&str] = &["Pending", "Done"];
+        match crate::enums::__private::native::external_variant(r, KNOWN, UNITS, true)? {
+            crate::enums::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::Pending),
+                    1usize => ::std::result::Result::Ok(Self::Done),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::enums::__private::native::not_a_unit(
+                                r,
+                                "Status",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::enums::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::Pending
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::Done
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::enums::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::enums::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}

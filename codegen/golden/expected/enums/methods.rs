@@ -27,7 +27,7 @@ impl crate::enums::RpcMethod for ActMethod {
     type Error = crate::enums::types::ActError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::enums::__private::Decoded<Self> {
-        crate::enums::__private::from_slice(body)
+        crate::enums::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(

@@ -8,6 +8,61 @@ pub enum BlockReference {
     #[serde(rename = "finality")]
     Finality(Finality),
 }
+impl crate::flattened::__private::native::Decode for BlockReference {
+    fn decode(
+        r: &mut crate::flattened::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::flattened::__private::native::Error> {
+        const KNOWN: &[&str] = &["block_id", "finality"];
+        const UNITS: &[&str] = &[];
+        match crate::flattened::__private::native::external_variant(
+            r,
+            KNOWN,
+            UNITS,
+            false,
+        )? {
+            crate::flattened::__private::native::External::Name(index) => {
+                ::std::result::Result::Err(
+                    crate::flattened::__private::native::not_a_unit(
+                        r,
+                        "BlockReference",
+                        KNOWN,
+                        index,
+                    ),
+                )
+            }
+            crate::flattened::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        Self::BlockId(
+                            crate::flattened::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::flattened::__private::native::Error| {
+                                    e.in_key("block_id")
+                                })?,
+                        )
+                    }
+                    1usize => {
+                        Self::Finality(
+                            crate::flattened::__private::native::Decode::decode(r)
+                                .map_err(|e: crate::flattened::__private::native::Error| {
+                                    e.in_key("finality")
+                                })?,
+                        )
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::flattened::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::flattened::__private::native::External::Unknown(_) => {
+                ::std::result::Result::Err(r.data_error("unknown variant"))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 pub enum ChunkRequest {
@@ -59,12 +114,124 @@ impl<'de> ::serde::Deserialize<'de> for ChunkRequest {
         )
     }
 }
+impl crate::flattened::__private::native::Decode for ChunkRequest {
+    fn decode(
+        r: &mut crate::flattened::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::flattened::__private::native::Error> {
+        const SHAPES: &[&[&str]] = &[&["block_id", "shard_id"], &["chunk_id"]];
+        match crate::flattened::__private::native::shape_variant(
+            r,
+            "ChunkRequest",
+            SHAPES,
+            false,
+        )? {
+            crate::flattened::__private::native::Tagged::Known(index) => {
+                ::std::result::Result::Ok(
+                    match index {
+                        0usize => {
+                            (|
+                                r: &mut crate::flattened::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::flattened::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::flattened::decode_fields!(
+                                        r, "struct variant ChunkRequest::BlockShardId",
+                                        Self::BlockShardId { block_id "block_id" required, shard_id
+                                        "shard_id" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        1usize => {
+                            (|
+                                r: &mut crate::flattened::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::flattened::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::flattened::decode_fields!(
+                                        r, "struct variant ChunkRequest::ChunkHash", Self::ChunkHash
+                                        { chunk_id "chunk_id" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        _ => {
+                            return ::std::result::Result::Err(
+                                r.data_error("no such variant"),
+                            );
+                        }
+                    },
+                )
+            }
+            crate::flattened::__private::native::Tagged::Unknown(_) => {
+                ::std::result::Result::Err(r.data_error("unknown variant"))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub enum Finality {
     #[serde(rename = "optimistic")]
     Optimistic,
     #[serde(rename = "final")]
     Final,
+}
+impl crate::flattened::__private::native::Decode for Finality {
+    fn decode(
+        r: &mut crate::flattened::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::flattened::__private::native::Error> {
+        const KNOWN: &[&str] = &["optimistic", "final"];
+        const UNITS: &[&str] = &["optimistic", "final"];
+        match crate::flattened::__private::native::external_variant(
+            r,
+            KNOWN,
+            UNITS,
+            false,
+        )? {
+            crate::flattened::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::Optimistic),
+                    1usize => ::std::result::Result::Ok(Self::Final),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::flattened::__private::native::not_a_unit(
+                                r,
+                                "Finality",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::flattened::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::Optimistic
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::Final
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::flattened::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::flattened::__private::native::External::Unknown(_) => {
+                ::std::result::Result::Err(r.data_error("unknown variant"))
+            }
+        }
+    }
 }
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -79,6 +246,38 @@ pub enum FlatError {
     Unknown(::serde_json::Value),
 }
 crate::flattened::open_enum!(FlatError, Field("name"), ["UNAVAILABLE"], [], Unknown);
+impl crate::flattened::__private::native::Decode for FlatError {
+    fn decode(
+        r: &mut crate::flattened::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::flattened::__private::native::Error> {
+        const KNOWN: &[&str] = &["UNAVAILABLE"];
+        match crate::flattened::__private::native::internal_variant(
+            r,
+            "name",
+            KNOWN,
+            true,
+        )? {
+            crate::flattened::__private::native::Tagged::Known(index) => {
+                ::std::result::Result::Ok(
+                    match index {
+                        0usize => {
+                            r.skip()?;
+                            Self::Unavailable
+                        }
+                        _ => {
+                            return ::std::result::Result::Err(
+                                r.data_error("no such variant"),
+                            );
+                        }
+                    },
+                )
+            }
+            crate::flattened::__private::native::Tagged::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -94,6 +293,69 @@ pub enum InternalError {
 crate::flattened::open_enum!(
     InternalError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
 );
+impl crate::flattened::__private::native::Decode for InternalError {
+    fn decode(
+        r: &mut crate::flattened::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::flattened::__private::native::Error> {
+        const KNOWN: &[&str] = &["INTERNAL_ERROR"];
+        const UNITS: &[&str] = &[];
+        match crate::flattened::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::flattened::__private::native::Adjacent::Known {
+                index,
+                content,
+                end,
+            } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::flattened::__private::native::missing_field(
+                                    r,
+                                    "info",
+                                ),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::flattened::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::flattened::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::flattened::decode_fields!(
+                                    r, "struct variant InternalError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::flattened::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::flattened::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// The alternatives of [`LookupRequest`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
@@ -153,6 +415,70 @@ impl<'de> ::serde::Deserialize<'de> for LookupRequestKind {
         )
     }
 }
+impl crate::flattened::__private::native::Decode for LookupRequestKind {
+    fn decode(
+        r: &mut crate::flattened::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::flattened::__private::native::Error> {
+        const SHAPES: &[&[&str]] = &[
+            &["signed_tx_base64"],
+            &["tx_hash", "sender_account_id"],
+        ];
+        match crate::flattened::__private::native::shape_variant(
+            r,
+            "LookupRequestKind",
+            SHAPES,
+            true,
+        )? {
+            crate::flattened::__private::native::Tagged::Known(index) => {
+                ::std::result::Result::Ok(
+                    match index {
+                        0usize => {
+                            (|
+                                r: &mut crate::flattened::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::flattened::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::flattened::decode_fields!(
+                                        r, "struct variant LookupRequestKind::SignedTxBase64",
+                                        Self::SignedTxBase64 { signed_tx_base64 "signed_tx_base64"
+                                        required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        1usize => {
+                            (|
+                                r: &mut crate::flattened::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::flattened::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::flattened::decode_fields!(
+                                        r,
+                                        "struct variant LookupRequestKind::TxHashSenderAccountId",
+                                        Self::TxHashSenderAccountId { sender_account_id
+                                        "sender_account_id" required, tx_hash "tx_hash" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        _ => {
+                            return ::std::result::Result::Err(
+                                r.data_error("no such variant"),
+                            );
+                        }
+                    },
+                )
+            }
+            crate::flattened::__private::native::Tagged::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// The alternatives of [`QueryRequest`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(tag = "request_type")]
@@ -161,6 +487,64 @@ pub enum QueryRequestKind {
     ViewAccount { account_id: ::std::string::String },
     #[serde(rename = "view_code")]
     ViewCode { account_id: ::std::string::String },
+}
+impl crate::flattened::__private::native::Decode for QueryRequestKind {
+    fn decode(
+        r: &mut crate::flattened::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::flattened::__private::native::Error> {
+        const KNOWN: &[&str] = &["view_account", "view_code"];
+        match crate::flattened::__private::native::internal_variant(
+            r,
+            "request_type",
+            KNOWN,
+            false,
+        )? {
+            crate::flattened::__private::native::Tagged::Known(index) => {
+                ::std::result::Result::Ok(
+                    match index {
+                        0usize => {
+                            (|
+                                r: &mut crate::flattened::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::flattened::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::flattened::decode_fields!(
+                                        r, "struct variant QueryRequestKind::ViewAccount",
+                                        Self::ViewAccount { account_id "account_id" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        1usize => {
+                            (|
+                                r: &mut crate::flattened::__private::native::Reader<'_>,
+                            | -> ::std::result::Result<
+                                Self,
+                                crate::flattened::__private::native::Error,
+                            > {
+                                ::std::result::Result::Ok(
+                                    crate::flattened::decode_fields!(
+                                        r, "struct variant QueryRequestKind::ViewCode",
+                                        Self::ViewCode { account_id "account_id" required }
+                                    ),
+                                )
+                            })(r)?
+                        }
+                        _ => {
+                            return ::std::result::Result::Err(
+                                r.data_error("no such variant"),
+                            );
+                        }
+                    },
+                )
+            }
+            crate::flattened::__private::native::Tagged::Unknown(_) => {
+                ::std::result::Result::Err(r.data_error("unknown variant"))
+            }
+        }
+    }
 }
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
@@ -177,6 +561,69 @@ pub enum RpcRequestValidationErrorKind {
 crate::flattened::open_enum!(
     RpcRequestValidationErrorKind, Adjacent("name", "info"), ["PARSE_ERROR"], [], Unknown
 );
+impl crate::flattened::__private::native::Decode for RpcRequestValidationErrorKind {
+    fn decode(
+        r: &mut crate::flattened::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::flattened::__private::native::Error> {
+        const KNOWN: &[&str] = &["PARSE_ERROR"];
+        const UNITS: &[&str] = &[];
+        match crate::flattened::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::flattened::__private::native::Adjacent::Known {
+                index,
+                content,
+                end,
+            } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::flattened::__private::native::missing_field(
+                                    r,
+                                    "info",
+                                ),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::flattened::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::flattened::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::flattened::decode_fields!(
+                                    r,
+                                    "struct variant RpcRequestValidationErrorKind::ParseError",
+                                    Self::ParseError { error_message "error_message" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::flattened::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::flattened::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 /// The alternatives of [`ShapeResponse`], flattened into it on the wire.
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
@@ -214,5 +661,43 @@ impl<'de> ::serde::Deserialize<'de> for ShapeResponseKind {
                 }
             },
         )
+    }
+}
+impl crate::flattened::__private::native::Decode for ShapeResponseKind {
+    fn decode(
+        r: &mut crate::flattened::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::flattened::__private::native::Error> {
+        const SHAPES: &[&[&str]] = &[&["amount"], &["code_base64", "hash"]];
+        match crate::flattened::__private::native::shape_variant(
+            r,
+            "ShapeResponseKind",
+            SHAPES,
+            true,
+        )? {
+            crate::flattened::__private::native::Tagged::Known(index) => {
+                ::std::result::Result::Ok(
+                    match index {
+                        0usize => {
+                            Self::AccountView(
+                                crate::flattened::__private::native::Decode::decode(r)?,
+                            )
+                        }
+                        1usize => {
+                            Self::CodeView(
+                                crate::flattened::__private::native::Decode::decode(r)?,
+                            )
+                        }
+                        _ => {
+                            return ::std::result::Result::Err(
+                                r.data_error("no such variant"),
+                            );
+                        }
+                    },
+                )
+            }
+            crate::flattened::__private::native::Tagged::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
     }
 }

@@ -7,12 +7,39 @@ pub struct BareRequest {
     #[serde(flatten)]
     pub block_reference: BlockReference,
 }
+impl crate::flattened::__private::native::Decode for BareRequest {
+    fn decode(
+        r: &mut crate::flattened::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::flattened::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::flattened::decode_fields!(
+                r, "struct BareRequest", Self {} flattened from start { block_reference }
+            ),
+        )
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct ByBlockRequest {
     pub account_id: ::std::string::String,
     /// The alternatives of this type; see [`BlockReference`].
     #[serde(flatten)]
     pub block_reference: BlockReference,
+}
+impl crate::flattened::__private::native::Decode for ByBlockRequest {
+    fn decode(
+        r: &mut crate::flattened::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::flattened::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::flattened::decode_fields!(
+                r, "struct ByBlockRequest", Self { account_id "account_id" required }
+                flattened from start { block_reference }
+            ),
+        )
+    }
 }
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct LookupRequest {
@@ -21,6 +48,20 @@ pub struct LookupRequest {
     /// The alternatives of this type; see [`LookupRequestKind`].
     #[serde(flatten)]
     pub kind: LookupRequestKind,
+}
+impl crate::flattened::__private::native::Decode for LookupRequest {
+    fn decode(
+        r: &mut crate::flattened::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::flattened::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::flattened::decode_fields!(
+                r, "struct LookupRequest", Self { wait "wait" default } flattened from
+                start { kind }
+            ),
+        )
+    }
 }
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct QueryRequest {
@@ -31,10 +72,38 @@ pub struct QueryRequest {
     #[serde(flatten)]
     pub kind: QueryRequestKind,
 }
+impl crate::flattened::__private::native::Decode for QueryRequest {
+    fn decode(
+        r: &mut crate::flattened::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::flattened::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::flattened::decode_fields!(
+                r, "struct QueryRequest", Self {} flattened from start { block_reference,
+                kind }
+            ),
+        )
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct ShapeResponse {
     pub block_height: u64,
     /// The alternatives of this type; see [`ShapeResponseKind`].
     #[serde(flatten)]
     pub kind: ShapeResponseKind,
+}
+impl crate::flattened::__private::native::Decode for ShapeResponse {
+    fn decode(
+        r: &mut crate::flattened::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::flattened::__private::native::Error> {
+        r.peek()?;
+        let start = r.position();
+        ::std::result::Result::Ok(
+            crate::flattened::decode_fields!(
+                r, "struct ShapeResponse", Self { block_height "block_height" required }
+                flattened from start { kind }
+            ),
+        )
+    }
 }

@@ -29,7 +29,7 @@ impl crate::flattened::RpcMethod for BareMethod {
     type Error = crate::flattened::types::FlatError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::flattened::__private::Decoded<Self> {
-        crate::flattened::__private::from_slice(body)
+        crate::flattened::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(
@@ -52,7 +52,7 @@ impl crate::flattened::RpcMethod for ByBlockMethod {
     type Error = crate::flattened::types::FlatError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::flattened::__private::Decoded<Self> {
-        crate::flattened::__private::from_slice(body)
+        crate::flattened::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(
@@ -75,7 +75,7 @@ impl crate::flattened::RpcMethod for QueryMethod {
     type Error = crate::flattened::types::FlatError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::flattened::__private::Decoded<Self> {
-        crate::flattened::__private::from_slice(body)
+        crate::flattened::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(

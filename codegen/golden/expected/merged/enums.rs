@@ -16,6 +16,66 @@ pub enum InternalError {
 crate::merged::open_enum!(
     InternalError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
 );
+impl crate::merged::__private::native::Decode for InternalError {
+    fn decode(
+        r: &mut crate::merged::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::merged::__private::native::Error> {
+        const KNOWN: &[&str] = &["INTERNAL_ERROR"];
+        const UNITS: &[&str] = &[];
+        match crate::merged::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::merged::__private::native::Adjacent::Known {
+                index,
+                content,
+                end,
+            } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::merged::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::merged::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::merged::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::merged::decode_fields!(
+                                    r, "struct variant InternalError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::merged::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::merged::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -31,6 +91,66 @@ pub enum RpcRequestValidationErrorKind {
 crate::merged::open_enum!(
     RpcRequestValidationErrorKind, Adjacent("name", "info"), ["PARSE_ERROR"], [], Unknown
 );
+impl crate::merged::__private::native::Decode for RpcRequestValidationErrorKind {
+    fn decode(
+        r: &mut crate::merged::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::merged::__private::native::Error> {
+        const KNOWN: &[&str] = &["PARSE_ERROR"];
+        const UNITS: &[&str] = &[];
+        match crate::merged::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::merged::__private::native::Adjacent::Known {
+                index,
+                content,
+                end,
+            } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::merged::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::merged::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::merged::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::merged::decode_fields!(
+                                    r,
+                                    "struct variant RpcRequestValidationErrorKind::ParseError",
+                                    Self::ParseError { error_message "error_message" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::merged::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::merged::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -46,3 +166,62 @@ pub enum ThingError {
 crate::merged::open_enum!(
     ThingError, Adjacent("name", "info"), ["NO_THING"], [], Unknown
 );
+impl crate::merged::__private::native::Decode for ThingError {
+    fn decode(
+        r: &mut crate::merged::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::merged::__private::native::Error> {
+        const KNOWN: &[&str] = &["NO_THING"];
+        const UNITS: &[&str] = &[];
+        match crate::merged::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::merged::__private::native::Adjacent::Known {
+                index,
+                content,
+                end,
+            } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::merged::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::merged::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::merged::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::merged::decode_fields!(
+                                    r, "struct variant ThingError::NoThing", Self::NoThing { id
+                                    "id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::merged::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::merged::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}

@@ -32,7 +32,7 @@ impl crate::merged::RpcMethod for CountThingsMethod {
     type Error = crate::merged::UntypedCause;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::merged::__private::Decoded<Self> {
-        crate::merged::__private::from_slice(body)
+        crate::merged::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(
@@ -57,7 +57,7 @@ impl crate::merged::RpcMethod for GetThingMethod {
     type Error = crate::merged::types::ThingError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::merged::__private::Decoded<Self> {
-        crate::merged::__private::from_slice(body)
+        crate::merged::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(

@@ -17,6 +17,59 @@ pub enum Color {
 crate::nullable::open_enum!(
     Color, External, ["red", "green"], ["red", "green"], Unknown
 );
+impl crate::nullable::__private::native::Decode for Color {
+    fn decode(
+        r: &mut crate::nullable::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::nullable::__private::native::Error> {
+        const KNOWN: &[&str] = &["red", "green"];
+        const UNITS: &[&str] = &["red", "green"];
+        match crate::nullable::__private::native::external_variant(
+            r,
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::nullable::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::Red),
+                    1usize => ::std::result::Result::Ok(Self::Green),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::nullable::__private::native::not_a_unit(
+                                r,
+                                "Color",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::nullable::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::Red
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::Green
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::nullable::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::nullable::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -32,6 +85,65 @@ pub enum HealthError {
 crate::nullable::open_enum!(
     HealthError, Adjacent("name", "info"), ["NODE_IS_SYNCING"], [], Unknown
 );
+impl crate::nullable::__private::native::Decode for HealthError {
+    fn decode(
+        r: &mut crate::nullable::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::nullable::__private::native::Error> {
+        const KNOWN: &[&str] = &["NODE_IS_SYNCING"];
+        const UNITS: &[&str] = &[];
+        match crate::nullable::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::nullable::__private::native::Adjacent::Known {
+                index,
+                content,
+                end,
+            } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::nullable::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::nullable::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::nullable::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::nullable::decode_fields!(
+                                    r, "struct variant HealthError::NodeIsSyncing",
+                                    Self::NodeIsSyncing { maybe "maybe" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::nullable::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::nullable::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -47,6 +159,66 @@ pub enum InternalError {
 crate::nullable::open_enum!(
     InternalError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
 );
+impl crate::nullable::__private::native::Decode for InternalError {
+    fn decode(
+        r: &mut crate::nullable::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::nullable::__private::native::Error> {
+        const KNOWN: &[&str] = &["INTERNAL_ERROR"];
+        const UNITS: &[&str] = &[];
+        match crate::nullable::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::nullable::__private::native::Adjacent::Known {
+                index,
+                content,
+                end,
+            } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::nullable::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::nullable::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::nullable::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::nullable::decode_fields!(
+                                    r, "struct variant InternalError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::nullable::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::nullable::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -62,3 +234,63 @@ pub enum RpcRequestValidationErrorKind {
 crate::nullable::open_enum!(
     RpcRequestValidationErrorKind, Adjacent("name", "info"), ["PARSE_ERROR"], [], Unknown
 );
+impl crate::nullable::__private::native::Decode for RpcRequestValidationErrorKind {
+    fn decode(
+        r: &mut crate::nullable::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::nullable::__private::native::Error> {
+        const KNOWN: &[&str] = &["PARSE_ERROR"];
+        const UNITS: &[&str] = &[];
+        match crate::nullable::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::nullable::__private::native::Adjacent::Known {
+                index,
+                content,
+                end,
+            } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::nullable::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::nullable::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::nullable::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::nullable::decode_fields!(
+                                    r,
+                                    "struct variant RpcRequestValidationErrorKind::ParseError",
+                                    Self::ParseError { error_message "error_message" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::nullable::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::nullable::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}

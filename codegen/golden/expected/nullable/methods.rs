@@ -27,7 +27,7 @@ impl crate::nullable::RpcMethod for HealthMethod {
     type Error = crate::nullable::types::HealthError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::nullable::__private::Decoded<Self> {
-        crate::nullable::__private::from_slice(body)
+        crate::nullable::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(

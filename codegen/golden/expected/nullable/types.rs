@@ -11,3 +11,4 @@ pub struct Maybe {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub other: ::std::option::Option<crate::nullable::types::Color>,
 }
+crate::nullable::decode_with_serde!(Maybe);

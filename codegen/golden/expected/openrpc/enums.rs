@@ -8,6 +8,59 @@ pub enum Finality {
     #[serde(rename = "final")]
     Final,
 }
+impl crate::openrpc::__private::native::Decode for Finality {
+    fn decode(
+        r: &mut crate::openrpc::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::openrpc::__private::native::Error> {
+        const KNOWN: &[&str] = &["optimistic", "final"];
+        const UNITS: &[&str] = &["optimistic", "final"];
+        match crate::openrpc::__private::native::external_variant(
+            r,
+            KNOWN,
+            UNITS,
+            false,
+        )? {
+            crate::openrpc::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::Optimistic),
+                    1usize => ::std::result::Result::Ok(Self::Final),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::openrpc::__private::native::not_a_unit(
+                                r,
+                                "Finality",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::openrpc::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::Optimistic
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::Final
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::openrpc::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::openrpc::__private::native::External::Unknown(_) => {
+                ::std::result::Result::Err(r.data_error("unknown variant"))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
@@ -24,3 +77,74 @@ pub enum ThingState {
 crate::openrpc::open_enum!(
     ThingState, External, ["Idle", "Gone", "Busy"], ["Idle", "Gone"], Unknown
 );
+impl crate::openrpc::__private::native::Decode for ThingState {
+    fn decode(
+        r: &mut crate::openrpc::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::openrpc::__private::native::Error> {
+        const KNOWN: &[&str] = &["Idle", "Gone", "Busy"];
+        const UNITS: &[&str] = &["Idle", "Gone"];
+        match crate::openrpc::__private::native::external_variant(
+            r,
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::openrpc::__private::native::External::Name(index) => {
+                match index {
+                    0usize => ::std::result::Result::Ok(Self::Idle),
+                    1usize => ::std::result::Result::Ok(Self::Gone),
+                    _ => {
+                        ::std::result::Result::Err(
+                            crate::openrpc::__private::native::not_a_unit(
+                                r,
+                                "ThingState",
+                                KNOWN,
+                                index,
+                            ),
+                        )
+                    }
+                }
+            }
+            crate::openrpc::__private::native::External::Payload(index) => {
+                let value = match index {
+                    0usize => {
+                        r.skip()?;
+                        Self::Idle
+                    }
+                    1usize => {
+                        r.skip()?;
+                        Self::Gone
+                    }
+                    2usize => {
+                        (|
+                            r: &mut crate::openrpc::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::openrpc::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::openrpc::decode_fields!(
+                                    r, "struct variant ThingState::Busy", Self::Busy { until
+                                    "until" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::openrpc::__private::native::Error| {
+                                e.in_key("Busy")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                crate::openrpc::__private::native::end_external(r, index, KNOWN)?;
+                ::std::result::Result::Ok(value)
+            }
+            crate::openrpc::__private::native::External::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}

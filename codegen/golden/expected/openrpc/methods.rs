@@ -31,7 +31,7 @@ impl crate::openrpc::RpcMethod for LookupMethod {
     type Error = crate::openrpc::UntypedCause;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::openrpc::__private::Decoded<Self> {
-        crate::openrpc::__private::from_slice(body)
+        crate::openrpc::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(
@@ -58,7 +58,7 @@ impl crate::openrpc::RpcMethod for OldLookupMethod {
     type Error = crate::openrpc::UntypedCause;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::openrpc::__private::Decoded<Self> {
-        crate::openrpc::__private::from_slice(body)
+        crate::openrpc::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(
@@ -83,7 +83,7 @@ impl crate::openrpc::RpcMethod for PingMethod {
     type Error = crate::openrpc::UntypedCause;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::openrpc::__private::Decoded<Self> {
-        crate::openrpc::__private::from_slice(body)
+        crate::openrpc::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(

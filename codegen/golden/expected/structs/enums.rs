@@ -16,6 +16,66 @@ pub enum InternalError {
 crate::structs::open_enum!(
     InternalError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
 );
+impl crate::structs::__private::native::Decode for InternalError {
+    fn decode(
+        r: &mut crate::structs::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::structs::__private::native::Error> {
+        const KNOWN: &[&str] = &["INTERNAL_ERROR"];
+        const UNITS: &[&str] = &[];
+        match crate::structs::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::structs::__private::native::Adjacent::Known {
+                index,
+                content,
+                end,
+            } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::structs::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::structs::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::structs::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::structs::decode_fields!(
+                                    r, "struct variant InternalError::InternalError",
+                                    Self::InternalError { error_message "error_message" required
+                                    }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::structs::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::structs::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -31,6 +91,66 @@ pub enum RpcRequestValidationErrorKind {
 crate::structs::open_enum!(
     RpcRequestValidationErrorKind, Adjacent("name", "info"), ["PARSE_ERROR"], [], Unknown
 );
+impl crate::structs::__private::native::Decode for RpcRequestValidationErrorKind {
+    fn decode(
+        r: &mut crate::structs::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::structs::__private::native::Error> {
+        const KNOWN: &[&str] = &["PARSE_ERROR"];
+        const UNITS: &[&str] = &[];
+        match crate::structs::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::structs::__private::native::Adjacent::Known {
+                index,
+                content,
+                end,
+            } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::structs::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::structs::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::structs::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::structs::decode_fields!(
+                                    r,
+                                    "struct variant RpcRequestValidationErrorKind::ParseError",
+                                    Self::ParseError { error_message "error_message" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::structs::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::structs::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
@@ -48,3 +168,63 @@ pub enum ThingError {
 crate::structs::open_enum!(
     ThingError, Adjacent("name", "info"), ["NO_THING", "BUSY"], ["BUSY"], Unknown
 );
+impl crate::structs::__private::native::Decode for ThingError {
+    fn decode(
+        r: &mut crate::structs::__private::native::Reader<'_>,
+    ) -> ::std::result::Result<Self, crate::structs::__private::native::Error> {
+        const KNOWN: &[&str] = &["NO_THING", "BUSY"];
+        const UNITS: &[&str] = &["BUSY"];
+        match crate::structs::__private::native::adjacent_variant(
+            r,
+            "name",
+            "info",
+            KNOWN,
+            UNITS,
+            true,
+        )? {
+            crate::structs::__private::native::Adjacent::Known {
+                index,
+                content,
+                end,
+            } => {
+                let value = match index {
+                    0usize => {
+                        let ::std::option::Option::Some(at) = content else {
+                            return ::std::result::Result::Err(
+                                crate::structs::__private::native::missing_field(r, "info"),
+                            );
+                        };
+                        r.rewind(at);
+                        (|
+                            r: &mut crate::structs::__private::native::Reader<'_>,
+                        | -> ::std::result::Result<
+                            Self,
+                            crate::structs::__private::native::Error,
+                        > {
+                            ::std::result::Result::Ok(
+                                crate::structs::decode_fields!(
+                                    r, "struct variant ThingError::NoThing", Self::NoThing { id
+                                    "id" required }
+                                ),
+                            )
+                        })(r)
+                            .map_err(|e: crate::structs::__private::native::Error| {
+                                e.in_key("info")
+                            })?
+                    }
+                    1usize => Self::Busy,
+                    _ => {
+                        return ::std::result::Result::Err(
+                            r.data_error("no such variant"),
+                        );
+                    }
+                };
+                r.rewind(end);
+                ::std::result::Result::Ok(value)
+            }
+            crate::structs::__private::native::Adjacent::Unknown(value) => {
+                ::std::result::Result::Ok(Self::Unknown(value))
+            }
+        }
+    }
+}

@@ -27,7 +27,7 @@ impl crate::structs::RpcMethod for GetThingMethod {
     type Error = crate::structs::types::ThingError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::structs::__private::Decoded<Self> {
-        crate::structs::__private::from_slice(body)
+        crate::structs::__private::native::from_slice(body)
     }
     #[inline(never)]
     fn encode_request(

@@ -1,0 +1,193 @@
+//! Native decoding: every generated type decodes itself from one concrete JSON reader,
+//! without serde's visitors.
+//!
+//! serde's `Deserialize` is generic over the deserializer, so a decoder is compiled for
+//! every deserializer it meets, and each is a tree of visitors that LLVM must inline back
+//! together: that was nearly all of this crate's build time (BENCHMARKS.md, "Compile
+//! time"). [`Decode`] takes the one [`Reader`] instead. Each type's decoder is one plain
+//! function, compiled once, here; a failure's JSON path is collected as the error
+//! travels up, so it costs nothing on success; and a value that must be looked at before
+//! it is decoded (a tag that comes after the payload, an untagged shape) is read again
+//! from its start instead of being buffered.
+//!
+//! The generated `RpcMethod::decode_response` decodes this way. The generic
+//! `Deserialize` impls stay, for users who embed the types in their own, and for input
+//! a user wrote (`decode::from_value_strict`); both ways decode every recorded response
+//! alike, and fail at the same paths (`tests/it/decode_native.rs`, `decode_paths.rs`).
+
+mod enums;
+mod envelope;
+mod error;
+mod impls;
+mod reader;
+
+pub use enums::{
+    adjacent_variant, end_external, external_variant, internal_variant, not_a_unit, shape_variant,
+    untagged_failed, Adjacent, External, Tagged,
+};
+pub use error::Error;
+pub use reader::{Next, Reader};
+
+use crate::decode::DecodeError;
+
+/// A type that decodes itself from the [`Reader`].
+pub trait Decode: Sized {
+    /// Decodes one value from `r`, leaving `r` just after it.
+    fn decode(r: &mut Reader<'_>) -> Result<Self, Error>;
+}
+
+/// Decodes a whole document as `T`: trailing non-whitespace is an error, and a failure
+/// has its path and serde_json's line and column.
+pub fn from_slice<T: Decode>(bytes: &[u8]) -> Result<T, DecodeError> {
+    let mut r = Reader::new(bytes);
+    T::decode(&mut r)
+        .and_then(|value| r.end().map(|()| value))
+        .map_err(|e| e.into_decode_error(bytes))
+}
+
+/// Reads the value of struct field `name` into `slot`; a field given twice is an error.
+#[inline]
+pub fn field<T: Decode>(r: &mut Reader<'_>, slot: &mut Option<T>, name: &str) -> Result<(), Error> {
+    if slot.is_some() {
+        return Err(duplicate_field(r, name));
+    }
+    *slot = Some(T::decode(r).map_err(|e| e.in_key(name))?);
+    Ok(())
+}
+
+#[cold]
+fn duplicate_field(r: &Reader<'_>, name: &str) -> Error {
+    r.data_error(format!("duplicate field `{name}`"))
+}
+
+/// The value of a field that must be present.
+#[inline]
+pub fn required<T>(r: &Reader<'_>, slot: Option<T>, name: &str) -> Result<T, Error> {
+    match slot {
+        Some(value) => Ok(value),
+        None => Err(missing_field(r, name)),
+    }
+}
+
+/// The error for a field an object lacks, placed where the object ends.
+#[cold]
+pub fn missing_field(r: &Reader<'_>, name: &str) -> Error {
+    r.data_error(format!("missing field `{name}`"))
+}
+
+/// Decodes the fields of an object into a struct expression: for plain structs
+/// (`deserialize_struct!`), struct variants and the named fields of flattened structs.
+/// Unknown keys are skipped; `default` fields may be missing. A flattened struct's enums
+/// (`flattened from start { kind }`) then decode from the same object, read again from
+/// `start`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! decode_fields {
+    ($r:ident, $expected:expr, $ctor:path { $($field:ident $json:literal $missing:ident),* $(,)? }
+        $(flattened from $start:ident { $($flat:ident),* $(,)? })?) => {{
+        $(let mut $field = ::std::option::Option::None;)*
+        $r.begin_object($expected)?;
+        let mut first = true;
+        while let ::std::option::Option::Some(key) = $r.next_key(&mut first)? {
+            match &*key {
+                $($json => $crate::__private::native::field($r, &mut $field, $json)?,)*
+                _ => $r.skip()?,
+            }
+        }
+        $ctor {
+            $($field: $crate::decode_fields!(@finish $r $missing $field $json),)*
+            $($($flat: {
+                $r.rewind($start);
+                $crate::__private::native::Decode::decode($r)?
+            },)*)?
+        }
+    }};
+    (@finish $r:ident required $field:ident $json:literal) => {
+        $crate::__private::native::required($r, $field, $json)?
+    };
+    (@finish $r:ident default $field:ident $json:literal) => {
+        $field.unwrap_or_default()
+    };
+}
+
+/// Implements [`Decode`] for a newtype over a decodable type.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! decode_newtype {
+    ($name:ident) => {
+        impl $crate::__private::native::Decode for $name {
+            fn decode(
+                r: &mut $crate::__private::native::Reader<'_>,
+            ) -> ::std::result::Result<Self, $crate::__private::native::Error> {
+                $crate::__private::native::Decode::decode(r).map($name)
+            }
+        }
+    };
+}
+
+/// Implements [`Decode`] through the type's serde `Deserialize`, for the few shapes the
+/// generator leaves to serde_derive: the value's text is decoded by serde_json, and a
+/// failure keeps its path inside the value.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! decode_with_serde {
+    ($name:ty) => {
+        impl $crate::__private::native::Decode for $name {
+            fn decode(
+                r: &mut $crate::__private::native::Reader<'_>,
+            ) -> ::std::result::Result<Self, $crate::__private::native::Error> {
+                $crate::__private::native::with_serde(r)
+            }
+        }
+    };
+}
+
+/// Decodes the next value with its serde `Deserialize` (see `decode_with_serde!`).
+pub fn with_serde<T: serde::de::DeserializeOwned>(r: &mut Reader<'_>) -> Result<T, Error> {
+    let start = r.position();
+    let raw = r.raw()?;
+    crate::decode::from_slice::<T>(raw).map_err(|e| nested_error(r, start, &e))
+}
+
+/// A serde failure inside the value that starts at `start`, as a native error with the
+/// same path.
+#[cold]
+fn nested_error(r: &Reader<'_>, start: usize, e: &DecodeError) -> Error {
+    let mut error = Error::new(e.message().to_owned(), start);
+    error.strip_position();
+    let mut error = r.data_error(error.message().to_owned());
+    for segment in path_segments(e.path()).into_iter().rev() {
+        error = match segment {
+            PathSegment::Key(key) => error.in_key(&key),
+            PathSegment::Index(index) => error.in_index(index),
+        };
+    }
+    error
+}
+
+enum PathSegment {
+    Key(String),
+    Index(usize),
+}
+
+/// `a.b[2].c` as segments.
+fn path_segments(path: &str) -> Vec<PathSegment> {
+    let mut segments = Vec::new();
+    for part in path.split('.').filter(|p| !p.is_empty()) {
+        let (key, mut indexes) = match part.find('[') {
+            Some(at) => (&part[..at], &part[at..]),
+            None => (part, ""),
+        };
+        if !key.is_empty() {
+            segments.push(PathSegment::Key(key.to_owned()));
+        }
+        while let Some(rest) = indexes.strip_prefix('[') {
+            let Some(end) = rest.find(']') else { break };
+            if let Ok(index) = rest[..end].parse() {
+                segments.push(PathSegment::Index(index));
+            }
+            indexes = &rest[end + 1..];
+        }
+    }
+    segments
+}

@@ -1,0 +1,551 @@
+//! The one concrete JSON reader the generated decoders read from: a cursor over the
+//! response bytes, with methods for each JSON value kind. Nothing here is generic, so it
+//! is compiled once, and a type's decoder is a plain function calling these.
+
+use std::borrow::Cow;
+
+use super::error::Error;
+
+/// A cursor over one JSON document.
+pub struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+/// What kind of value comes next, from its first byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Next {
+    /// `null`
+    Null,
+    /// `true` or `false`
+    Bool,
+    /// A number
+    Number,
+    /// A string
+    String,
+    /// An array
+    Array,
+    /// An object
+    Object,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader at the start of `bytes`.
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Reader { bytes, pos: 0 }
+    }
+
+    /// Where the reader is: a byte offset to come back to with [`Reader::rewind`].
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Goes back (or forth) to a position [`Reader::position`] returned.
+    pub fn rewind(&mut self, pos: usize) {
+        self.pos = pos;
+    }
+
+    /// The bytes between two positions.
+    pub fn slice(&self, from: usize, to: usize) -> &'a [u8] {
+        &self.bytes[from..to]
+    }
+
+    #[inline]
+    fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.pos) {
+            self.pos += 1;
+        }
+    }
+
+    /// A syntax error at the current position: the text is not JSON.
+    pub fn error(&self, message: impl Into<String>) -> Error {
+        Error::syntax(message.into(), self.pos)
+    }
+
+    /// A value that is JSON but not what the type wants, at the current position.
+    pub fn data_error(&self, message: impl Into<String>) -> Error {
+        Error::new(message.into(), self.pos)
+    }
+
+    /// The kind of the next value (after whitespace), or an error at the end of input.
+    #[inline]
+    pub fn peek(&mut self) -> Result<Next, Error> {
+        self.skip_whitespace();
+        match self.bytes.get(self.pos) {
+            Some(b'n') => Ok(Next::Null),
+            Some(b't' | b'f') => Ok(Next::Bool),
+            Some(b'-' | b'0'..=b'9') => Ok(Next::Number),
+            Some(b'"') => Ok(Next::String),
+            Some(b'[') => Ok(Next::Array),
+            Some(b'{') => Ok(Next::Object),
+            Some(_) => Err(self.error("expected value")),
+            None => Err(self.error("EOF while parsing a value")),
+        }
+    }
+
+    /// After the document: only whitespace may follow.
+    pub fn end(&mut self) -> Result<(), Error> {
+        self.skip_whitespace();
+        if self.pos < self.bytes.len() {
+            return Err(self.error("trailing characters"));
+        }
+        Ok(())
+    }
+
+    fn literal(&mut self, word: &'static [u8]) -> Result<(), Error> {
+        if self.bytes[self.pos..].starts_with(word) {
+            self.pos += word.len();
+            Ok(())
+        } else {
+            Err(self.error(format!(
+                "expected `{}`",
+                std::str::from_utf8(word).unwrap_or("")
+            )))
+        }
+    }
+
+    /// Reads `null` if it comes next; says whether it did.
+    #[inline]
+    pub fn null(&mut self) -> Result<bool, Error> {
+        if self.peek()? == Next::Null {
+            self.literal(b"null")?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// The error for a value of the wrong kind, naming it as serde does
+    /// (`invalid type: integer `7`, expected a string`).
+    pub fn invalid_type(&mut self, expected: &str) -> Error {
+        let start = self.position();
+        let found = match self.peek() {
+            Ok(Next::Null) => "null".to_owned(),
+            Ok(Next::Bool) => match self.bool() {
+                Ok(b) => format!("boolean `{b}`"),
+                Err(e) => return e,
+            },
+            Ok(Next::Number) => match self.number_text() {
+                Ok(text) if text.contains(['.', 'e', 'E']) || text.len() > 20 => {
+                    format!(
+                        "floating point `{}`",
+                        text.parse::<f64>().unwrap_or(f64::NAN)
+                    )
+                }
+                Ok(text) => format!("integer `{text}`"),
+                Err(e) => return e,
+            },
+            Ok(Next::String) => match self.string() {
+                Ok(s) => format!("string {s:?}"),
+                Err(e) => return e,
+            },
+            Ok(Next::Array) => "sequence".to_owned(),
+            Ok(Next::Object) => "map".to_owned(),
+            Err(e) => return e,
+        };
+        self.rewind(start);
+        self.skip_whitespace();
+        self.data_error(format!("invalid type: {found}, expected {expected}"))
+    }
+
+    /// A boolean.
+    pub fn bool(&mut self) -> Result<bool, Error> {
+        match self.peek()? {
+            Next::Bool if self.bytes[self.pos] == b't' => self.literal(b"true").map(|()| true),
+            Next::Bool => self.literal(b"false").map(|()| false),
+            _ => Err(self.invalid_type("a boolean")),
+        }
+    }
+
+    /// The text of the number that comes next, checked against JSON's grammar.
+    fn number_text(&mut self) -> Result<&'a str, Error> {
+        self.skip_whitespace();
+        let start = self.pos;
+        let bytes = self.bytes;
+        let mut pos = self.pos;
+        if bytes.get(pos) == Some(&b'-') {
+            pos += 1;
+        }
+        let digits = |pos: &mut usize| {
+            let from = *pos;
+            while bytes.get(*pos).is_some_and(u8::is_ascii_digit) {
+                *pos += 1;
+            }
+            *pos - from
+        };
+        let int_start = pos;
+        let int_digits = digits(&mut pos);
+        if int_digits == 0 || (int_digits > 1 && bytes[int_start] == b'0') {
+            self.pos = pos;
+            return Err(self.error("invalid number"));
+        }
+        if bytes.get(pos) == Some(&b'.') {
+            pos += 1;
+            if digits(&mut pos) == 0 {
+                self.pos = pos;
+                return Err(self.error("invalid number"));
+            }
+        }
+        if let Some(b'e' | b'E') = bytes.get(pos) {
+            pos += 1;
+            if let Some(b'+' | b'-') = bytes.get(pos) {
+                pos += 1;
+            }
+            if digits(&mut pos) == 0 {
+                self.pos = pos;
+                return Err(self.error("invalid number"));
+            }
+        }
+        self.pos = pos;
+        // ASCII digits and signs only.
+        Ok(std::str::from_utf8(&bytes[start..pos]).unwrap_or_default())
+    }
+
+    /// An unsigned integer that fits 64 bits; `what` names the Rust type in errors.
+    #[inline]
+    pub fn u64(&mut self, what: &str) -> Result<u64, Error> {
+        self.skip_whitespace();
+        // The common case, a plain non-negative integer, in one pass.
+        let start = self.pos;
+        let mut value: u64 = 0;
+        let mut pos = start;
+        while let Some(&digit @ b'0'..=b'9') = self.bytes.get(pos) {
+            match value
+                .checked_mul(10)
+                .and_then(|v| v.checked_add(u64::from(digit - b'0')))
+            {
+                Some(v) => value = v,
+                None => break,
+            }
+            pos += 1;
+        }
+        let plain = pos > start
+            && (pos == start + 1 || self.bytes[start] != b'0')
+            && !matches!(self.bytes.get(pos), Some(b'.' | b'e' | b'E' | b'0'..=b'9'));
+        if plain {
+            self.pos = pos;
+            return Ok(value);
+        }
+        Err(self.not_a(what))
+    }
+
+    /// A signed integer that fits 64 bits.
+    pub fn i64(&mut self, what: &str) -> Result<i64, Error> {
+        if self.peek()? != Next::Number {
+            return Err(self.invalid_type(what));
+        }
+        let start = self.pos;
+        let text = self.number_text()?;
+        match text.parse::<i64>() {
+            Ok(n) => Ok(n),
+            Err(_) => {
+                self.rewind(start);
+                Err(self.not_a(what))
+            }
+        }
+    }
+
+    /// The error for a value that is not an integer of type `what`.
+    fn not_a(&mut self, what: &str) -> Error {
+        let start = self.pos;
+        if !matches!(self.peek(), Ok(Next::Number)) {
+            return self.invalid_type(what);
+        }
+        match self.number_text() {
+            Ok(text) if text.contains(['.', 'e', 'E']) || text.parse::<i128>().is_err() => {
+                self.rewind(start);
+                self.invalid_type(what)
+            }
+            Ok(text) => {
+                self.rewind(start);
+                self.skip_whitespace();
+                self.data_error(format!("invalid value: integer `{text}`, expected {what}"))
+            }
+            Err(e) => e,
+        }
+    }
+
+    /// A number as `f64`, read as serde_json reads it.
+    pub fn f64(&mut self) -> Result<f64, Error> {
+        if self.peek()? != Next::Number {
+            return Err(self.invalid_type("f64"));
+        }
+        let start = self.pos;
+        let text = self.number_text()?;
+        // serde_json's own float parsing, so that both decoders agree to the last bit.
+        serde_json::from_str::<f64>(text).map_err(|e| {
+            let mut error = Error::new(e.to_string(), start);
+            error.strip_position();
+            error
+        })
+    }
+
+    /// A string, borrowed from the input unless it has escapes.
+    #[inline]
+    pub fn string(&mut self) -> Result<Cow<'a, str>, Error> {
+        if self.peek()? != Next::String {
+            return Err(self.invalid_type("a string"));
+        }
+        let start = self.pos + 1;
+        let mut pos = start;
+        loop {
+            match self.bytes.get(pos) {
+                Some(b'"') => {
+                    let text = std::str::from_utf8(&self.bytes[start..pos])
+                        .map_err(|_| Error::new("invalid unicode code point".to_owned(), start))?;
+                    self.pos = pos + 1;
+                    return Ok(Cow::Borrowed(text));
+                }
+                Some(b'\\') => return self.escaped_string(start, pos).map(Cow::Owned),
+                Some(0..=0x1f) => {
+                    self.pos = pos;
+                    return Err(self.error(
+                        "control character (\\u0000-\\u001F) found while parsing a string",
+                    ));
+                }
+                Some(_) => pos += 1,
+                None => {
+                    self.pos = pos;
+                    return Err(self.error("EOF while parsing a string"));
+                }
+            }
+        }
+    }
+
+    /// The rest of a string from its first escape at `pos`.
+    fn escaped_string(&mut self, start: usize, mut pos: usize) -> Result<String, Error> {
+        let mut out: Vec<u8> = self.bytes[start..pos].to_vec();
+        loop {
+            match self.bytes.get(pos) {
+                Some(b'"') => {
+                    self.pos = pos + 1;
+                    return String::from_utf8(out)
+                        .map_err(|_| Error::new("invalid unicode code point".to_owned(), start));
+                }
+                Some(b'\\') => {
+                    let escape = self.bytes.get(pos + 1).copied();
+                    pos += 2;
+                    let byte = match escape {
+                        Some(b'"') => b'"',
+                        Some(b'\\') => b'\\',
+                        Some(b'/') => b'/',
+                        Some(b'b') => 0x08,
+                        Some(b'f') => 0x0c,
+                        Some(b'n') => b'\n',
+                        Some(b'r') => b'\r',
+                        Some(b't') => b'\t',
+                        Some(b'u') => {
+                            let c = self.unicode_escape(&mut pos)?;
+                            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                            continue;
+                        }
+                        _ => {
+                            self.pos = pos - 1;
+                            return Err(self.error("invalid escape"));
+                        }
+                    };
+                    out.push(byte);
+                }
+                Some(0..=0x1f) => {
+                    self.pos = pos;
+                    return Err(self.error(
+                        "control character (\\u0000-\\u001F) found while parsing a string",
+                    ));
+                }
+                Some(&b) => {
+                    out.push(b);
+                    pos += 1;
+                }
+                None => {
+                    self.pos = pos;
+                    return Err(self.error("EOF while parsing a string"));
+                }
+            }
+        }
+    }
+
+    /// The character of a `\uXXXX` escape (two for a surrogate pair), `pos` just after
+    /// the `u`.
+    fn unicode_escape(&mut self, pos: &mut usize) -> Result<char, Error> {
+        let first = self.hex4(pos)?;
+        let code = match first {
+            0xD800..=0xDBFF => {
+                if self.bytes.get(*pos..*pos + 2) != Some(b"\\u") {
+                    self.pos = *pos;
+                    return Err(self.error("lone leading surrogate in hex escape"));
+                }
+                *pos += 2;
+                let second = self.hex4(pos)?;
+                if !(0xDC00..=0xDFFF).contains(&second) {
+                    self.pos = *pos;
+                    return Err(self.error("lone leading surrogate in hex escape"));
+                }
+                0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+            }
+            0xDC00..=0xDFFF => {
+                self.pos = *pos;
+                return Err(self.error("lone leading surrogate in hex escape"));
+            }
+            code => code,
+        };
+        char::from_u32(code).ok_or_else(|| {
+            self.pos = *pos;
+            self.error("invalid unicode code point")
+        })
+    }
+
+    fn hex4(&mut self, pos: &mut usize) -> Result<u32, Error> {
+        let digits = self.bytes.get(*pos..*pos + 4).and_then(|d| {
+            let text = std::str::from_utf8(d).ok()?;
+            u32::from_str_radix(text, 16).ok()
+        });
+        match digits {
+            Some(value) => {
+                *pos += 4;
+                Ok(value)
+            }
+            None => {
+                self.pos = *pos;
+                Err(self.error("invalid escape"))
+            }
+        }
+    }
+
+    /// Enters an object; `expected` names what was wanted when the value is not one.
+    #[inline]
+    pub fn begin_object(&mut self, expected: &str) -> Result<(), Error> {
+        if self.peek()? != Next::Object {
+            return Err(self.invalid_type(expected));
+        }
+        self.pos += 1;
+        Ok(())
+    }
+
+    /// The next key of the object being read, its `:` consumed, or `None` at its end.
+    /// `first` starts `true` and is kept by the caller for one object.
+    #[inline]
+    pub fn next_key(&mut self, first: &mut bool) -> Result<Option<Cow<'a, str>>, Error> {
+        self.skip_whitespace();
+        match self.bytes.get(self.pos) {
+            Some(b'}') => {
+                self.pos += 1;
+                return Ok(None);
+            }
+            Some(b',') if !*first => {
+                self.pos += 1;
+                self.skip_whitespace();
+            }
+            Some(b'"') if *first => {}
+            Some(_) if *first => return Err(self.error("key must be a string")),
+            Some(_) => return Err(self.error("expected `,` or `}`")),
+            None => return Err(self.error("EOF while parsing an object")),
+        }
+        *first = false;
+        if self.bytes.get(self.pos) != Some(&b'"') {
+            return Err(self.error("key must be a string"));
+        }
+        let key = self.string()?;
+        self.skip_whitespace();
+        if self.bytes.get(self.pos) != Some(&b':') {
+            return Err(self.error("expected `:`"));
+        }
+        self.pos += 1;
+        Ok(Some(key))
+    }
+
+    /// Enters an array.
+    #[inline]
+    pub fn begin_array(&mut self, expected: &str) -> Result<(), Error> {
+        if self.peek()? != Next::Array {
+            return Err(self.invalid_type(expected));
+        }
+        self.pos += 1;
+        Ok(())
+    }
+
+    /// Whether the array being read has another element (its `,` consumed).
+    #[inline]
+    pub fn next_element(&mut self, first: &mut bool) -> Result<bool, Error> {
+        self.skip_whitespace();
+        match self.bytes.get(self.pos) {
+            Some(b']') => {
+                self.pos += 1;
+                Ok(false)
+            }
+            Some(b',') if !*first => {
+                self.pos += 1;
+                Ok(true)
+            }
+            Some(_) if *first => {
+                *first = false;
+                Ok(true)
+            }
+            Some(_) => Err(self.error("expected `,` or `]`")),
+            None => Err(self.error("EOF while parsing a list")),
+        }
+    }
+
+    /// Skips one value of any kind, checking its syntax.
+    pub fn skip(&mut self) -> Result<(), Error> {
+        match self.peek()? {
+            Next::Null => self.literal(b"null"),
+            Next::Bool => self.bool().map(drop),
+            Next::Number => self.number_text().map(drop),
+            Next::String => self.skip_string(),
+            Next::Array => {
+                self.pos += 1;
+                let mut first = true;
+                while self.next_element(&mut first)? {
+                    self.skip()?;
+                }
+                Ok(())
+            }
+            Next::Object => {
+                self.pos += 1;
+                let mut first = true;
+                while self.next_key(&mut first)?.is_some() {
+                    self.skip()?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Skips a string without building it.
+    fn skip_string(&mut self) -> Result<(), Error> {
+        let mut pos = self.pos + 1;
+        loop {
+            match self.bytes.get(pos) {
+                Some(b'"') => {
+                    self.pos = pos + 1;
+                    return Ok(());
+                }
+                Some(b'\\') => pos += 2,
+                Some(0..=0x1f) => {
+                    self.pos = pos;
+                    return Err(self.error(
+                        "control character (\\u0000-\\u001F) found while parsing a string",
+                    ));
+                }
+                Some(_) => pos += 1,
+                None => {
+                    self.pos = pos;
+                    return Err(self.error("EOF while parsing a string"));
+                }
+            }
+        }
+    }
+
+    /// The raw text of the next value, skipped.
+    pub fn raw(&mut self) -> Result<&'a [u8], Error> {
+        self.skip_whitespace();
+        let start = self.pos;
+        self.skip()?;
+        Ok(&self.bytes[start..self.pos])
+    }
+
+    /// The next value as a `serde_json::Value`.
+    pub fn value(&mut self) -> Result<serde_json::Value, Error> {
+        let raw = self.raw()?;
+        serde_json::from_slice(raw).map_err(|e| Error::new(e.to_string(), self.pos))
+    }
+}
