@@ -5,9 +5,10 @@
 //! deserializer types, so every buffered enum that used them made this crate compile the
 //! whole decoding code of its payload types, twice, whether or not a user ever decoded
 //! them (97% of the library's LLVM IR, measured with `cargo llvm-lines`). Generic over
-//! the caller's error type, it is compiled once per deserializer that decodes: serde_json's
-//! streaming one, which the generated `RpcMethod::decode_response` of every method uses
-//! (so, once, in this crate), and the path costs nothing until something fails.
+//! the caller's error type, it is compiled once per deserializer that decodes (serde_json's
+//! streaming one, in the crate that calls `decode::from_slice`), and the path costs
+//! nothing until something fails. The generated `RpcMethod::decode_response` does not
+//! come here: it decodes natively (`crate::de::native`).
 
 use std::cell::RefCell;
 use std::marker::PhantomData;

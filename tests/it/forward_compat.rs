@@ -12,11 +12,37 @@ use std::fmt::Debug;
 use std::path::Path;
 
 use near_rpc::types::{self, ActionView, ReceiptEnumView, RpcTransactionError};
-use near_rpc::{decode, ErrorCause, ErrorWrapper, RpcTransactionResponse, TransactionOutcome};
+use near_rpc::{ErrorCause, ErrorWrapper, RpcTransactionResponse, TransactionOutcome};
 use near_rpc_codegen::ir::{Kind, Tagging};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
+
+/// The crate's `decode`, except that `from_value` also decodes natively (the way
+/// `RpcMethod::decode_response` and the client do) and checks that both ways agree: the
+/// same value, or failures at the same path (the native one may be longer, inside an
+/// internally tagged enum). Every rule below thereby holds for both.
+mod decode {
+    use near_rpc::__private::native::{self, Decode};
+    pub use near_rpc::decode::*;
+
+    pub fn from_value<T: serde::de::DeserializeOwned + Decode + std::fmt::Debug>(
+        value: serde_json::Value,
+    ) -> Result<T, DecodeError> {
+        let bytes = serde_json::to_vec(&value).expect("encodes");
+        let natively = native::from_slice::<T>(&bytes);
+        let serde = near_rpc::decode::from_value::<T>(value);
+        match (&natively, &serde) {
+            (Ok(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "decoded differently"),
+            (Err(a), Err(b)) => assert!(
+                a.path().starts_with(b.path()),
+                "native fails at {a}, serde at {b}"
+            ),
+            _ => panic!("native: {natively:?}, serde: {serde:?}"),
+        }
+        serde
+    }
+}
 
 type TxResponse = near_rpc::Response<RpcTransactionResponse, ErrorWrapper<RpcTransactionError>>;
 
@@ -291,7 +317,7 @@ fn instance(schemas: &Map<String, Value>, schema: &Value, depth: usize) -> Value
 }
 
 /// Decodes `instance` as `T` and checks that it is kept, unchanged, in the catch-all.
-fn check_kept<T: DeserializeOwned + Serialize + Debug>(
+fn check_kept<T: DeserializeOwned + Serialize + Debug + near_rpc::__private::native::Decode>(
     instance: &Value,
     catch_all: fn(&T) -> Option<&Value>,
 ) -> Result<(), String> {

@@ -141,8 +141,7 @@ impl<A: Decode, B: Decode> Decode for (A, B) {
 
 impl<T: Decode, const N: usize> Decode for [T; N] {
     fn decode(r: &mut Reader<'_>) -> Result<Self, Error> {
-        let expected = || format!("an array of length {N}");
-        r.begin_array(&expected())?;
+        r.begin_array("an array")?;
         let mut items = Vec::with_capacity(N);
         let mut first = true;
         while r.next_element(&mut first)? {
@@ -153,9 +152,11 @@ impl<T: Decode, const N: usize> Decode for [T; N] {
             items.push(T::decode(r).map_err(|e| e.in_index(index))?);
         }
         let found = items.len();
-        items
-            .try_into()
-            .map_err(|_| r.data_error(format!("invalid length {found}, expected {}", expected())))
+        items.try_into().map_err(|_| {
+            r.data_error(format!(
+                "invalid length {found}, expected an array of length {N}"
+            ))
+        })
     }
 }
 
@@ -279,6 +280,9 @@ impl Decode for crate::AccountId {
 
 impl Decode for crate::NearToken {
     fn decode(r: &mut Reader<'_>) -> Result<Self, Error> {
+        if let Some(yocto) = r.digits_in_string(u128::MAX) {
+            return Ok(crate::NearToken::from_yoctonear(yocto));
+        }
         parsed(r, "a string", |_, e: std::num::ParseIntError| e.to_string())
             .map(crate::NearToken::from_yoctonear)
     }
@@ -287,6 +291,9 @@ impl Decode for crate::NearToken {
 impl Decode for crate::NearGas {
     fn decode(r: &mut Reader<'_>) -> Result<Self, Error> {
         // near-gas reads a number or a string of one.
+        if let Some(gas) = r.digits_in_string(u128::from(u64::MAX)) {
+            return Ok(crate::NearGas::from_gas(gas as u64));
+        }
         let gas = match r.peek()? {
             Next::Number => r.u64("a string or a number")?,
             Next::String => parsed(

@@ -50,7 +50,7 @@ impl<'a> Reader<'a> {
         &self.bytes[from..to]
     }
 
-    #[inline]
+    #[inline(always)]
     fn skip_whitespace(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.pos) {
             self.pos += 1;
@@ -279,6 +279,34 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// The digits of a string such as `"12345"`, as a number up to `max`, read whole;
+    /// `None` (and nothing read) for anything else, which the caller then reads the slow
+    /// way. Amounts
+    /// and gas are sent this way, thousands of them in a configuration.
+    #[inline]
+    pub fn digits_in_string(&mut self, max: u128) -> Option<u128> {
+        self.skip_whitespace();
+        let bytes = self.bytes.get(self.pos..)?;
+        if bytes.first() != Some(&b'"') {
+            return None;
+        }
+        let mut value: u128 = 0;
+        let mut len = 1;
+        while let Some(&digit @ b'0'..=b'9') = bytes.get(len) {
+            value = value
+                .checked_mul(10)?
+                .checked_add(u128::from(digit - b'0'))?;
+            len += 1;
+        }
+        // At least one digit, no leading zero (unless alone), then the closing quote.
+        if len == 1 || (len > 2 && bytes[1] == b'0') || bytes.get(len) != Some(&b'"') || value > max
+        {
+            return None;
+        }
+        self.pos += len + 1;
+        Some(value)
+    }
+
     /// A string, borrowed from the input unless it has escapes.
     #[inline]
     pub fn string(&mut self) -> Result<Cow<'a, str>, Error> {
@@ -286,27 +314,30 @@ impl<'a> Reader<'a> {
             return Err(self.invalid_type("a string"));
         }
         let start = self.pos + 1;
-        let mut pos = start;
-        loop {
-            match self.bytes.get(pos) {
-                Some(b'"') => {
-                    let text = std::str::from_utf8(&self.bytes[start..pos])
-                        .map_err(|_| Error::new("invalid unicode code point".to_owned(), start))?;
-                    self.pos = pos + 1;
-                    return Ok(Cow::Borrowed(text));
-                }
-                Some(b'\\') => return self.escaped_string(start, pos).map(Cow::Owned),
-                Some(0..=0x1f) => {
-                    self.pos = pos;
-                    return Err(self.error(
-                        "control character (\\u0000-\\u001F) found while parsing a string",
-                    ));
-                }
-                Some(_) => pos += 1,
-                None => {
-                    self.pos = pos;
-                    return Err(self.error("EOF while parsing a string"));
-                }
+        let (end, ascii) = scan_string(self.bytes, start);
+        match self.bytes.get(end) {
+            Some(b'"') => {
+                let raw = &self.bytes[start..end];
+                let text = if ascii {
+                    // SAFETY: `scan_string` saw no byte with the high bit set in `raw`,
+                    // and ASCII is valid UTF-8.
+                    unsafe { std::str::from_utf8_unchecked(raw) }
+                } else {
+                    std::str::from_utf8(raw).map_err(|_| {
+                        Error::syntax("invalid unicode code point".to_owned(), start)
+                    })?
+                };
+                self.pos = end + 1;
+                Ok(Cow::Borrowed(text))
+            }
+            Some(b'\\') => self.escaped_string(start, end).map(Cow::Owned),
+            Some(_) => {
+                self.pos = end;
+                Err(self.error("control character (\\u0000-\\u001F) found while parsing a string"))
+            }
+            None => {
+                self.pos = end;
+                Err(self.error("EOF while parsing a string"))
             }
         }
     }
@@ -514,21 +545,21 @@ impl<'a> Reader<'a> {
     fn skip_string(&mut self) -> Result<(), Error> {
         let mut pos = self.pos + 1;
         loop {
+            pos = scan_string(self.bytes, pos).0;
             match self.bytes.get(pos) {
                 Some(b'"') => {
                     self.pos = pos + 1;
                     return Ok(());
                 }
                 Some(b'\\') => pos += 2,
-                Some(0..=0x1f) => {
+                Some(_) => {
                     self.pos = pos;
                     return Err(self.error(
                         "control character (\\u0000-\\u001F) found while parsing a string",
                     ));
                 }
-                Some(_) => pos += 1,
                 None => {
-                    self.pos = pos;
+                    self.pos = pos.min(self.bytes.len());
                     return Err(self.error("EOF while parsing a string"));
                 }
             }
@@ -547,5 +578,223 @@ impl<'a> Reader<'a> {
     pub fn value(&mut self) -> Result<serde_json::Value, Error> {
         let raw = self.raw()?;
         serde_json::from_slice(raw).map_err(|e| Error::new(e.to_string(), self.pos))
+    }
+}
+
+/// From `pos`, the position of the first `"`, `\\` or control character (or the end of
+/// input), and whether every byte before it is ASCII. Eight bytes at a time: the hot
+/// loop of decoding, since responses are mostly strings.
+#[inline]
+fn scan_string(bytes: &[u8], mut pos: usize) -> (usize, bool) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut high = 0;
+    while let Some(chunk) = bytes.get(pos..pos + 8) {
+        let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let x = u64::from_le_bytes(chunk);
+        let quote = x ^ (ONES * u64::from(b'"'));
+        let backslash = x ^ (ONES * u64::from(b'\\'));
+        // A byte's high bit is set where it is zero (the quote or backslash) or below
+        // 0x20; the lowest such bit is exact, since borrows only run upwards.
+        let found = (quote.wrapping_sub(ONES) & !quote
+            | backslash.wrapping_sub(ONES) & !backslash
+            | x.wrapping_sub(ONES * 0x20) & !x)
+            & HIGH;
+        if found != 0 {
+            let offset = (found.trailing_zeros() / 8) as usize;
+            let before = x & ((1u64 << (8 * offset)) - 1);
+            return (pos + offset, (high | before) & HIGH == 0);
+        }
+        high |= x;
+        pos += 8;
+    }
+    while let Some(&b) = bytes.get(pos) {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            break;
+        }
+        high |= u64::from(b);
+        pos += 1;
+    }
+    (pos, high & HIGH == 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{from_slice, Decode};
+    use super::*;
+
+    fn read<T: Decode>(text: &str) -> Result<T, crate::decode::DecodeError> {
+        from_slice(text.as_bytes())
+    }
+
+    #[test]
+    fn strings_borrow_unless_escaped_and_decode_every_escape() {
+        let mut r = Reader::new(br#""plain""#);
+        assert!(matches!(r.string().unwrap(), Cow::Borrowed("plain")));
+        let text = r#""a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00""#;
+        let expected: String = serde_json::from_str(text).unwrap();
+        assert_eq!(read::<String>(text).unwrap(), expected);
+        for (bad, why) in [
+            (r#""\ud83d""#, "lone leading surrogate"),
+            (r#""\ude00x""#, "lone leading surrogate"),
+            ("\"a\u{1}b\"", "control character"),
+            (r#""\q""#, "invalid escape"),
+            (r#""\u12""#, "invalid escape"),
+            (r#""open"#, "EOF while parsing a string"),
+        ] {
+            let err = read::<String>(bad).unwrap_err();
+            assert!(err.message().contains(why), "{bad}: {err}");
+            assert_eq!(err.path(), "", "syntax errors have no path");
+        }
+        assert!(read::<String>("\"\u{e9}\"").is_ok(), "UTF-8 is kept");
+    }
+
+    #[test]
+    fn integers_follow_json_and_name_the_type() {
+        assert_eq!(read::<u64>(" 18446744073709551615 ").unwrap(), u64::MAX);
+        assert_eq!(read::<u64>("0").unwrap(), 0);
+        assert_eq!(read::<i64>("-9223372036854775808").unwrap(), i64::MIN);
+        assert_eq!(read::<u8>("255").unwrap(), 255);
+        assert_eq!(read::<f64>("1.5e3").unwrap(), 1500.0);
+        assert_eq!(read::<f64>("7").unwrap(), 7.0);
+        for (text, message) in [
+            ("256", "invalid value: integer `256`, expected u8"),
+            ("-1", "invalid value: integer `-1`, expected u8"),
+            ("1.5", "invalid type: floating point `1.5`, expected u8"),
+            ("\"7\"", "invalid type: string \"7\", expected u8"),
+            ("null", "invalid type: null, expected u8"),
+        ] {
+            let err = read::<u8>(text).unwrap_err();
+            assert!(err.message().starts_with(message), "{text}: {err}");
+        }
+        for bad in ["01", "-", "1.", "1e", "+1", ".5"] {
+            let err = read::<u64>(bad).unwrap_err();
+            assert_eq!(err.path(), "", "{bad}: {err}");
+        }
+        let err = read::<std::num::NonZero<u32>>("0").unwrap_err();
+        assert!(err.message().contains("nonzero"), "{err}");
+    }
+
+    #[test]
+    fn containers_and_paths() {
+        assert_eq!(
+            read::<Vec<Option<u64>>>("[1, null ,2]").unwrap(),
+            vec![Some(1), None, Some(2)]
+        );
+        assert_eq!(read::<[u64; 2]>("[1,2]").unwrap(), [1, 2]);
+        assert_eq!(
+            read::<(u64, String)>(r#"[1,"a"]"#).unwrap(),
+            (1, "a".into())
+        );
+        assert!(read::<[u64; 2]>("[1]")
+            .unwrap_err()
+            .message()
+            .contains("invalid length 1"));
+        assert!(read::<[u64; 2]>("[1,2,3]").is_err());
+        assert!(read::<(u64, u64)>("[1]").is_err());
+        assert_eq!(read::<()>("null").unwrap(), ());
+        let map: std::collections::BTreeMap<String, u64> = read(r#"{"a":1,"b":2}"#).unwrap();
+        assert_eq!(map.len(), 2);
+
+        let err = read::<Vec<Vec<u64>>>("[[1],\n[2,\"x\"]]").unwrap_err();
+        assert_eq!(err.path(), "[1][1]");
+        assert!(err.message().ends_with("at line 2 column 4"), "{err}");
+        let err =
+            read::<std::collections::BTreeMap<String, Vec<u64>>>(r#"{"k":[true]}"#).unwrap_err();
+        assert_eq!(err.path(), "k[0]");
+    }
+
+    #[test]
+    fn documents_must_be_whole_json() {
+        for bad in [
+            "[1, 2,",
+            "[1 2]",
+            "{\"a\" 1}",
+            "{1:2}",
+            "[1] x",
+            "",
+            "nul",
+            "tru",
+        ] {
+            let err = read::<serde_json::Value>(bad).unwrap_err();
+            assert_eq!(err.path(), "", "{bad:?}: {err}");
+        }
+        let mut r = Reader::new(br#" {"a": [1, {"b": "\"}"}], "c": null} tail"#);
+        let raw = r.raw().unwrap();
+        assert_eq!(raw, br#"{"a": [1, {"b": "\"}"}], "c": null}"#);
+        assert!(r.end().is_err());
+    }
+}
+
+#[cfg(test)]
+mod scan_tests {
+    use super::*;
+
+    /// The byte-at-a-time answer `scan_string` must give.
+    fn naive(bytes: &[u8], pos: usize) -> (usize, bool) {
+        let end = bytes[pos..]
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+            .map_or(bytes.len(), |i| pos + i);
+        (end, bytes[pos..end].is_ascii())
+    }
+
+    #[test]
+    fn scanning_eight_bytes_at_a_time_matches_one_at_a_time() {
+        let stops: [&[u8]; 5] = [b"\"", b"\\", b"\x1f", b"\x00", "é".as_bytes()];
+        let mut checked = 0;
+        for len in 0..20 {
+            for stop in stops {
+                for at in 0..=len {
+                    let mut text = vec![b'a'; len];
+                    text.splice(at..at, stop.iter().copied());
+                    for pos in 0..text.len().min(3) {
+                        assert_eq!(
+                            scan_string(&text, pos),
+                            naive(&text, pos),
+                            "{text:?} from {pos}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000);
+        // Bytes near the edges of the classes.
+        for b in 0u8..=255 {
+            let text = [b'x', b'x', b'x', b'x', b'x', b'x', b'x', b, b'y', b'"'];
+            assert_eq!(scan_string(&text, 0), naive(&text, 0), "byte {b:#x}");
+        }
+    }
+
+    #[test]
+    fn digits_in_strings_take_only_plain_numbers() {
+        let read = |text: &str, max| Reader::new(text.as_bytes()).digits_in_string(max);
+        assert_eq!(read(r#""0""#, u128::MAX), Some(0));
+        assert_eq!(read(r#" "12345""#, u128::MAX), Some(12345));
+        assert_eq!(
+            read(r#""340282366920938463463374607431768211455""#, u128::MAX),
+            Some(u128::MAX)
+        );
+        for other in [
+            r#""""#,
+            r#""01""#,
+            r#""+1""#,
+            r#""1 ""#,
+            "12",
+            r#""1"#,
+            r#""340282366920938463463374607431768211456""#,
+        ] {
+            assert_eq!(read(other, u128::MAX), None, "{other}");
+        }
+        assert_eq!(
+            read(r#""18446744073709551616""#, u128::from(u64::MAX)),
+            None
+        );
+        let mut r = Reader::new(br#""77" x"#);
+        assert_eq!(r.digits_in_string(10), None);
+        assert_eq!(r.position(), 0, "nothing is read when the value is refused");
     }
 }
