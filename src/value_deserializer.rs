@@ -19,15 +19,12 @@ use serde::de::{
 };
 use serde_json::Value;
 
+use crate::de::paths::Segment;
+
 /// The path of a failure, recorded from the inside out as the error travels up.
 #[derive(Default)]
 pub struct FailurePath {
     segments: RefCell<Vec<Segment>>,
-}
-
-enum Segment {
-    Key(String),
-    Index(usize),
 }
 
 impl FailurePath {
@@ -37,19 +34,7 @@ impl FailurePath {
 
     /// The path as `a.b[2].c`; empty for the root.
     pub fn to_path_string(&self) -> String {
-        let mut path = String::new();
-        for segment in self.segments.borrow().iter().rev() {
-            match segment {
-                Segment::Index(index) => path.push_str(&format!("[{index}]")),
-                Segment::Key(key) => {
-                    if !path.is_empty() {
-                        path.push('.');
-                    }
-                    path.push_str(key);
-                }
-            }
-        }
-        path
+        crate::de::paths::render(&self.segments.borrow())
     }
 }
 

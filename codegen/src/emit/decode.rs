@@ -122,12 +122,7 @@ pub fn enumeration(name: &syn::Ident, e: &Enum) -> TokenStream {
     let open = e.open;
     let known = e.variants.iter().map(|v| &v.wire);
     let known = quote!(const KNOWN: &[&str] = &[#(#known),*];);
-    let units = e
-        .variants
-        .iter()
-        .filter(|v| matches!(v.payload, Payload::Unit))
-        .filter(|_| !matches!(e.tagging, Tagging::Internal { .. }))
-        .map(|v| &v.wire);
+    let units = e.bare_names();
     let units = quote!(const UNITS: &[&str] = &[#(#units),*];);
     let none = no_such_variant();
     let body = match &e.tagging {

@@ -111,14 +111,7 @@ fn enumeration(doc: &TokenStream, name: &syn::Ident, e: &Enum) -> TokenStream {
         Tagging::Shape | Tagging::Untagged => unreachable!("handled above"),
     };
     let known = e.variants.iter().map(|v| &v.wire);
-    // Bare names a newer node may send with a payload. An internally tagged variant's
-    // payload is fields beside the tag: new ones are ignored like any new field.
-    let units = e
-        .variants
-        .iter()
-        .filter(|v| matches!(v.payload, Payload::Unit))
-        .filter(|_| !matches!(e.tagging, Tagging::Internal { .. }))
-        .map(|v| &v.wire);
+    let units = e.bare_names();
     quote! {
         #doc
         #[derive(#derives, ::serde::Serialize, ::serde::Deserialize)]

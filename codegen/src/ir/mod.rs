@@ -108,6 +108,21 @@ pub struct Enum {
 }
 
 impl Enum {
+    /// The wire names of the variants that are bare names in the spec, which a newer node
+    /// may send with a payload (kept whole in the catch-all then). Not for an internally
+    /// tagged enum: a variant's payload is fields beside the tag, and new ones are ignored
+    /// like any new field.
+    pub fn bare_names(&self) -> Vec<&str> {
+        if matches!(self.tagging, Tagging::Internal { .. }) {
+            return Vec::new();
+        }
+        self.variants
+            .iter()
+            .filter(|v| matches!(v.payload, Payload::Unit))
+            .map(|v| v.wire.as_str())
+            .collect()
+    }
+
     /// Name of the catch-all variant of an open enum: `Unknown`, or `Other` when the
     /// protocol itself has a variant called `Unknown`.
     pub fn unknown_variant(&self) -> &'static str {

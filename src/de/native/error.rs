@@ -2,6 +2,7 @@
 //! the JSON path, collected segment by segment as the error travels up (so that success
 //! pays nothing for it).
 
+use crate::de::paths::{render, Segment};
 use crate::decode::DecodeError;
 
 /// A failure of a native decoder. Boxed: `Result<T, Error>` stays one pointer wide on the
@@ -21,12 +22,6 @@ struct Inner {
     syntax: bool,
 }
 
-#[derive(Debug)]
-enum Segment {
-    Key(String),
-    Index(usize),
-}
-
 impl Error {
     /// A failure at byte `offset`.
     pub fn new(message: String, offset: usize) -> Self {
@@ -44,12 +39,6 @@ impl Error {
         let mut error = Error::new(message, offset);
         error.0.syntax = true;
         error
-    }
-
-    /// A failure that is not about a place in the text (a field missing from an object,
-    /// say, reported where the object ends).
-    pub fn custom(message: impl Into<String>, offset: usize) -> Self {
-        Error::new(message.into(), offset)
     }
 
     /// Says the failure happened inside field `key` of an object.
@@ -81,19 +70,7 @@ impl Error {
 
     /// The path, `a.b[2].c`, empty for the root.
     pub fn path(&self) -> String {
-        let mut path = String::new();
-        for segment in self.0.path.iter().rev() {
-            match segment {
-                Segment::Index(index) => path.push_str(&format!("[{index}]")),
-                Segment::Key(key) => {
-                    if !path.is_empty() {
-                        path.push('.');
-                    }
-                    path.push_str(key);
-                }
-            }
-        }
-        path
+        render(&self.0.path)
     }
 
     /// The public error, with serde_json's line and column of the failure in `bytes`.

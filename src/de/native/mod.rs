@@ -144,50 +144,21 @@ macro_rules! decode_with_serde {
 
 /// Decodes the next value with its serde `Deserialize` (see `decode_with_serde!`).
 pub fn with_serde<T: serde::de::DeserializeOwned>(r: &mut Reader<'_>) -> Result<T, Error> {
-    let start = r.position();
     let raw = r.raw()?;
-    crate::decode::from_slice::<T>(raw).map_err(|e| nested_error(r, start, &e))
+    crate::decode::from_slice::<T>(raw).map_err(|e| nested_error(r, &e))
 }
 
-/// A serde failure inside the value that starts at `start`, as a native error with the
-/// same path.
+/// A serde failure inside the value being read, as a native error with the same path.
 #[cold]
-fn nested_error(r: &Reader<'_>, start: usize, e: &DecodeError) -> Error {
-    let mut error = Error::new(e.message().to_owned(), start);
-    error.strip_position();
-    let mut error = r.data_error(error.message().to_owned());
-    for segment in path_segments(e.path()).into_iter().rev() {
+fn nested_error(r: &Reader<'_>, e: &DecodeError) -> Error {
+    // The position is the reader's, in the whole body.
+    let message = e.message().split(" at line ").next().unwrap_or_default();
+    let mut error = r.data_error(message);
+    for segment in crate::de::paths::parse(e.path()).into_iter().rev() {
         error = match segment {
-            PathSegment::Key(key) => error.in_key(&key),
-            PathSegment::Index(index) => error.in_index(index),
+            crate::de::paths::Segment::Key(key) => error.in_key(&key),
+            crate::de::paths::Segment::Index(index) => error.in_index(index),
         };
     }
     error
-}
-
-enum PathSegment {
-    Key(String),
-    Index(usize),
-}
-
-/// `a.b[2].c` as segments.
-fn path_segments(path: &str) -> Vec<PathSegment> {
-    let mut segments = Vec::new();
-    for part in path.split('.').filter(|p| !p.is_empty()) {
-        let (key, mut indexes) = match part.find('[') {
-            Some(at) => (&part[..at], &part[at..]),
-            None => (part, ""),
-        };
-        if !key.is_empty() {
-            segments.push(PathSegment::Key(key.to_owned()));
-        }
-        while let Some(rest) = indexes.strip_prefix('[') {
-            let Some(end) = rest.find(']') else { break };
-            if let Ok(index) = rest[..end].parse() {
-                segments.push(PathSegment::Index(index));
-            }
-            indexes = &rest[end + 1..];
-        }
-    }
-    segments
 }
