@@ -45,11 +45,6 @@ impl<'a> Reader<'a> {
         self.pos = pos;
     }
 
-    /// The bytes between two positions.
-    pub fn slice(&self, from: usize, to: usize) -> &'a [u8] {
-        &self.bytes[from..to]
-    }
-
     #[inline(always)]
     fn skip_whitespace(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.bytes.get(self.pos) {
@@ -655,6 +650,8 @@ mod tests {
     fn integers_follow_json_and_name_the_type() {
         assert_eq!(read::<u64>(" 18446744073709551615 ").unwrap(), u64::MAX);
         assert_eq!(read::<u64>("0").unwrap(), 0);
+        // serde_json reads `-0` as a float: neither takes it as a u64.
+        assert!(read::<u64>("-0").is_err() && serde_json::from_str::<u64>("-0").is_err());
         assert_eq!(read::<i64>("-9223372036854775808").unwrap(), i64::MIN);
         assert_eq!(read::<u8>("255").unwrap(), 255);
         assert_eq!(read::<f64>("1.5e3").unwrap(), 1500.0);
