@@ -179,9 +179,9 @@ pub fn rest_of_variant_object<'de, A: MapAccess<'de>>(
 ) -> Result<(), A::Error> {
     while let Some(other) = map.next_key::<String>()? {
         if known.contains(&other.as_str()) {
-            return Err(A::Error::custom(format!(
-                "expected only one of the fields `{}`, found `{key}` and `{other}`",
-                known.join("`, `")
+            return Err(A::Error::custom(super::shape::only_one_of(
+                known,
+                &[key, other.as_str()],
             )));
         }
         map.next_value::<IgnoredAny>()?;

@@ -67,9 +67,7 @@ pub fn select<'a>(
     }
     if payload.is_some_and(|p| !is_empty(p)) {
         if is_strict() {
-            return Err(format!(
-                "`{name}` is a bare name in the spec, but came with a payload"
-            ));
+            return Err(bare_name_with_payload(name));
         }
         return Ok(Selected::Unknown);
     }
@@ -122,18 +120,10 @@ fn select_known<'a>(
                         .map(|(k, v)| (k.clone(), v.clone()))
                         .collect(),
                 )))),
-                [] => Err(format!(
-                    "expected one of the fields `{}`",
-                    known.join("`, `")
-                )),
-                several => Err(format!(
-                    "expected only one of the fields `{}`, found `{}`",
-                    known.join("`, `"),
-                    several
-                        .iter()
-                        .map(|k| k.as_str())
-                        .collect::<Vec<_>>()
-                        .join("` and `")
+                [] => Err(super::open_enum::no_variant(known)),
+                several => Err(only_one_of(
+                    known,
+                    &several.iter().map(|k| k.as_str()).collect::<Vec<_>>(),
                 )),
             }
         }
@@ -144,17 +134,13 @@ fn select_known<'a>(
         (Tagging::Field(field) | Tagging::Adjacent(field, _), Value::Object(map)) => {
             match map.get(field) {
                 Some(Value::String(name)) => Ok(known_or_unknown(name)),
-                Some(other) => Err(format!(
-                    "expected `{field}` to be a string, found {}",
-                    describe(other)
-                )),
+                Some(other) => Err(tag_not_a_string(field, describe(other))),
                 None => Err(format!("missing field `{field}`")),
             }
         }
-        (Tagging::Field(field) | Tagging::Adjacent(field, _), _) => Err(format!(
-            "expected an object with a `{field}` field, found {}",
-            describe(value)
-        )),
+        (Tagging::Field(field) | Tagging::Adjacent(field, _), _) => {
+            Err(no_tag_object(field, describe(value)))
+        }
     }
 }
 
@@ -192,6 +178,31 @@ where
         super::mode::note_unknown(&value);
     }
     decode(index, &value).map_err(noted)
+}
+
+/// The error for a bare name of the spec that came with a payload, under strict decoding
+/// (otherwise it is kept in the catch-all).
+pub fn bare_name_with_payload(name: &str) -> String {
+    format!("`{name}` is a bare name in the spec, but came with a payload")
+}
+
+/// The error for an object with several variant keys (`found`) of one enum.
+pub fn only_one_of(known: &[&str], found: &[&str]) -> String {
+    format!(
+        "expected only one of the fields `{}`, found `{}`",
+        known.join("`, `"),
+        found.join("` and `")
+    )
+}
+
+/// The error for a tag that is not a string (`found` describes it).
+pub fn tag_not_a_string(tag: &str, found: &str) -> String {
+    format!("expected `{tag}` to be a string, found {found}")
+}
+
+/// The error for a tagged enum given something other than an object.
+pub fn no_tag_object(tag: &str, found: &str) -> String {
+    format!("expected an object with a `{tag}` field, found {found}")
 }
 
 /// The error of an untagged enum whose shapes all failed to fit.

@@ -9,6 +9,8 @@ use serde_json::Value;
 
 use super::{Error, Next, Reader};
 use crate::de::mode::note_unknown;
+use crate::de::open_enum::no_variant;
+use crate::de::shape::{bare_name_with_payload, no_tag_object, only_one_of, tag_not_a_string};
 
 /// An externally tagged variant (`"Name"` or `{"Name": payload}`).
 #[derive(Debug)]
@@ -110,10 +112,6 @@ fn unknown_variant(name: &str, known: &[&str]) -> String {
     )
 }
 
-fn bare_name_with_payload(name: &str) -> String {
-    format!("`{name}` is a bare name in the spec, but came with a payload")
-}
-
 /// Which externally tagged variant comes next. An object whose first key is not a
 /// variant (a flattened enum beside its struct's fields) is searched for the one key
 /// that is.
@@ -157,12 +155,7 @@ pub fn external_variant(
             }
             Some(index) => {
                 if let Some((other, _)) = found {
-                    return Err(r.data_error(format!(
-                        "expected only one of the fields `{}`, found `{}` and `{}`",
-                        known.join("`, `"),
-                        known[other],
-                        known[index]
-                    )));
+                    return Err(r.data_error(only_one_of(known, &[known[other], known[index]])));
                 }
                 found = Some((index, r.position()));
             }
@@ -172,7 +165,6 @@ pub fn external_variant(
         r.skip()?;
     }
     match (found, keys) {
-        (_, 0) => Err(r.data_error(no_variant(known))),
         (Some((index, value_at)), _) if keys > 1 => {
             // Back to the variant's value; the keys after it are read by `end_external`.
             r.rewind(value_at);
@@ -207,21 +199,13 @@ fn variant_at(
     unknown(r, start, open, || bare_name_with_payload(name)).map(External::Unknown)
 }
 
-fn no_variant(known: &[&str]) -> String {
-    format!("expected one of the fields `{}`", known.join("`, `"))
-}
-
 /// After an externally tagged variant's payload: the rest of its object. Another
 /// variant key is an error; other keys (a flattened enum's siblings) are skipped.
 pub fn end_external(r: &mut Reader<'_>, index: usize, known: &[&str]) -> Result<(), Error> {
     let mut first = false;
     while let Some(key) = r.next_key(&mut first)? {
         if known.contains(&&*key) {
-            return Err(r.data_error(format!(
-                "expected only one of the fields `{}`, found `{}` and `{key}`",
-                known.join("`, `"),
-                known[index]
-            )));
+            return Err(r.data_error(only_one_of(known, &[known[index], &key])));
         }
         r.skip()?;
     }
@@ -246,9 +230,7 @@ fn read_tag(
 ) -> Result<(Option<String>, Option<usize>), Error> {
     if r.peek()? != Next::Object {
         let found = describe(r);
-        return Err(r.data_error(format!(
-            "expected an object with a `{tag}` field, found {found}"
-        )));
+        return Err(r.data_error(no_tag_object(tag, found)));
     }
     r.begin_object("")?;
     let mut first = true;
@@ -257,7 +239,7 @@ fn read_tag(
         if key == tag {
             if r.peek()? != Next::String {
                 let found = describe(r);
-                return Err(r.data_error(format!("expected `{tag}` to be a string, found {found}")));
+                return Err(r.data_error(tag_not_a_string(tag, found)));
             }
             name = Some(r.string()?.into_owned());
             continue;

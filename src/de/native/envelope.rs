@@ -1,6 +1,8 @@
 //! [`Decode`] for the JSON-RPC envelope: [`Response`], its [`Id`], and nearcore's error
 //! object ([`ErrorWrapper`]), with the rules of their serde impls (`crate::envelope`).
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::{Decode, Error, Next, Reader};
@@ -100,12 +102,12 @@ impl<R: Decode, E: Decode> Decode for Response<R, E> {
 
 /// A member of the error object that must be `null`, absent, or what `read` reads
 /// (`None` when the value is of another kind).
-fn member(
+fn member<T>(
     r: &mut Reader<'_>,
     key: &str,
     expected: &str,
-    read: fn(&mut Reader<'_>) -> Option<Value>,
-) -> Result<Option<Value>, Error> {
+    read: fn(&mut Reader<'_>) -> Option<T>,
+) -> Result<Option<T>, Error> {
     if r.null()? {
         return Ok(None);
     }
@@ -122,15 +124,15 @@ fn member(
         .in_key(key))
 }
 
-fn integer(r: &mut Reader<'_>) -> Option<Value> {
+fn integer(r: &mut Reader<'_>) -> Option<i64> {
     (r.peek().ok()? == Next::Number)
-        .then(|| r.i64("i64").ok().map(Value::from))
+        .then(|| r.i64("i64").ok())
         .flatten()
 }
 
-fn string(r: &mut Reader<'_>) -> Option<Value> {
+fn string(r: &mut Reader<'_>) -> Option<String> {
     (r.peek().ok()? == Next::String)
-        .then(|| r.string().ok().map(|s| Value::String(s.into_owned())))
+        .then(|| r.string().ok().map(Cow::into_owned))
         .flatten()
 }
 
@@ -163,18 +165,9 @@ fn error_members(r: &mut Reader<'_>) -> Result<ErrorMembers, Error> {
         }
         seen.push(key.clone().into_owned());
         match &*key {
-            "code" => {
-                members.code =
-                    member(r, "code", "an integer error code", integer)?.and_then(|v| v.as_i64())
-            }
-            "message" => {
-                members.message = member(r, "message", "a string", string)?
-                    .and_then(|v| v.as_str().map(str::to_owned))
-            }
-            "name" => {
-                members.name = member(r, "name", "a string", string)?
-                    .and_then(|v| v.as_str().map(str::to_owned))
-            }
+            "code" => members.code = member(r, "code", "an integer error code", integer)?,
+            "message" => members.message = member(r, "message", "a string", string)?,
+            "name" => members.name = member(r, "name", "a string", string)?,
             "data" => members.data = Some(r.value()?),
             "cause" => {
                 r.peek()?;

@@ -16,8 +16,6 @@ struct Inner {
     offset: usize,
     /// Innermost first.
     path: Vec<Segment>,
-    /// Whether the message gets serde_json's " at line L column C".
-    positioned: bool,
     /// Not JSON at all: reported without a path, as serde_json's syntax errors are.
     syntax: bool,
 }
@@ -29,7 +27,6 @@ impl Error {
             message,
             offset,
             path: Vec::new(),
-            positioned: true,
             syntax: false,
         }))
     }
@@ -55,14 +52,6 @@ impl Error {
         self
     }
 
-    /// Drops the line and column (for a message that already has them).
-    pub fn strip_position(&mut self) {
-        self.0.positioned = false;
-        if let Some(at) = self.0.message.find(" at line ") {
-            self.0.message.truncate(at);
-        }
-    }
-
     /// The message, without path or position.
     pub fn message(&self) -> &str {
         &self.0.message
@@ -80,13 +69,15 @@ impl Error {
         } else {
             self.path()
         };
-        let mut message = self.0.message;
-        if self.0.positioned {
-            let (line, column) = line_and_column(bytes, self.0.offset);
-            message.push_str(&format!(" at line {line} column {column}"));
-        }
+        let (line, column) = line_and_column(bytes, self.0.offset);
+        let message = format!("{} at line {line} column {column}", self.0.message);
         DecodeError::new(path, message)
     }
+}
+
+/// A serde_json message without its " at line L column C" (the native error adds its own).
+pub fn without_position(message: &str) -> &str {
+    message.split(" at line ").next().unwrap_or_default()
 }
 
 /// The 1-based line and column of byte `offset`, counted as serde_json counts them.

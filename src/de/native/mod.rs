@@ -152,8 +152,7 @@ pub fn with_serde<T: serde::de::DeserializeOwned>(r: &mut Reader<'_>) -> Result<
 #[cold]
 fn nested_error(r: &Reader<'_>, e: &DecodeError) -> Error {
     // The position is the reader's, in the whole body.
-    let message = e.message().split(" at line ").next().unwrap_or_default();
-    let mut error = r.data_error(message);
+    let mut error = r.data_error(error::without_position(e.message()));
     for segment in crate::de::paths::parse(e.path()).into_iter().rev() {
         error = match segment {
             crate::de::paths::Segment::Key(key) => error.in_key(&key),

@@ -268,16 +268,14 @@ impl<'a> Reader<'a> {
         let text = self.number_text()?;
         // serde_json's own float parsing, so that both decoders agree to the last bit.
         serde_json::from_str::<f64>(text).map_err(|e| {
-            let mut error = Error::new(e.to_string(), start);
-            error.strip_position();
-            error
+            self.rewind(start);
+            self.data_error(super::error::without_position(&e.to_string()))
         })
     }
 
     /// The digits of a string such as `"12345"`, as a number up to `max`, read whole;
     /// `None` (and nothing read) for anything else, which the caller then reads the slow
-    /// way. Amounts
-    /// and gas are sent this way, thousands of them in a configuration.
+    /// way. Amounts (deposits, stakes, balances) are sent this way.
     #[inline]
     pub fn digits_in_string(&mut self, max: u128) -> Option<u128> {
         self.skip_whitespace();
@@ -344,8 +342,9 @@ impl<'a> Reader<'a> {
             match self.bytes.get(pos) {
                 Some(b'"') => {
                     self.pos = pos + 1;
-                    return String::from_utf8(out)
-                        .map_err(|_| Error::new("invalid unicode code point".to_owned(), start));
+                    return String::from_utf8(out).map_err(|_| {
+                        Error::syntax("invalid unicode code point".to_owned(), start)
+                    });
                 }
                 Some(b'\\') => {
                     let escape = self.bytes.get(pos + 1).copied();
@@ -572,7 +571,8 @@ impl<'a> Reader<'a> {
     /// The next value as a `serde_json::Value`.
     pub fn value(&mut self) -> Result<serde_json::Value, Error> {
         let raw = self.raw()?;
-        serde_json::from_slice(raw).map_err(|e| Error::new(e.to_string(), self.pos))
+        serde_json::from_slice(raw)
+            .map_err(|e| self.data_error(super::error::without_position(&e.to_string())))
     }
 }
 
