@@ -120,12 +120,12 @@ impl<'a> Reader<'a> {
                 Err(e) => return e,
             },
             Ok(Next::Number) => match self.number_text() {
-                Ok(text) if text.contains(['.', 'e', 'E']) || text.len() > 20 => {
-                    format!(
-                        "floating point `{}`",
-                        text.parse::<f64>().unwrap_or(f64::NAN)
-                    )
-                }
+                // Written as serde_json writes it (`1e+20`, `1.5`).
+                Ok(text) if !json_integer(text) => format!(
+                    "floating point `{}`",
+                    serde_json::to_string(&text.parse::<f64>().unwrap_or(f64::NAN))
+                        .unwrap_or_default()
+                ),
                 Ok(text) => format!("integer `{text}`"),
                 Err(e) => return e,
             },
@@ -155,6 +155,13 @@ impl<'a> Reader<'a> {
     fn number_text(&mut self) -> Result<&'a str, Error> {
         self.skip_whitespace();
         let start = self.pos;
+        self.skip_number()?;
+        // ASCII digits and signs only.
+        Ok(std::str::from_utf8(&self.bytes[start..self.pos]).unwrap_or_default())
+    }
+
+    /// Moves past the number that comes next, checking it against JSON's grammar.
+    fn skip_number(&mut self) -> Result<(), Error> {
         let bytes = self.bytes;
         let mut pos = self.pos;
         if bytes.get(pos) == Some(&b'-') {
@@ -191,27 +198,33 @@ impl<'a> Reader<'a> {
             }
         }
         self.pos = pos;
-        // ASCII digits and signs only.
-        Ok(std::str::from_utf8(&bytes[start..pos]).unwrap_or_default())
+        Ok(())
     }
 
     /// An unsigned integer that fits 64 bits; `what` names the Rust type in errors.
     #[inline]
     pub fn u64(&mut self, what: &str) -> Result<u64, Error> {
         self.skip_whitespace();
-        // The common case, a plain non-negative integer, in one pass.
+        // The common case, a plain non-negative integer, in one pass: nineteen digits
+        // always fit a u64, only a twentieth needs checking.
         let start = self.pos;
         let mut value: u64 = 0;
         let mut pos = start;
-        while let Some(&digit @ b'0'..=b'9') = self.bytes.get(pos) {
-            match value
+        while pos - start < 19 {
+            let Some(&digit @ b'0'..=b'9') = self.bytes.get(pos) else {
+                break;
+            };
+            value = value * 10 + u64::from(digit - b'0');
+            pos += 1;
+        }
+        if let Some(&digit @ b'0'..=b'9') = self.bytes.get(pos) {
+            if let Some(v) = value
                 .checked_mul(10)
                 .and_then(|v| v.checked_add(u64::from(digit - b'0')))
             {
-                Some(v) => value = v,
-                None => break,
+                value = v;
+                pos += 1;
             }
-            pos += 1;
         }
         let plain = pos > start
             && (pos == start + 1 || self.bytes[start] != b'0')
@@ -229,6 +242,16 @@ impl<'a> Reader<'a> {
             return Err(self.invalid_type(what));
         }
         let start = self.pos;
+        if self.bytes[start] != b'-' {
+            return match self.u64(what).map(i64::try_from) {
+                Ok(Ok(n)) => Ok(n),
+                Ok(Err(_)) => {
+                    self.rewind(start);
+                    Err(self.not_a(what))
+                }
+                Err(e) => Err(e),
+            };
+        }
         let text = self.number_text()?;
         match text.parse::<i64>() {
             Ok(n) => Ok(n),
@@ -246,7 +269,7 @@ impl<'a> Reader<'a> {
             return self.invalid_type(what);
         }
         match self.number_text() {
-            Ok(text) if text.contains(['.', 'e', 'E']) || text.parse::<i128>().is_err() => {
+            Ok(text) if !json_integer(text) => {
                 self.rewind(start);
                 self.invalid_type(what)
             }
@@ -283,14 +306,26 @@ impl<'a> Reader<'a> {
         if bytes.first() != Some(&b'"') {
             return None;
         }
+        // Nineteen digits at a time in a u64, which they always fit, then into the u128:
+        // one wide multiplication per nineteen digits rather than one per digit.
+        const PART: u32 = 19;
         let mut value: u128 = 0;
+        let (mut part, mut part_digits) = (0u64, 0u32);
         let mut len = 1;
         while let Some(&digit @ b'0'..=b'9') = bytes.get(len) {
-            value = value
-                .checked_mul(10)?
-                .checked_add(u128::from(digit - b'0'))?;
+            part = part * 10 + u64::from(digit - b'0');
+            part_digits += 1;
             len += 1;
+            if part_digits == PART {
+                value = value
+                    .checked_mul(10u128.pow(PART))?
+                    .checked_add(u128::from(part))?;
+                (part, part_digits) = (0, 0);
+            }
         }
+        value = value
+            .checked_mul(10u128.pow(part_digits))?
+            .checked_add(u128::from(part))?;
         // At least one digit, no leading zero (unless alone), then the closing quote.
         if len == 1 || (len > 2 && bytes[1] == b'0') || bytes.get(len) != Some(&b'"') || value > max
         {
@@ -449,11 +484,22 @@ impl<'a> Reader<'a> {
     /// `first` starts `true` and is kept by the caller for one object.
     #[inline]
     pub fn next_key(&mut self, first: &mut bool) -> Result<Option<Cow<'a, str>>, Error> {
+        if !self.key_start(first)? {
+            return Ok(None);
+        }
+        let key = self.string()?;
+        self.colon()?;
+        Ok(Some(key))
+    }
+
+    /// Before a key: consumes `}` (false) or the `,` before the key and its whitespace.
+    #[inline]
+    fn key_start(&mut self, first: &mut bool) -> Result<bool, Error> {
         self.skip_whitespace();
         match self.bytes.get(self.pos) {
             Some(b'}') => {
                 self.pos += 1;
-                return Ok(None);
+                return Ok(false);
             }
             Some(b',') if !*first => {
                 self.pos += 1;
@@ -468,13 +514,18 @@ impl<'a> Reader<'a> {
         if self.bytes.get(self.pos) != Some(&b'"') {
             return Err(self.error("key must be a string"));
         }
-        let key = self.string()?;
+        Ok(true)
+    }
+
+    /// After a key: its `:`.
+    #[inline]
+    fn colon(&mut self) -> Result<(), Error> {
         self.skip_whitespace();
         if self.bytes.get(self.pos) != Some(&b':') {
             return Err(self.error("expected `:`"));
         }
         self.pos += 1;
-        Ok(Some(key))
+        Ok(())
     }
 
     /// Enters an array.
@@ -514,7 +565,7 @@ impl<'a> Reader<'a> {
         match self.peek()? {
             Next::Null => self.literal(b"null"),
             Next::Bool => self.bool().map(drop),
-            Next::Number => self.number_text().map(drop),
+            Next::Number => self.skip_number(),
             Next::String => self.skip_string(),
             Next::Array => {
                 self.pos += 1;
@@ -527,7 +578,10 @@ impl<'a> Reader<'a> {
             Next::Object => {
                 self.pos += 1;
                 let mut first = true;
-                while self.next_key(&mut first)?.is_some() {
+                // Keys are skipped like values: they need no building.
+                while self.key_start(&mut first)? {
+                    self.skip_string()?;
+                    self.colon()?;
                     self.skip()?;
                 }
                 Ok(())
@@ -574,6 +628,12 @@ impl<'a> Reader<'a> {
         serde_json::from_slice(raw)
             .map_err(|e| self.data_error(super::error::without_position(&e.to_string())))
     }
+}
+
+/// Whether serde_json takes a number's text as an integer: one that fits a `u64`, or an
+/// `i64` when negative. Anything else (a fraction, an exponent, more digits) is a float.
+fn json_integer(text: &str) -> bool {
+    text.parse::<u64>().is_ok() || text.parse::<i64>().is_ok()
 }
 
 /// From `pos`, the position of the first `"`, `\\` or control character (or the end of
@@ -672,6 +732,45 @@ mod tests {
         }
         let err = read::<std::num::NonZero<u32>>("0").unwrap_err();
         assert!(err.message().contains("nonzero"), "{err}");
+    }
+
+    #[test]
+    fn integers_of_every_length_agree_with_serde_json() {
+        // Nineteen digits are read unchecked and the twentieth checked: every length
+        // around that edge, at its largest and smallest, and just past the types' ends.
+        let mut texts: Vec<String> = (1..=21)
+            .flat_map(|n| ["9".repeat(n), format!("1{}", "0".repeat(n - 1))])
+            .collect();
+        texts.extend(
+            [
+                "18446744073709551616",
+                "9223372036854775807",
+                "9223372036854775808",
+            ]
+            .map(String::from),
+        );
+        texts.extend(texts.clone().into_iter().map(|t| format!("-{t}")));
+        for text in &texts {
+            for (ours, theirs) in [
+                (
+                    read::<u64>(text).map(|n| n.to_string()),
+                    serde_json::from_str::<u64>(text).map(|n| n.to_string()),
+                ),
+                (
+                    read::<i64>(text).map(|n| n.to_string()),
+                    serde_json::from_str::<i64>(text).map(|n| n.to_string()),
+                ),
+            ] {
+                match (ours, theirs) {
+                    (Ok(a), Ok(b)) => assert_eq!(a, b, "{text}"),
+                    (Err(a), Err(b)) => {
+                        let message = super::super::error::without_position;
+                        assert_eq!(message(a.message()), message(&b.to_string()), "{text}")
+                    }
+                    (a, b) => panic!("{text}: native {a:?}, serde_json {b:?}"),
+                }
+            }
+        }
     }
 
     #[test]
@@ -790,6 +889,13 @@ mod scan_tests {
             read(r#""18446744073709551616""#, u128::from(u64::MAX)),
             None
         );
+        // Every length up to u128's 39 digits, across the nineteen-digit parts.
+        for n in 1..=40 {
+            for text in ["9".repeat(n), format!("1{}", "0".repeat(n - 1))] {
+                let quoted = format!("\"{text}\"");
+                assert_eq!(read(&quoted, u128::MAX), text.parse().ok(), "{text}");
+            }
+        }
         let mut r = Reader::new(br#""77" x"#);
         assert_eq!(r.digits_in_string(10), None);
         assert_eq!(r.position(), 0, "nothing is read when the value is refused");
