@@ -147,13 +147,22 @@ pub(crate) fn decode_array<const N: usize>(s: &str) -> Result<[u8; N], Base58Err
     if actual != N {
         return Err(Base58Error::WrongLength { actual });
     }
-    // Big-endian, the lowest limb last; every limb but the top one fills eight bytes.
+    // Big-endian, the lowest limb last; every limb but the top one fills eight bytes
+    // (a fixed-size copy: one store), and the top one the bytes left.
     let mut out = [0u8; N];
     let mut end = N;
-    for limb in &limbs[..used] {
-        let take = (end - leading_zeros).min(8);
-        out[end - take..end].copy_from_slice(&limb.to_be_bytes()[8 - take..]);
-        end -= take;
+    for limb in &limbs[..used.saturating_sub(1)] {
+        out[end - 8..end].copy_from_slice(&limb.to_be_bytes());
+        end -= 8;
+    }
+    if let Some(top) = limbs[..used].last() {
+        for (byte, value) in out[leading_zeros..end]
+            .iter_mut()
+            .rev()
+            .zip(top.to_le_bytes())
+        {
+            *byte = value;
+        }
     }
     Ok(out)
 }
