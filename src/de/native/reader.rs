@@ -53,11 +53,13 @@ impl<'a> Reader<'a> {
     }
 
     /// A syntax error at the current position: the text is not JSON.
+    #[cold]
     pub fn error(&self, message: impl Into<String>) -> Error {
         Error::syntax(message.into(), self.pos)
     }
 
     /// A value that is JSON but not what the type wants, at the current position.
+    #[cold]
     pub fn data_error(&self, message: impl Into<String>) -> Error {
         Error::new(message.into(), self.pos)
     }
@@ -344,17 +346,37 @@ impl<'a> Reader<'a> {
         self.string_at_quote()
     }
 
-    /// The string whose opening quote is at the current position.
-    #[inline]
+    /// The string whose opening quote is at the current position. The common case, an
+    /// ASCII string without escapes, is inlined (keys take this path, for every field);
+    /// the rest is not.
+    #[inline(always)]
     fn string_at_quote(&mut self) -> Result<Cow<'a, str>, Error> {
         let start = self.pos + 1;
         let (end, ascii) = scan_string(self.bytes, start);
+        if ascii && self.bytes.get(end) == Some(&b'"') {
+            // SAFETY: `scan_string` saw no byte with the high bit set before `end`, and
+            // ASCII is valid UTF-8.
+            let text = unsafe { std::str::from_utf8_unchecked(&self.bytes[start..end]) };
+            self.pos = end + 1;
+            return Ok(Cow::Borrowed(text));
+        }
+        self.string_from_stop(start, end, ascii)
+    }
+
+    /// A string from `start`, its first quote, backslash or control character at `end`:
+    /// one that is not ASCII, has escapes, or is broken.
+    #[inline(never)]
+    fn string_from_stop(
+        &mut self,
+        start: usize,
+        end: usize,
+        ascii: bool,
+    ) -> Result<Cow<'a, str>, Error> {
         match self.bytes.get(end) {
             Some(b'"') => {
                 let raw = &self.bytes[start..end];
                 let text = if ascii {
-                    // SAFETY: `scan_string` saw no byte with the high bit set in `raw`,
-                    // and ASCII is valid UTF-8.
+                    // SAFETY: as in `string_at_quote`.
                     unsafe { std::str::from_utf8_unchecked(raw) }
                 } else {
                     std::str::from_utf8(raw).map_err(|_| {
