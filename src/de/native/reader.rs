@@ -510,7 +510,7 @@ impl<'a> Reader<'a> {
 
     /// The next key of the object being read, its `:` consumed, or `None` at its end.
     /// `first` starts `true` and is kept by the caller for one object.
-    #[inline]
+    #[inline(always)]
     pub fn next_key(&mut self, first: &mut bool) -> Result<Option<Cow<'a, str>>, Error> {
         if !self.key_start(first)? {
             return Ok(None);
@@ -521,7 +521,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Before a key: consumes `}` (false) or the `,` before the key and its whitespace.
-    #[inline]
+    #[inline(always)]
     fn key_start(&mut self, first: &mut bool) -> Result<bool, Error> {
         self.skip_whitespace();
         match self.bytes.get(self.pos) {
