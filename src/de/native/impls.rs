@@ -228,7 +228,7 @@ fn parsed<T: std::str::FromStr>(
         return Err(r.invalid_type(what));
     }
     let start = r.position();
-    let text = r.string()?;
+    let text = r.string_at_quote()?;
     text.parse().map_err(|e| {
         let message = message(&text, e);
         r.rewind(start);

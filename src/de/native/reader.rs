@@ -346,11 +346,10 @@ impl<'a> Reader<'a> {
         self.string_at_quote()
     }
 
-    /// The string whose opening quote is at the current position. The common case, an
-    /// ASCII string without escapes, is inlined (keys take this path, for every field);
-    /// the rest is not.
+    /// The string whose opening quote is at the current position (after a `peek`). The
+    /// common case, an ASCII string without escapes, is inlined; the rest is not.
     #[inline(always)]
-    fn string_at_quote(&mut self) -> Result<Cow<'a, str>, Error> {
+    pub(super) fn string_at_quote(&mut self) -> Result<Cow<'a, str>, Error> {
         let start = self.pos + 1;
         let (end, ascii) = scan_string(self.bytes, start);
         if ascii && self.bytes.get(end) == Some(&b'"') {
@@ -510,8 +509,31 @@ impl<'a> Reader<'a> {
 
     /// The next key of the object being read, its `:` consumed, or `None` at its end.
     /// `first` starts `true` and is kept by the caller for one object.
+    ///
+    /// Inlined into every object's loop, so kept to the common case, which is most of
+    /// decoding a configuration: compact JSON (`,"key":`) and a plain ASCII key. The
+    /// rest (whitespace, the object's end, escapes, errors) is one call away.
     #[inline(always)]
     pub fn next_key(&mut self, first: &mut bool) -> Result<Option<Cow<'a, str>>, Error> {
+        let bytes = self.bytes;
+        let quote = self.pos + usize::from(!*first);
+        if (*first || bytes.get(self.pos) == Some(&b',')) && bytes.get(quote) == Some(&b'"') {
+            let (end, ascii) = scan_string(bytes, quote + 1);
+            if ascii && bytes.get(end) == Some(&b'"') && bytes.get(end + 1) == Some(&b':') {
+                // SAFETY: `scan_string` saw no byte with the high bit set before `end`,
+                // and ASCII is valid UTF-8.
+                let key = unsafe { std::str::from_utf8_unchecked(&bytes[quote + 1..end]) };
+                *first = false;
+                self.pos = end + 2;
+                return Ok(Some(Cow::Borrowed(key)));
+            }
+        }
+        self.next_key_in_full(first)
+    }
+
+    /// [`Reader::next_key`], every case.
+    #[inline(never)]
+    fn next_key_in_full(&mut self, first: &mut bool) -> Result<Option<Cow<'a, str>>, Error> {
         if !self.key_start(first)? {
             return Ok(None);
         }
@@ -716,7 +738,7 @@ fn json_integer(text: &str) -> bool {
 /// From `pos`, the position of the first `"`, `\\` or control character (or the end of
 /// input), and whether every byte before it is ASCII. Eight bytes at a time: the hot
 /// loop of decoding, since responses are mostly strings.
-#[inline]
+#[inline(never)]
 fn scan_string(bytes: &[u8], mut pos: usize) -> (usize, bool) {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
