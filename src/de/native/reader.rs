@@ -262,8 +262,9 @@ impl<'a> Reader<'a> {
         }
         let text = self.number_text()?;
         match text.parse::<i64>() {
-            Ok(n) => Ok(n),
-            Err(_) => {
+            // `-0` is a float to serde_json (and so refused).
+            Ok(n) if n < 0 => Ok(n),
+            _ => {
                 self.rewind(start);
                 Err(self.not_a(what))
             }
@@ -730,9 +731,10 @@ fn eight_digits(t: u64) -> u64 {
 }
 
 /// Whether serde_json takes a number's text as an integer: one that fits a `u64`, or an
-/// `i64` when negative. Anything else (a fraction, an exponent, more digits) is a float.
+/// `i64` when negative. Anything else (a fraction, an exponent, more digits, `-0`) is a
+/// float.
 fn json_integer(text: &str) -> bool {
-    text.parse::<u64>().is_ok() || text.parse::<i64>().is_ok()
+    text.parse::<u64>().is_ok() || text.parse::<i64>().is_ok_and(|n| n < 0)
 }
 
 /// From `pos`, the position of the first `"`, `\\` or control character (or the end of
@@ -845,6 +847,7 @@ mod tests {
                 "18446744073709551616",
                 "9223372036854775807",
                 "9223372036854775808",
+                "0",
             ]
             .map(String::from),
         );
