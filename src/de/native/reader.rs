@@ -352,37 +352,22 @@ impl<'a> Reader<'a> {
     #[inline(always)]
     pub(super) fn string_at_quote(&mut self) -> Result<Cow<'a, str>, Error> {
         let start = self.pos + 1;
-        let (end, ascii) = scan_string(self.bytes, start);
-        if ascii && self.bytes.get(end) == Some(&b'"') {
-            // SAFETY: `scan_string` saw no byte with the high bit set before `end`, and
-            // ASCII is valid UTF-8.
-            let text = unsafe { std::str::from_utf8_unchecked(&self.bytes[start..end]) };
+        let (end, plain) = scan_plain(self.bytes, start);
+        if let Some(text) = plain {
             self.pos = end + 1;
             return Ok(Cow::Borrowed(text));
         }
-        self.string_from_stop(start, end, ascii)
+        self.string_from_stop(start, end)
     }
 
-    /// A string from `start`, its first quote, backslash or control character at `end`:
-    /// one that is not ASCII, has escapes, or is broken.
+    /// A string from `start`, its first quote, backslash or control character at `end`,
+    /// that is not plain ASCII: one with other UTF-8, escapes, or broken.
     #[inline(never)]
-    fn string_from_stop(
-        &mut self,
-        start: usize,
-        end: usize,
-        ascii: bool,
-    ) -> Result<Cow<'a, str>, Error> {
+    fn string_from_stop(&mut self, start: usize, end: usize) -> Result<Cow<'a, str>, Error> {
         match self.bytes.get(end) {
             Some(b'"') => {
-                let raw = &self.bytes[start..end];
-                let text = if ascii {
-                    // SAFETY: as in `string_at_quote`.
-                    unsafe { std::str::from_utf8_unchecked(raw) }
-                } else {
-                    std::str::from_utf8(raw).map_err(|_| {
-                        Error::syntax("invalid unicode code point".to_owned(), start)
-                    })?
-                };
+                let text = std::str::from_utf8(&self.bytes[start..end])
+                    .map_err(|_| Error::syntax("invalid unicode code point".to_owned(), start))?;
                 self.pos = end + 1;
                 Ok(Cow::Borrowed(text))
             }
@@ -519,14 +504,12 @@ impl<'a> Reader<'a> {
         let bytes = self.bytes;
         let quote = self.pos + usize::from(!*first);
         if (*first || bytes.get(self.pos) == Some(&b',')) && bytes.get(quote) == Some(&b'"') {
-            let (end, ascii) = scan_string(bytes, quote + 1);
-            if ascii && bytes.get(end) == Some(&b'"') && bytes.get(end + 1) == Some(&b':') {
-                // SAFETY: `scan_string` saw no byte with the high bit set before `end`,
-                // and ASCII is valid UTF-8.
-                let key = unsafe { std::str::from_utf8_unchecked(&bytes[quote + 1..end]) };
-                *first = false;
-                self.pos = end + 2;
-                return Ok(Some(Cow::Borrowed(key)));
+            if let (end, Some(key)) = scan_plain(bytes, quote + 1) {
+                if bytes.get(end + 1) == Some(&b':') {
+                    *first = false;
+                    self.pos = end + 2;
+                    return Ok(Some(Cow::Borrowed(key)));
+                }
             }
         }
         self.next_key_in_full(first)
@@ -735,6 +718,22 @@ fn eight_digits(t: u64) -> u64 {
 /// float.
 fn json_integer(text: &str) -> bool {
     text.parse::<u64>().is_ok() || text.parse::<i64>().is_ok_and(|n| n < 0)
+}
+
+/// From `start`, [`scan_string`]'s stop, and the string up to it when the string is plain:
+/// all ASCII, and closed there (no escapes). The common case of keys and values.
+#[inline(always)]
+fn scan_plain(bytes: &[u8], start: usize) -> (usize, Option<&str>) {
+    let (end, ascii) = scan_string(bytes, start);
+    if !ascii || bytes.get(end) != Some(&b'"') {
+        return (end, None);
+    }
+    // SAFETY: `scan_string` saw no byte with the high bit set before `end`, and ASCII is
+    // valid UTF-8.
+    (
+        end,
+        Some(unsafe { std::str::from_utf8_unchecked(&bytes[start..end]) }),
+    )
 }
 
 /// From `pos`, the position of the first `"`, `\\` or control character (or the end of
