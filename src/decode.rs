@@ -70,12 +70,12 @@ fn join_nested_paths(path: String, message: String) -> DecodeError {
 /// costs time on every value, so the document is decoded as a stream, and only a failure
 /// is located: serde_json's line and column of it become a JSON path
 /// (`crate::de::locate`), and the document is decoded once more, the same way, with the
-/// paths inside buffered enums tracked. The message keeps the line and column.
+/// paths inside buffered values tracked. The message keeps the line and column.
 ///
-/// Only one decoder per type is compiled for this, serde_json's streaming one; a crate
-/// calling `from_slice::<T>` compiles it for `T`, which
-/// [`RpcMethod::decode_response`](crate::RpcMethod::decode_response) avoids for whole
-/// responses.
+/// This crate's types decode through their native decoders here too (their
+/// `Deserialize` transcribes the value and decodes that), so a crate calling
+/// `from_slice::<T>` compiles serde's code for its own types only. For a whole response,
+/// [`RpcMethod::decode_response`](crate::RpcMethod::decode_response) is faster to run.
 pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
     match serde_json::from_slice(bytes) {
         Ok(decoded) => Ok(decoded),
@@ -138,9 +138,10 @@ pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, De
 
 /// [`from_value`] without taking the value (the reporting decode walks it afterwards).
 fn from_value_ref<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, DecodeError> {
-    let decode = || crate::__private::decode::<T, serde_json::Error>(value);
-    // The value is decoded with its path tracked, except inside flattened structs, where
-    // serde buffers on its own: only a failure is worth decoding again to track those.
+    let decode = || crate::value_deserializer::decode::<T, serde_json::Error>(value);
+    // The value is decoded with its path tracked, except inside values that are buffered
+    // (serde's flattened structs, this crate's types): only a failure is worth decoding
+    // again to track those.
     decode().or_else(|_| {
         let error = crate::de::mode::with_paths(decode)
             .map_err(|e| join_nested_paths(String::new(), e.to_string()));

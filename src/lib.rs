@@ -83,10 +83,11 @@ pub mod __private;
 #[doc(hidden)]
 pub mod __generated_root {
     pub use crate::{
-        __private, decode_fields, decode_newtype, decode_with_serde, deserialize_struct, open_enum,
-        AccountId, BlockId, CryptoHash, EnvelopeOf, ErrorWrapper, FunctionArgs, MethodVisitor,
-        NearGas, NearToken, PublicKey, Request, Response, RpcMethod, RpcTransactionResponse,
-        SchemaVisitor, Signature, SignedTransaction, UntypedCause,
+        __private, decode_fields, decode_newtype, decode_with_serde, deserialize_struct,
+        deserialize_via_native, serialize_open_enum, AccountId, BlockId, CryptoHash, EnvelopeOf,
+        ErrorWrapper, FunctionArgs, MethodVisitor, NearGas, NearToken, PublicKey, Request,
+        Response, RpcMethod, RpcTransactionResponse, SchemaVisitor, Signature, SignedTransaction,
+        UntypedCause,
     };
 }
 

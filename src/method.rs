@@ -35,10 +35,12 @@ pub trait RpcMethod {
     /// Decodes a whole response body to this method, reporting the JSON path of a
     /// failure (as [`decode::from_slice`](crate::decode::from_slice) does).
     ///
-    /// This is the way to decode that is cheap to compile: for the methods in
-    /// [`crate::methods`] it is compiled once, inside near-rpc, so a crate calling it
-    /// compiles no decoding code of its own, whereas `from_slice::<T>` in a user's crate
-    /// compiles `T`'s whole decoder there. The client decodes through it.
+    /// This is the way to decode that is cheapest to compile and to run: for the methods
+    /// in [`crate::methods`] it is compiled once, inside near-rpc, so a crate calling it
+    /// compiles no decoding code of its own, and it reads the body once, whereas
+    /// `from_slice::<T>` in a user's crate compiles serde's visitors for the envelope
+    /// there and transcribes the payload before decoding it. The client decodes through
+    /// it.
     ///
     /// ```
     /// use near_rpc::{methods::GasPriceMethod, RpcMethod};

@@ -1,14 +1,12 @@
 //! A deserializer over a borrowed [`Value`], generic over its error type, that records
-//! the JSON path of a failure.
+//! the JSON path of a failure: [`crate::decode::from_value`] decodes with it, so that a
+//! failure inside a user's own types has its path too (the generated types decode
+//! natively, `crate::de::via_native`, and report their own).
 //!
 //! Why not `&serde_json::Value` wrapped in `serde_path_to_error`: both are concrete
-//! deserializer types, so every buffered enum that used them made this crate compile the
-//! whole decoding code of its payload types, twice, whether or not a user ever decoded
-//! them (97% of the library's LLVM IR, measured with `cargo llvm-lines`). Generic over
-//! the caller's error type, it is compiled once per deserializer that decodes (serde_json's
-//! streaming one, in the crate that calls `decode::from_slice`), and the path costs
-//! nothing until something fails. The generated `RpcMethod::decode_response` does not
-//! come here: it decodes natively (`crate::de::native`).
+//! deserializer types, so every use made this crate compile a whole decoder for them.
+//! Generic over the caller's error type, it is compiled only where something decodes
+//! with it, and the path costs nothing until something fails.
 
 use std::cell::RefCell;
 use std::marker::PhantomData;
@@ -43,8 +41,6 @@ impl FailurePath {
 pub struct ValueDeserializer<'a, E> {
     value: &'a Value,
     path: &'a FailurePath,
-    /// Yield this object field first (a tag that serde then reads before the content).
-    tag_first: Option<&'a str>,
     error: PhantomData<E>,
 }
 
@@ -54,20 +50,7 @@ impl<'a, E> ValueDeserializer<'a, E> {
         ValueDeserializer {
             value,
             path,
-            tag_first: None,
             error: PhantomData,
-        }
-    }
-
-    /// Like [`ValueDeserializer::new`], but an object yields its `field` first.
-    ///
-    /// serde decodes `{"tag": .., "content": ..}` as a stream when the tag comes first,
-    /// but sets the content aside (losing its error path) when it does not, as in a
-    /// `Value`, whose keys are sorted.
-    pub fn tag_first(value: &'a Value, field: &'a str, path: &'a FailurePath) -> Self {
-        ValueDeserializer {
-            tag_first: Some(field),
-            ..Self::new(value, path)
         }
     }
 }
@@ -186,7 +169,7 @@ impl<'de, 'a, E: de::Error> de::Deserializer<'de> for ValueDeserializer<'a, E> {
         let Value::Object(map) = self.value else {
             return Err(wrong_type(self.value, &visitor));
         };
-        let mut entries = Entries::new(map, self.tag_first, self.path);
+        let mut entries = Entries::new(map, self.path);
         let value = visitor.visit_map(&mut entries)?;
         entries.finish(map.len())?;
         Ok(value)
@@ -324,10 +307,7 @@ impl<'de, E: de::Error> SeqAccess<'de> for Elements<'_, E> {
 }
 
 struct Entries<'a, E> {
-    /// The tag field, yielded before `rest` (which then skips it).
-    first: Option<(&'a String, &'a Value)>,
     rest: serde_json::map::Iter<'a>,
-    skip: Option<&'a str>,
     /// The entry whose key was read and whose value is next.
     value: Option<(&'a String, &'a Value)>,
     path: &'a FailurePath,
@@ -336,16 +316,9 @@ struct Entries<'a, E> {
 
 // Not generic over the seeds: compiled once per error type, not once per visitor.
 impl<'a, E: de::Error> Entries<'a, E> {
-    fn new(
-        map: &'a serde_json::Map<String, Value>,
-        tag_first: Option<&str>,
-        path: &'a FailurePath,
-    ) -> Self {
-        let first = tag_first.and_then(|tag| map.get_key_value(tag));
+    fn new(map: &'a serde_json::Map<String, Value>, path: &'a FailurePath) -> Self {
         Entries {
-            first,
             rest: map.iter(),
-            skip: first.map(|(key, _)| key.as_str()),
             value: None,
             path,
             error: PhantomData,
@@ -354,21 +327,9 @@ impl<'a, E: de::Error> Entries<'a, E> {
 
     /// An error unless the visitor read every entry.
     fn finish(mut self, len: usize) -> Result<(), E> {
-        match self.first.is_none() && self.next_entry().is_none() {
-            true => Ok(()),
-            false => Err(E::invalid_length(len, &"fewer elements in map")),
-        }
-    }
-
-    fn next_entry(&mut self) -> Option<(&'a String, &'a Value)> {
-        match self.first.take() {
-            Some(entry) => Some(entry),
-            None => {
-                let skip = self.skip;
-                self.rest
-                    .by_ref()
-                    .find(|(key, _)| Some(key.as_str()) != skip)
-            }
+        match self.rest.next() {
+            None => Ok(()),
+            Some(_) => Err(E::invalid_length(len, &"fewer elements in map")),
         }
     }
 }
@@ -377,7 +338,7 @@ impl<'de, E: de::Error> MapAccess<'de> for Entries<'_, E> {
     type Error = E;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, E> {
-        let Some((key, value)) = self.next_entry() else {
+        let Some((key, value)) = self.rest.next() else {
             return Ok(None);
         };
         self.value = Some((key, value));
@@ -394,7 +355,7 @@ impl<'de, E: de::Error> MapAccess<'de> for Entries<'_, E> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.rest.len() + usize::from(self.first.is_some()))
+        Some(self.rest.len())
     }
 }
 
@@ -550,22 +511,5 @@ mod tests {
             decode_doc(json!("s")),
             Err("invalid type: string \"s\", expected struct Doc".into())
         );
-    }
-
-    #[test]
-    fn tag_first_reorders_only_the_top_object() {
-        #[derive(Debug, Deserialize, PartialEq)]
-        #[serde(tag = "name", content = "info")]
-        enum Tagged {
-            Bad { n: u8 },
-        }
-        let value = json!({"info": {"n": 300}, "name": "Bad"});
-        let path = FailurePath::default();
-        let err = Tagged::deserialize(ValueDeserializer::<serde_json::Error>::tag_first(
-            &value, "name", &path,
-        ))
-        .unwrap_err();
-        // Tag first, serde streams the content, so the failure keeps its path.
-        assert_eq!(path.to_path_string(), "info.n", "{err}");
     }
 }

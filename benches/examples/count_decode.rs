@@ -8,6 +8,7 @@
 //! ```
 //!
 //! Decoders: `near-rpc` (`RpcMethod::decode_response`, what the client uses),
+//! `generic` (our types through serde, `decode::from_slice`, for information),
 //! `peer` (near-openapi-types 0.8.0, `serde_json::from_slice` of its envelope type),
 //! `openrpc` (near-openrpc-client 0.3.0 the way its client decodes: the body into a
 //! `Value`, then `result` into the type), `value` (`serde_json::Value`) and `ignored`
@@ -37,6 +38,15 @@ fn ours<M: RpcMethod>(body: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+/// Our types through serde (`decode::from_slice`), the path of a user who embeds them
+/// in their own types.
+fn generic<M: RpcMethod>(body: &[u8]) -> Result<(), String> {
+    let decoded: near_rpc::EnvelopeOf<M> =
+        near_rpc::decode::from_slice(body).map_err(|e| e.to_string())?;
+    std::hint::black_box(decoded);
+    Ok(())
+}
+
 /// How near-openrpc-client's client decodes (`client.rs`, `call`): a `Value` first.
 fn openrpc<T: DeserializeOwned>(body: &[u8]) -> Result<(), String> {
     let mut value: serde_json::Value = serde_json::from_slice(body).map_err(|e| e.to_string())?;
@@ -48,19 +58,20 @@ fn openrpc<T: DeserializeOwned>(body: &[u8]) -> Result<(), String> {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let (Some(method), Some(decoder)) = (args.get(1), args.get(2)) else {
-        eprintln!("usage: count_decode tx_status|genesis_config|protocol_config near-rpc|peer|openrpc|value|ignored [ROUNDS]");
+        eprintln!("usage: count_decode tx_status|genesis_config|protocol_config near-rpc|generic|peer|openrpc|value|ignored [ROUNDS]");
         std::process::exit(2);
     };
     let rounds = args.get(3).and_then(|n| n.parse().ok()).unwrap_or(100);
     use near_openapi_types as peer;
     use near_openrpc_client::types as openrpc_types;
     type Decode = fn(&[u8]) -> Result<(), String>;
-    let (payloads, decoders): (Vec<Payload>, [(&str, Decode); 5]) = match method.as_str() {
+    let (payloads, decoders): (Vec<Payload>, [(&str, Decode); 6]) = match method.as_str() {
         "tx_status" => {
             let mut payloads = recorded("EXPERIMENTAL_tx_status");
             payloads.push(synthetic_tx_status(400));
             (payloads, [
                 ("near-rpc", ours::<methods::ExperimentalTxStatusMethod>),
+                ("generic", generic::<methods::ExperimentalTxStatusMethod>),
                 ("peer", serde::<peer::JsonRpcResponseForRpcTransactionResponseAndRpcTransactionError>),
                 ("openrpc", openrpc::<openrpc_types::RpcTransactionResponse>),
                 ("value", serde::<serde_json::Value>),
@@ -72,6 +83,7 @@ fn main() {
             payloads.extend(recorded("EXPERIMENTAL_genesis_config"));
             (payloads, [
                 ("near-rpc", ours::<methods::GenesisConfigMethod>),
+                ("generic", generic::<methods::GenesisConfigMethod>),
                 ("peer", serde::<peer::JsonRpcResponseForGenesisConfigAndGenesisConfigError>),
                 ("openrpc", openrpc::<openrpc_types::GenesisConfig>),
                 ("value", serde::<serde_json::Value>),
@@ -80,6 +92,7 @@ fn main() {
         }
         "protocol_config" => (recorded("EXPERIMENTAL_protocol_config"), [
             ("near-rpc", ours::<methods::ExperimentalProtocolConfigMethod>),
+                ("generic", generic::<methods::ExperimentalProtocolConfigMethod>),
             ("peer", serde::<peer::JsonRpcResponseForRpcProtocolConfigResponseAndRpcProtocolConfigError>),
             ("openrpc", openrpc::<openrpc_types::RpcProtocolConfigResponse>),
             ("value", serde::<serde_json::Value>),

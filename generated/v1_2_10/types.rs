@@ -16,7 +16,7 @@ See <https://github.com/near/nearcore/issues/3779> for more details.*/
     pub permission: crate::types::AccessKeyPermission,
 }
 crate::deserialize_struct!(
-    AccessKey { 0usize nonce "nonce" required, 1usize permission "permission" required }
+    AccessKey { nonce "nonce" required, permission "permission" required }
 );
 ///Describes the cost of creating an access key.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -29,9 +29,9 @@ pub struct AccessKeyCreationConfigView {
     pub function_call_cost_per_byte: Fee,
 }
 crate::deserialize_struct!(
-    AccessKeyCreationConfigView { 0usize full_access_cost "full_access_cost" required,
-    1usize function_call_cost "function_call_cost" required, 2usize
-    function_call_cost_per_byte "function_call_cost_per_byte" required }
+    AccessKeyCreationConfigView { full_access_cost "full_access_cost" required,
+    function_call_cost "function_call_cost" required, function_call_cost_per_byte
+    "function_call_cost_per_byte" required }
 );
 /**Describes information about an access key including its on-trie
 identifier. For ed25519/secp256k1 access keys the `public_key` field
@@ -44,15 +44,15 @@ pub struct AccessKeyInfoView {
     pub public_key: PublicKeyHandle,
 }
 crate::deserialize_struct!(
-    AccessKeyInfoView { 0usize access_key "access_key" required, 1usize public_key
-    "public_key" required }
+    AccessKeyInfoView { access_key "access_key" required, public_key "public_key"
+    required }
 );
 ///Lists access keys
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct AccessKeyList {
     pub keys: ::std::vec::Vec<AccessKeyInfoView>,
 }
-crate::deserialize_struct!(AccessKeyList { 0usize keys "keys" required });
+crate::deserialize_struct!(AccessKeyList { keys "keys" required });
 ///Describes access key permission scope and nonce.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct AccessKeyView {
@@ -60,8 +60,7 @@ pub struct AccessKeyView {
     pub permission: crate::types::AccessKeyPermissionView,
 }
 crate::deserialize_struct!(
-    AccessKeyView { 0usize nonce "nonce" required, 1usize permission "permission"
-    required }
+    AccessKeyView { nonce "nonce" required, permission "permission" required }
 );
 ///The structure describes configuration for creation of new accounts.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -75,8 +74,8 @@ accounts of any valid length.*/
     pub registrar_account_id: ::std::option::Option<crate::AccountId>,
 }
 crate::deserialize_struct!(
-    AccountCreationConfigView { 0usize min_allowed_top_level_account_length
-    "min_allowed_top_level_account_length" default, 1usize registrar_account_id
+    AccountCreationConfigView { min_allowed_top_level_account_length
+    "min_allowed_top_level_account_length" default, registrar_account_id
     "registrar_account_id" default }
 );
 /**AccountData is a piece of global state that a validator
@@ -105,8 +104,8 @@ messages to the validator.*/
     pub timestamp: ::std::string::String,
 }
 crate::deserialize_struct!(
-    AccountDataView { 0usize account_key "account_key" required, 1usize peer_id "peer_id"
-    required, 2usize proxies "proxies" required, 3usize timestamp "timestamp" required }
+    AccountDataView { account_key "account_key" required, peer_id "peer_id" required,
+    proxies "proxies" required, timestamp "timestamp" required }
 );
 ///`AccountIdValidityRulesVersion`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -160,8 +159,8 @@ pub struct AccountInfo {
     pub public_key: crate::PublicKey,
 }
 crate::deserialize_struct!(
-    AccountInfo { 0usize account_id "account_id" required, 1usize amount "amount"
-    required, 2usize public_key "public_key" required }
+    AccountInfo { account_id "account_id" required, amount "amount" required, public_key
+    "public_key" required }
 );
 ///A view of the account
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -181,11 +180,10 @@ Default: `0`.*/
     pub storage_usage: u64,
 }
 crate::deserialize_struct!(
-    AccountView { 0usize amount "amount" required, 1usize code_hash "code_hash" required,
-    2usize global_contract_account_id "global_contract_account_id" default, 3usize
-    global_contract_hash "global_contract_hash" default, 4usize locked "locked" required,
-    5usize storage_paid_at "storage_paid_at" default, 6usize storage_usage
-    "storage_usage" required }
+    AccountView { amount "amount" required, code_hash "code_hash" required,
+    global_contract_account_id "global_contract_account_id" default, global_contract_hash
+    "global_contract_hash" default, locked "locked" required, storage_paid_at
+    "storage_paid_at" default, storage_usage "storage_usage" required }
 );
 ///Account ID with its public key.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -194,8 +192,8 @@ pub struct AccountWithPublicKey {
     pub public_key: crate::PublicKey,
 }
 crate::deserialize_struct!(
-    AccountWithPublicKey { 0usize account_id "account_id" required, 1usize public_key
-    "public_key" required }
+    AccountWithPublicKey { account_id "account_id" required, public_key "public_key"
+    required }
 );
 ///Describes the cost of creating a specific action, `Action`. Includes all variants.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -237,15 +235,14 @@ This is on top of the costs for the actions inside the delegate action.*/
     pub transfer_cost: ::std::option::Option<Fee>,
 }
 crate::deserialize_struct!(
-    ActionCreationConfigView { 0usize add_key_cost "add_key_cost" default, 1usize
-    create_account_cost "create_account_cost" default, 2usize delegate_cost
-    "delegate_cost" default, 3usize delete_account_cost "delete_account_cost" default,
-    4usize delete_key_cost "delete_key_cost" default, 5usize deploy_contract_cost
-    "deploy_contract_cost" default, 6usize deploy_contract_cost_per_byte
-    "deploy_contract_cost_per_byte" default, 7usize function_call_cost
-    "function_call_cost" default, 8usize function_call_cost_per_byte
-    "function_call_cost_per_byte" default, 9usize stake_cost "stake_cost" default,
-    10usize transfer_cost "transfer_cost" default }
+    ActionCreationConfigView { add_key_cost "add_key_cost" default, create_account_cost
+    "create_account_cost" default, delegate_cost "delegate_cost" default,
+    delete_account_cost "delete_account_cost" default, delete_key_cost "delete_key_cost"
+    default, deploy_contract_cost "deploy_contract_cost" default,
+    deploy_contract_cost_per_byte "deploy_contract_cost_per_byte" default,
+    function_call_cost "function_call_cost" default, function_call_cost_per_byte
+    "function_call_cost_per_byte" default, stake_cost "stake_cost" default, transfer_cost
+    "transfer_cost" default }
 );
 ///An error happened during Action execution
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -257,9 +254,7 @@ Action index is not defined if ActionError.kind is `ActionErrorKind::LackBalance
     ///The kind of ActionError happened
     pub kind: crate::types::ActionErrorKind,
 }
-crate::deserialize_struct!(
-    ActionError { 0usize index "index" default, 1usize kind "kind" required }
-);
+crate::deserialize_struct!(ActionError { index "index" default, kind "kind" required });
 ///An action that adds key with public key associated
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct AddKeyAction {
@@ -269,8 +264,7 @@ pub struct AddKeyAction {
     pub public_key: crate::PublicKey,
 }
 crate::deserialize_struct!(
-    AddKeyAction { 0usize access_key "access_key" required, 1usize public_key
-    "public_key" required }
+    AddKeyAction { access_key "access_key" required, public_key "public_key" required }
 );
 /**`BandwidthRequest` describes the size of receipts that a shard would like to send to another shard.
 When a shard wants to send a lot of receipts to another shard, it needs to create a request and wait
@@ -283,8 +277,8 @@ pub struct BandwidthRequest {
     pub to_shard: u16,
 }
 crate::deserialize_struct!(
-    BandwidthRequest { 0usize requested_values_bitmap "requested_values_bitmap" required,
-    1usize to_shard "to_shard" required }
+    BandwidthRequest { requested_values_bitmap "requested_values_bitmap" required,
+    to_shard "to_shard" required }
 );
 /**Bitmap which describes which values from the predefined list are being requested.
 The nth bit is set to 1 when the nth value from the list is being requested.*/
@@ -292,13 +286,13 @@ The nth bit is set to 1 when the nth value from the list is being requested.*/
 pub struct BandwidthRequestBitmap {
     pub data: [u8; 5usize],
 }
-crate::deserialize_struct!(BandwidthRequestBitmap { 0usize data "data" required });
+crate::deserialize_struct!(BandwidthRequestBitmap { data "data" required });
 ///Version 1 of \[`BandwidthRequest`].
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct BandwidthRequestsV1 {
     pub requests: ::std::vec::Vec<BandwidthRequest>,
 }
-crate::deserialize_struct!(BandwidthRequestsV1 { 0usize requests "requests" required });
+crate::deserialize_struct!(BandwidthRequestsV1 { requests "requests" required });
 ///A part of a state for the current head of a light client. More info [here](https://nomicon.io/ChainSpec/LightClient).
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct BlockHeaderInnerLiteView {
@@ -318,12 +312,11 @@ pub struct BlockHeaderInnerLiteView {
     pub timestamp_nanosec: ::std::string::String,
 }
 crate::deserialize_struct!(
-    BlockHeaderInnerLiteView { 0usize block_merkle_root "block_merkle_root" required,
-    1usize epoch_id "epoch_id" required, 2usize height "height" required, 3usize
-    next_bp_hash "next_bp_hash" required, 4usize next_epoch_id "next_epoch_id" required,
-    5usize outcome_root "outcome_root" required, 6usize prev_state_root "prev_state_root"
-    required, 7usize timestamp "timestamp" required, 8usize timestamp_nanosec
-    "timestamp_nanosec" required }
+    BlockHeaderInnerLiteView { block_merkle_root "block_merkle_root" required, epoch_id
+    "epoch_id" required, height "height" required, next_bp_hash "next_bp_hash" required,
+    next_epoch_id "next_epoch_id" required, outcome_root "outcome_root" required,
+    prev_state_root "prev_state_root" required, timestamp "timestamp" required,
+    timestamp_nanosec "timestamp_nanosec" required }
 );
 ///Contains main info about the block.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -388,30 +381,27 @@ Default: `"0"`.*/
     pub validator_reward: ::std::option::Option<crate::NearToken>,
 }
 crate::deserialize_struct!(
-    BlockHeaderView { 0usize approvals "approvals" required, 1usize block_body_hash
-    "block_body_hash" default, 2usize block_merkle_root "block_merkle_root" required,
-    3usize block_ordinal "block_ordinal" default, 4usize challenges_result
-    "challenges_result" required, 5usize challenges_root "challenges_root" required,
-    6usize chunk_endorsements "chunk_endorsements" default, 7usize chunk_headers_root
-    "chunk_headers_root" required, 8usize chunk_mask "chunk_mask" required, 9usize
-    chunk_receipts_root "chunk_receipts_root" required, 10usize chunk_tx_root
-    "chunk_tx_root" required, 11usize chunks_included "chunks_included" required, 12usize
-    epoch_id "epoch_id" required, 13usize epoch_sync_data_hash "epoch_sync_data_hash"
-    default, 14usize gas_price "gas_price" required, 15usize hash "hash" required,
-    16usize height "height" required, 17usize last_ds_final_block "last_ds_final_block"
-    required, 18usize last_final_block "last_final_block" required, 19usize
-    latest_protocol_version "latest_protocol_version" required, 20usize next_bp_hash
-    "next_bp_hash" required, 21usize next_epoch_id "next_epoch_id" required, 22usize
-    outcome_root "outcome_root" required, 23usize prev_hash "prev_hash" required, 24usize
-    prev_height "prev_height" default, 25usize prev_last_certified_block_epoch_id
-    "prev_last_certified_block_epoch_id" default, 26usize prev_state_root
-    "prev_state_root" required, 27usize random_value "random_value" required, 28usize
-    rent_paid "rent_paid" default, 29usize shard_split "shard_split" default, 30usize
-    signature "signature" required, 31usize spice_chunk_endorsement_stats
-    "spice_chunk_endorsement_stats" default, 32usize timestamp "timestamp" required,
-    33usize timestamp_nanosec "timestamp_nanosec" required, 34usize total_supply
-    "total_supply" required, 35usize validator_proposals "validator_proposals" required,
-    36usize validator_reward "validator_reward" default }
+    BlockHeaderView { approvals "approvals" required, block_body_hash "block_body_hash"
+    default, block_merkle_root "block_merkle_root" required, block_ordinal
+    "block_ordinal" default, challenges_result "challenges_result" required,
+    challenges_root "challenges_root" required, chunk_endorsements "chunk_endorsements"
+    default, chunk_headers_root "chunk_headers_root" required, chunk_mask "chunk_mask"
+    required, chunk_receipts_root "chunk_receipts_root" required, chunk_tx_root
+    "chunk_tx_root" required, chunks_included "chunks_included" required, epoch_id
+    "epoch_id" required, epoch_sync_data_hash "epoch_sync_data_hash" default, gas_price
+    "gas_price" required, hash "hash" required, height "height" required,
+    last_ds_final_block "last_ds_final_block" required, last_final_block
+    "last_final_block" required, latest_protocol_version "latest_protocol_version"
+    required, next_bp_hash "next_bp_hash" required, next_epoch_id "next_epoch_id"
+    required, outcome_root "outcome_root" required, prev_hash "prev_hash" required,
+    prev_height "prev_height" default, prev_last_certified_block_epoch_id
+    "prev_last_certified_block_epoch_id" default, prev_state_root "prev_state_root"
+    required, random_value "random_value" required, rent_paid "rent_paid" default,
+    shard_split "shard_split" default, signature "signature" required,
+    spice_chunk_endorsement_stats "spice_chunk_endorsement_stats" default, timestamp
+    "timestamp" required, timestamp_nanosec "timestamp_nanosec" required, total_supply
+    "total_supply" required, validator_proposals "validator_proposals" required,
+    validator_reward "validator_reward" default }
 );
 ///Height and hash of a block
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -420,7 +410,7 @@ pub struct BlockStatusView {
     pub height: u64,
 }
 crate::deserialize_struct!(
-    BlockStatusView { 0usize hash "hash" required, 1usize height "height" required }
+    BlockStatusView { hash "hash" required, height "height" required }
 );
 ///A result returned by contract method
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -429,7 +419,7 @@ pub struct CallResult {
     pub result: ::std::vec::Vec<u8>,
 }
 crate::deserialize_struct!(
-    CallResult { 0usize logs "logs" required, 1usize result "result" required }
+    CallResult { logs "logs" required, result "result" required }
 );
 ///Status of the [catchup](https://near.github.io/nearcore/architecture/how/sync.html#catchup) process
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -443,9 +433,9 @@ pub struct CatchupStatusView {
     pub sync_block_height: u64,
 }
 crate::deserialize_struct!(
-    CatchupStatusView { 0usize blocks_to_catchup "blocks_to_catchup" required, 1usize
-    shard_sync_status "shard_sync_status" required, 2usize sync_block_hash
-    "sync_block_hash" required, 3usize sync_block_height "sync_block_height" required }
+    CatchupStatusView { blocks_to_catchup "blocks_to_catchup" required, shard_sync_status
+    "shard_sync_status" required, sync_block_hash "sync_block_hash" required,
+    sync_block_height "sync_block_height" required }
 );
 /**Config for the Chunk Distribution Network feature.
 This allows nodes to push and pull chunks from a central stream.
@@ -459,8 +449,7 @@ pub struct ChunkDistributionNetworkConfig {
     pub uris: ::std::option::Option<ChunkDistributionUris>,
 }
 crate::deserialize_struct!(
-    ChunkDistributionNetworkConfig { 0usize enabled "enabled" default, 1usize uris "uris"
-    default }
+    ChunkDistributionNetworkConfig { enabled "enabled" default, uris "uris" default }
 );
 ///URIs for the Chunk Distribution Network feature.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -473,7 +462,7 @@ pub struct ChunkDistributionUris {
     pub set: ::std::option::Option<::std::string::String>,
 }
 crate::deserialize_struct!(
-    ChunkDistributionUris { 0usize get "get" default, 1usize set "set" default }
+    ChunkDistributionUris { get "get" default, set "set" default }
 );
 ///`ChunkHash`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -537,19 +526,18 @@ Default: `"0"`.*/
     pub validator_reward: ::std::option::Option<crate::NearToken>,
 }
 crate::deserialize_struct!(
-    ChunkHeaderView { 0usize balance_burnt "balance_burnt" required, 1usize
-    bandwidth_requests "bandwidth_requests" default, 2usize chunk_hash "chunk_hash"
-    required, 3usize congestion_info "congestion_info" default, 4usize encoded_length
-    "encoded_length" required, 5usize encoded_merkle_root "encoded_merkle_root" required,
-    6usize gas_limit "gas_limit" required, 7usize gas_used "gas_used" required, 8usize
-    height_created "height_created" required, 9usize height_included "height_included"
-    required, 10usize outcome_root "outcome_root" required, 11usize
-    outgoing_receipts_root "outgoing_receipts_root" required, 12usize prev_block_hash
-    "prev_block_hash" required, 13usize prev_state_root "prev_state_root" required,
-    14usize proposed_split "proposed_split" default, 15usize rent_paid "rent_paid"
-    default, 16usize shard_id "shard_id" required, 17usize signature "signature"
-    required, 18usize tx_root "tx_root" required, 19usize validator_proposals
-    "validator_proposals" required, 20usize validator_reward "validator_reward" default }
+    ChunkHeaderView { balance_burnt "balance_burnt" required, bandwidth_requests
+    "bandwidth_requests" default, chunk_hash "chunk_hash" required, congestion_info
+    "congestion_info" default, encoded_length "encoded_length" required,
+    encoded_merkle_root "encoded_merkle_root" required, gas_limit "gas_limit" required,
+    gas_used "gas_used" required, height_created "height_created" required,
+    height_included "height_included" required, outcome_root "outcome_root" required,
+    outgoing_receipts_root "outgoing_receipts_root" required, prev_block_hash
+    "prev_block_hash" required, prev_state_root "prev_state_root" required,
+    proposed_split "proposed_split" default, rent_paid "rent_paid" default, shard_id
+    "shard_id" required, signature "signature" required, tx_root "tx_root" required,
+    validator_proposals "validator_proposals" required, validator_reward
+    "validator_reward" default }
 );
 /**Configuration for a cloud-based archival writer. If this config is present, the writer is enabled and
 writes chunk-related data based on the tracked shards. This config also controls additional archival
@@ -574,8 +562,8 @@ Default: `10`.*/
     pub snapshot_every_n_epochs: ::std::option::Option<u64>,
 }
 crate::deserialize_struct!(
-    CloudArchivalWriterConfig { 0usize archive_block_data "archive_block_data" default,
-    1usize polling_interval "polling_interval" default, 2usize snapshot_every_n_epochs
+    CloudArchivalWriterConfig { archive_block_data "archive_block_data" default,
+    polling_interval "polling_interval" default, snapshot_every_n_epochs
     "snapshot_every_n_epochs" default }
 );
 ///The configuration for congestion control. More info about congestion [here](https://near.github.io/nearcore/architecture/how/receipt-congestion.html?highlight=congestion#receipt-congestion)
@@ -645,17 +633,16 @@ accepting new transactions with the receiver set to the congested shard.*/
     pub reject_tx_congestion_threshold: ::std::option::Option<f64>,
 }
 crate::deserialize_struct!(
-    CongestionControlConfigView { 0usize allowed_shard_outgoing_gas
-    "allowed_shard_outgoing_gas" default, 1usize max_congestion_incoming_gas
-    "max_congestion_incoming_gas" default, 2usize max_congestion_memory_consumption
-    "max_congestion_memory_consumption" default, 3usize max_congestion_missed_chunks
-    "max_congestion_missed_chunks" default, 4usize max_congestion_outgoing_gas
-    "max_congestion_outgoing_gas" default, 5usize max_outgoing_gas "max_outgoing_gas"
-    default, 6usize max_tx_gas "max_tx_gas" default, 7usize min_outgoing_gas
-    "min_outgoing_gas" default, 8usize min_tx_gas "min_tx_gas" default, 9usize
-    outgoing_receipts_big_size_limit "outgoing_receipts_big_size_limit" default, 10usize
+    CongestionControlConfigView { allowed_shard_outgoing_gas "allowed_shard_outgoing_gas"
+    default, max_congestion_incoming_gas "max_congestion_incoming_gas" default,
+    max_congestion_memory_consumption "max_congestion_memory_consumption" default,
+    max_congestion_missed_chunks "max_congestion_missed_chunks" default,
+    max_congestion_outgoing_gas "max_congestion_outgoing_gas" default, max_outgoing_gas
+    "max_outgoing_gas" default, max_tx_gas "max_tx_gas" default, min_outgoing_gas
+    "min_outgoing_gas" default, min_tx_gas "min_tx_gas" default,
+    outgoing_receipts_big_size_limit "outgoing_receipts_big_size_limit" default,
     outgoing_receipts_usual_size_limit "outgoing_receipts_usual_size_limit" default,
-    11usize reject_tx_congestion_threshold "reject_tx_congestion_threshold" default }
+    reject_tx_congestion_threshold "reject_tx_congestion_threshold" default }
 );
 ///Stores the congestion level of a shard. More info about congestion [here](https://near.github.io/nearcore/architecture/how/receipt-congestion.html?highlight=congestion#receipt-congestion)
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -666,9 +653,9 @@ pub struct CongestionInfoView {
     pub receipt_bytes: u64,
 }
 crate::deserialize_struct!(
-    CongestionInfoView { 0usize allowed_shard "allowed_shard" required, 1usize
-    buffered_receipts_gas "buffered_receipts_gas" required, 2usize delayed_receipts_gas
-    "delayed_receipts_gas" required, 3usize receipt_bytes "receipt_bytes" required }
+    CongestionInfoView { allowed_shard "allowed_shard" required, buffered_receipts_gas
+    "buffered_receipts_gas" required, delayed_receipts_gas "delayed_receipts_gas"
+    required, receipt_bytes "receipt_bytes" required }
 );
 ///A view of the contract code.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -677,8 +664,7 @@ pub struct ContractCodeView {
     pub hash: crate::CryptoHash,
 }
 crate::deserialize_struct!(
-    ContractCodeView { 0usize code_base64 "code_base64" required, 1usize hash "hash"
-    required }
+    ContractCodeView { code_base64 "code_base64" required, hash "hash" required }
 );
 ///Shows gas profile. More info [here](https://near.github.io/nearcore/architecture/gas/gas_profile.html?highlight=WASM_HOST_COST#example-transaction-gas-profile).
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -689,8 +675,8 @@ pub struct CostGasUsed {
     pub gas_used: ::std::string::String,
 }
 crate::deserialize_struct!(
-    CostGasUsed { 0usize cost "cost" required, 1usize cost_category "cost_category"
-    required, 2usize gas_used "gas_used" required }
+    CostGasUsed { cost "cost" required, cost_category "cost_category" required, gas_used
+    "gas_used" required }
 );
 ///Create account action
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -767,19 +753,18 @@ Default: `[]`.*/
     pub stake: crate::NearToken,
 }
 crate::deserialize_struct!(
-    CurrentEpochValidatorInfo { 0usize account_id "account_id" required, 1usize
-    is_slashed "is_slashed" required, 2usize num_expected_blocks "num_expected_blocks"
-    required, 3usize num_expected_chunks "num_expected_chunks" default, 4usize
-    num_expected_chunks_per_shard "num_expected_chunks_per_shard" default, 5usize
-    num_expected_endorsements "num_expected_endorsements" default, 6usize
-    num_expected_endorsements_per_shard "num_expected_endorsements_per_shard" default,
-    7usize num_produced_blocks "num_produced_blocks" required, 8usize num_produced_chunks
-    "num_produced_chunks" default, 9usize num_produced_chunks_per_shard
-    "num_produced_chunks_per_shard" default, 10usize num_produced_endorsements
-    "num_produced_endorsements" default, 11usize num_produced_endorsements_per_shard
-    "num_produced_endorsements_per_shard" default, 12usize public_key "public_key"
-    required, 13usize shards "shards" required, 14usize shards_endorsed "shards_endorsed"
-    default, 15usize stake "stake" required }
+    CurrentEpochValidatorInfo { account_id "account_id" required, is_slashed "is_slashed"
+    required, num_expected_blocks "num_expected_blocks" required, num_expected_chunks
+    "num_expected_chunks" default, num_expected_chunks_per_shard
+    "num_expected_chunks_per_shard" default, num_expected_endorsements
+    "num_expected_endorsements" default, num_expected_endorsements_per_shard
+    "num_expected_endorsements_per_shard" default, num_produced_blocks
+    "num_produced_blocks" required, num_produced_chunks "num_produced_chunks" default,
+    num_produced_chunks_per_shard "num_produced_chunks_per_shard" default,
+    num_produced_endorsements "num_produced_endorsements" default,
+    num_produced_endorsements_per_shard "num_produced_endorsements_per_shard" default,
+    public_key "public_key" required, shards "shards" required, shards_endorsed
+    "shards_endorsed" default, stake "stake" required }
 );
 ///The fees settings for a data receipt creation
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -801,8 +786,8 @@ Both `send` and `exec` costs are burned when a function call finishes execution 
     pub cost_per_byte: ::std::option::Option<Fee>,
 }
 crate::deserialize_struct!(
-    DataReceiptCreationConfigView { 0usize base_cost "base_cost" default, 1usize
-    cost_per_byte "cost_per_byte" default }
+    DataReceiptCreationConfigView { base_cost "base_cost" default, cost_per_byte
+    "cost_per_byte" default }
 );
 ///`DataReceiverView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -811,8 +796,7 @@ pub struct DataReceiverView {
     pub receiver_id: crate::AccountId,
 }
 crate::deserialize_struct!(
-    DataReceiverView { 0usize data_id "data_id" required, 1usize receiver_id
-    "receiver_id" required }
+    DataReceiverView { data_id "data_id" required, receiver_id "receiver_id" required }
 );
 ///This action allows to execute the inner actions behalf of the defined sender.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -836,10 +820,9 @@ After this action is processed it will increment.*/
     pub sender_id: crate::AccountId,
 }
 crate::deserialize_struct!(
-    DelegateAction { 0usize actions "actions" required, 1usize max_block_height
-    "max_block_height" required, 2usize nonce "nonce" required, 3usize public_key
-    "public_key" required, 4usize receiver_id "receiver_id" required, 5usize sender_id
-    "sender_id" required }
+    DelegateAction { actions "actions" required, max_block_height "max_block_height"
+    required, nonce "nonce" required, public_key "public_key" required, receiver_id
+    "receiver_id" required, sender_id "sender_id" required }
 );
 ///`DeleteAccountAction`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -847,7 +830,7 @@ pub struct DeleteAccountAction {
     pub beneficiary_id: crate::AccountId,
 }
 crate::deserialize_struct!(
-    DeleteAccountAction { 0usize beneficiary_id "beneficiary_id" required }
+    DeleteAccountAction { beneficiary_id "beneficiary_id" required }
 );
 ///`DeleteKeyAction`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -855,14 +838,14 @@ pub struct DeleteKeyAction {
     ///A public key associated with the access_key to be deleted.
     pub public_key: crate::PublicKey,
 }
-crate::deserialize_struct!(DeleteKeyAction { 0usize public_key "public_key" required });
+crate::deserialize_struct!(DeleteKeyAction { public_key "public_key" required });
 ///Deploy contract action
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct DeployContractAction {
     ///WebAssembly binary
     pub code: ::std::string::String,
 }
-crate::deserialize_struct!(DeployContractAction { 0usize code "code" required });
+crate::deserialize_struct!(DeployContractAction { code "code" required });
 ///Deploy global contract action
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct DeployGlobalContractAction {
@@ -871,8 +854,8 @@ pub struct DeployGlobalContractAction {
     pub deploy_mode: crate::types::GlobalContractDeployMode,
 }
 crate::deserialize_struct!(
-    DeployGlobalContractAction { 0usize code "code" required, 1usize deploy_mode
-    "deploy_mode" required }
+    DeployGlobalContractAction { code "code" required, deploy_mode "deploy_mode" required
+    }
 );
 ///`DetailedDebugStatus`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -885,11 +868,11 @@ pub struct DetailedDebugStatus {
     pub sync_status: ::std::string::String,
 }
 crate::deserialize_struct!(
-    DetailedDebugStatus { 0usize block_production_delay_millis
-    "block_production_delay_millis" required, 1usize catchup_status "catchup_status"
-    required, 2usize current_head_status "current_head_status" required, 3usize
-    current_header_head_status "current_header_head_status" required, 4usize network_info
-    "network_info" required, 5usize sync_status "sync_status" required }
+    DetailedDebugStatus { block_production_delay_millis "block_production_delay_millis"
+    required, catchup_status "catchup_status" required, current_head_status
+    "current_head_status" required, current_header_head_status
+    "current_header_head_status" required, network_info "network_info" required,
+    sync_status "sync_status" required }
 );
 ///`DeterministicAccountStateInitV1`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -898,8 +881,7 @@ pub struct DeterministicAccountStateInitV1 {
     pub data: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
 }
 crate::deserialize_struct!(
-    DeterministicAccountStateInitV1 { 0usize code "code" required, 1usize data "data"
-    required }
+    DeterministicAccountStateInitV1 { code "code" required, data "data" required }
 );
 ///`DeterministicStateInitAction`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -908,8 +890,8 @@ pub struct DeterministicStateInitAction {
     pub state_init: crate::types::DeterministicAccountStateInit,
 }
 crate::deserialize_struct!(
-    DeterministicStateInitAction { 0usize deposit "deposit" required, 1usize state_init
-    "state_init" required }
+    DeterministicStateInitAction { deposit "deposit" required, state_init "state_init"
+    required }
 );
 ///Configures how to dump state to external storage.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -930,9 +912,9 @@ gets in trouble.*/
     pub restart_dump_for_shards: ::std::option::Option<::std::vec::Vec<ShardId>>,
 }
 crate::deserialize_struct!(
-    DumpConfig { 0usize credentials_file "credentials_file" default, 1usize
-    iteration_delay "iteration_delay" default, 2usize location "location" default, 3usize
-    restart_dump_for_shards "restart_dump_for_shards" default }
+    DumpConfig { credentials_file "credentials_file" default, iteration_delay
+    "iteration_delay" default, location "location" default, restart_dump_for_shards
+    "restart_dump_for_shards" default }
 );
 ///`DurationAsStdSchemaProvider`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -941,8 +923,7 @@ pub struct DurationAsStdSchemaProvider {
     pub secs: i64,
 }
 crate::deserialize_struct!(
-    DurationAsStdSchemaProvider { 0usize nanos "nanos" required, 1usize secs "secs"
-    required }
+    DurationAsStdSchemaProvider { nanos "nanos" required, secs "secs" required }
 );
 /**Epoch identifier -- wrapped hash, to make it easier to distinguish.
 EpochId of epoch T is the hash of last block in T-2
@@ -983,9 +964,8 @@ if this timeout is exceeded.*/
     pub timeout_for_epoch_sync: ::std::option::Option<DurationAsStdSchemaProvider>,
 }
 crate::deserialize_struct!(
-    EpochSyncConfig { 0usize epoch_sync_horizon_num_epochs
-    "epoch_sync_horizon_num_epochs" default, 1usize timeout_for_epoch_sync
-    "timeout_for_epoch_sync" default }
+    EpochSyncConfig { epoch_sync_horizon_num_epochs "epoch_sync_horizon_num_epochs"
+    default, timeout_for_epoch_sync "timeout_for_epoch_sync" default }
 );
 ///`ExecutionMetadataView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1005,8 +985,8 @@ account with no code, or one that did not yet exist). The outer
     pub version: u32,
 }
 crate::deserialize_struct!(
-    ExecutionMetadataView { 0usize contracts "contracts" default, 1usize gas_profile
-    "gas_profile" default, 2usize version "version" required }
+    ExecutionMetadataView { contracts "contracts" default, gas_profile "gas_profile"
+    default, version "version" required }
 );
 ///`ExecutionOutcomeView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1035,10 +1015,10 @@ the prepaid gas price might be lower than the actual gas price and it creates a 
     pub tokens_burnt: crate::NearToken,
 }
 crate::deserialize_struct!(
-    ExecutionOutcomeView { 0usize executor_id "executor_id" required, 1usize gas_burnt
-    "gas_burnt" required, 2usize logs "logs" required, 3usize metadata "metadata"
-    default, 4usize receipt_ids "receipt_ids" required, 5usize status "status" required,
-    6usize tokens_burnt "tokens_burnt" required }
+    ExecutionOutcomeView { executor_id "executor_id" required, gas_burnt "gas_burnt"
+    required, logs "logs" required, metadata "metadata" default, receipt_ids
+    "receipt_ids" required, status "status" required, tokens_burnt "tokens_burnt"
+    required }
 );
 ///`ExecutionOutcomeWithIdView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1049,8 +1029,8 @@ pub struct ExecutionOutcomeWithIdView {
     pub proof: ::std::vec::Vec<MerklePathItem>,
 }
 crate::deserialize_struct!(
-    ExecutionOutcomeWithIdView { 0usize block_hash "block_hash" required, 1usize id "id"
-    required, 2usize outcome "outcome" required, 3usize proof "proof" required }
+    ExecutionOutcomeWithIdView { block_hash "block_hash" required, id "id" required,
+    outcome "outcome" required, proof "proof" required }
 );
 /**Typed view of ExtCostsConfig to preserve JSON output field names in protocol
 config RPC output.*/
@@ -1309,81 +1289,74 @@ pub struct ExtCostsConfigView {
     pub yield_resume_byte: ::std::option::Option<crate::NearGas>,
 }
 crate::deserialize_struct!(
-    ExtCostsConfigView { 0usize alt_bn128_g1_multiexp_base "alt_bn128_g1_multiexp_base"
-    default, 1usize alt_bn128_g1_multiexp_element "alt_bn128_g1_multiexp_element"
-    default, 2usize alt_bn128_g1_sum_base "alt_bn128_g1_sum_base" default, 3usize
-    alt_bn128_g1_sum_element "alt_bn128_g1_sum_element" default, 4usize
-    alt_bn128_pairing_check_base "alt_bn128_pairing_check_base" default, 5usize
-    alt_bn128_pairing_check_element "alt_bn128_pairing_check_element" default, 6usize
-    base "base" default, 7usize bls12381_g1_multiexp_base "bls12381_g1_multiexp_base"
-    default, 8usize bls12381_g1_multiexp_element "bls12381_g1_multiexp_element" default,
-    9usize bls12381_g2_multiexp_base "bls12381_g2_multiexp_base" default, 10usize
-    bls12381_g2_multiexp_element "bls12381_g2_multiexp_element" default, 11usize
-    bls12381_map_fp2_to_g2_base "bls12381_map_fp2_to_g2_base" default, 12usize
-    bls12381_map_fp2_to_g2_element "bls12381_map_fp2_to_g2_element" default, 13usize
-    bls12381_map_fp_to_g1_base "bls12381_map_fp_to_g1_base" default, 14usize
-    bls12381_map_fp_to_g1_element "bls12381_map_fp_to_g1_element" default, 15usize
-    bls12381_p1_decompress_base "bls12381_p1_decompress_base" default, 16usize
-    bls12381_p1_decompress_element "bls12381_p1_decompress_element" default, 17usize
-    bls12381_p1_sum_base "bls12381_p1_sum_base" default, 18usize bls12381_p1_sum_element
-    "bls12381_p1_sum_element" default, 19usize bls12381_p2_decompress_base
-    "bls12381_p2_decompress_base" default, 20usize bls12381_p2_decompress_element
-    "bls12381_p2_decompress_element" default, 21usize bls12381_p2_sum_base
-    "bls12381_p2_sum_base" default, 22usize bls12381_p2_sum_element
-    "bls12381_p2_sum_element" default, 23usize bls12381_pairing_base
-    "bls12381_pairing_base" default, 24usize bls12381_pairing_element
-    "bls12381_pairing_element" default, 25usize contract_compile_base
-    "contract_compile_base" default, 26usize contract_compile_bytes
-    "contract_compile_bytes" default, 27usize contract_loading_base
-    "contract_loading_base" default, 28usize contract_loading_bytes
-    "contract_loading_bytes" default, 29usize ecrecover_base "ecrecover_base" default,
-    30usize ed25519_verify_base "ed25519_verify_base" default, 31usize
-    ed25519_verify_byte "ed25519_verify_byte" default, 32usize keccak256_base
-    "keccak256_base" default, 33usize keccak256_byte "keccak256_byte" default, 34usize
-    keccak512_base "keccak512_base" default, 35usize keccak512_byte "keccak512_byte"
-    default, 36usize log_base "log_base" default, 37usize log_byte "log_byte" default,
-    38usize p256_verify_base "p256_verify_base" default, 39usize p256_verify_byte
-    "p256_verify_byte" default, 40usize promise_and_base "promise_and_base" default,
-    41usize promise_and_per_promise "promise_and_per_promise" default, 42usize
-    promise_return "promise_return" default, 43usize read_cached_trie_node
-    "read_cached_trie_node" default, 44usize read_memory_base "read_memory_base" default,
-    45usize read_memory_byte "read_memory_byte" default, 46usize read_register_base
-    "read_register_base" default, 47usize read_register_byte "read_register_byte"
-    default, 48usize ripemd160_base "ripemd160_base" default, 49usize ripemd160_block
-    "ripemd160_block" default, 50usize sha256_base "sha256_base" default, 51usize
-    sha256_byte "sha256_byte" default, 52usize storage_has_key_base
-    "storage_has_key_base" default, 53usize storage_has_key_byte "storage_has_key_byte"
-    default, 54usize storage_iter_create_from_byte "storage_iter_create_from_byte"
-    default, 55usize storage_iter_create_prefix_base "storage_iter_create_prefix_base"
-    default, 56usize storage_iter_create_prefix_byte "storage_iter_create_prefix_byte"
-    default, 57usize storage_iter_create_range_base "storage_iter_create_range_base"
-    default, 58usize storage_iter_create_to_byte "storage_iter_create_to_byte" default,
-    59usize storage_iter_next_base "storage_iter_next_base" default, 60usize
-    storage_iter_next_key_byte "storage_iter_next_key_byte" default, 61usize
-    storage_iter_next_value_byte "storage_iter_next_value_byte" default, 62usize
-    storage_large_read_overhead_base "storage_large_read_overhead_base" default, 63usize
-    storage_large_read_overhead_byte "storage_large_read_overhead_byte" default, 64usize
-    storage_read_base "storage_read_base" default, 65usize storage_read_key_byte
-    "storage_read_key_byte" default, 66usize storage_read_value_byte
-    "storage_read_value_byte" default, 67usize storage_remove_base "storage_remove_base"
-    default, 68usize storage_remove_key_byte "storage_remove_key_byte" default, 69usize
-    storage_remove_ret_value_byte "storage_remove_ret_value_byte" default, 70usize
-    storage_write_base "storage_write_base" default, 71usize storage_write_evicted_byte
-    "storage_write_evicted_byte" default, 72usize storage_write_key_byte
-    "storage_write_key_byte" default, 73usize storage_write_value_byte
-    "storage_write_value_byte" default, 74usize touching_trie_node "touching_trie_node"
-    default, 75usize utf16_decoding_base "utf16_decoding_base" default, 76usize
-    utf16_decoding_byte "utf16_decoding_byte" default, 77usize utf8_decoding_base
-    "utf8_decoding_base" default, 78usize utf8_decoding_byte "utf8_decoding_byte"
-    default, 79usize validator_stake_base "validator_stake_base" default, 80usize
-    validator_total_stake_base "validator_total_stake_base" default, 81usize
-    write_memory_base "write_memory_base" default, 82usize write_memory_byte
-    "write_memory_byte" default, 83usize write_register_base "write_register_base"
-    default, 84usize write_register_byte "write_register_byte" default, 85usize
-    yield_create_base "yield_create_base" default, 86usize yield_create_byte
-    "yield_create_byte" default, 87usize yield_create_with_id_base
-    "yield_create_with_id_base" default, 88usize yield_resume_base "yield_resume_base"
-    default, 89usize yield_resume_byte "yield_resume_byte" default }
+    ExtCostsConfigView { alt_bn128_g1_multiexp_base "alt_bn128_g1_multiexp_base" default,
+    alt_bn128_g1_multiexp_element "alt_bn128_g1_multiexp_element" default,
+    alt_bn128_g1_sum_base "alt_bn128_g1_sum_base" default, alt_bn128_g1_sum_element
+    "alt_bn128_g1_sum_element" default, alt_bn128_pairing_check_base
+    "alt_bn128_pairing_check_base" default, alt_bn128_pairing_check_element
+    "alt_bn128_pairing_check_element" default, base "base" default,
+    bls12381_g1_multiexp_base "bls12381_g1_multiexp_base" default,
+    bls12381_g1_multiexp_element "bls12381_g1_multiexp_element" default,
+    bls12381_g2_multiexp_base "bls12381_g2_multiexp_base" default,
+    bls12381_g2_multiexp_element "bls12381_g2_multiexp_element" default,
+    bls12381_map_fp2_to_g2_base "bls12381_map_fp2_to_g2_base" default,
+    bls12381_map_fp2_to_g2_element "bls12381_map_fp2_to_g2_element" default,
+    bls12381_map_fp_to_g1_base "bls12381_map_fp_to_g1_base" default,
+    bls12381_map_fp_to_g1_element "bls12381_map_fp_to_g1_element" default,
+    bls12381_p1_decompress_base "bls12381_p1_decompress_base" default,
+    bls12381_p1_decompress_element "bls12381_p1_decompress_element" default,
+    bls12381_p1_sum_base "bls12381_p1_sum_base" default, bls12381_p1_sum_element
+    "bls12381_p1_sum_element" default, bls12381_p2_decompress_base
+    "bls12381_p2_decompress_base" default, bls12381_p2_decompress_element
+    "bls12381_p2_decompress_element" default, bls12381_p2_sum_base "bls12381_p2_sum_base"
+    default, bls12381_p2_sum_element "bls12381_p2_sum_element" default,
+    bls12381_pairing_base "bls12381_pairing_base" default, bls12381_pairing_element
+    "bls12381_pairing_element" default, contract_compile_base "contract_compile_base"
+    default, contract_compile_bytes "contract_compile_bytes" default,
+    contract_loading_base "contract_loading_base" default, contract_loading_bytes
+    "contract_loading_bytes" default, ecrecover_base "ecrecover_base" default,
+    ed25519_verify_base "ed25519_verify_base" default, ed25519_verify_byte
+    "ed25519_verify_byte" default, keccak256_base "keccak256_base" default,
+    keccak256_byte "keccak256_byte" default, keccak512_base "keccak512_base" default,
+    keccak512_byte "keccak512_byte" default, log_base "log_base" default, log_byte
+    "log_byte" default, p256_verify_base "p256_verify_base" default, p256_verify_byte
+    "p256_verify_byte" default, promise_and_base "promise_and_base" default,
+    promise_and_per_promise "promise_and_per_promise" default, promise_return
+    "promise_return" default, read_cached_trie_node "read_cached_trie_node" default,
+    read_memory_base "read_memory_base" default, read_memory_byte "read_memory_byte"
+    default, read_register_base "read_register_base" default, read_register_byte
+    "read_register_byte" default, ripemd160_base "ripemd160_base" default,
+    ripemd160_block "ripemd160_block" default, sha256_base "sha256_base" default,
+    sha256_byte "sha256_byte" default, storage_has_key_base "storage_has_key_base"
+    default, storage_has_key_byte "storage_has_key_byte" default,
+    storage_iter_create_from_byte "storage_iter_create_from_byte" default,
+    storage_iter_create_prefix_base "storage_iter_create_prefix_base" default,
+    storage_iter_create_prefix_byte "storage_iter_create_prefix_byte" default,
+    storage_iter_create_range_base "storage_iter_create_range_base" default,
+    storage_iter_create_to_byte "storage_iter_create_to_byte" default,
+    storage_iter_next_base "storage_iter_next_base" default, storage_iter_next_key_byte
+    "storage_iter_next_key_byte" default, storage_iter_next_value_byte
+    "storage_iter_next_value_byte" default, storage_large_read_overhead_base
+    "storage_large_read_overhead_base" default, storage_large_read_overhead_byte
+    "storage_large_read_overhead_byte" default, storage_read_base "storage_read_base"
+    default, storage_read_key_byte "storage_read_key_byte" default,
+    storage_read_value_byte "storage_read_value_byte" default, storage_remove_base
+    "storage_remove_base" default, storage_remove_key_byte "storage_remove_key_byte"
+    default, storage_remove_ret_value_byte "storage_remove_ret_value_byte" default,
+    storage_write_base "storage_write_base" default, storage_write_evicted_byte
+    "storage_write_evicted_byte" default, storage_write_key_byte "storage_write_key_byte"
+    default, storage_write_value_byte "storage_write_value_byte" default,
+    touching_trie_node "touching_trie_node" default, utf16_decoding_base
+    "utf16_decoding_base" default, utf16_decoding_byte "utf16_decoding_byte" default,
+    utf8_decoding_base "utf8_decoding_base" default, utf8_decoding_byte
+    "utf8_decoding_byte" default, validator_stake_base "validator_stake_base" default,
+    validator_total_stake_base "validator_total_stake_base" default, write_memory_base
+    "write_memory_base" default, write_memory_byte "write_memory_byte" default,
+    write_register_base "write_register_base" default, write_register_byte
+    "write_register_byte" default, yield_create_base "yield_create_base" default,
+    yield_create_byte "yield_create_byte" default, yield_create_with_id_base
+    "yield_create_with_id_base" default, yield_resume_base "yield_resume_base" default,
+    yield_resume_byte "yield_resume_byte" default }
 );
 ///`ExternalStorageConfig`
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -1411,9 +1384,9 @@ Default: `5`.*/
     pub num_concurrent_requests_during_catchup: ::std::option::Option<u8>,
 }
 crate::deserialize_struct!(
-    ExternalStorageConfig { 0usize external_storage_fallback_threshold
-    "external_storage_fallback_threshold" default, 1usize location "location" default,
-    2usize num_concurrent_requests "num_concurrent_requests" default, 3usize
+    ExternalStorageConfig { external_storage_fallback_threshold
+    "external_storage_fallback_threshold" default, location "location" default,
+    num_concurrent_requests "num_concurrent_requests" default,
     num_concurrent_requests_during_catchup "num_concurrent_requests_during_catchup"
     default }
 );
@@ -1432,8 +1405,8 @@ the shard.*/
     pub send_sir: crate::NearGas,
 }
 crate::deserialize_struct!(
-    Fee { 0usize execution "execution" required, 1usize send_not_sir "send_not_sir"
-    required, 2usize send_sir "send_sir" required }
+    Fee { execution "execution" required, send_not_sir "send_not_sir" required, send_sir
+    "send_sir" required }
 );
 /**Execution outcome of the transaction and all the subsequent receipts.
 Could be not finalized yet*/
@@ -1453,9 +1426,9 @@ FinalExecutionStatus::SuccessValue - the result of the first leaf receipt_id*/
     pub transaction_outcome: ExecutionOutcomeWithIdView,
 }
 crate::deserialize_struct!(
-    FinalExecutionOutcomeView { 0usize receipts_outcome "receipts_outcome" required,
-    1usize status "status" required, 2usize transaction "transaction" required, 3usize
-    transaction_outcome "transaction_outcome" required }
+    FinalExecutionOutcomeView { receipts_outcome "receipts_outcome" required, status
+    "status" required, transaction "transaction" required, transaction_outcome
+    "transaction_outcome" required }
 );
 /**Final execution outcome of the transaction and all of subsequent the receipts. Also includes
 the generated receipt.*/
@@ -1477,10 +1450,9 @@ FinalExecutionStatus::SuccessValue - the result of the first leaf receipt_id*/
     pub transaction_outcome: ExecutionOutcomeWithIdView,
 }
 crate::deserialize_struct!(
-    FinalExecutionOutcomeWithReceiptView { 0usize receipts "receipts" required, 1usize
-    receipts_outcome "receipts_outcome" required, 2usize status "status" required, 3usize
-    transaction "transaction" required, 4usize transaction_outcome "transaction_outcome"
-    required }
+    FinalExecutionOutcomeWithReceiptView { receipts "receipts" required, receipts_outcome
+    "receipts_outcome" required, status "status" required, transaction "transaction"
+    required, transaction_outcome "transaction_outcome" required }
 );
 ///`FunctionCallAction`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1491,8 +1463,8 @@ pub struct FunctionCallAction {
     pub method_name: ::std::string::String,
 }
 crate::deserialize_struct!(
-    FunctionCallAction { 0usize args "args" required, 1usize deposit "deposit" required,
-    2usize gas "gas" required, 3usize method_name "method_name" required }
+    FunctionCallAction { args "args" required, deposit "deposit" required, gas "gas"
+    required, method_name "method_name" required }
 );
 /**Grants limited permission to make transactions with FunctionCallActions
 The permission can limit the allowed balance to be spent on the prepaid gas.
@@ -1516,8 +1488,8 @@ Empty list means any method name can be used.*/
     pub receiver_id: ::std::string::String,
 }
 crate::deserialize_struct!(
-    FunctionCallPermission { 0usize allowance "allowance" default, 1usize method_names
-    "method_names" required, 2usize receiver_id "receiver_id" required }
+    FunctionCallPermission { allowance "allowance" default, method_names "method_names"
+    required, receiver_id "receiver_id" required }
 );
 ///`GasKeyInfo`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1526,15 +1498,14 @@ pub struct GasKeyInfo {
     pub num_nonces: u16,
 }
 crate::deserialize_struct!(
-    GasKeyInfo { 0usize balance "balance" required, 1usize num_nonces "num_nonces"
-    required }
+    GasKeyInfo { balance "balance" required, num_nonces "num_nonces" required }
 );
 ///Gas key nonces view returned by the `view_gas_key_nonces` RPC query.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct GasKeyNoncesView {
     pub nonces: ::std::vec::Vec<u64>,
 }
-crate::deserialize_struct!(GasKeyNoncesView { 0usize nonces "nonces" required });
+crate::deserialize_struct!(GasKeyNoncesView { nonces "nonces" required });
 ///Configuration for garbage collection.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct GcConfig {
@@ -1562,9 +1533,9 @@ Default: `{"nanos":500000000,"secs":0}`.*/
     pub gc_step_period: ::std::option::Option<DurationAsStdSchemaProvider>,
 }
 crate::deserialize_struct!(
-    GcConfig { 0usize gc_blocks_limit "gc_blocks_limit" default, 1usize
-    gc_fork_clean_step "gc_fork_clean_step" default, 2usize gc_num_epochs_to_keep
-    "gc_num_epochs_to_keep" default, 3usize gc_step_period "gc_step_period" default }
+    GcConfig { gc_blocks_limit "gc_blocks_limit" default, gc_fork_clean_step
+    "gc_fork_clean_step" default, gc_num_epochs_to_keep "gc_num_epochs_to_keep" default,
+    gc_step_period "gc_step_period" default }
 );
 ///`GenesisConfig`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1695,37 +1666,34 @@ Default: `false`.*/
     pub validators: ::std::vec::Vec<AccountInfo>,
 }
 crate::deserialize_struct!(
-    GenesisConfig { 0usize block_producer_kickout_threshold
-    "block_producer_kickout_threshold" required, 1usize chain_id "chain_id" required,
-    2usize chunk_producer_assignment_changes_limit
-    "chunk_producer_assignment_changes_limit" default, 3usize
-    chunk_producer_kickout_threshold "chunk_producer_kickout_threshold" required, 4usize
-    chunk_validator_only_kickout_threshold "chunk_validator_only_kickout_threshold"
-    default, 5usize dynamic_resharding "dynamic_resharding" required, 6usize epoch_length
-    "epoch_length" required, 7usize fishermen_threshold "fishermen_threshold" required,
-    8usize gas_limit "gas_limit" required, 9usize gas_price_adjustment_rate
-    "gas_price_adjustment_rate" required, 10usize genesis_height "genesis_height"
-    required, 11usize genesis_time "genesis_time" required, 12usize max_gas_price
-    "max_gas_price" required, 13usize max_inflation_rate "max_inflation_rate" required,
-    14usize max_kickout_stake_perc "max_kickout_stake_perc" default, 15usize
-    min_gas_price "min_gas_price" required, 16usize minimum_stake_divisor
-    "minimum_stake_divisor" default, 17usize minimum_stake_ratio "minimum_stake_ratio"
-    default, 18usize minimum_validators_per_shard "minimum_validators_per_shard" default,
-    19usize num_block_producer_seats "num_block_producer_seats" required, 20usize
-    num_blocks_per_year "num_blocks_per_year" required, 21usize num_chunk_producer_seats
-    "num_chunk_producer_seats" default, 22usize num_chunk_validator_seats
-    "num_chunk_validator_seats" default, 23usize online_max_threshold
-    "online_max_threshold" default, 24usize online_min_threshold "online_min_threshold"
-    default, 25usize protocol_reward_rate "protocol_reward_rate" required, 26usize
-    protocol_treasury_account "protocol_treasury_account" required, 27usize
-    protocol_upgrade_stake_threshold "protocol_upgrade_stake_threshold" default, 28usize
-    protocol_version "protocol_version" required, 29usize shard_layout "shard_layout"
-    default, 30usize shuffle_shard_assignment_for_chunk_producers
-    "shuffle_shard_assignment_for_chunk_producers" default, 31usize
+    GenesisConfig { block_producer_kickout_threshold "block_producer_kickout_threshold"
+    required, chain_id "chain_id" required, chunk_producer_assignment_changes_limit
+    "chunk_producer_assignment_changes_limit" default, chunk_producer_kickout_threshold
+    "chunk_producer_kickout_threshold" required, chunk_validator_only_kickout_threshold
+    "chunk_validator_only_kickout_threshold" default, dynamic_resharding
+    "dynamic_resharding" required, epoch_length "epoch_length" required,
+    fishermen_threshold "fishermen_threshold" required, gas_limit "gas_limit" required,
+    gas_price_adjustment_rate "gas_price_adjustment_rate" required, genesis_height
+    "genesis_height" required, genesis_time "genesis_time" required, max_gas_price
+    "max_gas_price" required, max_inflation_rate "max_inflation_rate" required,
+    max_kickout_stake_perc "max_kickout_stake_perc" default, min_gas_price
+    "min_gas_price" required, minimum_stake_divisor "minimum_stake_divisor" default,
+    minimum_stake_ratio "minimum_stake_ratio" default, minimum_validators_per_shard
+    "minimum_validators_per_shard" default, num_block_producer_seats
+    "num_block_producer_seats" required, num_blocks_per_year "num_blocks_per_year"
+    required, num_chunk_producer_seats "num_chunk_producer_seats" default,
+    num_chunk_validator_seats "num_chunk_validator_seats" default, online_max_threshold
+    "online_max_threshold" default, online_min_threshold "online_min_threshold" default,
+    protocol_reward_rate "protocol_reward_rate" required, protocol_treasury_account
+    "protocol_treasury_account" required, protocol_upgrade_stake_threshold
+    "protocol_upgrade_stake_threshold" default, protocol_version "protocol_version"
+    required, shard_layout "shard_layout" default,
+    shuffle_shard_assignment_for_chunk_producers
+    "shuffle_shard_assignment_for_chunk_producers" default,
     target_validator_mandates_per_shard "target_validator_mandates_per_shard" default,
-    32usize total_supply "total_supply" required, 33usize transaction_validity_period
-    "transaction_validity_period" required, 34usize use_production_config
-    "use_production_config" default, 35usize validators "validators" required }
+    total_supply "total_supply" required, transaction_validity_period
+    "transaction_validity_period" required, use_production_config "use_production_config"
+    default, validators "validators" required }
 );
 /**Information about a Producer: its account name, peer_id and a list of connected peers that
 the node can use to send message for this producer.*/
@@ -1737,8 +1705,8 @@ pub struct KnownProducerView {
     pub peer_id: crate::PublicKey,
 }
 crate::deserialize_struct!(
-    KnownProducerView { 0usize account_id "account_id" required, 1usize next_hops
-    "next_hops" default, 2usize peer_id "peer_id" required }
+    KnownProducerView { account_id "account_id" required, next_hops "next_hops" default,
+    peer_id "peer_id" required }
 );
 ///`LightClientBlockLiteView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1748,9 +1716,8 @@ pub struct LightClientBlockLiteView {
     pub prev_block_hash: crate::CryptoHash,
 }
 crate::deserialize_struct!(
-    LightClientBlockLiteView { 0usize inner_lite "inner_lite" required, 1usize
-    inner_rest_hash "inner_rest_hash" required, 2usize prev_block_hash "prev_block_hash"
-    required }
+    LightClientBlockLiteView { inner_lite "inner_lite" required, inner_rest_hash
+    "inner_rest_hash" required, prev_block_hash "prev_block_hash" required }
 );
 /**Describes limits for VM and Runtime.
 TODO #4139: consider switching to strongly-typed wrappers instead of raw quantities*/
@@ -1895,42 +1862,38 @@ a contract may declare.*/
     pub yield_timeout_length_in_blocks: ::std::option::Option<u64>,
 }
 crate::deserialize_struct!(
-    LimitConfig { 0usize account_id_validity_rules_version
-    "account_id_validity_rules_version" default, 1usize initial_memory_pages
-    "initial_memory_pages" default, 2usize max_actions_per_receipt
-    "max_actions_per_receipt" default, 3usize max_arguments_length "max_arguments_length"
-    default, 4usize max_blocks_per_contract "max_blocks_per_contract" default, 5usize
-    max_blocks_per_function "max_blocks_per_function" default, 6usize max_contract_size
-    "max_contract_size" default, 7usize max_deploy_actions_per_receipt
-    "max_deploy_actions_per_receipt" default, 8usize max_elements_per_contract_table
-    "max_elements_per_contract_table" default, 9usize max_function_body_size
-    "max_function_body_size" default, 10usize max_functions_number_per_contract
-    "max_functions_number_per_contract" default, 11usize max_gas_burnt "max_gas_burnt"
-    default, 12usize max_instrumented_code_size "max_instrumented_code_size" default,
-    13usize max_length_method_name "max_length_method_name" default, 14usize
-    max_length_returned_data "max_length_returned_data" default, 15usize
-    max_length_storage_key "max_length_storage_key" default, 16usize
-    max_length_storage_value "max_length_storage_value" default, 17usize
-    max_locals_per_contract "max_locals_per_contract" default, 18usize max_memory_pages
-    "max_memory_pages" default, 19usize max_number_bytes_method_names
-    "max_number_bytes_method_names" default, 20usize max_number_input_data_dependencies
-    "max_number_input_data_dependencies" default, 21usize max_number_logs
-    "max_number_logs" default, 22usize max_number_registers "max_number_registers"
-    default, 23usize max_operand_stack_bytes_per_function
-    "max_operand_stack_bytes_per_function" default, 24usize max_params_per_contract
-    "max_params_per_contract" default, 25usize max_params_per_function
-    "max_params_per_function" default, 26usize max_promises_per_function_call_action
-    "max_promises_per_function_call_action" default, 27usize max_receipt_size
-    "max_receipt_size" default, 28usize max_register_size "max_register_size" default,
-    29usize max_stack_height "max_stack_height" default, 30usize max_tables_per_contract
-    "max_tables_per_contract" default, 31usize max_total_log_length
-    "max_total_log_length" default, 32usize max_total_prepaid_gas "max_total_prepaid_gas"
-    default, 33usize max_transaction_size "max_transaction_size" default, 34usize
-    max_types_per_contract "max_types_per_contract" default, 35usize
-    max_yield_payload_size "max_yield_payload_size" default, 36usize
-    per_receipt_storage_proof_size_limit "per_receipt_storage_proof_size_limit" default,
-    37usize registers_memory_limit "registers_memory_limit" default, 38usize
-    yield_timeout_length_in_blocks "yield_timeout_length_in_blocks" default }
+    LimitConfig { account_id_validity_rules_version "account_id_validity_rules_version"
+    default, initial_memory_pages "initial_memory_pages" default, max_actions_per_receipt
+    "max_actions_per_receipt" default, max_arguments_length "max_arguments_length"
+    default, max_blocks_per_contract "max_blocks_per_contract" default,
+    max_blocks_per_function "max_blocks_per_function" default, max_contract_size
+    "max_contract_size" default, max_deploy_actions_per_receipt
+    "max_deploy_actions_per_receipt" default, max_elements_per_contract_table
+    "max_elements_per_contract_table" default, max_function_body_size
+    "max_function_body_size" default, max_functions_number_per_contract
+    "max_functions_number_per_contract" default, max_gas_burnt "max_gas_burnt" default,
+    max_instrumented_code_size "max_instrumented_code_size" default,
+    max_length_method_name "max_length_method_name" default, max_length_returned_data
+    "max_length_returned_data" default, max_length_storage_key "max_length_storage_key"
+    default, max_length_storage_value "max_length_storage_value" default,
+    max_locals_per_contract "max_locals_per_contract" default, max_memory_pages
+    "max_memory_pages" default, max_number_bytes_method_names
+    "max_number_bytes_method_names" default, max_number_input_data_dependencies
+    "max_number_input_data_dependencies" default, max_number_logs "max_number_logs"
+    default, max_number_registers "max_number_registers" default,
+    max_operand_stack_bytes_per_function "max_operand_stack_bytes_per_function" default,
+    max_params_per_contract "max_params_per_contract" default, max_params_per_function
+    "max_params_per_function" default, max_promises_per_function_call_action
+    "max_promises_per_function_call_action" default, max_receipt_size "max_receipt_size"
+    default, max_register_size "max_register_size" default, max_stack_height
+    "max_stack_height" default, max_tables_per_contract "max_tables_per_contract"
+    default, max_total_log_length "max_total_log_length" default, max_total_prepaid_gas
+    "max_total_prepaid_gas" default, max_transaction_size "max_transaction_size" default,
+    max_types_per_contract "max_types_per_contract" default, max_yield_payload_size
+    "max_yield_payload_size" default, per_receipt_storage_proof_size_limit
+    "per_receipt_storage_proof_size_limit" default, registers_memory_limit
+    "registers_memory_limit" default, yield_timeout_length_in_blocks
+    "yield_timeout_length_in_blocks" default }
 );
 ///`MerklePathItem`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1939,7 +1902,7 @@ pub struct MerklePathItem {
     pub hash: crate::CryptoHash,
 }
 crate::deserialize_struct!(
-    MerklePathItem { 0usize direction "direction" required, 1usize hash "hash" required }
+    MerklePathItem { direction "direction" required, hash "hash" required }
 );
 ///`MissingTrieValue`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -1948,7 +1911,7 @@ pub struct MissingTrieValue {
     pub hash: crate::CryptoHash,
 }
 crate::deserialize_struct!(
-    MissingTrieValue { 0usize context "context" required, 1usize hash "hash" required }
+    MissingTrieValue { context "context" required, hash "hash" required }
 );
 ///`MutableConfigValue`
 #[derive(
@@ -2004,12 +1967,11 @@ pub struct NetworkInfoView {
     pub tier1_connections: ::std::vec::Vec<PeerInfoView>,
 }
 crate::deserialize_struct!(
-    NetworkInfoView { 0usize connected_peers "connected_peers" required, 1usize
-    known_producers "known_producers" required, 2usize num_connected_peers
-    "num_connected_peers" required, 3usize peer_max_count "peer_max_count" required,
-    4usize tier1_accounts_data "tier1_accounts_data" required, 5usize tier1_accounts_keys
-    "tier1_accounts_keys" required, 6usize tier1_connections "tier1_connections" required
-    }
+    NetworkInfoView { connected_peers "connected_peers" required, known_producers
+    "known_producers" required, num_connected_peers "num_connected_peers" required,
+    peer_max_count "peer_max_count" required, tier1_accounts_data "tier1_accounts_data"
+    required, tier1_accounts_keys "tier1_accounts_keys" required, tier1_connections
+    "tier1_connections" required }
 );
 ///`NextEpochValidatorInfo`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2020,9 +1982,8 @@ pub struct NextEpochValidatorInfo {
     pub stake: crate::NearToken,
 }
 crate::deserialize_struct!(
-    NextEpochValidatorInfo { 0usize account_id "account_id" required, 1usize public_key
-    "public_key" required, 2usize shards "shards" required, 3usize stake "stake" required
-    }
+    NextEpochValidatorInfo { account_id "account_id" required, public_key "public_key"
+    required, shards "shards" required, stake "stake" required }
 );
 ///Peer id is the public key.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2069,16 +2030,15 @@ pub struct PeerInfoView {
     pub tracked_shards: ::std::vec::Vec<ShardId>,
 }
 crate::deserialize_struct!(
-    PeerInfoView { 0usize account_id "account_id" default, 1usize addr "addr" required,
-    2usize archival "archival" required, 3usize block_hash "block_hash" default, 4usize
+    PeerInfoView { account_id "account_id" default, addr "addr" required, archival
+    "archival" required, block_hash "block_hash" default,
     connection_established_time_millis "connection_established_time_millis" required,
-    5usize height "height" default, 6usize is_highest_block_invalid
-    "is_highest_block_invalid" required, 7usize is_outbound_peer "is_outbound_peer"
-    required, 8usize last_time_peer_requested_millis "last_time_peer_requested_millis"
-    required, 9usize last_time_received_message_millis
-    "last_time_received_message_millis" required, 10usize nonce "nonce" required, 11usize
-    peer_id "peer_id" required, 12usize received_bytes_per_sec "received_bytes_per_sec"
-    required, 13usize sent_bytes_per_sec "sent_bytes_per_sec" required, 14usize
+    height "height" default, is_highest_block_invalid "is_highest_block_invalid"
+    required, is_outbound_peer "is_outbound_peer" required,
+    last_time_peer_requested_millis "last_time_peer_requested_millis" required,
+    last_time_received_message_millis "last_time_received_message_millis" required, nonce
+    "nonce" required, peer_id "peer_id" required, received_bytes_per_sec
+    "received_bytes_per_sec" required, sent_bytes_per_sec "sent_bytes_per_sec" required,
     tracked_shards "tracked_shards" required }
 );
 ///`PublicKeyHandle`
@@ -2129,9 +2089,7 @@ pub struct RangeOfUint64 {
     pub end: u64,
     pub start: u64,
 }
-crate::deserialize_struct!(
-    RangeOfUint64 { 0usize end "end" required, 1usize start "start" required }
-);
+crate::deserialize_struct!(RangeOfUint64 { end "end" required, start "start" required });
 ///`ReceiptView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ReceiptView {
@@ -2146,9 +2104,9 @@ Default: `0`.*/
     pub receiver_id: crate::AccountId,
 }
 crate::deserialize_struct!(
-    ReceiptView { 0usize predecessor_id "predecessor_id" required, 1usize priority
-    "priority" default, 2usize receipt "receipt" required, 3usize receipt_id "receipt_id"
-    required, 4usize receiver_id "receiver_id" required }
+    ReceiptView { predecessor_id "predecessor_id" required, priority "priority" default,
+    receipt "receipt" required, receipt_id "receipt_id" required, receiver_id
+    "receiver_id" required }
 );
 ///`RpcBlockResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2159,8 +2117,8 @@ pub struct RpcBlockResponse {
     pub header: BlockHeaderView,
 }
 crate::deserialize_struct!(
-    RpcBlockResponse { 0usize author "author" required, 1usize chunks "chunks" required,
-    2usize header "header" required }
+    RpcBlockResponse { author "author" required, chunks "chunks" required, header
+    "header" required }
 );
 ///A result returned by contract method
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2171,9 +2129,8 @@ pub struct RpcCallFunctionResponse {
     pub result: ::std::vec::Vec<u8>,
 }
 crate::deserialize_struct!(
-    RpcCallFunctionResponse { 0usize block_hash "block_hash" required, 1usize
-    block_height "block_height" required, 2usize logs "logs" required, 3usize result
-    "result" required }
+    RpcCallFunctionResponse { block_hash "block_hash" required, block_height
+    "block_height" required, logs "logs" required, result "result" required }
 );
 ///`RpcChunkResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2184,8 +2141,8 @@ pub struct RpcChunkResponse {
     pub transactions: ::std::vec::Vec<SignedTransactionView>,
 }
 crate::deserialize_struct!(
-    RpcChunkResponse { 0usize author "author" required, 1usize header "header" required,
-    2usize receipts "receipts" required, 3usize transactions "transactions" required }
+    RpcChunkResponse { author "author" required, header "header" required, receipts
+    "receipts" required, transactions "transactions" required }
 );
 ///ClientConfig where some fields can be updated at runtime.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -2462,69 +2419,62 @@ to upcoming chunk producers.*/
     pub view_client_threads: ::std::option::Option<u64>,
 }
 crate::deserialize_struct!(
-    RpcClientConfigResponse { 0usize archive "archive" default, 1usize
-    block_header_fetch_horizon "block_header_fetch_horizon" default, 2usize
-    block_production_tracking_delay "block_production_tracking_delay" default, 3usize
-    catchup_step_period "catchup_step_period" default, 4usize chain_id "chain_id"
-    default, 5usize chunk_distribution_network "chunk_distribution_network" default,
-    6usize chunk_request_retry_period "chunk_request_retry_period" default, 7usize
-    chunk_validation_threads "chunk_validation_threads" default, 8usize chunk_wait_mult
-    "chunk_wait_mult" default, 9usize chunks_cache_height_horizon
-    "chunks_cache_height_horizon" default, 10usize client_background_migration_threads
-    "client_background_migration_threads" default, 11usize cloud_archival_writer
-    "cloud_archival_writer" default, 12usize disable_tx_routing "disable_tx_routing"
-    default, 13usize doomslug_step_period "doomslug_step_period" default, 14usize
+    RpcClientConfigResponse { archive "archive" default, block_header_fetch_horizon
+    "block_header_fetch_horizon" default, block_production_tracking_delay
+    "block_production_tracking_delay" default, catchup_step_period "catchup_step_period"
+    default, chain_id "chain_id" default, chunk_distribution_network
+    "chunk_distribution_network" default, chunk_request_retry_period
+    "chunk_request_retry_period" default, chunk_validation_threads
+    "chunk_validation_threads" default, chunk_wait_mult "chunk_wait_mult" default,
+    chunks_cache_height_horizon "chunks_cache_height_horizon" default,
+    client_background_migration_threads "client_background_migration_threads" default,
+    cloud_archival_writer "cloud_archival_writer" default, disable_tx_routing
+    "disable_tx_routing" default, doomslug_step_period "doomslug_step_period" default,
     enable_early_prepare_transactions "enable_early_prepare_transactions" default,
-    15usize enable_multiline_logging "enable_multiline_logging" default, 16usize
-    enable_statistics_export "enable_statistics_export" default, 17usize epoch_length
-    "epoch_length" default, 18usize epoch_sync "epoch_sync" default, 19usize
-    expected_shutdown "expected_shutdown" default, 20usize gc "gc" default, 21usize
+    enable_multiline_logging "enable_multiline_logging" default, enable_statistics_export
+    "enable_statistics_export" default, epoch_length "epoch_length" default, epoch_sync
+    "epoch_sync" default, expected_shutdown "expected_shutdown" default, gc "gc" default,
     header_sync_expected_height_per_second "header_sync_expected_height_per_second"
-    default, 22usize header_sync_initial_timeout "header_sync_initial_timeout" default,
-    23usize header_sync_progress_timeout "header_sync_progress_timeout" default, 24usize
-    header_sync_stall_ban_timeout "header_sync_stall_ban_timeout" default, 25usize
-    log_summary_period "log_summary_period" default, 26usize log_summary_style
-    "log_summary_style" default, 27usize max_block_production_delay
-    "max_block_production_delay" default, 28usize max_block_wait_delay
-    "max_block_wait_delay" default, 29usize max_gas_burnt_view "max_gas_burnt_view"
-    default, 30usize min_block_production_delay "min_block_production_delay" default,
-    31usize min_num_peers "min_num_peers" default, 32usize num_block_producer_seats
-    "num_block_producer_seats" default, 33usize orphan_state_witness_max_size
-    "orphan_state_witness_max_size" default, 34usize orphan_state_witness_pool_size
-    "orphan_state_witness_pool_size" default, 35usize
-    produce_chunk_add_transactions_time_limit "produce_chunk_add_transactions_time_limit"
-    default, 36usize produce_empty_blocks "produce_empty_blocks" default, 37usize
-    protocol_version_check "protocol_version_check" default, 38usize
-    receipt_to_tx_max_hint_window "receipt_to_tx_max_hint_window" default, 39usize
-    receipt_to_tx_max_hop_distance "receipt_to_tx_max_hop_distance" default, 40usize
+    default, header_sync_initial_timeout "header_sync_initial_timeout" default,
+    header_sync_progress_timeout "header_sync_progress_timeout" default,
+    header_sync_stall_ban_timeout "header_sync_stall_ban_timeout" default,
+    log_summary_period "log_summary_period" default, log_summary_style
+    "log_summary_style" default, max_block_production_delay "max_block_production_delay"
+    default, max_block_wait_delay "max_block_wait_delay" default, max_gas_burnt_view
+    "max_gas_burnt_view" default, min_block_production_delay "min_block_production_delay"
+    default, min_num_peers "min_num_peers" default, num_block_producer_seats
+    "num_block_producer_seats" default, orphan_state_witness_max_size
+    "orphan_state_witness_max_size" default, orphan_state_witness_pool_size
+    "orphan_state_witness_pool_size" default, produce_chunk_add_transactions_time_limit
+    "produce_chunk_add_transactions_time_limit" default, produce_empty_blocks
+    "produce_empty_blocks" default, protocol_version_check "protocol_version_check"
+    default, receipt_to_tx_max_hint_window "receipt_to_tx_max_hint_window" default,
+    receipt_to_tx_max_hop_distance "receipt_to_tx_max_hop_distance" default,
     receipt_to_tx_max_outcomes_per_request "receipt_to_tx_max_outcomes_per_request"
-    default, 41usize resharding_config "resharding_config" default, 42usize rpc_addr
-    "rpc_addr" default, 43usize save_invalid_witnesses "save_invalid_witnesses" default,
-    44usize save_latest_witnesses "save_latest_witnesses" default, 45usize
-    save_receipt_to_tx "save_receipt_to_tx" default, 46usize save_state_changes
-    "save_state_changes" default, 47usize save_trie_changes "save_trie_changes" default,
-    48usize save_tx_outcomes "save_tx_outcomes" default, 49usize
+    default, resharding_config "resharding_config" default, rpc_addr "rpc_addr" default,
+    save_invalid_witnesses "save_invalid_witnesses" default, save_latest_witnesses
+    "save_latest_witnesses" default, save_receipt_to_tx "save_receipt_to_tx" default,
+    save_state_changes "save_state_changes" default, save_trie_changes
+    "save_trie_changes" default, save_tx_outcomes "save_tx_outcomes" default,
     save_untracked_partial_chunks_parts "save_untracked_partial_chunks_parts" default,
-    50usize skip_sync_wait "skip_sync_wait" default, 51usize state_request_server_threads
-    "state_request_server_threads" default, 52usize state_request_throttle_period
-    "state_request_throttle_period" default, 53usize state_requests_per_throttle_period
-    "state_requests_per_throttle_period" default, 54usize state_sync "state_sync"
-    default, 55usize state_sync_external_backoff "state_sync_external_backoff" default,
-    56usize state_sync_external_timeout "state_sync_external_timeout" default, 57usize
-    state_sync_p2p_timeout "state_sync_p2p_timeout" default, 58usize
-    state_sync_retry_backoff "state_sync_retry_backoff" default, 59usize
-    sync_check_period "sync_check_period" default, 60usize sync_height_threshold
-    "sync_height_threshold" default, 61usize sync_max_block_requests
-    "sync_max_block_requests" default, 62usize sync_step_period "sync_step_period"
-    default, 63usize tracked_shards_config "tracked_shards_config" default, 64usize
-    transaction_pool_size_limit "transaction_pool_size_limit" default, 65usize
-    transaction_pool_strict_nonce_ttl_blocks "transaction_pool_strict_nonce_ttl_blocks"
-    default, 66usize transaction_request_handler_threads
-    "transaction_request_handler_threads" default, 67usize trie_viewer_state_size_limit
-    "trie_viewer_state_size_limit" default, 68usize ttl_account_id_router
-    "ttl_account_id_router" default, 69usize tx_routing_height_horizon
-    "tx_routing_height_horizon" default, 70usize version "version" default, 71usize
-    view_client_threads "view_client_threads" default }
+    skip_sync_wait "skip_sync_wait" default, state_request_server_threads
+    "state_request_server_threads" default, state_request_throttle_period
+    "state_request_throttle_period" default, state_requests_per_throttle_period
+    "state_requests_per_throttle_period" default, state_sync "state_sync" default,
+    state_sync_external_backoff "state_sync_external_backoff" default,
+    state_sync_external_timeout "state_sync_external_timeout" default,
+    state_sync_p2p_timeout "state_sync_p2p_timeout" default, state_sync_retry_backoff
+    "state_sync_retry_backoff" default, sync_check_period "sync_check_period" default,
+    sync_height_threshold "sync_height_threshold" default, sync_max_block_requests
+    "sync_max_block_requests" default, sync_step_period "sync_step_period" default,
+    tracked_shards_config "tracked_shards_config" default, transaction_pool_size_limit
+    "transaction_pool_size_limit" default, transaction_pool_strict_nonce_ttl_blocks
+    "transaction_pool_strict_nonce_ttl_blocks" default,
+    transaction_request_handler_threads "transaction_request_handler_threads" default,
+    trie_viewer_state_size_limit "trie_viewer_state_size_limit" default,
+    ttl_account_id_router "ttl_account_id_router" default, tx_routing_height_horizon
+    "tx_routing_height_horizon" default, version "version" default, view_client_threads
+    "view_client_threads" default }
 );
 ///`RpcCongestionLevelResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2532,7 +2482,7 @@ pub struct RpcCongestionLevelResponse {
     pub congestion_level: f64,
 }
 crate::deserialize_struct!(
-    RpcCongestionLevelResponse { 0usize congestion_level "congestion_level" required }
+    RpcCongestionLevelResponse { congestion_level "congestion_level" required }
 );
 ///`RpcGasPriceRequest`
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -2540,15 +2490,13 @@ pub struct RpcGasPriceRequest {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub block_id: ::std::option::Option<crate::BlockId>,
 }
-crate::deserialize_struct!(RpcGasPriceRequest { 0usize block_id "block_id" default });
+crate::deserialize_struct!(RpcGasPriceRequest { block_id "block_id" default });
 ///`RpcGasPriceResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcGasPriceResponse {
     pub gas_price: crate::NearToken,
 }
-crate::deserialize_struct!(
-    RpcGasPriceResponse { 0usize gas_price "gas_price" required }
-);
+crate::deserialize_struct!(RpcGasPriceResponse { gas_price "gas_price" required });
 ///`RpcKnownProducer`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcKnownProducer {
@@ -2558,8 +2506,8 @@ pub struct RpcKnownProducer {
     pub peer_id: PeerId,
 }
 crate::deserialize_struct!(
-    RpcKnownProducer { 0usize account_id "account_id" required, 1usize addr "addr"
-    default, 2usize peer_id "peer_id" required }
+    RpcKnownProducer { account_id "account_id" required, addr "addr" default, peer_id
+    "peer_id" required }
 );
 ///`RpcLightClientBlockProofRequest`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2568,8 +2516,8 @@ pub struct RpcLightClientBlockProofRequest {
     pub light_client_head: crate::CryptoHash,
 }
 crate::deserialize_struct!(
-    RpcLightClientBlockProofRequest { 0usize block_hash "block_hash" required, 1usize
-    light_client_head "light_client_head" required }
+    RpcLightClientBlockProofRequest { block_hash "block_hash" required, light_client_head
+    "light_client_head" required }
 );
 ///`RpcLightClientBlockProofResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2578,8 +2526,8 @@ pub struct RpcLightClientBlockProofResponse {
     pub block_proof: ::std::vec::Vec<MerklePathItem>,
 }
 crate::deserialize_struct!(
-    RpcLightClientBlockProofResponse { 0usize block_header_lite "block_header_lite"
-    required, 1usize block_proof "block_proof" required }
+    RpcLightClientBlockProofResponse { block_header_lite "block_header_lite" required,
+    block_proof "block_proof" required }
 );
 ///`RpcLightClientExecutionProofResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2590,9 +2538,9 @@ pub struct RpcLightClientExecutionProofResponse {
     pub outcome_root_proof: ::std::vec::Vec<MerklePathItem>,
 }
 crate::deserialize_struct!(
-    RpcLightClientExecutionProofResponse { 0usize block_header_lite "block_header_lite"
-    required, 1usize block_proof "block_proof" required, 2usize outcome_proof
-    "outcome_proof" required, 3usize outcome_root_proof "outcome_root_proof" required }
+    RpcLightClientExecutionProofResponse { block_header_lite "block_header_lite"
+    required, block_proof "block_proof" required, outcome_proof "outcome_proof" required,
+    outcome_root_proof "outcome_root_proof" required }
 );
 ///`RpcLightClientNextBlockRequest`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2600,7 +2548,7 @@ pub struct RpcLightClientNextBlockRequest {
     pub last_block_hash: crate::CryptoHash,
 }
 crate::deserialize_struct!(
-    RpcLightClientNextBlockRequest { 0usize last_block_hash "last_block_hash" required }
+    RpcLightClientNextBlockRequest { last_block_hash "last_block_hash" required }
 );
 ///A state for the current head of a light client. More info [here](https://nomicon.io/ChainSpec/LightClient).
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -2623,11 +2571,10 @@ pub struct RpcLightClientNextBlockResponse {
     pub prev_block_hash: ::std::option::Option<crate::CryptoHash>,
 }
 crate::deserialize_struct!(
-    RpcLightClientNextBlockResponse { 0usize approvals_after_next "approvals_after_next"
-    default, 1usize inner_lite "inner_lite" default, 2usize inner_rest_hash
-    "inner_rest_hash" default, 3usize next_block_inner_hash "next_block_inner_hash"
-    default, 4usize next_bps "next_bps" default, 5usize prev_block_hash "prev_block_hash"
-    default }
+    RpcLightClientNextBlockResponse { approvals_after_next "approvals_after_next"
+    default, inner_lite "inner_lite" default, inner_rest_hash "inner_rest_hash" default,
+    next_block_inner_hash "next_block_inner_hash" default, next_bps "next_bps" default,
+    prev_block_hash "prev_block_hash" default }
 );
 ///`RpcMaintenanceWindowsRequest`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2635,7 +2582,7 @@ pub struct RpcMaintenanceWindowsRequest {
     pub account_id: crate::AccountId,
 }
 crate::deserialize_struct!(
-    RpcMaintenanceWindowsRequest { 0usize account_id "account_id" required }
+    RpcMaintenanceWindowsRequest { account_id "account_id" required }
 );
 ///`RpcNetworkInfoResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2649,11 +2596,10 @@ pub struct RpcNetworkInfoResponse {
     pub sent_bytes_per_sec: u64,
 }
 crate::deserialize_struct!(
-    RpcNetworkInfoResponse { 0usize active_peers "active_peers" required, 1usize
-    known_producers "known_producers" required, 2usize num_active_peers
-    "num_active_peers" required, 3usize peer_max_count "peer_max_count" required, 4usize
-    received_bytes_per_sec "received_bytes_per_sec" required, 5usize sent_bytes_per_sec
-    "sent_bytes_per_sec" required }
+    RpcNetworkInfoResponse { active_peers "active_peers" required, known_producers
+    "known_producers" required, num_active_peers "num_active_peers" required,
+    peer_max_count "peer_max_count" required, received_bytes_per_sec
+    "received_bytes_per_sec" required, sent_bytes_per_sec "sent_bytes_per_sec" required }
 );
 ///`RpcPeerInfo`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2665,8 +2611,8 @@ pub struct RpcPeerInfo {
     pub id: PeerId,
 }
 crate::deserialize_struct!(
-    RpcPeerInfo { 0usize account_id "account_id" default, 1usize addr "addr" default,
-    2usize id "id" required }
+    RpcPeerInfo { account_id "account_id" default, addr "addr" default, id "id" required
+    }
 );
 ///`RpcProtocolConfigResponse`
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -2771,41 +2717,36 @@ shard assignments might become, for example, `[S_2, S_0, S_3, S_1]`.*/
     pub transaction_validity_period: ::std::option::Option<u64>,
 }
 crate::deserialize_struct!(
-    RpcProtocolConfigResponse { 0usize block_producer_kickout_threshold
-    "block_producer_kickout_threshold" default, 1usize chain_id "chain_id" default,
-    2usize chunk_producer_kickout_threshold "chunk_producer_kickout_threshold" default,
-    3usize chunk_validator_only_kickout_threshold
-    "chunk_validator_only_kickout_threshold" default, 4usize dynamic_resharding
-    "dynamic_resharding" default, 5usize epoch_length "epoch_length" default, 6usize
-    fishermen_threshold "fishermen_threshold" default, 7usize gas_limit "gas_limit"
-    default, 8usize gas_price_adjustment_rate "gas_price_adjustment_rate" default, 9usize
-    genesis_height "genesis_height" default, 10usize genesis_time "genesis_time" default,
-    11usize max_gas_price "max_gas_price" default, 12usize max_inflation_rate
-    "max_inflation_rate" default, 13usize max_kickout_stake_perc "max_kickout_stake_perc"
-    default, 14usize min_gas_price "min_gas_price" default, 15usize minimum_stake_divisor
-    "minimum_stake_divisor" default, 16usize minimum_stake_ratio "minimum_stake_ratio"
-    default, 17usize minimum_validators_per_shard "minimum_validators_per_shard" default,
-    18usize num_block_producer_seats "num_block_producer_seats" default, 19usize
-    num_blocks_per_year "num_blocks_per_year" default, 20usize online_max_threshold
-    "online_max_threshold" default, 21usize online_min_threshold "online_min_threshold"
-    default, 22usize protocol_reward_rate "protocol_reward_rate" default, 23usize
-    protocol_treasury_account "protocol_treasury_account" default, 24usize
-    protocol_upgrade_stake_threshold "protocol_upgrade_stake_threshold" default, 25usize
-    protocol_version "protocol_version" default, 26usize runtime_config "runtime_config"
-    default, 27usize shard_layout "shard_layout" default, 28usize
-    shuffle_shard_assignment_for_chunk_producers
-    "shuffle_shard_assignment_for_chunk_producers" default, 29usize
+    RpcProtocolConfigResponse { block_producer_kickout_threshold
+    "block_producer_kickout_threshold" default, chain_id "chain_id" default,
+    chunk_producer_kickout_threshold "chunk_producer_kickout_threshold" default,
+    chunk_validator_only_kickout_threshold "chunk_validator_only_kickout_threshold"
+    default, dynamic_resharding "dynamic_resharding" default, epoch_length "epoch_length"
+    default, fishermen_threshold "fishermen_threshold" default, gas_limit "gas_limit"
+    default, gas_price_adjustment_rate "gas_price_adjustment_rate" default,
+    genesis_height "genesis_height" default, genesis_time "genesis_time" default,
+    max_gas_price "max_gas_price" default, max_inflation_rate "max_inflation_rate"
+    default, max_kickout_stake_perc "max_kickout_stake_perc" default, min_gas_price
+    "min_gas_price" default, minimum_stake_divisor "minimum_stake_divisor" default,
+    minimum_stake_ratio "minimum_stake_ratio" default, minimum_validators_per_shard
+    "minimum_validators_per_shard" default, num_block_producer_seats
+    "num_block_producer_seats" default, num_blocks_per_year "num_blocks_per_year"
+    default, online_max_threshold "online_max_threshold" default, online_min_threshold
+    "online_min_threshold" default, protocol_reward_rate "protocol_reward_rate" default,
+    protocol_treasury_account "protocol_treasury_account" default,
+    protocol_upgrade_stake_threshold "protocol_upgrade_stake_threshold" default,
+    protocol_version "protocol_version" default, runtime_config "runtime_config" default,
+    shard_layout "shard_layout" default, shuffle_shard_assignment_for_chunk_producers
+    "shuffle_shard_assignment_for_chunk_producers" default,
     target_validator_mandates_per_shard "target_validator_mandates_per_shard" default,
-    30usize transaction_validity_period "transaction_validity_period" default }
+    transaction_validity_period "transaction_validity_period" default }
 );
 ///`RpcReceiptRequest`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcReceiptRequest {
     pub receipt_id: crate::CryptoHash,
 }
-crate::deserialize_struct!(
-    RpcReceiptRequest { 0usize receipt_id "receipt_id" required }
-);
+crate::deserialize_struct!(RpcReceiptRequest { receipt_id "receipt_id" required });
 ///`RpcReceiptResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcReceiptResponse {
@@ -2820,9 +2761,9 @@ Default: `0`.*/
     pub receiver_id: crate::AccountId,
 }
 crate::deserialize_struct!(
-    RpcReceiptResponse { 0usize predecessor_id "predecessor_id" required, 1usize priority
-    "priority" default, 2usize receipt "receipt" required, 3usize receipt_id "receipt_id"
-    required, 4usize receiver_id "receiver_id" required }
+    RpcReceiptResponse { predecessor_id "predecessor_id" required, priority "priority"
+    default, receipt "receipt" required, receipt_id "receipt_id" required, receiver_id
+    "receiver_id" required }
 );
 ///`RpcReceiptToTxRequest`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2862,9 +2803,8 @@ scan-resolved hop — walker switches to `Ancestor` mode at
     pub window: ::std::option::Option<u64>,
 }
 crate::deserialize_struct!(
-    RpcReceiptToTxRequest { 0usize block_height "block_height" default, 1usize receipt_id
-    "receipt_id" required, 2usize shard_id "shard_id" default, 3usize window "window"
-    default }
+    RpcReceiptToTxRequest { block_height "block_height" default, receipt_id "receipt_id"
+    required, shard_id "shard_id" default, window "window" default }
 );
 ///`RpcReceiptToTxResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2873,8 +2813,8 @@ pub struct RpcReceiptToTxResponse {
     pub transaction_hash: crate::CryptoHash,
 }
 crate::deserialize_struct!(
-    RpcReceiptToTxResponse { 0usize sender_account_id "sender_account_id" required,
-    1usize transaction_hash "transaction_hash" required }
+    RpcReceiptToTxResponse { sender_account_id "sender_account_id" required,
+    transaction_hash "transaction_hash" required }
 );
 ///`RpcSendTransactionRequest`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2885,8 +2825,8 @@ pub struct RpcSendTransactionRequest {
     pub wait_until: ::std::option::Option<crate::types::TxExecutionStatus>,
 }
 crate::deserialize_struct!(
-    RpcSendTransactionRequest { 0usize signed_tx_base64 "signed_tx_base64" required,
-    1usize wait_until "wait_until" default }
+    RpcSendTransactionRequest { signed_tx_base64 "signed_tx_base64" required, wait_until
+    "wait_until" default }
 );
 ///`RpcSplitStorageInfoRequest`
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2928,9 +2868,9 @@ pub struct RpcSplitStorageInfoResponse {
     pub hot_db_kind: ::std::option::Option<::std::string::String>,
 }
 crate::deserialize_struct!(
-    RpcSplitStorageInfoResponse { 0usize cold_head_height "cold_head_height" default,
-    1usize final_head_height "final_head_height" default, 2usize head_height
-    "head_height" default, 3usize hot_db_kind "hot_db_kind" default }
+    RpcSplitStorageInfoResponse { cold_head_height "cold_head_height" default,
+    final_head_height "final_head_height" default, head_height "head_height" default,
+    hot_db_kind "hot_db_kind" default }
 );
 ///`RpcStateChangesInBlockByTypeResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2939,8 +2879,8 @@ pub struct RpcStateChangesInBlockByTypeResponse {
     pub changes: ::std::vec::Vec<crate::types::StateChangeKindView>,
 }
 crate::deserialize_struct!(
-    RpcStateChangesInBlockByTypeResponse { 0usize block_hash "block_hash" required,
-    1usize changes "changes" required }
+    RpcStateChangesInBlockByTypeResponse { block_hash "block_hash" required, changes
+    "changes" required }
 );
 ///`RpcStateChangesInBlockResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2949,8 +2889,8 @@ pub struct RpcStateChangesInBlockResponse {
     pub changes: ::std::vec::Vec<crate::types::StateChangeWithCauseView>,
 }
 crate::deserialize_struct!(
-    RpcStateChangesInBlockResponse { 0usize block_hash "block_hash" required, 1usize
-    changes "changes" required }
+    RpcStateChangesInBlockResponse { block_hash "block_hash" required, changes "changes"
+    required }
 );
 ///`RpcStatusResponse`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2990,15 +2930,14 @@ pub struct RpcStatusResponse {
     pub version: Version,
 }
 crate::deserialize_struct!(
-    RpcStatusResponse { 0usize chain_id "chain_id" required, 1usize detailed_debug_status
-    "detailed_debug_status" default, 2usize genesis_hash "genesis_hash" required, 3usize
-    latest_protocol_version "latest_protocol_version" required, 4usize node_key
-    "node_key" default, 5usize node_public_key "node_public_key" required, 6usize
-    protocol_version "protocol_version" required, 7usize rpc_addr "rpc_addr" default,
-    8usize sync_info "sync_info" required, 9usize uptime_sec "uptime_sec" required,
-    10usize validator_account_id "validator_account_id" default, 11usize
-    validator_public_key "validator_public_key" default, 12usize validators "validators"
-    required, 13usize version "version" required }
+    RpcStatusResponse { chain_id "chain_id" required, detailed_debug_status
+    "detailed_debug_status" default, genesis_hash "genesis_hash" required,
+    latest_protocol_version "latest_protocol_version" required, node_key "node_key"
+    default, node_public_key "node_public_key" required, protocol_version
+    "protocol_version" required, rpc_addr "rpc_addr" default, sync_info "sync_info"
+    required, uptime_sec "uptime_sec" required, validator_account_id
+    "validator_account_id" default, validator_public_key "validator_public_key" default,
+    validators "validators" required, version "version" required }
 );
 ///Information about this epoch validators and next epoch validators
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3035,13 +2974,13 @@ Default: `{}`.*/
     >,
 }
 crate::deserialize_struct!(
-    RpcValidatorResponse { 0usize current_fishermen "current_fishermen" required, 1usize
-    current_proposals "current_proposals" required, 2usize current_validators
-    "current_validators" required, 3usize epoch_height "epoch_height" required, 4usize
-    epoch_start_height "epoch_start_height" required, 5usize next_fishermen
-    "next_fishermen" required, 6usize next_validators "next_validators" required, 7usize
-    prev_epoch_kickout "prev_epoch_kickout" required, 8usize
-    validator_reward_paid_prev_epoch "validator_reward_paid_prev_epoch" default }
+    RpcValidatorResponse { current_fishermen "current_fishermen" required,
+    current_proposals "current_proposals" required, current_validators
+    "current_validators" required, epoch_height "epoch_height" required,
+    epoch_start_height "epoch_start_height" required, next_fishermen "next_fishermen"
+    required, next_validators "next_validators" required, prev_epoch_kickout
+    "prev_epoch_kickout" required, validator_reward_paid_prev_epoch
+    "validator_reward_paid_prev_epoch" default }
 );
 ///`RpcValidatorsOrderedRequest`
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -3049,9 +2988,7 @@ pub struct RpcValidatorsOrderedRequest {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub block_id: ::std::option::Option<crate::BlockId>,
 }
-crate::deserialize_struct!(
-    RpcValidatorsOrderedRequest { 0usize block_id "block_id" default }
-);
+crate::deserialize_struct!(RpcValidatorsOrderedRequest { block_id "block_id" default });
 ///Lists access keys
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcViewAccessKeyListResponse {
@@ -3060,8 +2997,8 @@ pub struct RpcViewAccessKeyListResponse {
     pub keys: ::std::vec::Vec<AccessKeyInfoView>,
 }
 crate::deserialize_struct!(
-    RpcViewAccessKeyListResponse { 0usize block_hash "block_hash" required, 1usize
-    block_height "block_height" required, 2usize keys "keys" required }
+    RpcViewAccessKeyListResponse { block_hash "block_hash" required, block_height
+    "block_height" required, keys "keys" required }
 );
 ///Describes access key permission scope and nonce.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3072,9 +3009,8 @@ pub struct RpcViewAccessKeyResponse {
     pub permission: crate::types::AccessKeyPermissionView,
 }
 crate::deserialize_struct!(
-    RpcViewAccessKeyResponse { 0usize block_hash "block_hash" required, 1usize
-    block_height "block_height" required, 2usize nonce "nonce" required, 3usize
-    permission "permission" required }
+    RpcViewAccessKeyResponse { block_hash "block_hash" required, block_height
+    "block_height" required, nonce "nonce" required, permission "permission" required }
 );
 ///A view of the account
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3096,12 +3032,11 @@ Default: `0`.*/
     pub storage_usage: u64,
 }
 crate::deserialize_struct!(
-    RpcViewAccountResponse { 0usize amount "amount" required, 1usize block_hash
-    "block_hash" required, 2usize block_height "block_height" required, 3usize code_hash
-    "code_hash" required, 4usize global_contract_account_id "global_contract_account_id"
-    default, 5usize global_contract_hash "global_contract_hash" default, 6usize locked
-    "locked" required, 7usize storage_paid_at "storage_paid_at" default, 8usize
-    storage_usage "storage_usage" required }
+    RpcViewAccountResponse { amount "amount" required, block_hash "block_hash" required,
+    block_height "block_height" required, code_hash "code_hash" required,
+    global_contract_account_id "global_contract_account_id" default, global_contract_hash
+    "global_contract_hash" default, locked "locked" required, storage_paid_at
+    "storage_paid_at" default, storage_usage "storage_usage" required }
 );
 ///A view of the contract code.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3112,9 +3047,8 @@ pub struct RpcViewCodeResponse {
     pub hash: crate::CryptoHash,
 }
 crate::deserialize_struct!(
-    RpcViewCodeResponse { 0usize block_hash "block_hash" required, 1usize block_height
-    "block_height" required, 2usize code_base64 "code_base64" required, 3usize hash
-    "hash" required }
+    RpcViewCodeResponse { block_hash "block_hash" required, block_height "block_height"
+    required, code_base64 "code_base64" required, hash "hash" required }
 );
 ///Resulting state values for a view state query request
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3128,9 +3062,9 @@ pub struct RpcViewStateResponse {
     pub values: ::std::vec::Vec<StateItem>,
 }
 crate::deserialize_struct!(
-    RpcViewStateResponse { 0usize block_hash "block_hash" required, 1usize block_height
-    "block_height" required, 2usize last_key "last_key" default, 3usize proof "proof"
-    default, 4usize values "values" required }
+    RpcViewStateResponse { block_hash "block_hash" required, block_height "block_height"
+    required, last_key "last_key" default, proof "proof" default, values "values"
+    required }
 );
 ///View that preserves JSON format of the runtime config.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -3157,11 +3091,11 @@ processing transaction and receipts.*/
     pub witness_config: ::std::option::Option<WitnessConfigView>,
 }
 crate::deserialize_struct!(
-    RuntimeConfigView { 0usize account_creation_config "account_creation_config" default,
-    1usize congestion_control_config "congestion_control_config" default, 2usize
-    storage_amount_per_byte "storage_amount_per_byte" default, 3usize transaction_costs
-    "transaction_costs" default, 4usize wasm_config "wasm_config" default, 5usize
-    witness_config "witness_config" default }
+    RuntimeConfigView { account_creation_config "account_creation_config" default,
+    congestion_control_config "congestion_control_config" default,
+    storage_amount_per_byte "storage_amount_per_byte" default, transaction_costs
+    "transaction_costs" default, wasm_config "wasm_config" default, witness_config
+    "witness_config" default }
 );
 ///Describes different fees for the runtime
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -3196,13 +3130,13 @@ cost of verifying the standard signature types.*/
     pub storage_usage_config: ::std::option::Option<StorageUsageConfigView>,
 }
 crate::deserialize_struct!(
-    RuntimeFeesConfigView { 0usize action_creation_config "action_creation_config"
-    default, 1usize action_receipt_creation_config "action_receipt_creation_config"
-    default, 2usize burnt_gas_reward "burnt_gas_reward" default, 3usize
-    data_receipt_creation_config "data_receipt_creation_config" default, 4usize
-    ml_dsa_65_verification_cost "ml_dsa_65_verification_cost" default, 5usize
-    pessimistic_gas_price_inflation_ratio "pessimistic_gas_price_inflation_ratio"
-    default, 6usize storage_usage_config "storage_usage_config" default }
+    RuntimeFeesConfigView { action_creation_config "action_creation_config" default,
+    action_receipt_creation_config "action_receipt_creation_config" default,
+    burnt_gas_reward "burnt_gas_reward" default, data_receipt_creation_config
+    "data_receipt_creation_config" default, ml_dsa_65_verification_cost
+    "ml_dsa_65_verification_cost" default, pessimistic_gas_price_inflation_ratio
+    "pessimistic_gas_price_inflation_ratio" default, storage_usage_config
+    "storage_usage_config" default }
 );
 /**The shard identifier. It may be an arbitrary number - it does not need to be
 a number in the range 0..NUM_SHARDS. The shard ids do not need to be
@@ -3267,8 +3201,7 @@ pub struct ShardLayoutV0 {
     pub version: u32,
 }
 crate::deserialize_struct!(
-    ShardLayoutV0 { 0usize num_shards "num_shards" required, 1usize version "version"
-    required }
+    ShardLayoutV0 { num_shards "num_shards" required, version "version" required }
 );
 ///`ShardLayoutV1`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3293,9 +3226,9 @@ Since shard_ids always range from 0 to num_shards - 1, we use vec instead of a h
     pub version: u32,
 }
 crate::deserialize_struct!(
-    ShardLayoutV1 { 0usize boundary_accounts "boundary_accounts" required, 1usize
-    shards_split_map "shards_split_map" default, 2usize to_parent_shard_map
-    "to_parent_shard_map" default, 3usize version "version" required }
+    ShardLayoutV1 { boundary_accounts "boundary_accounts" required, shards_split_map
+    "shards_split_map" default, to_parent_shard_map "to_parent_shard_map" default,
+    version "version" required }
 );
 /**Counterpart to `ShardLayoutV2` composed of maps with string keys to aid
 serde serialization.*/
@@ -3316,11 +3249,10 @@ pub struct ShardLayoutV2 {
     pub version: u32,
 }
 crate::deserialize_struct!(
-    ShardLayoutV2 { 0usize boundary_accounts "boundary_accounts" required, 1usize
-    id_to_index_map "id_to_index_map" required, 2usize index_to_id_map "index_to_id_map"
-    required, 3usize shard_ids "shard_ids" required, 4usize shards_parent_map
-    "shards_parent_map" default, 5usize shards_split_map "shards_split_map" default,
-    6usize version "version" required }
+    ShardLayoutV2 { boundary_accounts "boundary_accounts" required, id_to_index_map
+    "id_to_index_map" required, index_to_id_map "index_to_id_map" required, shard_ids
+    "shard_ids" required, shards_parent_map "shards_parent_map" default, shards_split_map
+    "shards_split_map" default, version "version" required }
 );
 /**Counterpart to `ShardLayoutV3` composed of maps with string keys to aid
 serde serialization.*/
@@ -3336,10 +3268,9 @@ pub struct ShardLayoutV3 {
     >,
 }
 crate::deserialize_struct!(
-    ShardLayoutV3 { 0usize boundary_accounts "boundary_accounts" required, 1usize
-    id_to_index_map "id_to_index_map" required, 2usize last_split "last_split" required,
-    3usize shard_ids "shard_ids" required, 4usize shards_split_map "shards_split_map"
-    required }
+    ShardLayoutV3 { boundary_accounts "boundary_accounts" required, id_to_index_map
+    "id_to_index_map" required, last_split "last_split" required, shard_ids "shard_ids"
+    required, shards_split_map "shards_split_map" required }
 );
 /**`ShardUId` is a unique representation for shards from different shard layouts.
 
@@ -3356,7 +3287,7 @@ pub struct ShardUId {
     pub version: u32,
 }
 crate::deserialize_struct!(
-    ShardUId { 0usize shard_id "shard_id" required, 1usize version "version" required }
+    ShardUId { shard_id "shard_id" required, version "version" required }
 );
 ///`SignedDelegateAction`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3365,8 +3296,8 @@ pub struct SignedDelegateAction {
     pub signature: crate::Signature,
 }
 crate::deserialize_struct!(
-    SignedDelegateAction { 0usize delegate_action "delegate_action" required, 1usize
-    signature "signature" required }
+    SignedDelegateAction { delegate_action "delegate_action" required, signature
+    "signature" required }
 );
 ///`SignedTransactionView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3389,11 +3320,11 @@ Default: `0`.*/
     pub signer_id: crate::AccountId,
 }
 crate::deserialize_struct!(
-    SignedTransactionView { 0usize actions "actions" required, 1usize hash "hash"
-    required, 2usize nonce "nonce" required, 3usize nonce_index "nonce_index" default,
-    4usize nonce_mode "nonce_mode" default, 5usize priority_fee "priority_fee" default,
-    6usize public_key "public_key" required, 7usize receiver_id "receiver_id" required,
-    8usize signature "signature" required, 9usize signer_id "signer_id" required }
+    SignedTransactionView { actions "actions" required, hash "hash" required, nonce
+    "nonce" required, nonce_index "nonce_index" default, nonce_mode "nonce_mode" default,
+    priority_fee "priority_fee" default, public_key "public_key" required, receiver_id
+    "receiver_id" required, signature "signature" required, signer_id "signer_id"
+    required }
 );
 ///`SlashedValidator`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3402,8 +3333,8 @@ pub struct SlashedValidator {
     pub is_double_sign: bool,
 }
 crate::deserialize_struct!(
-    SlashedValidator { 0usize account_id "account_id" required, 1usize is_double_sign
-    "is_double_sign" required }
+    SlashedValidator { account_id "account_id" required, is_double_sign "is_double_sign"
+    required }
 );
 /**Per-validator chunk endorsement stats accumulated over a spice epoch,
 indexed by the current epoch's validator id. Carried on the last block of
@@ -3414,8 +3345,8 @@ pub struct SpiceChunkEndorsementStats {
     pub produced: u32,
 }
 crate::deserialize_struct!(
-    SpiceChunkEndorsementStats { 0usize expected "expected" required, 1usize produced
-    "produced" required }
+    SpiceChunkEndorsementStats { expected "expected" required, produced "produced"
+    required }
 );
 ///An action which stakes signer_id tokens and setup's validator public key
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3426,8 +3357,7 @@ pub struct StakeAction {
     pub stake: crate::NearToken,
 }
 crate::deserialize_struct!(
-    StakeAction { 0usize public_key "public_key" required, 1usize stake "stake" required
-    }
+    StakeAction { public_key "public_key" required, stake "stake" required }
 );
 ///Item of the state, key and value are serialized in base64 and proof for inclusion of given state item.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3435,9 +3365,7 @@ pub struct StateItem {
     pub key: StoreKey,
     pub value: StoreValue,
 }
-crate::deserialize_struct!(
-    StateItem { 0usize key "key" required, 1usize value "value" required }
-);
+crate::deserialize_struct!(StateItem { key "key" required, value "value" required });
 ///`StateSyncConfig`
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct StateSyncConfig {
@@ -3455,9 +3383,8 @@ Default: `1`.*/
     pub sync: ::std::option::Option<crate::types::SyncConfig>,
 }
 crate::deserialize_struct!(
-    StateSyncConfig { 0usize concurrency "concurrency" default, 1usize dump "dump"
-    default, 2usize parts_compression_lvl "parts_compression_lvl" default, 3usize sync
-    "sync" default }
+    StateSyncConfig { concurrency "concurrency" default, dump "dump" default,
+    parts_compression_lvl "parts_compression_lvl" default, sync "sync" default }
 );
 ///`StatusSyncInfo`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3479,13 +3406,13 @@ pub struct StatusSyncInfo {
     pub syncing: bool,
 }
 crate::deserialize_struct!(
-    StatusSyncInfo { 0usize earliest_block_hash "earliest_block_hash" default, 1usize
-    earliest_block_height "earliest_block_height" default, 2usize earliest_block_time
-    "earliest_block_time" default, 3usize epoch_id "epoch_id" default, 4usize
-    epoch_start_height "epoch_start_height" default, 5usize latest_block_hash
-    "latest_block_hash" required, 6usize latest_block_height "latest_block_height"
-    required, 7usize latest_block_time "latest_block_time" required, 8usize
-    latest_state_root "latest_state_root" required, 9usize syncing "syncing" required }
+    StatusSyncInfo { earliest_block_hash "earliest_block_hash" default,
+    earliest_block_height "earliest_block_height" default, earliest_block_time
+    "earliest_block_time" default, epoch_id "epoch_id" default, epoch_start_height
+    "epoch_start_height" default, latest_block_hash "latest_block_hash" required,
+    latest_block_height "latest_block_height" required, latest_block_time
+    "latest_block_time" required, latest_state_root "latest_state_root" required, syncing
+    "syncing" required }
 );
 ///Describes cost of storage per block
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -3498,7 +3425,7 @@ pub struct StorageUsageConfigView {
     pub num_extra_bytes_record: ::std::option::Option<u64>,
 }
 crate::deserialize_struct!(
-    StorageUsageConfigView { 0usize num_bytes_account "num_bytes_account" default, 1usize
+    StorageUsageConfigView { num_bytes_account "num_bytes_account" default,
     num_extra_bytes_record "num_extra_bytes_record" default }
 );
 /**This type is used to mark keys (arrays of bytes) that are queried from store.
@@ -3614,9 +3541,8 @@ balancing the shards a little.*/
     pub per_shard: ::std::option::Option<u8>,
 }
 crate::deserialize_struct!(
-    SyncConcurrency { 0usize apply "apply" default, 1usize apply_during_catchup
-    "apply_during_catchup" default, 2usize peer_downloads "peer_downloads" default,
-    3usize per_shard "per_shard" default }
+    SyncConcurrency { apply "apply" default, apply_during_catchup "apply_during_catchup"
+    default, peer_downloads "peer_downloads" default, per_shard "per_shard" default }
 );
 ///`Tier1ProxyView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3625,14 +3551,14 @@ pub struct Tier1ProxyView {
     pub peer_id: crate::PublicKey,
 }
 crate::deserialize_struct!(
-    Tier1ProxyView { 0usize addr "addr" required, 1usize peer_id "peer_id" required }
+    Tier1ProxyView { addr "addr" required, peer_id "peer_id" required }
 );
 ///`TransferAction`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct TransferAction {
     pub deposit: crate::NearToken,
 }
-crate::deserialize_struct!(TransferAction { 0usize deposit "deposit" required });
+crate::deserialize_struct!(TransferAction { deposit "deposit" required });
 ///Transfer NEAR to a gas key's balance
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct TransferToGasKeyAction {
@@ -3642,8 +3568,8 @@ pub struct TransferToGasKeyAction {
     pub public_key: crate::PublicKey,
 }
 crate::deserialize_struct!(
-    TransferToGasKeyAction { 0usize deposit "deposit" required, 1usize public_key
-    "public_key" required }
+    TransferToGasKeyAction { deposit "deposit" required, public_key "public_key" required
+    }
 );
 /**The result of splitting a memtrie into two possibly even parts, according to `memory_usage`
 stored in the trie nodes.
@@ -3660,8 +3586,8 @@ pub struct TrieSplit {
     pub right_memory: u64,
 }
 crate::deserialize_struct!(
-    TrieSplit { 0usize boundary_account "boundary_account" required, 1usize left_memory
-    "left_memory" required, 2usize right_memory "right_memory" required }
+    TrieSplit { boundary_account "boundary_account" required, left_memory "left_memory"
+    required, right_memory "right_memory" required }
 );
 ///Use global contract action
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3669,14 +3595,14 @@ pub struct UseGlobalContractAction {
     pub contract_identifier: crate::types::GlobalContractIdentifier,
 }
 crate::deserialize_struct!(
-    UseGlobalContractAction { 0usize contract_identifier "contract_identifier" required }
+    UseGlobalContractAction { contract_identifier "contract_identifier" required }
 );
 ///`ValidatorInfo`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ValidatorInfo {
     pub account_id: crate::AccountId,
 }
-crate::deserialize_struct!(ValidatorInfo { 0usize account_id "account_id" required });
+crate::deserialize_struct!(ValidatorInfo { account_id "account_id" required });
 ///`ValidatorKickoutView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ValidatorKickoutView {
@@ -3684,8 +3610,7 @@ pub struct ValidatorKickoutView {
     pub reason: crate::types::ValidatorKickoutReason,
 }
 crate::deserialize_struct!(
-    ValidatorKickoutView { 0usize account_id "account_id" required, 1usize reason
-    "reason" required }
+    ValidatorKickoutView { account_id "account_id" required, reason "reason" required }
 );
 ///`ValidatorStakeViewV1`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3695,8 +3620,8 @@ pub struct ValidatorStakeViewV1 {
     pub stake: crate::NearToken,
 }
 crate::deserialize_struct!(
-    ValidatorStakeViewV1 { 0usize account_id "account_id" required, 1usize public_key
-    "public_key" required, 2usize stake "stake" required }
+    ValidatorStakeViewV1 { account_id "account_id" required, public_key "public_key"
+    required, stake "stake" required }
 );
 ///Data structure for semver version and github tag or commit.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3710,8 +3635,8 @@ pub struct Version {
     pub version: ::std::string::String,
 }
 crate::deserialize_struct!(
-    Version { 0usize build "build" required, 1usize commit "commit" default, 2usize
-    rustc_version "rustc_version" default, 3usize version "version" required }
+    Version { build "build" required, commit "commit" default, rustc_version
+    "rustc_version" default, version "version" required }
 );
 ///Resulting state values for a view state query request
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
@@ -3723,8 +3648,8 @@ pub struct ViewStateResult {
     pub values: ::std::vec::Vec<StateItem>,
 }
 crate::deserialize_struct!(
-    ViewStateResult { 0usize last_key "last_key" default, 1usize proof "proof" default,
-    2usize values "values" required }
+    ViewStateResult { last_key "last_key" default, proof "proof" default, values "values"
+    required }
 );
 ///`VmConfigView`
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -3797,22 +3722,20 @@ on runtime.*/
     pub yield_with_id_host_fns: ::std::option::Option<bool>,
 }
 crate::deserialize_struct!(
-    VmConfigView { 0usize bls12381_not_in_group_fix "bls12381_not_in_group_fix" default,
-    1usize chain_id_host_fn "chain_id_host_fn" default, 2usize discard_custom_sections
-    "discard_custom_sections" default, 3usize eth_implicit_accounts
-    "eth_implicit_accounts" default, 4usize eth_implicit_global_contract
-    "eth_implicit_global_contract" default, 5usize ext_costs "ext_costs" default, 6usize
-    fix_contract_loading_cost "fix_contract_loading_cost" default, 7usize
-    gas_key_host_fns "gas_key_host_fns" default, 8usize global_contract_host_fns
-    "global_contract_host_fns" default, 9usize grow_mem_cost "grow_mem_cost" default,
-    10usize implicit_account_creation "implicit_account_creation" default, 11usize
-    limit_config "limit_config" default, 12usize linear_op_base_cost
-    "linear_op_base_cost" default, 13usize linear_op_unit_cost "linear_op_unit_cost"
-    default, 14usize one_yocto_on_promise "one_yocto_on_promise" default, 15usize
-    p256_verify_host_fn "p256_verify_host_fn" default, 16usize reftypes_bulk_memory
-    "reftypes_bulk_memory" default, 17usize regular_op_cost "regular_op_cost" default,
-    18usize storage_get_mode "storage_get_mode" default, 19usize vm_kind "vm_kind"
-    default, 20usize yield_with_id_host_fns "yield_with_id_host_fns" default }
+    VmConfigView { bls12381_not_in_group_fix "bls12381_not_in_group_fix" default,
+    chain_id_host_fn "chain_id_host_fn" default, discard_custom_sections
+    "discard_custom_sections" default, eth_implicit_accounts "eth_implicit_accounts"
+    default, eth_implicit_global_contract "eth_implicit_global_contract" default,
+    ext_costs "ext_costs" default, fix_contract_loading_cost "fix_contract_loading_cost"
+    default, gas_key_host_fns "gas_key_host_fns" default, global_contract_host_fns
+    "global_contract_host_fns" default, grow_mem_cost "grow_mem_cost" default,
+    implicit_account_creation "implicit_account_creation" default, limit_config
+    "limit_config" default, linear_op_base_cost "linear_op_base_cost" default,
+    linear_op_unit_cost "linear_op_unit_cost" default, one_yocto_on_promise
+    "one_yocto_on_promise" default, p256_verify_host_fn "p256_verify_host_fn" default,
+    reftypes_bulk_memory "reftypes_bulk_memory" default, regular_op_cost
+    "regular_op_cost" default, storage_get_mode "storage_get_mode" default, vm_kind
+    "vm_kind" default, yield_with_id_host_fns "yield_with_id_host_fns" default }
 );
 /**Withdraw NEAR from a gas key's balance to the account.
 
@@ -3826,8 +3749,8 @@ pub struct WithdrawFromGasKeyAction {
     pub public_key: crate::PublicKey,
 }
 crate::deserialize_struct!(
-    WithdrawFromGasKeyAction { 0usize amount "amount" required, 1usize public_key
-    "public_key" required }
+    WithdrawFromGasKeyAction { amount "amount" required, public_key "public_key" required
+    }
 );
 ///Configuration specific to ChunkStateWitness.
 #[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
@@ -3847,9 +3770,9 @@ After this limit is reached we defer execution of any new receipts.*/
     pub new_transactions_validation_state_size_soft_limit: ::std::option::Option<u64>,
 }
 crate::deserialize_struct!(
-    WitnessConfigView { 0usize combined_transactions_size_limit
-    "combined_transactions_size_limit" default, 1usize main_storage_proof_size_soft_limit
-    "main_storage_proof_size_soft_limit" default, 2usize
+    WitnessConfigView { combined_transactions_size_limit
+    "combined_transactions_size_limit" default, main_storage_proof_size_soft_limit
+    "main_storage_proof_size_soft_limit" default,
     new_transactions_validation_state_size_soft_limit
     "new_transactions_validation_state_size_soft_limit" default }
 );

@@ -2,7 +2,7 @@
 // Do not edit by hand: see the README, "Regenerating".
 
 /// Defines permissions for AccessKey
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum AccessKeyPermission {
@@ -21,10 +21,8 @@ pub enum AccessKeyPermission {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    AccessKeyPermission, External, ["FunctionCall", "FullAccess", "GasKeyFunctionCall",
-    "GasKeyFullAccess"], ["FullAccess"], Unknown
-);
+crate::serialize_open_enum!(AccessKeyPermission, Unknown);
+crate::deserialize_via_native!(AccessKeyPermission);
 impl crate::__private::native::Decode for AccessKeyPermission {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -98,7 +96,7 @@ impl crate::__private::native::Decode for AccessKeyPermission {
     }
 }
 /// Describes the permission scope for an access key. Whether it is a function call or a full access key.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum AccessKeyPermissionView {
@@ -123,10 +121,8 @@ pub enum AccessKeyPermissionView {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    AccessKeyPermissionView, External, ["FullAccess", "FunctionCall",
-    "GasKeyFunctionCall", "GasKeyFullAccess"], ["FullAccess"], Unknown
-);
+crate::serialize_open_enum!(AccessKeyPermissionView, Unknown);
+crate::deserialize_via_native!(AccessKeyPermissionView);
 impl crate::__private::native::Decode for AccessKeyPermissionView {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -249,7 +245,7 @@ impl crate::__private::native::Decode for AccessKeyPermissionView {
 /// Mirrors \[`AccountContract`] 1:1 (minus `None`) so consumers can preserve
 /// the distinction between a global-by-hash and global-by-account contract
 /// without descending into a nested identifier.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum AccountContractView {
@@ -264,10 +260,8 @@ pub enum AccountContractView {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    AccountContractView, External, ["local", "global_hash", "global_account_id"], [],
-    Unknown
-);
+crate::serialize_open_enum!(AccountContractView, Unknown);
+crate::deserialize_via_native!(AccountContractView);
 impl crate::__private::native::Decode for AccountContractView {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -326,7 +320,7 @@ impl crate::__private::native::Decode for AccountContractView {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum ActionErrorKind {
@@ -429,20 +423,8 @@ pub enum ActionErrorKind {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    ActionErrorKind, External, ["AccountAlreadyExists", "AccountDoesNotExist",
-    "CreateAccountOnlyByRegistrar", "CreateAccountNotAllowed", "ActorNoPermission",
-    "DeleteKeyDoesNotExist", "AddKeyAlreadyExists", "DeleteAccountStaking",
-    "LackBalanceForState", "TriesToUnstake", "TriesToStake", "InsufficientStake",
-    "FunctionCallError", "NewReceiptValidationError",
-    "OnlyImplicitAccountCreationAllowed", "DeleteAccountWithLargeState",
-    "DelegateActionInvalidSignature", "DelegateActionSenderDoesNotMatchTxReceiver",
-    "DelegateActionExpired", "DelegateActionAccessKeyError",
-    "DelegateActionInvalidNonce", "DelegateActionNonceTooLarge",
-    "GlobalContractDoesNotExist", "GasKeyDoesNotExist", "InsufficientGasKeyBalance",
-    "GasKeyBalanceTooHigh", "DelegateActionInvalidNonceIndex"],
-    ["DelegateActionInvalidSignature", "DelegateActionExpired"], Unknown
-);
+crate::serialize_open_enum!(ActionErrorKind, Unknown);
+crate::deserialize_via_native!(ActionErrorKind);
 impl crate::__private::native::Decode for ActionErrorKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -982,7 +964,7 @@ impl crate::__private::native::Decode for ActionErrorKind {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum ActionView {
@@ -1020,13 +1002,8 @@ pub enum ActionView {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    ActionView, External, ["CreateAccount", "DeployContract", "FunctionCall", "Transfer",
-    "Stake", "AddKey", "DeleteKey", "DeleteAccount", "Delegate", "DelegateV2",
-    "DeployGlobalContract", "DeployGlobalContractByAccountId", "UseGlobalContract",
-    "UseGlobalContractByAccountId", "DeterministicStateInit", "TransferToGasKey",
-    "WithdrawFromGasKey"], ["CreateAccount"], Unknown
-);
+crate::serialize_open_enum!(ActionView, Unknown);
+crate::deserialize_via_native!(ActionView);
 impl crate::__private::native::Decode for ActionView {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -1390,7 +1367,7 @@ impl crate::__private::native::Decode for ActionView {
     }
 }
 /// Describes the error for validating a list of actions.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum ActionsValidationError {
@@ -1445,21 +1422,8 @@ pub enum ActionsValidationError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    ActionsValidationError, External, ["DeleteActionMustBeFinal",
-    "TotalPrepaidGasExceeded", "TotalNumberOfActionsExceeded",
-    "AddKeyMethodNamesNumberOfBytesExceeded", "AddKeyMethodNameLengthExceeded",
-    "IntegerOverflow", "InvalidAccountId", "ContractSizeExceeded",
-    "FunctionCallMethodNameLengthExceeded", "FunctionCallArgumentsLengthExceeded",
-    "UnsuitableStakingKey", "FunctionCallZeroAttachedGas", "DelegateActionMustBeOnlyOne",
-    "UnsupportedProtocolFeature", "InvalidDeterministicStateInitReceiver",
-    "DeterministicStateInitKeyLengthExceeded",
-    "DeterministicStateInitValueLengthExceeded", "GasKeyInvalidNumNonces",
-    "AddGasKeyWithNonZeroBalance", "GasKeyFunctionCallAllowanceNotAllowed",
-    "TotalNumberOfDeployActionsExceeded"], ["DeleteActionMustBeFinal", "IntegerOverflow",
-    "FunctionCallZeroAttachedGas", "DelegateActionMustBeOnlyOne",
-    "GasKeyFunctionCallAllowanceNotAllowed"], Unknown
-);
+crate::serialize_open_enum!(ActionsValidationError, Unknown);
+crate::deserialize_via_native!(ActionsValidationError);
 impl crate::__private::native::Decode for ActionsValidationError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -1882,7 +1846,7 @@ impl crate::__private::native::Decode for ActionsValidationError {
 }
 /// A list of shard's bandwidth requests.
 /// Describes how much the shard would like to send to other shards.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum BandwidthRequests {
@@ -1892,7 +1856,8 @@ pub enum BandwidthRequests {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(BandwidthRequests, External, ["V1"], [], Unknown);
+crate::serialize_open_enum!(BandwidthRequests, Unknown);
+crate::deserialize_via_native!(BandwidthRequests);
 impl crate::__private::native::Decode for BandwidthRequests {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -1935,7 +1900,7 @@ impl crate::__private::native::Decode for BandwidthRequests {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum BlockReference {
@@ -1950,9 +1915,8 @@ pub enum BlockReference {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    BlockReference, External, ["block_id", "finality", "sync_checkpoint"], [], Unknown
-);
+crate::serialize_open_enum!(BlockReference, Unknown);
+crate::deserialize_via_native!(BlockReference);
 impl crate::__private::native::Decode for BlockReference {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2011,7 +1975,7 @@ impl crate::__private::native::Decode for BlockReference {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum CompilationError {
@@ -2026,10 +1990,8 @@ pub enum CompilationError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    CompilationError, External, ["CodeDoesNotExist", "PrepareError",
-    "WasmerCompileError"], [], Unknown
-);
+crate::serialize_open_enum!(CompilationError, Unknown);
+crate::deserialize_via_native!(CompilationError);
 impl crate::__private::native::Decode for CompilationError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2114,7 +2076,7 @@ impl crate::__private::native::Decode for CompilationError {
 }
 /// Reason why a gas key transaction failed at the deposit/account level.
 /// In these cases, gas is still charged from the gas key.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum DepositCostFailureReason {
@@ -2125,10 +2087,8 @@ pub enum DepositCostFailureReason {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    DepositCostFailureReason, External, ["NotEnoughBalance", "LackBalanceForState"],
-    ["NotEnoughBalance", "LackBalanceForState"], Unknown
-);
+crate::serialize_open_enum!(DepositCostFailureReason, Unknown);
+crate::deserialize_via_native!(DepositCostFailureReason);
 impl crate::__private::native::Decode for DepositCostFailureReason {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2177,7 +2137,7 @@ impl crate::__private::native::Decode for DepositCostFailureReason {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum DeterministicAccountStateInit {
@@ -2187,7 +2147,8 @@ pub enum DeterministicAccountStateInit {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(DeterministicAccountStateInit, External, ["V1"], [], Unknown);
+crate::serialize_open_enum!(DeterministicAccountStateInit, Unknown);
+crate::deserialize_via_native!(DeterministicAccountStateInit);
 impl crate::__private::native::Decode for DeterministicAccountStateInit {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2230,7 +2191,7 @@ impl crate::__private::native::Decode for DeterministicAccountStateInit {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum Direction {
@@ -2241,7 +2202,8 @@ pub enum Direction {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(Direction, External, ["Left", "Right"], ["Left", "Right"], Unknown);
+crate::serialize_open_enum!(Direction, Unknown);
+crate::deserialize_via_native!(Direction);
 impl crate::__private::native::Decode for Direction {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2290,7 +2252,7 @@ impl crate::__private::native::Decode for Direction {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum ExecutionStatusView {
@@ -2308,10 +2270,8 @@ pub enum ExecutionStatusView {
     #[serde(skip)]
     Other(::serde_json::Value),
 }
-crate::open_enum!(
-    ExecutionStatusView, External, ["Unknown", "Failure", "SuccessValue",
-    "SuccessReceiptId"], ["Unknown"], Other
-);
+crate::serialize_open_enum!(ExecutionStatusView, Other);
+crate::deserialize_via_native!(ExecutionStatusView);
 impl crate::__private::native::Decode for ExecutionStatusView {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2385,7 +2345,7 @@ impl crate::__private::native::Decode for ExecutionStatusView {
     }
 }
 /// Supported external storage backends and their minimal config.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum ExternalStorageLocation {
@@ -2405,9 +2365,8 @@ pub enum ExternalStorageLocation {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    ExternalStorageLocation, External, ["S3", "Filesystem", "GCS"], [], Unknown
-);
+crate::serialize_open_enum!(ExternalStorageLocation, Unknown);
+crate::deserialize_via_native!(ExternalStorageLocation);
 impl crate::__private::native::Decode for ExternalStorageLocation {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2496,7 +2455,7 @@ impl crate::__private::native::Decode for ExternalStorageLocation {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum FinalExecutionStatus {
@@ -2513,10 +2472,8 @@ pub enum FinalExecutionStatus {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    FinalExecutionStatus, External, ["NotStarted", "Started", "Failure", "SuccessValue"],
-    ["NotStarted", "Started"], Unknown
-);
+crate::serialize_open_enum!(FinalExecutionStatus, Unknown);
+crate::deserialize_via_native!(FinalExecutionStatus);
 impl crate::__private::native::Decode for FinalExecutionStatus {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2582,7 +2539,7 @@ impl crate::__private::native::Decode for FinalExecutionStatus {
     }
 }
 /// Different types of finality.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum Finality {
@@ -2597,10 +2554,8 @@ pub enum Finality {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    Finality, External, ["optimistic", "near-final", "final"], ["optimistic",
-    "near-final", "final"], Unknown
-);
+crate::serialize_open_enum!(Finality, Unknown);
+crate::deserialize_via_native!(Finality);
 impl crate::__private::native::Decode for Finality {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2658,7 +2613,7 @@ impl crate::__private::native::Decode for Finality {
 ///
 /// Must never reorder/remove elements, can only add new variants at the end (but do that very
 /// carefully). It describes stable serialization format, and only used by serialization logic.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum FunctionCallError {
@@ -2685,11 +2640,8 @@ pub enum FunctionCallError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    FunctionCallError, External, ["WasmUnknownError", "_EVMError", "CompilationError",
-    "LinkError", "MethodResolveError", "WasmTrap", "HostError", "ExecutionError"],
-    ["WasmUnknownError", "_EVMError"], Unknown
-);
+crate::serialize_open_enum!(FunctionCallError, Unknown);
+crate::deserialize_via_native!(FunctionCallError);
 impl crate::__private::native::Decode for FunctionCallError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2805,7 +2757,7 @@ impl crate::__private::native::Decode for FunctionCallError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum GlobalContractDeployMode {
@@ -2822,10 +2774,8 @@ pub enum GlobalContractDeployMode {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    GlobalContractDeployMode, External, ["CodeHash", "AccountId"], ["CodeHash",
-    "AccountId"], Unknown
-);
+crate::serialize_open_enum!(GlobalContractDeployMode, Unknown);
+crate::deserialize_via_native!(GlobalContractDeployMode);
 impl crate::__private::native::Decode for GlobalContractDeployMode {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2874,7 +2824,7 @@ impl crate::__private::native::Decode for GlobalContractDeployMode {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum GlobalContractIdentifier {
@@ -2887,9 +2837,8 @@ pub enum GlobalContractIdentifier {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    GlobalContractIdentifier, External, ["hash", "account_id"], [], Unknown
-);
+crate::serialize_open_enum!(GlobalContractIdentifier, Unknown);
+crate::deserialize_via_native!(GlobalContractIdentifier);
 impl crate::__private::native::Decode for GlobalContractIdentifier {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2940,7 +2889,7 @@ impl crate::__private::native::Decode for GlobalContractIdentifier {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum GlobalContractIdentifierView {
@@ -2953,9 +2902,8 @@ pub enum GlobalContractIdentifierView {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    GlobalContractIdentifierView, External, ["hash", "account_id"], [], Unknown
-);
+crate::serialize_open_enum!(GlobalContractIdentifierView, Unknown);
+crate::deserialize_via_native!(GlobalContractIdentifierView);
 impl crate::__private::native::Decode for GlobalContractIdentifierView {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -3006,7 +2954,7 @@ impl crate::__private::native::Decode for GlobalContractIdentifierView {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum HostError {
@@ -3093,23 +3041,8 @@ pub enum HostError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    HostError, External, ["BadUTF16", "BadUTF8", "GasExceeded", "GasLimitExceeded",
-    "BalanceExceeded", "EmptyMethodName", "GuestPanic", "IntegerOverflow",
-    "InvalidPromiseIndex", "CannotAppendActionToJointPromise",
-    "CannotReturnJointPromise", "InvalidPromiseResultIndex", "InvalidRegisterId",
-    "IteratorWasInvalidated", "MemoryAccessViolation", "InvalidReceiptIndex",
-    "InvalidIteratorIndex", "InvalidAccountId", "InvalidMethodName", "InvalidPublicKey",
-    "ProhibitedInView", "NumberOfLogsExceeded", "KeyLengthExceeded",
-    "ValueLengthExceeded", "TotalLogLengthExceeded", "NumberPromisesExceeded",
-    "NumberInputDataDependenciesExceeded", "ReturnedValueLengthExceeded",
-    "ContractSizeExceeded", "Deprecated", "ECRecoverError", "AltBn128InvalidInput",
-    "Ed25519VerifyInvalidInput", "P256VerifyInvalidInput"], ["BadUTF16", "BadUTF8",
-    "GasExceeded", "GasLimitExceeded", "BalanceExceeded", "EmptyMethodName",
-    "IntegerOverflow", "CannotAppendActionToJointPromise", "CannotReturnJointPromise",
-    "MemoryAccessViolation", "InvalidAccountId", "InvalidMethodName",
-    "InvalidPublicKey"], Unknown
-);
+crate::serialize_open_enum!(HostError, Unknown);
+crate::deserialize_via_native!(HostError);
 impl crate::__private::native::Decode for HostError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -3658,7 +3591,7 @@ impl crate::__private::native::Decode for HostError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -3670,9 +3603,8 @@ pub enum InternalError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    InternalError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(InternalError, Unknown);
+crate::deserialize_via_native!(InternalError);
 impl crate::__private::native::Decode for InternalError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -3729,7 +3661,7 @@ impl crate::__private::native::Decode for InternalError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum InvalidAccessKeyError {
@@ -3764,13 +3696,8 @@ pub enum InvalidAccessKeyError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    InvalidAccessKeyError, External, ["AccessKeyNotFound", "ReceiverMismatch",
-    "MethodNameMismatch", "RequiresFullAccess", "NotEnoughAllowance",
-    "DepositWithFunctionCall", "DelegateActionRequiresNonGasKey",
-    "DelegateActionRequiresGasKey"], ["RequiresFullAccess", "DepositWithFunctionCall",
-    "DelegateActionRequiresNonGasKey", "DelegateActionRequiresGasKey"], Unknown
-);
+crate::serialize_open_enum!(InvalidAccessKeyError, Unknown);
+crate::deserialize_via_native!(InvalidAccessKeyError);
 impl crate::__private::native::Decode for InvalidAccessKeyError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -3928,7 +3855,7 @@ impl crate::__private::native::Decode for InvalidAccessKeyError {
     }
 }
 /// An error happened during TX execution
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum InvalidTxError {
@@ -4016,16 +3943,8 @@ pub enum InvalidTxError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    InvalidTxError, External, ["InvalidAccessKeyError", "InvalidSignerId",
-    "SignerDoesNotExist", "InvalidNonce", "NonceTooLarge", "InvalidReceiverId",
-    "InvalidSignature", "NotEnoughBalance", "LackBalanceForState", "CostOverflow",
-    "InvalidChain", "Expired", "ActionsValidation", "TransactionSizeExceeded",
-    "InvalidTransactionVersion", "StorageError", "ShardCongested", "ShardStuck",
-    "InvalidNonceIndex", "NotEnoughGasKeyBalance", "NotEnoughBalanceForDeposit"],
-    ["InvalidSignature", "CostOverflow", "InvalidChain", "Expired",
-    "InvalidTransactionVersion"], Unknown
-);
+crate::serialize_open_enum!(InvalidTxError, Unknown);
+crate::deserialize_via_native!(InvalidTxError);
 impl crate::__private::native::Decode for InvalidTxError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -4388,7 +4307,7 @@ impl crate::__private::native::Decode for InvalidTxError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum LogSummaryStyle {
@@ -4401,9 +4320,8 @@ pub enum LogSummaryStyle {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    LogSummaryStyle, External, ["plain", "colored"], ["plain", "colored"], Unknown
-);
+crate::serialize_open_enum!(LogSummaryStyle, Unknown);
+crate::deserialize_via_native!(LogSummaryStyle);
 impl crate::__private::native::Decode for LogSummaryStyle {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -4452,7 +4370,7 @@ impl crate::__private::native::Decode for LogSummaryStyle {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum MethodResolveError {
@@ -4464,11 +4382,8 @@ pub enum MethodResolveError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    MethodResolveError, External, ["MethodEmptyName", "MethodNotFound",
-    "MethodInvalidSignature"], ["MethodEmptyName", "MethodNotFound",
-    "MethodInvalidSignature"], Unknown
-);
+crate::serialize_open_enum!(MethodResolveError, Unknown);
+crate::deserialize_via_native!(MethodResolveError);
 impl crate::__private::native::Decode for MethodResolveError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -4531,7 +4446,7 @@ impl crate::__private::native::Decode for MethodResolveError {
     }
 }
 /// Contexts in which `StorageError::MissingTrieValue` error might occur.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum MissingTrieValueContext {
@@ -4548,11 +4463,8 @@ pub enum MissingTrieValueContext {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    MissingTrieValueContext, External, ["TrieIterator", "TriePrefetchingStorage",
-    "TrieMemoryPartialStorage", "TrieStorage"], ["TrieIterator",
-    "TriePrefetchingStorage", "TrieMemoryPartialStorage", "TrieStorage"], Unknown
-);
+crate::serialize_open_enum!(MissingTrieValueContext, Unknown);
+crate::deserialize_via_native!(MissingTrieValueContext);
 impl crate::__private::native::Decode for MissingTrieValueContext {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -4622,7 +4534,7 @@ impl crate::__private::native::Decode for MissingTrieValueContext {
     }
 }
 /// An Action that can be included in a transaction or receipt, excluding delegate actions. This type represents all possible action types except DelegateAction to prevent infinite recursion in meta-transactions.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum NonDelegateAction {
@@ -4648,12 +4560,8 @@ pub enum NonDelegateAction {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    NonDelegateAction, External, ["CreateAccount", "DeployContract", "FunctionCall",
-    "Transfer", "Stake", "AddKey", "DeleteKey", "DeleteAccount", "DeployGlobalContract",
-    "UseGlobalContract", "DeterministicStateInit", "TransferToGasKey",
-    "WithdrawFromGasKey"], [], Unknown
-);
+crate::serialize_open_enum!(NonDelegateAction, Unknown);
+crate::deserialize_via_native!(NonDelegateAction);
 impl crate::__private::native::Decode for NonDelegateAction {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -4807,7 +4715,7 @@ impl crate::__private::native::Decode for NonDelegateAction {
     }
 }
 /// Controls how the transaction nonce is validated against the access key nonce.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum NonceMode {
@@ -4822,9 +4730,8 @@ pub enum NonceMode {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    NonceMode, External, ["monotonic", "strict"], ["monotonic", "strict"], Unknown
-);
+crate::serialize_open_enum!(NonceMode, Unknown);
+crate::deserialize_via_native!(NonceMode);
 impl crate::__private::native::Decode for NonceMode {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -4874,7 +4781,7 @@ impl crate::__private::native::Decode for NonceMode {
     }
 }
 /// Error that can occur while preparing or executing Wasm smart-contract.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum PrepareError {
@@ -4929,20 +4836,8 @@ pub enum PrepareError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    PrepareError, External, ["Serialization", "Deserialization",
-    "InternalMemoryDeclared", "GasInstrumentation", "StackHeightInstrumentation",
-    "Instantiate", "Memory", "TooManyFunctions", "TooManyLocals", "TooManyTables",
-    "TooManyTableElements", "FunctionBodyTooLarge", "InstrumentedCodeTooLarge",
-    "TooManyBlocksPerFunction", "TooManyBlocksPerContract", "TooManyTypes",
-    "TooManyParamsPerFunction", "TooManyParamsPerContract", "OperandStackTooLarge"],
-    ["Serialization", "Deserialization", "InternalMemoryDeclared", "GasInstrumentation",
-    "StackHeightInstrumentation", "Instantiate", "Memory", "TooManyFunctions",
-    "TooManyLocals", "TooManyTables", "TooManyTableElements", "FunctionBodyTooLarge",
-    "InstrumentedCodeTooLarge", "TooManyBlocksPerFunction", "TooManyBlocksPerContract",
-    "TooManyTypes", "TooManyParamsPerFunction", "TooManyParamsPerContract",
-    "OperandStackTooLarge"], Unknown
-);
+crate::serialize_open_enum!(PrepareError, Unknown);
+crate::deserialize_via_native!(PrepareError);
 impl crate::__private::native::Decode for PrepareError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -5117,7 +5012,7 @@ impl crate::__private::native::Decode for PrepareError {
     }
 }
 /// Configures whether the node checks the next or the next next epoch for network version compatibility.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum ProtocolVersionCheckConfig {
@@ -5128,10 +5023,8 @@ pub enum ProtocolVersionCheckConfig {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    ProtocolVersionCheckConfig, External, ["Next", "NextNext"], ["Next", "NextNext"],
-    Unknown
-);
+crate::serialize_open_enum!(ProtocolVersionCheckConfig, Unknown);
+crate::deserialize_via_native!(ProtocolVersionCheckConfig);
 impl crate::__private::native::Decode for ProtocolVersionCheckConfig {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -5180,7 +5073,7 @@ impl crate::__private::native::Decode for ProtocolVersionCheckConfig {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum ReceiptEnumView {
@@ -5219,10 +5112,8 @@ pub enum ReceiptEnumView {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    ReceiptEnumView, External, ["Action", "Data", "GlobalContractDistribution"], [],
-    Unknown
-);
+crate::serialize_open_enum!(ReceiptEnumView, Unknown);
+crate::deserialize_via_native!(ReceiptEnumView);
 impl crate::__private::native::Decode for ReceiptEnumView {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -5322,7 +5213,7 @@ impl crate::__private::native::Decode for ReceiptEnumView {
     }
 }
 /// Describes the error for validating a receipt.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum ReceiptValidationError {
@@ -5352,12 +5243,8 @@ pub enum ReceiptValidationError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    ReceiptValidationError, External, ["InvalidPredecessorId", "InvalidReceiverId",
-    "InvalidSignerId", "InvalidDataReceiverId", "ReturnedValueLengthExceeded",
-    "NumberInputDataDependenciesExceeded", "ActionsValidation", "ReceiptSizeExceeded",
-    "InvalidRefundTo"], [], Unknown
-);
+crate::serialize_open_enum!(ReceiptValidationError, Unknown);
+crate::deserialize_via_native!(ReceiptValidationError);
 impl crate::__private::native::Decode for ReceiptValidationError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -5566,7 +5453,7 @@ impl crate::__private::native::Decode for ReceiptValidationError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -5582,10 +5469,8 @@ pub enum RpcBlockError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcBlockError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "NOT_SYNCED_YET",
-    "INTERNAL_ERROR"], ["NOT_SYNCED_YET"], Unknown
-);
+crate::serialize_open_enum!(RpcBlockError, Unknown);
+crate::deserialize_via_native!(RpcBlockError);
 impl crate::__private::native::Decode for RpcBlockError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -5657,7 +5542,7 @@ impl crate::__private::native::Decode for RpcBlockError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -5695,11 +5580,8 @@ pub enum RpcCallFunctionError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcCallFunctionError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
-    "UNKNOWN_ACCOUNT", "NO_CONTRACT_CODE", "CONTRACT_EXECUTION_ERROR", "INTERNAL_ERROR"],
-    [], Unknown
-);
+crate::serialize_open_enum!(RpcCallFunctionError, Unknown);
+crate::deserialize_via_native!(RpcCallFunctionError);
 impl crate::__private::native::Decode for RpcCallFunctionError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -5893,7 +5775,7 @@ impl crate::__private::native::Decode for RpcCallFunctionError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -5911,10 +5793,8 @@ pub enum RpcChunkError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcChunkError, Adjacent("name", "info"), ["INTERNAL_ERROR", "UNKNOWN_BLOCK",
-    "INVALID_SHARD_ID", "UNKNOWN_CHUNK"], [], Unknown
-);
+crate::serialize_open_enum!(RpcChunkError, Unknown);
+crate::deserialize_via_native!(RpcChunkError);
 impl crate::__private::native::Decode for RpcChunkError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -6045,51 +5925,7 @@ pub enum RpcChunkRequestKind {
     BlockShardId { block_id: crate::BlockId, shard_id: ShardId },
     ChunkHash { chunk_id: crate::CryptoHash },
 }
-impl<'de> ::serde::Deserialize<'de> for RpcChunkRequestKind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const SHAPES: &[&[&str]] = &[&["block_id", "shard_id"], &["chunk_id"]];
-        crate::__private::deserialize_shape(
-            deserializer,
-            "RpcChunkRequestKind",
-            SHAPES,
-            |index, value| {
-                match index {
-                    0usize => {
-                        #[derive(::serde::Deserialize)]
-                        struct Arm {
-                            block_id: crate::BlockId,
-                            shard_id: ShardId,
-                        }
-                        crate::__private::decode(value)
-                            .map(|arm: Arm| RpcChunkRequestKind::BlockShardId {
-                                block_id: arm.block_id,
-                                shard_id: arm.shard_id,
-                            })
-                    }
-                    1usize => {
-                        #[derive(::serde::Deserialize)]
-                        struct Arm {
-                            chunk_id: crate::CryptoHash,
-                        }
-                        crate::__private::decode(value)
-                            .map(|arm: Arm| RpcChunkRequestKind::ChunkHash {
-                                chunk_id: arm.chunk_id,
-                            })
-                    }
-                    _ => {
-                        ::std::result::Result::Err(
-                            ::serde::de::Error::custom(
-                                crate::__private::no_shape_matched(SHAPES),
-                            ),
-                        )
-                    }
-                }
-            },
-        )
-    }
-}
+crate::deserialize_via_native!(RpcChunkRequestKind);
 impl crate::__private::native::Decode for RpcChunkRequestKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -6149,7 +5985,7 @@ impl crate::__private::native::Decode for RpcChunkRequestKind {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -6161,9 +5997,8 @@ pub enum RpcClientConfigError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcClientConfigError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcClientConfigError, Unknown);
+crate::deserialize_via_native!(RpcClientConfigError);
 impl crate::__private::native::Decode for RpcClientConfigError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -6227,51 +6062,7 @@ pub enum RpcCongestionLevelRequestKind {
     BlockShardId { block_id: crate::BlockId, shard_id: ShardId },
     ChunkHash { chunk_id: crate::CryptoHash },
 }
-impl<'de> ::serde::Deserialize<'de> for RpcCongestionLevelRequestKind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const SHAPES: &[&[&str]] = &[&["block_id", "shard_id"], &["chunk_id"]];
-        crate::__private::deserialize_shape(
-            deserializer,
-            "RpcCongestionLevelRequestKind",
-            SHAPES,
-            |index, value| {
-                match index {
-                    0usize => {
-                        #[derive(::serde::Deserialize)]
-                        struct Arm {
-                            block_id: crate::BlockId,
-                            shard_id: ShardId,
-                        }
-                        crate::__private::decode(value)
-                            .map(|arm: Arm| RpcCongestionLevelRequestKind::BlockShardId {
-                                block_id: arm.block_id,
-                                shard_id: arm.shard_id,
-                            })
-                    }
-                    1usize => {
-                        #[derive(::serde::Deserialize)]
-                        struct Arm {
-                            chunk_id: crate::CryptoHash,
-                        }
-                        crate::__private::decode(value)
-                            .map(|arm: Arm| RpcCongestionLevelRequestKind::ChunkHash {
-                                chunk_id: arm.chunk_id,
-                            })
-                    }
-                    _ => {
-                        ::std::result::Result::Err(
-                            ::serde::de::Error::custom(
-                                crate::__private::no_shape_matched(SHAPES),
-                            ),
-                        )
-                    }
-                }
-            },
-        )
-    }
-}
+crate::deserialize_via_native!(RpcCongestionLevelRequestKind);
 impl crate::__private::native::Decode for RpcCongestionLevelRequestKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -6333,7 +6124,7 @@ impl crate::__private::native::Decode for RpcCongestionLevelRequestKind {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -6347,10 +6138,8 @@ pub enum RpcGasPriceError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcGasPriceError, Adjacent("name", "info"), ["INTERNAL_ERROR", "UNKNOWN_BLOCK"], [],
-    Unknown
-);
+crate::serialize_open_enum!(RpcGasPriceError, Unknown);
+crate::deserialize_via_native!(RpcGasPriceError);
 impl crate::__private::native::Decode for RpcGasPriceError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -6422,7 +6211,7 @@ impl crate::__private::native::Decode for RpcGasPriceError {
     }
 }
 /// The alternatives of [`RpcLightClientExecutionProofRequest`], flattened into it on the wire.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(tag = "type")]
 pub enum RpcLightClientExecutionProofRequestKind {
     #[serde(rename = "transaction")]
@@ -6430,6 +6219,7 @@ pub enum RpcLightClientExecutionProofRequestKind {
     #[serde(rename = "receipt")]
     Receipt { receipt_id: crate::CryptoHash, receiver_id: crate::AccountId },
 }
+crate::deserialize_via_native!(RpcLightClientExecutionProofRequestKind);
 impl crate::__private::native::Decode for RpcLightClientExecutionProofRequestKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -6487,7 +6277,7 @@ impl crate::__private::native::Decode for RpcLightClientExecutionProofRequestKin
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -6503,10 +6293,8 @@ pub enum RpcLightClientNextBlockError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcLightClientNextBlockError, Adjacent("name", "info"), ["INTERNAL_ERROR",
-    "UNKNOWN_BLOCK", "EPOCH_OUT_OF_BOUNDS"], [], Unknown
-);
+crate::serialize_open_enum!(RpcLightClientNextBlockError, Unknown);
+crate::deserialize_via_native!(RpcLightClientNextBlockError);
 impl crate::__private::native::Decode for RpcLightClientNextBlockError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -6607,7 +6395,7 @@ impl crate::__private::native::Decode for RpcLightClientNextBlockError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -6629,11 +6417,8 @@ pub enum RpcLightClientProofError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcLightClientProofError, Adjacent("name", "info"), ["UNKNOWN_BLOCK",
-    "INCONSISTENT_STATE", "NOT_CONFIRMED", "UNKNOWN_TRANSACTION_OR_RECEIPT",
-    "UNAVAILABLE_SHARD", "INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcLightClientProofError, Unknown);
+crate::deserialize_via_native!(RpcLightClientProofError);
 impl crate::__private::native::Decode for RpcLightClientProofError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -6817,7 +6602,7 @@ impl crate::__private::native::Decode for RpcLightClientProofError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -6829,9 +6614,8 @@ pub enum RpcMaintenanceWindowsError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcMaintenanceWindowsError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcMaintenanceWindowsError, Unknown);
+crate::deserialize_via_native!(RpcMaintenanceWindowsError);
 impl crate::__private::native::Decode for RpcMaintenanceWindowsError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -6889,7 +6673,7 @@ impl crate::__private::native::Decode for RpcMaintenanceWindowsError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -6901,9 +6685,8 @@ pub enum RpcNetworkInfoError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcNetworkInfoError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcNetworkInfoError, Unknown);
+crate::deserialize_via_native!(RpcNetworkInfoError);
 impl crate::__private::native::Decode for RpcNetworkInfoError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -6960,7 +6743,7 @@ impl crate::__private::native::Decode for RpcNetworkInfoError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -6974,10 +6757,8 @@ pub enum RpcProtocolConfigError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcProtocolConfigError, Adjacent("name", "info"), ["UNKNOWN_BLOCK",
-    "INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcProtocolConfigError, Unknown);
+crate::deserialize_via_native!(RpcProtocolConfigError);
 impl crate::__private::native::Decode for RpcProtocolConfigError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -7048,7 +6829,7 @@ impl crate::__private::native::Decode for RpcProtocolConfigError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -7117,13 +6898,8 @@ pub enum RpcQueryError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcQueryError, Adjacent("name", "info"), ["NO_SYNCED_BLOCKS", "UNAVAILABLE_SHARD",
-    "GARBAGE_COLLECTED_BLOCK", "UNKNOWN_BLOCK", "INVALID_ACCOUNT", "UNKNOWN_ACCOUNT",
-    "NO_CONTRACT_CODE", "TOO_LARGE_CONTRACT_STATE", "UNKNOWN_ACCESS_KEY",
-    "UNKNOWN_GAS_KEY", "CONTRACT_EXECUTION_ERROR", "NO_GLOBAL_CONTRACT_CODE",
-    "INTERNAL_ERROR"], ["NO_SYNCED_BLOCKS"], Unknown
-);
+crate::serialize_open_enum!(RpcQueryError, Unknown);
+crate::deserialize_via_native!(RpcQueryError);
 impl crate::__private::native::Decode for RpcQueryError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -7479,7 +7255,7 @@ impl crate::__private::native::Decode for RpcQueryError {
     }
 }
 /// The alternatives of [`RpcQueryRequest`], flattened into it on the wire.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(tag = "request_type")]
 pub enum RpcQueryRequestKind {
     #[serde(rename = "view_account")]
@@ -7514,6 +7290,7 @@ pub enum RpcQueryRequestKind {
     #[serde(rename = "view_global_contract_code_by_account_id")]
     ViewGlobalContractCodeByAccountId { account_id: crate::AccountId },
 }
+crate::deserialize_via_native!(RpcQueryRequestKind);
 impl crate::__private::native::Decode for RpcQueryRequestKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -7718,76 +7495,7 @@ pub enum RpcQueryResponseKind {
     /// A shape this version of the bindings does not know, kept as the raw JSON.
     Unknown(::serde_json::Value),
 }
-impl<'de> ::serde::Deserialize<'de> for RpcQueryResponseKind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const SHAPES: &[&[&str]] = &[
-            &["amount", "locked", "code_hash", "storage_usage"],
-            &["code_base64", "hash"],
-            &["values"],
-            &["result", "logs"],
-            &["nonce", "permission"],
-            &["keys"],
-            &["nonces"],
-            &["error", "logs"],
-        ];
-        crate::__private::deserialize_shape(
-            deserializer,
-            "RpcQueryResponseKind",
-            SHAPES,
-            |index, value| {
-                match index {
-                    0usize => {
-                        crate::__private::decode(value)
-                            .map(RpcQueryResponseKind::AccountView)
-                    }
-                    1usize => {
-                        crate::__private::decode(value)
-                            .map(RpcQueryResponseKind::ContractCodeView)
-                    }
-                    2usize => {
-                        crate::__private::decode(value)
-                            .map(RpcQueryResponseKind::ViewStateResult)
-                    }
-                    3usize => {
-                        crate::__private::decode(value)
-                            .map(RpcQueryResponseKind::CallResult)
-                    }
-                    4usize => {
-                        crate::__private::decode(value)
-                            .map(RpcQueryResponseKind::AccessKeyView)
-                    }
-                    5usize => {
-                        crate::__private::decode(value)
-                            .map(RpcQueryResponseKind::AccessKeyList)
-                    }
-                    6usize => {
-                        crate::__private::decode(value)
-                            .map(RpcQueryResponseKind::GasKeyNoncesView)
-                    }
-                    7usize => {
-                        #[derive(::serde::Deserialize)]
-                        struct Arm {
-                            error: ::std::string::String,
-                            logs: ::std::vec::Vec<::std::string::String>,
-                        }
-                        crate::__private::decode(value)
-                            .map(|arm: Arm| RpcQueryResponseKind::LegacyError {
-                                error: arm.error,
-                                logs: arm.logs,
-                            })
-                    }
-                    _ => {
-                        ::std::result::Result::Ok(
-                            RpcQueryResponseKind::Unknown(value.clone()),
-                        )
-                    }
-                }
-            },
-        )
-    }
-}
+crate::deserialize_via_native!(RpcQueryResponseKind);
 impl crate::__private::native::Decode for RpcQueryResponseKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -7876,7 +7584,7 @@ impl crate::__private::native::Decode for RpcQueryResponseKind {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -7890,10 +7598,8 @@ pub enum RpcReceiptError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcReceiptError, Adjacent("name", "info"), ["INTERNAL_ERROR", "UNKNOWN_RECEIPT"], [],
-    Unknown
-);
+crate::serialize_open_enum!(RpcReceiptError, Unknown);
+crate::deserialize_via_native!(RpcReceiptError);
 impl crate::__private::native::Decode for RpcReceiptError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -7974,7 +7680,7 @@ impl crate::__private::native::Decode for RpcReceiptError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -8000,11 +7706,8 @@ pub enum RpcReceiptToTxError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcReceiptToTxError, Adjacent("name", "info"), ["UNKNOWN_RECEIPT", "DEPTH_EXCEEDED",
-    "UNSUPPORTED", "INTERNAL_ERROR", "OUTCOMES_NOT_STORED", "WINDOW_TOO_LARGE",
-    "MALFORMED_HINT", "BUDGET_EXCEEDED"], ["OUTCOMES_NOT_STORED"], Unknown
-);
+crate::serialize_open_enum!(RpcReceiptToTxError, Unknown);
+crate::deserialize_via_native!(RpcReceiptToTxError);
 impl crate::__private::native::Decode for RpcReceiptToTxError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -8219,7 +7922,7 @@ impl crate::__private::native::Decode for RpcReceiptToTxError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -8233,10 +7936,8 @@ pub enum RpcRequestValidationErrorKind {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcRequestValidationErrorKind, Adjacent("name", "info"), ["METHOD_NOT_FOUND",
-    "PARSE_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcRequestValidationErrorKind, Unknown);
+crate::deserialize_via_native!(RpcRequestValidationErrorKind);
 impl crate::__private::native::Decode for RpcRequestValidationErrorKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -8318,7 +8019,7 @@ impl crate::__private::native::Decode for RpcRequestValidationErrorKind {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -8330,9 +8031,8 @@ pub enum RpcSplitStorageInfoError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcSplitStorageInfoError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcSplitStorageInfoError, Unknown);
+crate::deserialize_via_native!(RpcSplitStorageInfoError);
 impl crate::__private::native::Decode for RpcSplitStorageInfoError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -8389,7 +8089,7 @@ impl crate::__private::native::Decode for RpcSplitStorageInfoError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -8407,10 +8107,8 @@ pub enum RpcStateChangesError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcStateChangesError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "NOT_SYNCED_YET",
-    "INTERNAL_ERROR", "SHARD_NOT_APPLIED"], ["NOT_SYNCED_YET"], Unknown
-);
+crate::serialize_open_enum!(RpcStateChangesError, Unknown);
+crate::deserialize_via_native!(RpcStateChangesError);
 impl crate::__private::native::Decode for RpcStateChangesError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -8512,7 +8210,7 @@ impl crate::__private::native::Decode for RpcStateChangesError {
     }
 }
 /// The alternatives of [`RpcStateChangesInBlockByTypeRequest`], flattened into it on the wire.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(tag = "changes_type")]
 pub enum RpcStateChangesInBlockByTypeRequestKind {
     #[serde(rename = "account_changes")]
@@ -8529,6 +8227,7 @@ pub enum RpcStateChangesInBlockByTypeRequestKind {
         key_prefix_base64: StoreKey,
     },
 }
+crate::deserialize_via_native!(RpcStateChangesInBlockByTypeRequestKind);
 impl crate::__private::native::Decode for RpcStateChangesInBlockByTypeRequestKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -8646,7 +8345,7 @@ impl crate::__private::native::Decode for RpcStateChangesInBlockByTypeRequestKin
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -8664,10 +8363,8 @@ pub enum RpcStatusError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcStatusError, Adjacent("name", "info"), ["NODE_IS_SYNCING", "NO_NEW_BLOCKS",
-    "EPOCH_OUT_OF_BOUNDS", "INTERNAL_ERROR"], ["NODE_IS_SYNCING"], Unknown
-);
+crate::serialize_open_enum!(RpcStatusError, Unknown);
+crate::deserialize_via_native!(RpcStatusError);
 impl crate::__private::native::Decode for RpcStatusError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -8778,7 +8475,7 @@ impl crate::__private::native::Decode for RpcStatusError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -8800,11 +8497,8 @@ pub enum RpcTransactionError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcTransactionError, Adjacent("name", "info"), ["INVALID_TRANSACTION",
-    "DOES_NOT_TRACK_SHARD", "REQUEST_ROUTED", "UNKNOWN_TRANSACTION", "INTERNAL_ERROR",
-    "TIMEOUT_ERROR"], ["DOES_NOT_TRACK_SHARD", "TIMEOUT_ERROR"], Unknown
-);
+crate::serialize_open_enum!(RpcTransactionError, Unknown);
+crate::deserialize_via_native!(RpcTransactionError);
 impl crate::__private::native::Decode for RpcTransactionError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -8943,54 +8637,7 @@ pub enum RpcTransactionStatusRequestKind {
         tx_hash: crate::CryptoHash,
     },
 }
-impl<'de> ::serde::Deserialize<'de> for RpcTransactionStatusRequestKind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const SHAPES: &[&[&str]] = &[
-            &["signed_tx_base64"],
-            &["tx_hash", "sender_account_id"],
-        ];
-        crate::__private::deserialize_shape(
-            deserializer,
-            "RpcTransactionStatusRequestKind",
-            SHAPES,
-            |index, value| {
-                match index {
-                    0usize => {
-                        #[derive(::serde::Deserialize)]
-                        struct Arm {
-                            signed_tx_base64: crate::SignedTransaction,
-                        }
-                        crate::__private::decode(value)
-                            .map(|arm: Arm| RpcTransactionStatusRequestKind::SignedTxBase64 {
-                                signed_tx_base64: arm.signed_tx_base64,
-                            })
-                    }
-                    1usize => {
-                        #[derive(::serde::Deserialize)]
-                        struct Arm {
-                            sender_account_id: crate::AccountId,
-                            tx_hash: crate::CryptoHash,
-                        }
-                        crate::__private::decode(value)
-                            .map(|arm: Arm| RpcTransactionStatusRequestKind::TxHashSenderAccountId {
-                                sender_account_id: arm.sender_account_id,
-                                tx_hash: arm.tx_hash,
-                            })
-                    }
-                    _ => {
-                        ::std::result::Result::Err(
-                            ::serde::de::Error::custom(
-                                crate::__private::no_shape_matched(SHAPES),
-                            ),
-                        )
-                    }
-                }
-            },
-        )
-    }
-}
+crate::deserialize_via_native!(RpcTransactionStatusRequestKind);
 impl crate::__private::native::Decode for RpcTransactionStatusRequestKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -9056,7 +8703,7 @@ impl crate::__private::native::Decode for RpcTransactionStatusRequestKind {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -9072,11 +8719,8 @@ pub enum RpcValidatorError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcValidatorError, Adjacent("name", "info"), ["UNKNOWN_EPOCH",
-    "VALIDATOR_INFO_UNAVAILABLE", "INTERNAL_ERROR"], ["UNKNOWN_EPOCH",
-    "VALIDATOR_INFO_UNAVAILABLE"], Unknown
-);
+crate::serialize_open_enum!(RpcValidatorError, Unknown);
+crate::deserialize_via_native!(RpcValidatorError);
 impl crate::__private::native::Decode for RpcValidatorError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -9140,7 +8784,7 @@ impl crate::__private::native::Decode for RpcValidatorError {
     }
 }
 /// The alternatives of [`RpcValidatorRequest`], flattened into it on the wire.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 pub enum RpcValidatorRequestKind {
     #[serde(rename = "epoch_id")]
     EpochId(EpochId),
@@ -9149,6 +8793,7 @@ pub enum RpcValidatorRequestKind {
     #[serde(rename = "latest")]
     Latest(()),
 }
+crate::deserialize_via_native!(RpcValidatorRequestKind);
 impl crate::__private::native::Decode for RpcValidatorRequestKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -9207,7 +8852,7 @@ impl crate::__private::native::Decode for RpcValidatorRequestKind {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -9239,10 +8884,8 @@ pub enum RpcViewAccessKeyError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcViewAccessKeyError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
-    "UNKNOWN_ACCOUNT", "UNKNOWN_ACCESS_KEY", "INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcViewAccessKeyError, Unknown);
+crate::deserialize_via_native!(RpcViewAccessKeyError);
 impl crate::__private::native::Decode for RpcViewAccessKeyError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -9408,7 +9051,7 @@ impl crate::__private::native::Decode for RpcViewAccessKeyError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -9434,10 +9077,8 @@ pub enum RpcViewAccessKeyListError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcViewAccessKeyListError, Adjacent("name", "info"), ["UNKNOWN_BLOCK",
-    "INVALID_ACCOUNT", "UNKNOWN_ACCOUNT", "INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcViewAccessKeyListError, Unknown);
+crate::deserialize_via_native!(RpcViewAccessKeyListError);
 impl crate::__private::native::Decode for RpcViewAccessKeyListError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -9579,7 +9220,7 @@ impl crate::__private::native::Decode for RpcViewAccessKeyListError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -9605,10 +9246,8 @@ pub enum RpcViewAccountError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcViewAccountError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
-    "UNKNOWN_ACCOUNT", "INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcViewAccountError, Unknown);
+crate::deserialize_via_native!(RpcViewAccountError);
 impl crate::__private::native::Decode for RpcViewAccountError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -9747,7 +9386,7 @@ impl crate::__private::native::Decode for RpcViewAccountError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -9779,10 +9418,8 @@ pub enum RpcViewCodeError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcViewCodeError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
-    "UNKNOWN_ACCOUNT", "NO_CONTRACT_CODE", "INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcViewCodeError, Unknown);
+crate::deserialize_via_native!(RpcViewCodeError);
 impl crate::__private::native::Decode for RpcViewCodeError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -9948,7 +9585,7 @@ impl crate::__private::native::Decode for RpcViewCodeError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -9980,10 +9617,8 @@ pub enum RpcViewStateError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcViewStateError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
-    "UNKNOWN_ACCOUNT", "TOO_LARGE_CONTRACT_STATE", "INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcViewStateError, Unknown);
+crate::deserialize_via_native!(RpcViewStateError);
 impl crate::__private::native::Decode for RpcViewStateError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -10158,7 +9793,7 @@ impl crate::__private::native::Decode for RpcViewStateError {
 /// re-sharding has only happened once. It is stored as part of genesis config, see
 /// default_simple_nightshade_shard_layout() Below is an overview for some important
 /// functionalities of ShardLayout interface.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum ShardLayout {
@@ -10171,7 +9806,8 @@ pub enum ShardLayout {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(ShardLayout, External, ["V0", "V1", "V2", "V3"], [], Unknown);
+crate::serialize_open_enum!(ShardLayout, Unknown);
+crate::deserialize_via_native!(ShardLayout);
 impl crate::__private::native::Decode for ShardLayout {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -10234,7 +9870,7 @@ impl crate::__private::native::Decode for ShardLayout {
     }
 }
 /// See crate::types::StateChangeCause for details.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "type")]
 #[non_exhaustive]
@@ -10266,13 +9902,8 @@ pub enum StateChangeCauseView {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    StateChangeCauseView, Field("type"), ["not_writable_to_disk", "initial_state",
-    "transaction_processing", "action_receipt_processing_started",
-    "action_receipt_gas_reward", "receipt_processing", "postponed_receipt",
-    "updated_delayed_receipts", "validator_accounts_update", "migration",
-    "bandwidth_scheduler_state_update"], [], Unknown
-);
+crate::serialize_open_enum!(StateChangeCauseView, Unknown);
+crate::deserialize_via_native!(StateChangeCauseView);
 impl crate::__private::native::Decode for StateChangeCauseView {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -10415,7 +10046,7 @@ impl crate::__private::native::Decode for StateChangeCauseView {
     }
 }
 /// It is a \[serializable view] of \[`StateChangeKind`].
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "type")]
 #[non_exhaustive]
@@ -10433,10 +10064,8 @@ pub enum StateChangeKindView {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    StateChangeKindView, Field("type"), ["account_touched", "access_key_touched",
-    "data_touched", "contract_code_touched"], [], Unknown
-);
+crate::serialize_open_enum!(StateChangeKindView, Unknown);
+crate::deserialize_via_native!(StateChangeKindView);
 impl crate::__private::native::Decode for StateChangeKindView {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -10528,7 +10157,7 @@ impl crate::__private::native::Decode for StateChangeKindView {
     }
 }
 /// The alternatives of [`StateChangeWithCauseView`], flattened into it on the wire.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "type", content = "change")]
 #[non_exhaustive]
@@ -10587,12 +10216,8 @@ pub enum StateChangeWithCauseViewKind {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    StateChangeWithCauseViewKind, Adjacent("type", "change"), ["account_update",
-    "account_deletion", "access_key_update", "access_key_deletion",
-    "gas_key_nonce_update", "data_update", "data_deletion", "contract_code_update",
-    "contract_code_deletion"], [], Unknown
-);
+crate::serialize_open_enum!(StateChangeWithCauseViewKind, Unknown);
+crate::deserialize_via_native!(StateChangeWithCauseViewKind);
 impl crate::__private::native::Decode for StateChangeWithCauseViewKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -10877,7 +10502,7 @@ impl crate::__private::native::Decode for StateChangeWithCauseViewKind {
 }
 /// Errors which may occur during working with trie storages, storing
 /// trie values (trie nodes and state values) by their hashes.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum StorageError {
@@ -10906,11 +10531,8 @@ pub enum StorageError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    StorageError, External, ["StorageInternalError", "MissingTrieValue",
-    "UnexpectedTrieValue", "StorageInconsistentState", "FlatStorageBlockNotSupported",
-    "MemTrieLoadingError"], ["StorageInternalError", "UnexpectedTrieValue"], Unknown
-);
+crate::serialize_open_enum!(StorageError, Unknown);
+crate::deserialize_via_native!(StorageError);
 impl crate::__private::native::Decode for StorageError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -10999,7 +10621,7 @@ impl crate::__private::native::Decode for StorageError {
     }
 }
 /// This enum represents if a storage_get call will be performed through flat storage or trie
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum StorageGetMode {
@@ -11010,9 +10632,8 @@ pub enum StorageGetMode {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    StorageGetMode, External, ["FlatStorage", "Trie"], ["FlatStorage", "Trie"], Unknown
-);
+crate::serialize_open_enum!(StorageGetMode, Unknown);
+crate::deserialize_via_native!(StorageGetMode);
 impl crate::__private::native::Decode for StorageGetMode {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -11061,7 +10682,7 @@ impl crate::__private::native::Decode for StorageGetMode {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum SyncCheckpoint {
@@ -11074,10 +10695,8 @@ pub enum SyncCheckpoint {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    SyncCheckpoint, External, ["genesis", "earliest_available"], ["genesis",
-    "earliest_available"], Unknown
-);
+crate::serialize_open_enum!(SyncCheckpoint, Unknown);
+crate::deserialize_via_native!(SyncCheckpoint);
 impl crate::__private::native::Decode for SyncCheckpoint {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -11127,7 +10746,7 @@ impl crate::__private::native::Decode for SyncCheckpoint {
     }
 }
 /// Configures how to fetch state parts during state sync.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum SyncConfig {
@@ -11142,9 +10761,8 @@ pub enum SyncConfig {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    SyncConfig, External, ["Peers", "ExternalStorage"], ["Peers"], Unknown
-);
+crate::serialize_open_enum!(SyncConfig, Unknown);
+crate::deserialize_via_native!(SyncConfig);
 impl crate::__private::native::Decode for SyncConfig {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -11198,7 +10816,7 @@ impl crate::__private::native::Decode for SyncConfig {
 }
 /// Describes the expected behavior of the node regarding shard tracking.
 /// If the node is an active validator, it will also track the shards it is responsible for as a validator.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum TrackedShardsConfig {
@@ -11220,10 +10838,8 @@ pub enum TrackedShardsConfig {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    TrackedShardsConfig, External, ["NoShards", "Shards", "AllShards", "ShadowValidator",
-    "Schedule", "Accounts"], ["NoShards", "AllShards"], Unknown
-);
+crate::serialize_open_enum!(TrackedShardsConfig, Unknown);
+crate::deserialize_via_native!(TrackedShardsConfig);
 impl crate::__private::native::Decode for TrackedShardsConfig {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -11311,7 +10927,7 @@ impl crate::__private::native::Decode for TrackedShardsConfig {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum TransactionNonce {
@@ -11324,7 +10940,8 @@ pub enum TransactionNonce {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(TransactionNonce, External, ["Nonce", "GasKeyNonce"], [], Unknown);
+crate::serialize_open_enum!(TransactionNonce, Unknown);
+crate::deserialize_via_native!(TransactionNonce);
 impl crate::__private::native::Decode for TransactionNonce {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -11397,7 +11014,7 @@ impl crate::__private::native::Decode for TransactionNonce {
     }
 }
 /// Error returned in the ExecutionOutcome in case of failure
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum TxExecutionError {
@@ -11410,9 +11027,8 @@ pub enum TxExecutionError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    TxExecutionError, External, ["ActionError", "InvalidTxError"], [], Unknown
-);
+crate::serialize_open_enum!(TxExecutionError, Unknown);
+crate::deserialize_via_native!(TxExecutionError);
 impl crate::__private::native::Decode for TxExecutionError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -11463,7 +11079,7 @@ impl crate::__private::native::Decode for TxExecutionError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum TxExecutionStatus {
@@ -11495,11 +11111,8 @@ pub enum TxExecutionStatus {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    TxExecutionStatus, External, ["NONE", "INCLUDED", "EXECUTED_OPTIMISTIC",
-    "INCLUDED_FINAL", "EXECUTED", "FINAL"], ["NONE", "INCLUDED", "EXECUTED_OPTIMISTIC",
-    "INCLUDED_FINAL", "EXECUTED", "FINAL"], Unknown
-);
+crate::serialize_open_enum!(TxExecutionStatus, Unknown);
+crate::deserialize_via_native!(TxExecutionStatus);
 impl crate::__private::native::Decode for TxExecutionStatus {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -11583,7 +11196,7 @@ impl crate::__private::native::Decode for TxExecutionStatus {
     }
 }
 /// Reasons for removing a validator from the validator set.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum ValidatorKickoutReason {
@@ -11610,12 +11223,8 @@ pub enum ValidatorKickoutReason {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    ValidatorKickoutReason, External, ["_UnusedSlashed", "NotEnoughBlocks",
-    "NotEnoughChunks", "Unstaked", "NotEnoughStake", "DidNotGetASeat",
-    "NotEnoughChunkEndorsements", "ProtocolVersionTooOld"], ["_UnusedSlashed",
-    "Unstaked", "DidNotGetASeat"], Unknown
-);
+crate::serialize_open_enum!(ValidatorKickoutReason, Unknown);
+crate::deserialize_via_native!(ValidatorKickoutReason);
 impl crate::__private::native::Decode for ValidatorKickoutReason {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -11775,7 +11384,7 @@ impl crate::__private::native::Decode for ValidatorKickoutReason {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "validator_stake_struct_version")]
 #[non_exhaustive]
@@ -11786,9 +11395,8 @@ pub enum ValidatorStakeView {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    ValidatorStakeView, Field("validator_stake_struct_version"), ["V1"], [], Unknown
-);
+crate::serialize_open_enum!(ValidatorStakeView, Unknown);
+crate::deserialize_via_native!(ValidatorStakeView);
 impl crate::__private::native::Decode for ValidatorStakeView {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -11822,7 +11430,7 @@ impl crate::__private::native::Decode for ValidatorStakeView {
 /// versions add a variant here rather than a new `Action` variant. The variant
 /// is part of the signed payload, so a signature can't be ambiguous across
 /// versions.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum VersionedDelegateActionPayload {
@@ -11832,7 +11440,8 @@ pub enum VersionedDelegateActionPayload {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(VersionedDelegateActionPayload, External, ["V2"], [], Unknown);
+crate::serialize_open_enum!(VersionedDelegateActionPayload, Unknown);
+crate::deserialize_via_native!(VersionedDelegateActionPayload);
 impl crate::__private::native::Decode for VersionedDelegateActionPayload {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -11875,7 +11484,7 @@ impl crate::__private::native::Decode for VersionedDelegateActionPayload {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum VmKind {
@@ -11892,10 +11501,8 @@ pub enum VmKind {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    VmKind, External, ["Wasmer0", "Wasmtime", "Wasmer2", "NearVm"], ["Wasmer0",
-    "Wasmtime", "Wasmer2", "NearVm"], Unknown
-);
+crate::serialize_open_enum!(VmKind, Unknown);
+crate::deserialize_via_native!(VmKind);
 impl crate::__private::native::Decode for VmKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -11955,7 +11562,7 @@ impl crate::__private::native::Decode for VmKind {
     }
 }
 /// A kind of a trap happened during execution of a binary
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum WasmTrap {
@@ -11983,14 +11590,8 @@ pub enum WasmTrap {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    WasmTrap, External, ["Unreachable", "IncorrectCallIndirectSignature",
-    "MemoryOutOfBounds", "CallIndirectOOB", "IllegalArithmetic",
-    "MisalignedAtomicAccess", "IndirectCallToNull", "StackOverflow", "GenericTrap"],
-    ["Unreachable", "IncorrectCallIndirectSignature", "MemoryOutOfBounds",
-    "CallIndirectOOB", "IllegalArithmetic", "MisalignedAtomicAccess",
-    "IndirectCallToNull", "StackOverflow", "GenericTrap"], Unknown
-);
+crate::serialize_open_enum!(WasmTrap, Unknown);
+crate::deserialize_via_native!(WasmTrap);
 impl crate::__private::native::Decode for WasmTrap {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,

@@ -2,7 +2,7 @@
 // Do not edit by hand: see the README, "Regenerating".
 
 /// Defines permissions for AccessKey
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum AccessKeyPermission {
@@ -21,10 +21,8 @@ pub enum AccessKeyPermission {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    AccessKeyPermission, External, ["FunctionCall", "FullAccess", "GasKeyFunctionCall",
-    "GasKeyFullAccess"], ["FullAccess"], Unknown
-);
+crate::serialize_open_enum!(AccessKeyPermission, Unknown);
+crate::deserialize_via_native!(AccessKeyPermission);
 impl crate::__private::native::Decode for AccessKeyPermission {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -98,7 +96,7 @@ impl crate::__private::native::Decode for AccessKeyPermission {
     }
 }
 /// Describes the permission scope for an access key. Whether it is a function call or a full access key.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum AccessKeyPermissionView {
@@ -123,10 +121,8 @@ pub enum AccessKeyPermissionView {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    AccessKeyPermissionView, External, ["FullAccess", "FunctionCall",
-    "GasKeyFunctionCall", "GasKeyFullAccess"], ["FullAccess"], Unknown
-);
+crate::serialize_open_enum!(AccessKeyPermissionView, Unknown);
+crate::deserialize_via_native!(AccessKeyPermissionView);
 impl crate::__private::native::Decode for AccessKeyPermissionView {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -237,7 +233,7 @@ impl crate::__private::native::Decode for AccessKeyPermissionView {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum ActionErrorKind {
@@ -338,20 +334,8 @@ pub enum ActionErrorKind {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    ActionErrorKind, External, ["AccountAlreadyExists", "AccountDoesNotExist",
-    "CreateAccountOnlyByRegistrar", "CreateAccountNotAllowed", "ActorNoPermission",
-    "DeleteKeyDoesNotExist", "AddKeyAlreadyExists", "DeleteAccountStaking",
-    "LackBalanceForState", "TriesToUnstake", "TriesToStake", "InsufficientStake",
-    "FunctionCallError", "NewReceiptValidationError",
-    "OnlyImplicitAccountCreationAllowed", "DeleteAccountWithLargeState",
-    "DelegateActionInvalidSignature", "DelegateActionSenderDoesNotMatchTxReceiver",
-    "DelegateActionExpired", "DelegateActionAccessKeyError",
-    "DelegateActionInvalidNonce", "DelegateActionNonceTooLarge",
-    "GlobalContractDoesNotExist", "GasKeyDoesNotExist", "InsufficientGasKeyBalance",
-    "GasKeyBalanceTooHigh"], ["DelegateActionInvalidSignature", "DelegateActionExpired"],
-    Unknown
-);
+crate::serialize_open_enum!(ActionErrorKind, Unknown);
+crate::deserialize_via_native!(ActionErrorKind);
 impl crate::__private::native::Decode for ActionErrorKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -870,7 +854,7 @@ impl crate::__private::native::Decode for ActionErrorKind {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum ActionView {
@@ -904,13 +888,8 @@ pub enum ActionView {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    ActionView, External, ["CreateAccount", "DeployContract", "FunctionCall", "Transfer",
-    "Stake", "AddKey", "DeleteKey", "DeleteAccount", "Delegate", "DeployGlobalContract",
-    "DeployGlobalContractByAccountId", "UseGlobalContract",
-    "UseGlobalContractByAccountId", "DeterministicStateInit", "TransferToGasKey",
-    "WithdrawFromGasKey"], ["CreateAccount"], Unknown
-);
+crate::serialize_open_enum!(ActionView, Unknown);
+crate::deserialize_via_native!(ActionView);
 impl crate::__private::native::Decode for ActionView {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -1254,7 +1233,7 @@ impl crate::__private::native::Decode for ActionView {
     }
 }
 /// Describes the error for validating a list of actions.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum ActionsValidationError {
@@ -1309,21 +1288,8 @@ pub enum ActionsValidationError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    ActionsValidationError, External, ["DeleteActionMustBeFinal",
-    "TotalPrepaidGasExceeded", "TotalNumberOfActionsExceeded",
-    "AddKeyMethodNamesNumberOfBytesExceeded", "AddKeyMethodNameLengthExceeded",
-    "IntegerOverflow", "InvalidAccountId", "ContractSizeExceeded",
-    "FunctionCallMethodNameLengthExceeded", "FunctionCallArgumentsLengthExceeded",
-    "UnsuitableStakingKey", "FunctionCallZeroAttachedGas", "DelegateActionMustBeOnlyOne",
-    "UnsupportedProtocolFeature", "InvalidDeterministicStateInitReceiver",
-    "DeterministicStateInitKeyLengthExceeded",
-    "DeterministicStateInitValueLengthExceeded", "GasKeyInvalidNumNonces",
-    "AddGasKeyWithNonZeroBalance", "GasKeyFunctionCallAllowanceNotAllowed",
-    "TotalNumberOfDeployActionsExceeded"], ["DeleteActionMustBeFinal", "IntegerOverflow",
-    "FunctionCallZeroAttachedGas", "DelegateActionMustBeOnlyOne",
-    "GasKeyFunctionCallAllowanceNotAllowed"], Unknown
-);
+crate::serialize_open_enum!(ActionsValidationError, Unknown);
+crate::deserialize_via_native!(ActionsValidationError);
 impl crate::__private::native::Decode for ActionsValidationError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -1746,7 +1712,7 @@ impl crate::__private::native::Decode for ActionsValidationError {
 }
 /// A list of shard's bandwidth requests.
 /// Describes how much the shard would like to send to other shards.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum BandwidthRequests {
@@ -1756,7 +1722,8 @@ pub enum BandwidthRequests {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(BandwidthRequests, External, ["V1"], [], Unknown);
+crate::serialize_open_enum!(BandwidthRequests, Unknown);
+crate::deserialize_via_native!(BandwidthRequests);
 impl crate::__private::native::Decode for BandwidthRequests {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -1799,7 +1766,7 @@ impl crate::__private::native::Decode for BandwidthRequests {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum BlockReference {
@@ -1814,9 +1781,8 @@ pub enum BlockReference {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    BlockReference, External, ["block_id", "finality", "sync_checkpoint"], [], Unknown
-);
+crate::serialize_open_enum!(BlockReference, Unknown);
+crate::deserialize_via_native!(BlockReference);
 impl crate::__private::native::Decode for BlockReference {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -1875,7 +1841,7 @@ impl crate::__private::native::Decode for BlockReference {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum CompilationError {
@@ -1890,10 +1856,8 @@ pub enum CompilationError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    CompilationError, External, ["CodeDoesNotExist", "PrepareError",
-    "WasmerCompileError"], [], Unknown
-);
+crate::serialize_open_enum!(CompilationError, Unknown);
+crate::deserialize_via_native!(CompilationError);
 impl crate::__private::native::Decode for CompilationError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -1978,7 +1942,7 @@ impl crate::__private::native::Decode for CompilationError {
 }
 /// Reason why a gas key transaction failed at the deposit/account level.
 /// In these cases, gas is still charged from the gas key.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum DepositCostFailureReason {
@@ -1989,10 +1953,8 @@ pub enum DepositCostFailureReason {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    DepositCostFailureReason, External, ["NotEnoughBalance", "LackBalanceForState"],
-    ["NotEnoughBalance", "LackBalanceForState"], Unknown
-);
+crate::serialize_open_enum!(DepositCostFailureReason, Unknown);
+crate::deserialize_via_native!(DepositCostFailureReason);
 impl crate::__private::native::Decode for DepositCostFailureReason {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2041,7 +2003,7 @@ impl crate::__private::native::Decode for DepositCostFailureReason {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum DeterministicAccountStateInit {
@@ -2051,7 +2013,8 @@ pub enum DeterministicAccountStateInit {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(DeterministicAccountStateInit, External, ["V1"], [], Unknown);
+crate::serialize_open_enum!(DeterministicAccountStateInit, Unknown);
+crate::deserialize_via_native!(DeterministicAccountStateInit);
 impl crate::__private::native::Decode for DeterministicAccountStateInit {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2094,7 +2057,7 @@ impl crate::__private::native::Decode for DeterministicAccountStateInit {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum Direction {
@@ -2105,7 +2068,8 @@ pub enum Direction {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(Direction, External, ["Left", "Right"], ["Left", "Right"], Unknown);
+crate::serialize_open_enum!(Direction, Unknown);
+crate::deserialize_via_native!(Direction);
 impl crate::__private::native::Decode for Direction {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2154,7 +2118,7 @@ impl crate::__private::native::Decode for Direction {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum ExecutionStatusView {
@@ -2172,10 +2136,8 @@ pub enum ExecutionStatusView {
     #[serde(skip)]
     Other(::serde_json::Value),
 }
-crate::open_enum!(
-    ExecutionStatusView, External, ["Unknown", "Failure", "SuccessValue",
-    "SuccessReceiptId"], ["Unknown"], Other
-);
+crate::serialize_open_enum!(ExecutionStatusView, Other);
+crate::deserialize_via_native!(ExecutionStatusView);
 impl crate::__private::native::Decode for ExecutionStatusView {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2249,7 +2211,7 @@ impl crate::__private::native::Decode for ExecutionStatusView {
     }
 }
 /// Supported external storage backends and their minimal config.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum ExternalStorageLocation {
@@ -2269,9 +2231,8 @@ pub enum ExternalStorageLocation {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    ExternalStorageLocation, External, ["S3", "Filesystem", "GCS"], [], Unknown
-);
+crate::serialize_open_enum!(ExternalStorageLocation, Unknown);
+crate::deserialize_via_native!(ExternalStorageLocation);
 impl crate::__private::native::Decode for ExternalStorageLocation {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2360,7 +2321,7 @@ impl crate::__private::native::Decode for ExternalStorageLocation {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum FinalExecutionStatus {
@@ -2377,10 +2338,8 @@ pub enum FinalExecutionStatus {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    FinalExecutionStatus, External, ["NotStarted", "Started", "Failure", "SuccessValue"],
-    ["NotStarted", "Started"], Unknown
-);
+crate::serialize_open_enum!(FinalExecutionStatus, Unknown);
+crate::deserialize_via_native!(FinalExecutionStatus);
 impl crate::__private::native::Decode for FinalExecutionStatus {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2446,7 +2405,7 @@ impl crate::__private::native::Decode for FinalExecutionStatus {
     }
 }
 /// Different types of finality.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum Finality {
@@ -2461,10 +2420,8 @@ pub enum Finality {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    Finality, External, ["optimistic", "near-final", "final"], ["optimistic",
-    "near-final", "final"], Unknown
-);
+crate::serialize_open_enum!(Finality, Unknown);
+crate::deserialize_via_native!(Finality);
 impl crate::__private::native::Decode for Finality {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2522,7 +2479,7 @@ impl crate::__private::native::Decode for Finality {
 ///
 /// Must never reorder/remove elements, can only add new variants at the end (but do that very
 /// carefully). It describes stable serialization format, and only used by serialization logic.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum FunctionCallError {
@@ -2549,11 +2506,8 @@ pub enum FunctionCallError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    FunctionCallError, External, ["WasmUnknownError", "_EVMError", "CompilationError",
-    "LinkError", "MethodResolveError", "WasmTrap", "HostError", "ExecutionError"],
-    ["WasmUnknownError", "_EVMError"], Unknown
-);
+crate::serialize_open_enum!(FunctionCallError, Unknown);
+crate::deserialize_via_native!(FunctionCallError);
 impl crate::__private::native::Decode for FunctionCallError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2669,7 +2623,7 @@ impl crate::__private::native::Decode for FunctionCallError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum GlobalContractDeployMode {
@@ -2686,10 +2640,8 @@ pub enum GlobalContractDeployMode {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    GlobalContractDeployMode, External, ["CodeHash", "AccountId"], ["CodeHash",
-    "AccountId"], Unknown
-);
+crate::serialize_open_enum!(GlobalContractDeployMode, Unknown);
+crate::deserialize_via_native!(GlobalContractDeployMode);
 impl crate::__private::native::Decode for GlobalContractDeployMode {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2738,7 +2690,7 @@ impl crate::__private::native::Decode for GlobalContractDeployMode {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum GlobalContractIdentifier {
@@ -2751,9 +2703,8 @@ pub enum GlobalContractIdentifier {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    GlobalContractIdentifier, External, ["hash", "account_id"], [], Unknown
-);
+crate::serialize_open_enum!(GlobalContractIdentifier, Unknown);
+crate::deserialize_via_native!(GlobalContractIdentifier);
 impl crate::__private::native::Decode for GlobalContractIdentifier {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2804,7 +2755,7 @@ impl crate::__private::native::Decode for GlobalContractIdentifier {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum GlobalContractIdentifierView {
@@ -2817,9 +2768,8 @@ pub enum GlobalContractIdentifierView {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    GlobalContractIdentifierView, External, ["hash", "account_id"], [], Unknown
-);
+crate::serialize_open_enum!(GlobalContractIdentifierView, Unknown);
+crate::deserialize_via_native!(GlobalContractIdentifierView);
 impl crate::__private::native::Decode for GlobalContractIdentifierView {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -2870,7 +2820,7 @@ impl crate::__private::native::Decode for GlobalContractIdentifierView {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum HostError {
@@ -2957,23 +2907,8 @@ pub enum HostError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    HostError, External, ["BadUTF16", "BadUTF8", "GasExceeded", "GasLimitExceeded",
-    "BalanceExceeded", "EmptyMethodName", "GuestPanic", "IntegerOverflow",
-    "InvalidPromiseIndex", "CannotAppendActionToJointPromise",
-    "CannotReturnJointPromise", "InvalidPromiseResultIndex", "InvalidRegisterId",
-    "IteratorWasInvalidated", "MemoryAccessViolation", "InvalidReceiptIndex",
-    "InvalidIteratorIndex", "InvalidAccountId", "InvalidMethodName", "InvalidPublicKey",
-    "ProhibitedInView", "NumberOfLogsExceeded", "KeyLengthExceeded",
-    "ValueLengthExceeded", "TotalLogLengthExceeded", "NumberPromisesExceeded",
-    "NumberInputDataDependenciesExceeded", "ReturnedValueLengthExceeded",
-    "ContractSizeExceeded", "Deprecated", "ECRecoverError", "AltBn128InvalidInput",
-    "Ed25519VerifyInvalidInput", "P256VerifyInvalidInput"], ["BadUTF16", "BadUTF8",
-    "GasExceeded", "GasLimitExceeded", "BalanceExceeded", "EmptyMethodName",
-    "IntegerOverflow", "CannotAppendActionToJointPromise", "CannotReturnJointPromise",
-    "MemoryAccessViolation", "InvalidAccountId", "InvalidMethodName",
-    "InvalidPublicKey"], Unknown
-);
+crate::serialize_open_enum!(HostError, Unknown);
+crate::deserialize_via_native!(HostError);
 impl crate::__private::native::Decode for HostError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -3522,7 +3457,7 @@ impl crate::__private::native::Decode for HostError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -3534,9 +3469,8 @@ pub enum InternalError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    InternalError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(InternalError, Unknown);
+crate::deserialize_via_native!(InternalError);
 impl crate::__private::native::Decode for InternalError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -3593,7 +3527,7 @@ impl crate::__private::native::Decode for InternalError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum InvalidAccessKeyError {
@@ -3622,12 +3556,8 @@ pub enum InvalidAccessKeyError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    InvalidAccessKeyError, External, ["AccessKeyNotFound", "ReceiverMismatch",
-    "MethodNameMismatch", "RequiresFullAccess", "NotEnoughAllowance",
-    "DepositWithFunctionCall"], ["RequiresFullAccess", "DepositWithFunctionCall"],
-    Unknown
-);
+crate::serialize_open_enum!(InvalidAccessKeyError, Unknown);
+crate::deserialize_via_native!(InvalidAccessKeyError);
 impl crate::__private::native::Decode for InvalidAccessKeyError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -3764,7 +3694,7 @@ impl crate::__private::native::Decode for InvalidAccessKeyError {
     }
 }
 /// An error happened during TX execution
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum InvalidTxError {
@@ -3852,16 +3782,8 @@ pub enum InvalidTxError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    InvalidTxError, External, ["InvalidAccessKeyError", "InvalidSignerId",
-    "SignerDoesNotExist", "InvalidNonce", "NonceTooLarge", "InvalidReceiverId",
-    "InvalidSignature", "NotEnoughBalance", "LackBalanceForState", "CostOverflow",
-    "InvalidChain", "Expired", "ActionsValidation", "TransactionSizeExceeded",
-    "InvalidTransactionVersion", "StorageError", "ShardCongested", "ShardStuck",
-    "InvalidNonceIndex", "NotEnoughGasKeyBalance", "NotEnoughBalanceForDeposit"],
-    ["InvalidSignature", "CostOverflow", "InvalidChain", "Expired",
-    "InvalidTransactionVersion"], Unknown
-);
+crate::serialize_open_enum!(InvalidTxError, Unknown);
+crate::deserialize_via_native!(InvalidTxError);
 impl crate::__private::native::Decode for InvalidTxError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -4224,7 +4146,7 @@ impl crate::__private::native::Decode for InvalidTxError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum LogSummaryStyle {
@@ -4237,9 +4159,8 @@ pub enum LogSummaryStyle {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    LogSummaryStyle, External, ["plain", "colored"], ["plain", "colored"], Unknown
-);
+crate::serialize_open_enum!(LogSummaryStyle, Unknown);
+crate::deserialize_via_native!(LogSummaryStyle);
 impl crate::__private::native::Decode for LogSummaryStyle {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -4288,7 +4209,7 @@ impl crate::__private::native::Decode for LogSummaryStyle {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum MethodResolveError {
@@ -4300,11 +4221,8 @@ pub enum MethodResolveError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    MethodResolveError, External, ["MethodEmptyName", "MethodNotFound",
-    "MethodInvalidSignature"], ["MethodEmptyName", "MethodNotFound",
-    "MethodInvalidSignature"], Unknown
-);
+crate::serialize_open_enum!(MethodResolveError, Unknown);
+crate::deserialize_via_native!(MethodResolveError);
 impl crate::__private::native::Decode for MethodResolveError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -4367,7 +4285,7 @@ impl crate::__private::native::Decode for MethodResolveError {
     }
 }
 /// Contexts in which `StorageError::MissingTrieValue` error might occur.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum MissingTrieValueContext {
@@ -4384,11 +4302,8 @@ pub enum MissingTrieValueContext {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    MissingTrieValueContext, External, ["TrieIterator", "TriePrefetchingStorage",
-    "TrieMemoryPartialStorage", "TrieStorage"], ["TrieIterator",
-    "TriePrefetchingStorage", "TrieMemoryPartialStorage", "TrieStorage"], Unknown
-);
+crate::serialize_open_enum!(MissingTrieValueContext, Unknown);
+crate::deserialize_via_native!(MissingTrieValueContext);
 impl crate::__private::native::Decode for MissingTrieValueContext {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -4458,7 +4373,7 @@ impl crate::__private::native::Decode for MissingTrieValueContext {
     }
 }
 /// An Action that can be included in a transaction or receipt, excluding delegate actions. This type represents all possible action types except DelegateAction to prevent infinite recursion in meta-transactions.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum NonDelegateAction {
@@ -4484,12 +4399,8 @@ pub enum NonDelegateAction {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    NonDelegateAction, External, ["CreateAccount", "DeployContract", "FunctionCall",
-    "Transfer", "Stake", "AddKey", "DeleteKey", "DeleteAccount", "DeployGlobalContract",
-    "UseGlobalContract", "DeterministicStateInit", "TransferToGasKey",
-    "WithdrawFromGasKey"], [], Unknown
-);
+crate::serialize_open_enum!(NonDelegateAction, Unknown);
+crate::deserialize_via_native!(NonDelegateAction);
 impl crate::__private::native::Decode for NonDelegateAction {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -4643,7 +4554,7 @@ impl crate::__private::native::Decode for NonDelegateAction {
     }
 }
 /// Controls how the transaction nonce is validated against the access key nonce.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum NonceMode {
@@ -4658,9 +4569,8 @@ pub enum NonceMode {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    NonceMode, External, ["monotonic", "strict"], ["monotonic", "strict"], Unknown
-);
+crate::serialize_open_enum!(NonceMode, Unknown);
+crate::deserialize_via_native!(NonceMode);
 impl crate::__private::native::Decode for NonceMode {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -4710,7 +4620,7 @@ impl crate::__private::native::Decode for NonceMode {
     }
 }
 /// Error that can occur while preparing or executing Wasm smart-contract.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum PrepareError {
@@ -4765,20 +4675,8 @@ pub enum PrepareError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    PrepareError, External, ["Serialization", "Deserialization",
-    "InternalMemoryDeclared", "GasInstrumentation", "StackHeightInstrumentation",
-    "Instantiate", "Memory", "TooManyFunctions", "TooManyLocals", "TooManyTables",
-    "TooManyTableElements", "FunctionBodyTooLarge", "InstrumentedCodeTooLarge",
-    "TooManyBlocksPerFunction", "TooManyBlocksPerContract", "TooManyTypes",
-    "TooManyParamsPerFunction", "TooManyParamsPerContract", "OperandStackTooLarge"],
-    ["Serialization", "Deserialization", "InternalMemoryDeclared", "GasInstrumentation",
-    "StackHeightInstrumentation", "Instantiate", "Memory", "TooManyFunctions",
-    "TooManyLocals", "TooManyTables", "TooManyTableElements", "FunctionBodyTooLarge",
-    "InstrumentedCodeTooLarge", "TooManyBlocksPerFunction", "TooManyBlocksPerContract",
-    "TooManyTypes", "TooManyParamsPerFunction", "TooManyParamsPerContract",
-    "OperandStackTooLarge"], Unknown
-);
+crate::serialize_open_enum!(PrepareError, Unknown);
+crate::deserialize_via_native!(PrepareError);
 impl crate::__private::native::Decode for PrepareError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -4953,7 +4851,7 @@ impl crate::__private::native::Decode for PrepareError {
     }
 }
 /// Configures whether the node checks the next or the next next epoch for network version compatibility.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum ProtocolVersionCheckConfig {
@@ -4964,10 +4862,8 @@ pub enum ProtocolVersionCheckConfig {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    ProtocolVersionCheckConfig, External, ["Next", "NextNext"], ["Next", "NextNext"],
-    Unknown
-);
+crate::serialize_open_enum!(ProtocolVersionCheckConfig, Unknown);
+crate::deserialize_via_native!(ProtocolVersionCheckConfig);
 impl crate::__private::native::Decode for ProtocolVersionCheckConfig {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -5016,7 +4912,7 @@ impl crate::__private::native::Decode for ProtocolVersionCheckConfig {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum ReceiptEnumView {
@@ -5055,10 +4951,8 @@ pub enum ReceiptEnumView {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    ReceiptEnumView, External, ["Action", "Data", "GlobalContractDistribution"], [],
-    Unknown
-);
+crate::serialize_open_enum!(ReceiptEnumView, Unknown);
+crate::deserialize_via_native!(ReceiptEnumView);
 impl crate::__private::native::Decode for ReceiptEnumView {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -5158,7 +5052,7 @@ impl crate::__private::native::Decode for ReceiptEnumView {
     }
 }
 /// Describes the error for validating a receipt.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum ReceiptValidationError {
@@ -5188,12 +5082,8 @@ pub enum ReceiptValidationError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    ReceiptValidationError, External, ["InvalidPredecessorId", "InvalidReceiverId",
-    "InvalidSignerId", "InvalidDataReceiverId", "ReturnedValueLengthExceeded",
-    "NumberInputDataDependenciesExceeded", "ActionsValidation", "ReceiptSizeExceeded",
-    "InvalidRefundTo"], [], Unknown
-);
+crate::serialize_open_enum!(ReceiptValidationError, Unknown);
+crate::deserialize_via_native!(ReceiptValidationError);
 impl crate::__private::native::Decode for ReceiptValidationError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -5402,7 +5292,7 @@ impl crate::__private::native::Decode for ReceiptValidationError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -5418,10 +5308,8 @@ pub enum RpcBlockError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcBlockError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "NOT_SYNCED_YET",
-    "INTERNAL_ERROR"], ["NOT_SYNCED_YET"], Unknown
-);
+crate::serialize_open_enum!(RpcBlockError, Unknown);
+crate::deserialize_via_native!(RpcBlockError);
 impl crate::__private::native::Decode for RpcBlockError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -5493,7 +5381,7 @@ impl crate::__private::native::Decode for RpcBlockError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -5531,11 +5419,8 @@ pub enum RpcCallFunctionError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcCallFunctionError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
-    "UNKNOWN_ACCOUNT", "NO_CONTRACT_CODE", "CONTRACT_EXECUTION_ERROR", "INTERNAL_ERROR"],
-    [], Unknown
-);
+crate::serialize_open_enum!(RpcCallFunctionError, Unknown);
+crate::deserialize_via_native!(RpcCallFunctionError);
 impl crate::__private::native::Decode for RpcCallFunctionError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -5729,7 +5614,7 @@ impl crate::__private::native::Decode for RpcCallFunctionError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -5747,10 +5632,8 @@ pub enum RpcChunkError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcChunkError, Adjacent("name", "info"), ["INTERNAL_ERROR", "UNKNOWN_BLOCK",
-    "INVALID_SHARD_ID", "UNKNOWN_CHUNK"], [], Unknown
-);
+crate::serialize_open_enum!(RpcChunkError, Unknown);
+crate::deserialize_via_native!(RpcChunkError);
 impl crate::__private::native::Decode for RpcChunkError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -5881,51 +5764,7 @@ pub enum RpcChunkRequestKind {
     BlockShardId { block_id: crate::BlockId, shard_id: ShardId },
     ChunkHash { chunk_id: crate::CryptoHash },
 }
-impl<'de> ::serde::Deserialize<'de> for RpcChunkRequestKind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const SHAPES: &[&[&str]] = &[&["block_id", "shard_id"], &["chunk_id"]];
-        crate::__private::deserialize_shape(
-            deserializer,
-            "RpcChunkRequestKind",
-            SHAPES,
-            |index, value| {
-                match index {
-                    0usize => {
-                        #[derive(::serde::Deserialize)]
-                        struct Arm {
-                            block_id: crate::BlockId,
-                            shard_id: ShardId,
-                        }
-                        crate::__private::decode(value)
-                            .map(|arm: Arm| RpcChunkRequestKind::BlockShardId {
-                                block_id: arm.block_id,
-                                shard_id: arm.shard_id,
-                            })
-                    }
-                    1usize => {
-                        #[derive(::serde::Deserialize)]
-                        struct Arm {
-                            chunk_id: crate::CryptoHash,
-                        }
-                        crate::__private::decode(value)
-                            .map(|arm: Arm| RpcChunkRequestKind::ChunkHash {
-                                chunk_id: arm.chunk_id,
-                            })
-                    }
-                    _ => {
-                        ::std::result::Result::Err(
-                            ::serde::de::Error::custom(
-                                crate::__private::no_shape_matched(SHAPES),
-                            ),
-                        )
-                    }
-                }
-            },
-        )
-    }
-}
+crate::deserialize_via_native!(RpcChunkRequestKind);
 impl crate::__private::native::Decode for RpcChunkRequestKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -5985,7 +5824,7 @@ impl crate::__private::native::Decode for RpcChunkRequestKind {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -5997,9 +5836,8 @@ pub enum RpcClientConfigError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcClientConfigError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcClientConfigError, Unknown);
+crate::deserialize_via_native!(RpcClientConfigError);
 impl crate::__private::native::Decode for RpcClientConfigError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -6063,51 +5901,7 @@ pub enum RpcCongestionLevelRequestKind {
     BlockShardId { block_id: crate::BlockId, shard_id: ShardId },
     ChunkHash { chunk_id: crate::CryptoHash },
 }
-impl<'de> ::serde::Deserialize<'de> for RpcCongestionLevelRequestKind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const SHAPES: &[&[&str]] = &[&["block_id", "shard_id"], &["chunk_id"]];
-        crate::__private::deserialize_shape(
-            deserializer,
-            "RpcCongestionLevelRequestKind",
-            SHAPES,
-            |index, value| {
-                match index {
-                    0usize => {
-                        #[derive(::serde::Deserialize)]
-                        struct Arm {
-                            block_id: crate::BlockId,
-                            shard_id: ShardId,
-                        }
-                        crate::__private::decode(value)
-                            .map(|arm: Arm| RpcCongestionLevelRequestKind::BlockShardId {
-                                block_id: arm.block_id,
-                                shard_id: arm.shard_id,
-                            })
-                    }
-                    1usize => {
-                        #[derive(::serde::Deserialize)]
-                        struct Arm {
-                            chunk_id: crate::CryptoHash,
-                        }
-                        crate::__private::decode(value)
-                            .map(|arm: Arm| RpcCongestionLevelRequestKind::ChunkHash {
-                                chunk_id: arm.chunk_id,
-                            })
-                    }
-                    _ => {
-                        ::std::result::Result::Err(
-                            ::serde::de::Error::custom(
-                                crate::__private::no_shape_matched(SHAPES),
-                            ),
-                        )
-                    }
-                }
-            },
-        )
-    }
-}
+crate::deserialize_via_native!(RpcCongestionLevelRequestKind);
 impl crate::__private::native::Decode for RpcCongestionLevelRequestKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -6169,7 +5963,7 @@ impl crate::__private::native::Decode for RpcCongestionLevelRequestKind {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -6183,10 +5977,8 @@ pub enum RpcGasPriceError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcGasPriceError, Adjacent("name", "info"), ["INTERNAL_ERROR", "UNKNOWN_BLOCK"], [],
-    Unknown
-);
+crate::serialize_open_enum!(RpcGasPriceError, Unknown);
+crate::deserialize_via_native!(RpcGasPriceError);
 impl crate::__private::native::Decode for RpcGasPriceError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -6258,7 +6050,7 @@ impl crate::__private::native::Decode for RpcGasPriceError {
     }
 }
 /// The alternatives of [`RpcLightClientExecutionProofRequest`], flattened into it on the wire.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(tag = "type")]
 pub enum RpcLightClientExecutionProofRequestKind {
     #[serde(rename = "transaction")]
@@ -6266,6 +6058,7 @@ pub enum RpcLightClientExecutionProofRequestKind {
     #[serde(rename = "receipt")]
     Receipt { receipt_id: crate::CryptoHash, receiver_id: crate::AccountId },
 }
+crate::deserialize_via_native!(RpcLightClientExecutionProofRequestKind);
 impl crate::__private::native::Decode for RpcLightClientExecutionProofRequestKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -6323,7 +6116,7 @@ impl crate::__private::native::Decode for RpcLightClientExecutionProofRequestKin
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -6339,10 +6132,8 @@ pub enum RpcLightClientNextBlockError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcLightClientNextBlockError, Adjacent("name", "info"), ["INTERNAL_ERROR",
-    "UNKNOWN_BLOCK", "EPOCH_OUT_OF_BOUNDS"], [], Unknown
-);
+crate::serialize_open_enum!(RpcLightClientNextBlockError, Unknown);
+crate::deserialize_via_native!(RpcLightClientNextBlockError);
 impl crate::__private::native::Decode for RpcLightClientNextBlockError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -6443,7 +6234,7 @@ impl crate::__private::native::Decode for RpcLightClientNextBlockError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -6465,11 +6256,8 @@ pub enum RpcLightClientProofError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcLightClientProofError, Adjacent("name", "info"), ["UNKNOWN_BLOCK",
-    "INCONSISTENT_STATE", "NOT_CONFIRMED", "UNKNOWN_TRANSACTION_OR_RECEIPT",
-    "UNAVAILABLE_SHARD", "INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcLightClientProofError, Unknown);
+crate::deserialize_via_native!(RpcLightClientProofError);
 impl crate::__private::native::Decode for RpcLightClientProofError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -6653,7 +6441,7 @@ impl crate::__private::native::Decode for RpcLightClientProofError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -6665,9 +6453,8 @@ pub enum RpcMaintenanceWindowsError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcMaintenanceWindowsError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcMaintenanceWindowsError, Unknown);
+crate::deserialize_via_native!(RpcMaintenanceWindowsError);
 impl crate::__private::native::Decode for RpcMaintenanceWindowsError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -6725,7 +6512,7 @@ impl crate::__private::native::Decode for RpcMaintenanceWindowsError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -6737,9 +6524,8 @@ pub enum RpcNetworkInfoError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcNetworkInfoError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcNetworkInfoError, Unknown);
+crate::deserialize_via_native!(RpcNetworkInfoError);
 impl crate::__private::native::Decode for RpcNetworkInfoError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -6796,7 +6582,7 @@ impl crate::__private::native::Decode for RpcNetworkInfoError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -6810,10 +6596,8 @@ pub enum RpcProtocolConfigError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcProtocolConfigError, Adjacent("name", "info"), ["UNKNOWN_BLOCK",
-    "INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcProtocolConfigError, Unknown);
+crate::deserialize_via_native!(RpcProtocolConfigError);
 impl crate::__private::native::Decode for RpcProtocolConfigError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -6884,7 +6668,7 @@ impl crate::__private::native::Decode for RpcProtocolConfigError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -6953,13 +6737,8 @@ pub enum RpcQueryError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcQueryError, Adjacent("name", "info"), ["NO_SYNCED_BLOCKS", "UNAVAILABLE_SHARD",
-    "GARBAGE_COLLECTED_BLOCK", "UNKNOWN_BLOCK", "INVALID_ACCOUNT", "UNKNOWN_ACCOUNT",
-    "NO_CONTRACT_CODE", "TOO_LARGE_CONTRACT_STATE", "UNKNOWN_ACCESS_KEY",
-    "UNKNOWN_GAS_KEY", "CONTRACT_EXECUTION_ERROR", "NO_GLOBAL_CONTRACT_CODE",
-    "INTERNAL_ERROR"], ["NO_SYNCED_BLOCKS"], Unknown
-);
+crate::serialize_open_enum!(RpcQueryError, Unknown);
+crate::deserialize_via_native!(RpcQueryError);
 impl crate::__private::native::Decode for RpcQueryError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -7315,7 +7094,7 @@ impl crate::__private::native::Decode for RpcQueryError {
     }
 }
 /// The alternatives of [`RpcQueryRequest`], flattened into it on the wire.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(tag = "request_type")]
 pub enum RpcQueryRequestKind {
     #[serde(rename = "view_account")]
@@ -7350,6 +7129,7 @@ pub enum RpcQueryRequestKind {
     #[serde(rename = "view_global_contract_code_by_account_id")]
     ViewGlobalContractCodeByAccountId { account_id: crate::AccountId },
 }
+crate::deserialize_via_native!(RpcQueryRequestKind);
 impl crate::__private::native::Decode for RpcQueryRequestKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -7554,76 +7334,7 @@ pub enum RpcQueryResponseKind {
     /// A shape this version of the bindings does not know, kept as the raw JSON.
     Unknown(::serde_json::Value),
 }
-impl<'de> ::serde::Deserialize<'de> for RpcQueryResponseKind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const SHAPES: &[&[&str]] = &[
-            &["amount", "locked", "code_hash", "storage_usage"],
-            &["code_base64", "hash"],
-            &["values"],
-            &["result", "logs"],
-            &["nonce", "permission"],
-            &["keys"],
-            &["nonces"],
-            &["error", "logs"],
-        ];
-        crate::__private::deserialize_shape(
-            deserializer,
-            "RpcQueryResponseKind",
-            SHAPES,
-            |index, value| {
-                match index {
-                    0usize => {
-                        crate::__private::decode(value)
-                            .map(RpcQueryResponseKind::AccountView)
-                    }
-                    1usize => {
-                        crate::__private::decode(value)
-                            .map(RpcQueryResponseKind::ContractCodeView)
-                    }
-                    2usize => {
-                        crate::__private::decode(value)
-                            .map(RpcQueryResponseKind::ViewStateResult)
-                    }
-                    3usize => {
-                        crate::__private::decode(value)
-                            .map(RpcQueryResponseKind::CallResult)
-                    }
-                    4usize => {
-                        crate::__private::decode(value)
-                            .map(RpcQueryResponseKind::AccessKeyView)
-                    }
-                    5usize => {
-                        crate::__private::decode(value)
-                            .map(RpcQueryResponseKind::AccessKeyList)
-                    }
-                    6usize => {
-                        crate::__private::decode(value)
-                            .map(RpcQueryResponseKind::GasKeyNoncesView)
-                    }
-                    7usize => {
-                        #[derive(::serde::Deserialize)]
-                        struct Arm {
-                            error: ::std::string::String,
-                            logs: ::std::vec::Vec<::std::string::String>,
-                        }
-                        crate::__private::decode(value)
-                            .map(|arm: Arm| RpcQueryResponseKind::LegacyError {
-                                error: arm.error,
-                                logs: arm.logs,
-                            })
-                    }
-                    _ => {
-                        ::std::result::Result::Ok(
-                            RpcQueryResponseKind::Unknown(value.clone()),
-                        )
-                    }
-                }
-            },
-        )
-    }
-}
+crate::deserialize_via_native!(RpcQueryResponseKind);
 impl crate::__private::native::Decode for RpcQueryResponseKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -7712,7 +7423,7 @@ impl crate::__private::native::Decode for RpcQueryResponseKind {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -7726,10 +7437,8 @@ pub enum RpcReceiptError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcReceiptError, Adjacent("name", "info"), ["INTERNAL_ERROR", "UNKNOWN_RECEIPT"], [],
-    Unknown
-);
+crate::serialize_open_enum!(RpcReceiptError, Unknown);
+crate::deserialize_via_native!(RpcReceiptError);
 impl crate::__private::native::Decode for RpcReceiptError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -7810,7 +7519,7 @@ impl crate::__private::native::Decode for RpcReceiptError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -7828,10 +7537,8 @@ pub enum RpcReceiptToTxError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcReceiptToTxError, Adjacent("name", "info"), ["UNKNOWN_RECEIPT", "DEPTH_EXCEEDED",
-    "UNSUPPORTED", "INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcReceiptToTxError, Unknown);
+crate::deserialize_via_native!(RpcReceiptToTxError);
 impl crate::__private::native::Decode for RpcReceiptToTxError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -7966,7 +7673,7 @@ impl crate::__private::native::Decode for RpcReceiptToTxError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -7980,10 +7687,8 @@ pub enum RpcRequestValidationErrorKind {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcRequestValidationErrorKind, Adjacent("name", "info"), ["METHOD_NOT_FOUND",
-    "PARSE_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcRequestValidationErrorKind, Unknown);
+crate::deserialize_via_native!(RpcRequestValidationErrorKind);
 impl crate::__private::native::Decode for RpcRequestValidationErrorKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -8065,7 +7770,7 @@ impl crate::__private::native::Decode for RpcRequestValidationErrorKind {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -8077,9 +7782,8 @@ pub enum RpcSplitStorageInfoError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcSplitStorageInfoError, Adjacent("name", "info"), ["INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcSplitStorageInfoError, Unknown);
+crate::deserialize_via_native!(RpcSplitStorageInfoError);
 impl crate::__private::native::Decode for RpcSplitStorageInfoError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -8136,7 +7840,7 @@ impl crate::__private::native::Decode for RpcSplitStorageInfoError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -8154,10 +7858,8 @@ pub enum RpcStateChangesError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcStateChangesError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "NOT_SYNCED_YET",
-    "INTERNAL_ERROR", "SHARD_NOT_APPLIED"], ["NOT_SYNCED_YET"], Unknown
-);
+crate::serialize_open_enum!(RpcStateChangesError, Unknown);
+crate::deserialize_via_native!(RpcStateChangesError);
 impl crate::__private::native::Decode for RpcStateChangesError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -8259,7 +7961,7 @@ impl crate::__private::native::Decode for RpcStateChangesError {
     }
 }
 /// The alternatives of [`RpcStateChangesInBlockByTypeRequest`], flattened into it on the wire.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(tag = "changes_type")]
 pub enum RpcStateChangesInBlockByTypeRequestKind {
     #[serde(rename = "account_changes")]
@@ -8276,6 +7978,7 @@ pub enum RpcStateChangesInBlockByTypeRequestKind {
         key_prefix_base64: StoreKey,
     },
 }
+crate::deserialize_via_native!(RpcStateChangesInBlockByTypeRequestKind);
 impl crate::__private::native::Decode for RpcStateChangesInBlockByTypeRequestKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -8393,7 +8096,7 @@ impl crate::__private::native::Decode for RpcStateChangesInBlockByTypeRequestKin
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -8411,10 +8114,8 @@ pub enum RpcStatusError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcStatusError, Adjacent("name", "info"), ["NODE_IS_SYNCING", "NO_NEW_BLOCKS",
-    "EPOCH_OUT_OF_BOUNDS", "INTERNAL_ERROR"], ["NODE_IS_SYNCING"], Unknown
-);
+crate::serialize_open_enum!(RpcStatusError, Unknown);
+crate::deserialize_via_native!(RpcStatusError);
 impl crate::__private::native::Decode for RpcStatusError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -8525,7 +8226,7 @@ impl crate::__private::native::Decode for RpcStatusError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -8547,11 +8248,8 @@ pub enum RpcTransactionError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcTransactionError, Adjacent("name", "info"), ["INVALID_TRANSACTION",
-    "DOES_NOT_TRACK_SHARD", "REQUEST_ROUTED", "UNKNOWN_TRANSACTION", "INTERNAL_ERROR",
-    "TIMEOUT_ERROR"], ["DOES_NOT_TRACK_SHARD", "TIMEOUT_ERROR"], Unknown
-);
+crate::serialize_open_enum!(RpcTransactionError, Unknown);
+crate::deserialize_via_native!(RpcTransactionError);
 impl crate::__private::native::Decode for RpcTransactionError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -8690,54 +8388,7 @@ pub enum RpcTransactionStatusRequestKind {
         tx_hash: crate::CryptoHash,
     },
 }
-impl<'de> ::serde::Deserialize<'de> for RpcTransactionStatusRequestKind {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::std::result::Result<Self, D::Error> {
-        const SHAPES: &[&[&str]] = &[
-            &["signed_tx_base64"],
-            &["tx_hash", "sender_account_id"],
-        ];
-        crate::__private::deserialize_shape(
-            deserializer,
-            "RpcTransactionStatusRequestKind",
-            SHAPES,
-            |index, value| {
-                match index {
-                    0usize => {
-                        #[derive(::serde::Deserialize)]
-                        struct Arm {
-                            signed_tx_base64: crate::SignedTransaction,
-                        }
-                        crate::__private::decode(value)
-                            .map(|arm: Arm| RpcTransactionStatusRequestKind::SignedTxBase64 {
-                                signed_tx_base64: arm.signed_tx_base64,
-                            })
-                    }
-                    1usize => {
-                        #[derive(::serde::Deserialize)]
-                        struct Arm {
-                            sender_account_id: crate::AccountId,
-                            tx_hash: crate::CryptoHash,
-                        }
-                        crate::__private::decode(value)
-                            .map(|arm: Arm| RpcTransactionStatusRequestKind::TxHashSenderAccountId {
-                                sender_account_id: arm.sender_account_id,
-                                tx_hash: arm.tx_hash,
-                            })
-                    }
-                    _ => {
-                        ::std::result::Result::Err(
-                            ::serde::de::Error::custom(
-                                crate::__private::no_shape_matched(SHAPES),
-                            ),
-                        )
-                    }
-                }
-            },
-        )
-    }
-}
+crate::deserialize_via_native!(RpcTransactionStatusRequestKind);
 impl crate::__private::native::Decode for RpcTransactionStatusRequestKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -8803,7 +8454,7 @@ impl crate::__private::native::Decode for RpcTransactionStatusRequestKind {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -8819,11 +8470,8 @@ pub enum RpcValidatorError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcValidatorError, Adjacent("name", "info"), ["UNKNOWN_EPOCH",
-    "VALIDATOR_INFO_UNAVAILABLE", "INTERNAL_ERROR"], ["UNKNOWN_EPOCH",
-    "VALIDATOR_INFO_UNAVAILABLE"], Unknown
-);
+crate::serialize_open_enum!(RpcValidatorError, Unknown);
+crate::deserialize_via_native!(RpcValidatorError);
 impl crate::__private::native::Decode for RpcValidatorError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -8887,7 +8535,7 @@ impl crate::__private::native::Decode for RpcValidatorError {
     }
 }
 /// The alternatives of [`RpcValidatorRequest`], flattened into it on the wire.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 pub enum RpcValidatorRequestKind {
     #[serde(rename = "epoch_id")]
     EpochId(EpochId),
@@ -8896,6 +8544,7 @@ pub enum RpcValidatorRequestKind {
     #[serde(rename = "latest")]
     Latest(()),
 }
+crate::deserialize_via_native!(RpcValidatorRequestKind);
 impl crate::__private::native::Decode for RpcValidatorRequestKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -8954,7 +8603,7 @@ impl crate::__private::native::Decode for RpcValidatorRequestKind {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -8986,10 +8635,8 @@ pub enum RpcViewAccessKeyError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcViewAccessKeyError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
-    "UNKNOWN_ACCOUNT", "UNKNOWN_ACCESS_KEY", "INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcViewAccessKeyError, Unknown);
+crate::deserialize_via_native!(RpcViewAccessKeyError);
 impl crate::__private::native::Decode for RpcViewAccessKeyError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -9155,7 +8802,7 @@ impl crate::__private::native::Decode for RpcViewAccessKeyError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -9181,10 +8828,8 @@ pub enum RpcViewAccessKeyListError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcViewAccessKeyListError, Adjacent("name", "info"), ["UNKNOWN_BLOCK",
-    "INVALID_ACCOUNT", "UNKNOWN_ACCOUNT", "INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcViewAccessKeyListError, Unknown);
+crate::deserialize_via_native!(RpcViewAccessKeyListError);
 impl crate::__private::native::Decode for RpcViewAccessKeyListError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -9326,7 +8971,7 @@ impl crate::__private::native::Decode for RpcViewAccessKeyListError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -9352,10 +8997,8 @@ pub enum RpcViewAccountError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcViewAccountError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
-    "UNKNOWN_ACCOUNT", "INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcViewAccountError, Unknown);
+crate::deserialize_via_native!(RpcViewAccountError);
 impl crate::__private::native::Decode for RpcViewAccountError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -9494,7 +9137,7 @@ impl crate::__private::native::Decode for RpcViewAccountError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -9526,10 +9169,8 @@ pub enum RpcViewCodeError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcViewCodeError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
-    "UNKNOWN_ACCOUNT", "NO_CONTRACT_CODE", "INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcViewCodeError, Unknown);
+crate::deserialize_via_native!(RpcViewCodeError);
 impl crate::__private::native::Decode for RpcViewCodeError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -9695,7 +9336,7 @@ impl crate::__private::native::Decode for RpcViewCodeError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "name", content = "info")]
 #[non_exhaustive]
@@ -9727,10 +9368,8 @@ pub enum RpcViewStateError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    RpcViewStateError, Adjacent("name", "info"), ["UNKNOWN_BLOCK", "INVALID_ACCOUNT",
-    "UNKNOWN_ACCOUNT", "TOO_LARGE_CONTRACT_STATE", "INTERNAL_ERROR"], [], Unknown
-);
+crate::serialize_open_enum!(RpcViewStateError, Unknown);
+crate::deserialize_via_native!(RpcViewStateError);
 impl crate::__private::native::Decode for RpcViewStateError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -9905,7 +9544,7 @@ impl crate::__private::native::Decode for RpcViewStateError {
 /// re-sharding has only happened once. It is stored as part of genesis config, see
 /// default_simple_nightshade_shard_layout() Below is an overview for some important
 /// functionalities of ShardLayout interface.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum ShardLayout {
@@ -9918,7 +9557,8 @@ pub enum ShardLayout {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(ShardLayout, External, ["V0", "V1", "V2", "V3"], [], Unknown);
+crate::serialize_open_enum!(ShardLayout, Unknown);
+crate::deserialize_via_native!(ShardLayout);
 impl crate::__private::native::Decode for ShardLayout {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -9981,7 +9621,7 @@ impl crate::__private::native::Decode for ShardLayout {
     }
 }
 /// See crate::types::StateChangeCause for details.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "type")]
 #[non_exhaustive]
@@ -10013,13 +9653,8 @@ pub enum StateChangeCauseView {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    StateChangeCauseView, Field("type"), ["not_writable_to_disk", "initial_state",
-    "transaction_processing", "action_receipt_processing_started",
-    "action_receipt_gas_reward", "receipt_processing", "postponed_receipt",
-    "updated_delayed_receipts", "validator_accounts_update", "migration",
-    "bandwidth_scheduler_state_update"], [], Unknown
-);
+crate::serialize_open_enum!(StateChangeCauseView, Unknown);
+crate::deserialize_via_native!(StateChangeCauseView);
 impl crate::__private::native::Decode for StateChangeCauseView {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -10162,7 +9797,7 @@ impl crate::__private::native::Decode for StateChangeCauseView {
     }
 }
 /// It is a \[serializable view] of \[`StateChangeKind`].
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "type")]
 #[non_exhaustive]
@@ -10180,10 +9815,8 @@ pub enum StateChangeKindView {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    StateChangeKindView, Field("type"), ["account_touched", "access_key_touched",
-    "data_touched", "contract_code_touched"], [], Unknown
-);
+crate::serialize_open_enum!(StateChangeKindView, Unknown);
+crate::deserialize_via_native!(StateChangeKindView);
 impl crate::__private::native::Decode for StateChangeKindView {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -10275,7 +9908,7 @@ impl crate::__private::native::Decode for StateChangeKindView {
     }
 }
 /// The alternatives of [`StateChangeWithCauseView`], flattened into it on the wire.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "type", content = "change")]
 #[non_exhaustive]
@@ -10334,12 +9967,8 @@ pub enum StateChangeWithCauseViewKind {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    StateChangeWithCauseViewKind, Adjacent("type", "change"), ["account_update",
-    "account_deletion", "access_key_update", "access_key_deletion",
-    "gas_key_nonce_update", "data_update", "data_deletion", "contract_code_update",
-    "contract_code_deletion"], [], Unknown
-);
+crate::serialize_open_enum!(StateChangeWithCauseViewKind, Unknown);
+crate::deserialize_via_native!(StateChangeWithCauseViewKind);
 impl crate::__private::native::Decode for StateChangeWithCauseViewKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -10624,7 +10253,7 @@ impl crate::__private::native::Decode for StateChangeWithCauseViewKind {
 }
 /// Errors which may occur during working with trie storages, storing
 /// trie values (trie nodes and state values) by their hashes.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum StorageError {
@@ -10653,11 +10282,8 @@ pub enum StorageError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    StorageError, External, ["StorageInternalError", "MissingTrieValue",
-    "UnexpectedTrieValue", "StorageInconsistentState", "FlatStorageBlockNotSupported",
-    "MemTrieLoadingError"], ["StorageInternalError", "UnexpectedTrieValue"], Unknown
-);
+crate::serialize_open_enum!(StorageError, Unknown);
+crate::deserialize_via_native!(StorageError);
 impl crate::__private::native::Decode for StorageError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -10746,7 +10372,7 @@ impl crate::__private::native::Decode for StorageError {
     }
 }
 /// This enum represents if a storage_get call will be performed through flat storage or trie
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum StorageGetMode {
@@ -10757,9 +10383,8 @@ pub enum StorageGetMode {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    StorageGetMode, External, ["FlatStorage", "Trie"], ["FlatStorage", "Trie"], Unknown
-);
+crate::serialize_open_enum!(StorageGetMode, Unknown);
+crate::deserialize_via_native!(StorageGetMode);
 impl crate::__private::native::Decode for StorageGetMode {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -10808,7 +10433,7 @@ impl crate::__private::native::Decode for StorageGetMode {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum SyncCheckpoint {
@@ -10821,10 +10446,8 @@ pub enum SyncCheckpoint {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    SyncCheckpoint, External, ["genesis", "earliest_available"], ["genesis",
-    "earliest_available"], Unknown
-);
+crate::serialize_open_enum!(SyncCheckpoint, Unknown);
+crate::deserialize_via_native!(SyncCheckpoint);
 impl crate::__private::native::Decode for SyncCheckpoint {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -10874,7 +10497,7 @@ impl crate::__private::native::Decode for SyncCheckpoint {
     }
 }
 /// Configures how to fetch state parts during state sync.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum SyncConfig {
@@ -10889,9 +10512,8 @@ pub enum SyncConfig {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    SyncConfig, External, ["Peers", "ExternalStorage"], ["Peers"], Unknown
-);
+crate::serialize_open_enum!(SyncConfig, Unknown);
+crate::deserialize_via_native!(SyncConfig);
 impl crate::__private::native::Decode for SyncConfig {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -10945,7 +10567,7 @@ impl crate::__private::native::Decode for SyncConfig {
 }
 /// Describes the expected behavior of the node regarding shard tracking.
 /// If the node is an active validator, it will also track the shards it is responsible for as a validator.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum TrackedShardsConfig {
@@ -10967,10 +10589,8 @@ pub enum TrackedShardsConfig {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    TrackedShardsConfig, External, ["NoShards", "Shards", "AllShards", "ShadowValidator",
-    "Schedule", "Accounts"], ["NoShards", "AllShards"], Unknown
-);
+crate::serialize_open_enum!(TrackedShardsConfig, Unknown);
+crate::deserialize_via_native!(TrackedShardsConfig);
 impl crate::__private::native::Decode for TrackedShardsConfig {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -11059,7 +10679,7 @@ impl crate::__private::native::Decode for TrackedShardsConfig {
     }
 }
 /// Error returned in the ExecutionOutcome in case of failure
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum TxExecutionError {
@@ -11072,9 +10692,8 @@ pub enum TxExecutionError {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    TxExecutionError, External, ["ActionError", "InvalidTxError"], [], Unknown
-);
+crate::serialize_open_enum!(TxExecutionError, Unknown);
+crate::deserialize_via_native!(TxExecutionError);
 impl crate::__private::native::Decode for TxExecutionError {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -11125,7 +10744,7 @@ impl crate::__private::native::Decode for TxExecutionError {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum TxExecutionStatus {
@@ -11157,11 +10776,8 @@ pub enum TxExecutionStatus {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    TxExecutionStatus, External, ["NONE", "INCLUDED", "EXECUTED_OPTIMISTIC",
-    "INCLUDED_FINAL", "EXECUTED", "FINAL"], ["NONE", "INCLUDED", "EXECUTED_OPTIMISTIC",
-    "INCLUDED_FINAL", "EXECUTED", "FINAL"], Unknown
-);
+crate::serialize_open_enum!(TxExecutionStatus, Unknown);
+crate::deserialize_via_native!(TxExecutionStatus);
 impl crate::__private::native::Decode for TxExecutionStatus {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -11245,7 +10861,7 @@ impl crate::__private::native::Decode for TxExecutionStatus {
     }
 }
 /// Reasons for removing a validator from the validator set.
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum ValidatorKickoutReason {
@@ -11272,12 +10888,8 @@ pub enum ValidatorKickoutReason {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    ValidatorKickoutReason, External, ["_UnusedSlashed", "NotEnoughBlocks",
-    "NotEnoughChunks", "Unstaked", "NotEnoughStake", "DidNotGetASeat",
-    "NotEnoughChunkEndorsements", "ProtocolVersionTooOld"], ["_UnusedSlashed",
-    "Unstaked", "DidNotGetASeat"], Unknown
-);
+crate::serialize_open_enum!(ValidatorKickoutReason, Unknown);
+crate::deserialize_via_native!(ValidatorKickoutReason);
 impl crate::__private::native::Decode for ValidatorKickoutReason {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -11437,7 +11049,7 @@ impl crate::__private::native::Decode for ValidatorKickoutReason {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[serde(tag = "validator_stake_struct_version")]
 #[non_exhaustive]
@@ -11448,9 +11060,8 @@ pub enum ValidatorStakeView {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    ValidatorStakeView, Field("validator_stake_struct_version"), ["V1"], [], Unknown
-);
+crate::serialize_open_enum!(ValidatorStakeView, Unknown);
+crate::deserialize_via_native!(ValidatorStakeView);
 impl crate::__private::native::Decode for ValidatorStakeView {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -11480,7 +11091,7 @@ impl crate::__private::native::Decode for ValidatorStakeView {
         }
     }
 }
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum VmKind {
@@ -11497,10 +11108,8 @@ pub enum VmKind {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    VmKind, External, ["Wasmer0", "Wasmtime", "Wasmer2", "NearVm"], ["Wasmer0",
-    "Wasmtime", "Wasmer2", "NearVm"], Unknown
-);
+crate::serialize_open_enum!(VmKind, Unknown);
+crate::deserialize_via_native!(VmKind);
 impl crate::__private::native::Decode for VmKind {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,
@@ -11560,7 +11169,7 @@ impl crate::__private::native::Decode for VmKind {
     }
 }
 /// A kind of a trap happened during execution of a binary
-#[derive(Clone, Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(remote = "Self")]
 #[non_exhaustive]
 pub enum WasmTrap {
@@ -11588,14 +11197,8 @@ pub enum WasmTrap {
     #[serde(skip)]
     Unknown(::serde_json::Value),
 }
-crate::open_enum!(
-    WasmTrap, External, ["Unreachable", "IncorrectCallIndirectSignature",
-    "MemoryOutOfBounds", "CallIndirectOOB", "IllegalArithmetic",
-    "MisalignedAtomicAccess", "IndirectCallToNull", "StackOverflow", "GenericTrap"],
-    ["Unreachable", "IncorrectCallIndirectSignature", "MemoryOutOfBounds",
-    "CallIndirectOOB", "IllegalArithmetic", "MisalignedAtomicAccess",
-    "IndirectCallToNull", "StackOverflow", "GenericTrap"], Unknown
-);
+crate::serialize_open_enum!(WasmTrap, Unknown);
+crate::deserialize_via_native!(WasmTrap);
 impl crate::__private::native::Decode for WasmTrap {
     fn decode(
         r: &mut crate::__private::native::Reader<'_>,

@@ -8,4 +8,4 @@ pub mod mode;
 pub mod native;
 pub mod open_enum;
 pub mod paths;
-pub mod shape;
+pub mod via_native;

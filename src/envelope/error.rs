@@ -221,7 +221,8 @@ impl<E: Serialize, V: Serialize, I: Serialize> Serialize for ErrorWrapper<E, V, 
 /// Decodes `cause` as `T`; on failure the message is `cause: <inner path>: <error>`,
 /// which [`crate::decode`] folds into one path.
 fn decode_cause<T: DeserializeOwned, Err: de::Error>(cause: Value) -> Result<T, Err> {
-    crate::__private::decode::<T, Err>(&cause).map_err(|e| Err::custom(format_args!("cause: {e}")))
+    crate::value_deserializer::decode::<T, Err>(&cause)
+        .map_err(|e| Err::custom(format_args!("cause: {e}")))
 }
 
 /// Collects the object into a map, rejecting duplicate keys.

@@ -1,7 +1,8 @@
-//! The native decoders (`RpcMethod::decode_response`, `src/de/native`) and serde's
-//! (`decode::from_slice`, the generic `Deserialize` impls) agree on every recorded
-//! response: the same value, or a failure at the same path. The broken bodies of
-//! `decode_paths.rs` check the failures in depth.
+//! `RpcMethod::decode_response` (the native decoders, `src/de/native`) and serde's path
+//! (`decode::from_slice`: serde's visitors for the envelope, the payload transcribed and
+//! decoded natively, `src/de/via_native.rs`) agree on every recorded response: the same
+//! value, or a failure at the same path. The broken bodies of `decode_paths.rs` check the
+//! failures in depth.
 
 use crate::common;
 

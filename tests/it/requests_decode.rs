@@ -60,3 +60,31 @@ fn tx_status_request_by_hash_or_signed_transaction() {
     .unwrap_err();
     assert_eq!(err.path(), "sender_account_id", "{err}");
 }
+
+#[test]
+fn a_flattened_enum_sees_only_the_keys_its_struct_does_not_take() {
+    // A block reference a newer node might add, beside the struct's own field: kept in
+    // the catch-all without that field, so that re-encoding gives the object back.
+    let r: RpcViewAccountRequest =
+        round_trip(json!({"account_id": "alice.near", "epoch_ref": {"id": 1}}));
+    assert_eq!(
+        r.block_reference,
+        BlockReference::Unknown(json!({"epoch_ref": {"id": 1}}))
+    );
+    // The same object from a user is refused, naming the variant.
+    let err = near_rpc::decode::from_value_strict::<RpcViewAccountRequest>(
+        json!({"account_id": "alice.near", "epoch_ref": {"id": 1}}),
+    )
+    .unwrap_err();
+    assert!(
+        err.message().contains("unknown variant `epoch_ref`"),
+        "{err}"
+    );
+    // Through serde's stream too (the type's `Deserialize` decodes natively).
+    let r: RpcViewAccountRequest =
+        serde_json::from_str(r#"{"epoch_ref": {"id": 1}, "account_id": "alice.near"}"#).unwrap();
+    assert_eq!(
+        r.block_reference,
+        BlockReference::Unknown(json!({"epoch_ref": {"id": 1}}))
+    );
+}

@@ -44,11 +44,12 @@ fn flattened(doc: &TokenStream, name: &syn::Ident, f: &Flattened) -> TokenStream
     });
     quote! {
         #doc
-        #[derive(#derives, ::serde::Serialize, ::serde::Deserialize)]
+        #[derive(#derives, ::serde::Serialize)]
         pub struct #name {
             #(#fields,)*
             #(#flat,)*
         }
+        crate::deserialize_via_native!(#name);
         #decode
     }
 }
@@ -72,6 +73,8 @@ fn enumeration(doc: &TokenStream, name: &syn::Ident, e: &Enum) -> TokenStream {
         Tagging::Adjacent { tag, content } => quote!(#[serde(tag = #tag, content = #content)]),
         Tagging::Shape | Tagging::Untagged => quote!(#[serde(untagged)]),
     };
+    // Decoding is the native decoder's (`decode.rs`), for serde too
+    // (`deserialize_via_native!`): serde derives only `Serialize`.
     if e.tagging == Tagging::Shape {
         // Untagged serialization writes the raw JSON of the catch-all as it is.
         let unknown_variant = e.open.then(|| {
@@ -80,7 +83,6 @@ fn enumeration(doc: &TokenStream, name: &syn::Ident, e: &Enum) -> TokenStream {
                 #unknown(::serde_json::Value),
             }
         });
-        let deserialize = shape_deserialize(name, e);
         let non_exhaustive = e.open.then(|| quote!(#[non_exhaustive]));
         return quote! {
             #doc
@@ -88,38 +90,32 @@ fn enumeration(doc: &TokenStream, name: &syn::Ident, e: &Enum) -> TokenStream {
             #tag_attr
             #non_exhaustive
             pub enum #name { #(#variants,)* #unknown_variant }
-            #deserialize
+            crate::deserialize_via_native!(#name);
             #decode
         };
     }
     if !e.open {
         return quote! {
             #doc
-            #[derive(#derives, ::serde::Serialize, ::serde::Deserialize)]
+            #[derive(#derives, ::serde::Serialize)]
             #tag_attr
             pub enum #name { #(#variants,)* }
+            crate::deserialize_via_native!(#name);
             #decode
         };
     }
-    // Open enums: serde derives inherent `serialize`/`deserialize` functions for the known
-    // variants (`remote = "Self"`), and `open_enum!` wraps them so that an unknown tag
-    // lands in the catch-all while a known tag with a bad payload stays an error.
-    let tagging = match &e.tagging {
-        Tagging::External => quote!(External),
-        Tagging::Internal { tag } => quote!(Field(#tag)),
-        Tagging::Adjacent { tag, content } => quote!(Adjacent(#tag, #content)),
-        Tagging::Shape | Tagging::Untagged => unreachable!("handled above"),
-    };
-    let known = e.variants.iter().map(|v| &v.wire);
-    let units = e.bare_names();
+    // Open enums: serde derives an inherent `serialize` function for the known variants
+    // (`remote = "Self"`), and `serialize_open_enum!` wraps it so that the catch-all
+    // writes its raw JSON.
     quote! {
         #doc
-        #[derive(#derives, ::serde::Serialize, ::serde::Deserialize)]
+        #[derive(#derives, ::serde::Serialize)]
         #[serde(remote = "Self")]
         #tag_attr
         #[non_exhaustive]
         pub enum #name { #(#variants,)* #unknown_variant }
-        crate::open_enum!(#name, #tagging, [#(#known),*], [#(#units),*], #unknown);
+        crate::serialize_open_enum!(#name, #unknown);
+        crate::deserialize_via_native!(#name);
         #decode
     }
 }
@@ -142,59 +138,4 @@ fn variant(v: &Variant, tagging: &Tagging) -> TokenStream {
         }
     };
     quote! { #doc #rename #name #payload }
-}
-
-/// Untagged enums pick their variant by required properties before decoding it, so a
-/// bad field is reported with its path instead of serde's "did not match any variant".
-fn shape_deserialize(name: &syn::Ident, e: &Enum) -> TokenStream {
-    let shapes = e.variants.iter().map(|v| {
-        let keys = &v.required_keys;
-        quote!(&[#(#keys),*])
-    });
-    let arms = e.variants.iter().enumerate().map(|(index, v)| {
-        let variant = format_ident!("{}", v.rust_name);
-        match &v.payload {
-            Payload::Unit => quote!(#index => ::std::result::Result::Ok(#name::#variant),),
-            Payload::Newtype(_) => quote! {
-                #index => crate::__private::decode(value).map(#name::#variant),
-            },
-            Payload::Struct(fields) => {
-                let field_defs = field_tokens(fields, Scope::Types, false);
-                let idents: Vec<_> = fields
-                    .iter()
-                    .map(|f| format_ident!("{}", f.rust_name))
-                    .collect();
-                quote! {
-                    #index => {
-                        #[derive(::serde::Deserialize)]
-                        struct Arm { #(#field_defs,)* }
-                        crate::__private::decode(value)
-                            .map(|arm: Arm| #name::#variant { #(#idents: arm.#idents,)* })
-                    }
-                }
-            }
-        }
-    });
-    let fallback = if e.open {
-        let unknown = format_ident!("{}", e.unknown_variant());
-        quote!(_ => ::std::result::Result::Ok(#name::#unknown(value.clone())),)
-    } else {
-        quote!(_ => ::std::result::Result::Err(::serde::de::Error::custom(crate::__private::no_shape_matched(SHAPES))),)
-    };
-    let type_name = name.to_string();
-    quote! {
-        impl<'de> ::serde::Deserialize<'de> for #name {
-            fn deserialize<D: ::serde::Deserializer<'de>>(
-                deserializer: D,
-            ) -> ::std::result::Result<Self, D::Error> {
-                const SHAPES: &[&[&str]] = &[#(#shapes),*];
-                crate::__private::deserialize_shape(deserializer, #type_name, SHAPES, |index, value| {
-                    match index {
-                        #(#arms)*
-                        #fallback
-                    }
-                })
-            }
-        }
-    }
 }

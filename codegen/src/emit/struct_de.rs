@@ -1,21 +1,20 @@
-//! `Deserialize` for plain structs without serde_derive.
+//! Plain structs decoded without serde_derive.
 //!
-//! serde_derive gives every struct a field-name enum with its own visitor and a second,
-//! positional decoder (`visit_seq`) besides the by-name one. Neither is needed for the
-//! spec's objects (nodes never send a struct as an array, and user input that does is
-//! rejected anyway). This pass replaces the derive with `crate::deserialize_struct!`: one
-//! `visit_map` per struct and a plain `match` from field name to index (as fast as
-//! serde's: callgrind counts within 3% on the benchmark payloads, where a linear search
-//! through the names cost up to 37%). The library builds about 10% faster (BENCHMARKS.md).
+//! serde_derive's `Deserialize` is a tree of generic visitors per struct (a field-name
+//! enum with its own visitor, a by-name and a positional decoder) that rustc checks and
+//! stores in the library's metadata for every struct, though the library never uses
+//! them. This pass replaces the derive with `crate::deserialize_struct!`, which writes the
+//! struct's native decoder (`near_rpc`'s `Decode`: one loop over the keys and a plain
+//! `match` from field name to field) and a `Deserialize` that goes through it.
 //!
 //! Only structs this pass fully understands are rewritten: named fields, no generics, no
 //! container `#[serde]` attributes, and field attributes limited to `rename`, a bare
 //! `default` and `skip_serializing_if` (which only affects encoding). Anything else keeps
 //! serde_derive.
 //!
-//! Every type also gets its native decoder (`near_rpc`'s `Decode`, see `decode.rs`):
-//! `deserialize_struct!` writes it for the structs rewritten here, `decode_newtype!` for
-//! newtypes, and `decode_with_serde!` (through serde) for whatever else typify renders.
+//! Every type also gets its native decoder (see `decode.rs`): `deserialize_struct!`
+//! writes it for the structs rewritten here, `decode_newtype!` for newtypes, and
+//! `decode_with_serde!` (through serde) for whatever else typify renders.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -176,14 +175,14 @@ fn remove_derive(attrs: &mut [syn::Attribute], name: &str) -> bool {
 /// `crate::deserialize_struct!` (in `src/private.rs`) writes the impl, so that the
 /// generated file lists only the fields.
 fn deserialize_impl(name: &syn::Ident, fields: &[PlainField]) -> TokenStream {
-    let fields = fields.iter().enumerate().map(|(index, f)| {
+    let fields = fields.iter().map(|f| {
         let ident = &f.ident;
         let json = &f.json_name;
         let missing = match f.missing {
             Missing::Error => format_ident!("required"),
             Missing::Default => format_ident!("default"),
         };
-        quote!(#index #ident #json #missing)
+        quote!(#ident #json #missing)
     });
     quote! {
         crate::deserialize_struct!(#name { #(#fields),* });
@@ -223,9 +222,9 @@ mod tests {
         );
         assert!(
             out.contains(
-                "crate :: deserialize_struct ! (S { 0usize a \"a\" required , \
-                 1usize kind \"type\" required , 2usize list \"list\" default , \
-                 3usize opt \"opt\" default })"
+                "crate :: deserialize_struct ! (S { a \"a\" required , \
+                 kind \"type\" required , list \"list\" default , \
+                 opt \"opt\" default })"
             ),
             "{out}"
         );

@@ -1,16 +1,13 @@
 //! Which variant comes next, for each way the spec's enums are tagged. The generated
-//! decoders call these, then decode the chosen variant's payload themselves. What they
-//! accept, and the catch-all rules of open enums, are those of the serde decoders in
-//! `crate::de::open_enum` and `crate::de::shape`: an unknown variant, or a bare name
-//! that arrives with a payload, is kept whole as JSON; a known variant whose payload
-//! does not decode is an error with its path.
+//! decoders call these, then decode the chosen variant's payload themselves. The
+//! catch-all rules of open enums: an unknown variant, or a bare name that arrives with a
+//! payload, is kept whole as JSON (an error under strict decoding, for input a user
+//! wrote); a known variant whose payload does not decode is an error with its path.
 
 use serde_json::Value;
 
 use super::{Error, Next, Reader};
-use crate::de::mode::note_unknown;
-use crate::de::open_enum::no_variant;
-use crate::de::shape::{bare_name_with_payload, no_tag_object, only_one_of, tag_not_a_string};
+use crate::de::mode::{is_strict, note_unknown};
 
 /// An externally tagged variant (`"Name"` or `{"Name": payload}`).
 #[derive(Debug)]
@@ -61,19 +58,25 @@ fn describe(r: &mut Reader<'_>) -> &'static str {
     }
 }
 
-/// Keeps the value starting at `start` whole, as an open enum's catch-all does; or, for
-/// a closed enum, the error `unknown`.
+/// Keeps the value starting at `start` whole, as an open enum's catch-all does (but for
+/// the `siblings` of a flattened enum, see `Reader::flattened_beside`); or, for a closed
+/// enum or under strict decoding (input a user wrote), the error `unknown`.
 fn unknown(
     r: &mut Reader<'_>,
     start: usize,
     open: bool,
+    siblings: &[&str],
     error: impl FnOnce() -> String,
 ) -> Result<Value, Error> {
     r.rewind(start);
-    if !open {
+    if !open || is_strict() {
         return Err(r.data_error(error()));
     }
-    let value = r.value()?;
+    let mut value = r.value()?;
+    // A flattened enum keeps only what its struct's own fields did not take.
+    if let (Value::Object(map), false) = (&mut value, siblings.is_empty()) {
+        map.retain(|key, _| !siblings.contains(&key.as_str()));
+    }
     note_unknown(&value);
     Ok(value)
 }
@@ -105,6 +108,48 @@ fn empty_payload(r: &mut Reader<'_>) -> Result<bool, Error> {
     }
 }
 
+/// The error for an object without any variant key.
+fn no_variant(known: &[&str]) -> String {
+    format!("expected one of the fields `{}`", known.join("`, `"))
+}
+
+/// The error for a bare name of the spec that came with a payload, under strict decoding
+/// or in a closed enum (an open one keeps it in the catch-all).
+fn bare_name_with_payload(name: &str) -> String {
+    format!("`{name}` is a bare name in the spec, but came with a payload")
+}
+
+/// The error for an object with several variant keys (`found`) of one enum.
+fn only_one_of(known: &[&str], found: &[&str]) -> String {
+    format!(
+        "expected only one of the fields `{}`, found `{}`",
+        known.join("`, `"),
+        found.join("` and `")
+    )
+}
+
+/// The error for a tag that is not a string (`found` describes it).
+fn tag_not_a_string(tag: &str, found: &str) -> String {
+    format!("expected `{tag}` to be a string, found {found}")
+}
+
+/// The error for a tagged enum given something other than an object.
+fn no_tag_object(tag: &str, found: &str) -> String {
+    format!("expected an object with a `{tag}` field, found {found}")
+}
+
+/// The error of an untagged enum whose shapes all failed to fit.
+fn no_shape_matched(shapes: &[&[&str]]) -> String {
+    let expected: Vec<String> = shapes
+        .iter()
+        .map(|keys| format!("{{{}}}", keys.join(", ")))
+        .collect();
+    format!(
+        "expected an object with the fields {}",
+        expected.join(" or ")
+    )
+}
+
 fn unknown_variant(name: &str, known: &[&str]) -> String {
     format!(
         "unknown variant `{name}`, expected one of `{}`",
@@ -121,6 +166,7 @@ pub fn external_variant(
     units: &[&str],
     open: bool,
 ) -> Result<External, Error> {
+    let siblings = r.take_siblings();
     let start = r.position();
     match r.peek()? {
         Next::String => {
@@ -129,7 +175,7 @@ pub fn external_variant(
                 return Ok(External::Name(index));
             }
             let message = || unknown_variant(&name, known);
-            return unknown(r, start, open, message).map(External::Unknown);
+            return unknown(r, start, open, siblings, message).map(External::Unknown);
         }
         Next::Object => {}
         _ => {
@@ -147,11 +193,15 @@ pub fn external_variant(
     let mut found: Option<(usize, usize)> = None;
     let mut first_unknown: Option<String> = None;
     while let Some(key) = r.next_key(&mut first)? {
+        if siblings.contains(&&*key) {
+            r.skip()?;
+            continue;
+        }
         keys += 1;
         match known.iter().position(|k| *k == key) {
             Some(index) if keys == 1 => {
                 // The common case: the variant is the first key; decode it in place.
-                return variant_at(r, start, index, known, units, open);
+                return variant_at(r, start, index, known, units, open, siblings);
             }
             Some(index) => {
                 if let Some((other, _)) = found {
@@ -168,11 +218,12 @@ pub fn external_variant(
         (Some((index, value_at)), _) if keys > 1 => {
             // Back to the variant's value; the keys after it are read by `end_external`.
             r.rewind(value_at);
-            variant_at(r, start, index, known, units, open)
+            variant_at(r, start, index, known, units, open, siblings)
         }
         (_, 1) => {
             let name = first_unknown.unwrap_or_default();
-            unknown(r, start, open, || unknown_variant(&name, known)).map(External::Unknown)
+            unknown(r, start, open, siblings, || unknown_variant(&name, known))
+                .map(External::Unknown)
         }
         _ => Err(r.data_error(no_variant(known))),
     }
@@ -186,6 +237,7 @@ fn variant_at(
     known: &[&str],
     units: &[&str],
     open: bool,
+    siblings: &[&str],
 ) -> Result<External, Error> {
     let name = known[index];
     if !units.contains(&name) {
@@ -196,7 +248,7 @@ fn variant_at(
         return Ok(External::Name(index));
     }
     // A bare name grown a payload on a newer node: a variant not known in full.
-    unknown(r, start, open, || bare_name_with_payload(name)).map(External::Unknown)
+    unknown(r, start, open, siblings, || bare_name_with_payload(name)).map(External::Unknown)
 }
 
 /// After an externally tagged variant's payload: the rest of its object. Another
@@ -262,6 +314,7 @@ pub fn adjacent_variant(
     units: &[&str],
     open: bool,
 ) -> Result<Adjacent, Error> {
+    let siblings = r.take_siblings();
     r.peek()?;
     let start = r.position();
     let (name, content_at) = read_tag(r, tag, Some(content))?;
@@ -270,13 +323,14 @@ pub fn adjacent_variant(
         return Err(r.data_error(format!("missing field `{tag}`")));
     };
     let Some(index) = known.iter().position(|k| *k == name) else {
-        return unknown(r, start, open, || unknown_variant(&name, known)).map(Adjacent::Unknown);
+        return unknown(r, start, open, siblings, || unknown_variant(&name, known))
+            .map(Adjacent::Unknown);
     };
     if units.contains(&known[index]) {
         if let Some(at) = content_at {
             r.rewind(at);
             if !empty_payload(r)? {
-                return unknown(r, start, open, || bare_name_with_payload(&name))
+                return unknown(r, start, open, siblings, || bare_name_with_payload(&name))
                     .map(Adjacent::Unknown);
             }
             r.rewind(end);
@@ -302,6 +356,7 @@ pub fn internal_variant(
     known: &[&str],
     open: bool,
 ) -> Result<Tagged, Error> {
+    let siblings = r.take_siblings();
     r.peek()?;
     let start = r.position();
     let (name, _) = read_tag(r, tag, None)?;
@@ -313,7 +368,9 @@ pub fn internal_variant(
             r.rewind(start);
             Ok(Tagged::Known(index))
         }
-        None => unknown(r, start, open, || unknown_variant(&name, known)).map(Tagged::Unknown),
+        None => {
+            unknown(r, start, open, siblings, || unknown_variant(&name, known)).map(Tagged::Unknown)
+        }
     }
 }
 
@@ -325,6 +382,7 @@ pub fn shape_variant(
     shapes: &[&[&str]],
     open: bool,
 ) -> Result<Tagged, Error> {
+    let siblings = r.take_siblings();
     if r.peek()? != Next::Object {
         let found = describe(r);
         return Err(r.data_error(format!("expected an object for {type_name}, found {found}")));
@@ -349,10 +407,7 @@ pub fn shape_variant(
             r.rewind(start);
             Ok(Tagged::Known(index))
         }
-        None => unknown(r, start, open, || {
-            crate::de::shape::no_shape_matched(shapes)
-        })
-        .map(Tagged::Unknown),
+        None => unknown(r, start, open, siblings, || no_shape_matched(shapes)).map(Tagged::Unknown),
     }
 }
 

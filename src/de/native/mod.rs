@@ -10,10 +10,11 @@
 //! it is decoded (a tag that comes after the payload, an untagged shape) is read again
 //! from its start instead of being buffered.
 //!
-//! The generated `RpcMethod::decode_response` decodes this way. The generic
-//! `Deserialize` impls stay, for users who embed the types in their own, and for input
-//! a user wrote (`decode::from_value_strict`); both ways decode every recorded response
-//! alike, and fail at the same paths (`tests/it/decode_native.rs`, `decode_paths.rs`).
+//! The generated `RpcMethod::decode_response` decodes this way, and so do the types'
+//! serde `Deserialize` impls (`crate::de::via_native`), for users who embed the types in
+//! their own and for input a user wrote (`decode::from_value_strict`): both ways decode
+//! every recorded response alike, and fail at the same paths
+//! (`tests/it/decode_native.rs`, `decode_paths.rs`).
 
 mod enums;
 mod envelope;
@@ -85,6 +86,9 @@ pub fn missing_field(r: &Reader<'_>, name: &str) -> Error {
 macro_rules! decode_fields {
     ($r:ident, $expected:expr, $ctor:path { $($field:ident $json:literal $missing:ident),* $(,)? }
         $(flattened from $start:ident { $($flat:ident),* $(,)? })?) => {{
+        // The keys a flattened enum skips (`Reader::flattened_beside`).
+        #[allow(dead_code)]
+        const SIBLINGS: &[&str] = &[$($json),*];
         $(let mut $field = ::std::option::Option::None;)*
         $r.begin_object($expected)?;
         let mut first = true;
@@ -98,6 +102,7 @@ macro_rules! decode_fields {
             $($field: $crate::decode_fields!(@finish $r $missing $field $json),)*
             $($($flat: {
                 $r.rewind($start);
+                $r.flattened_beside(SIBLINGS);
                 $crate::__private::native::Decode::decode($r)?
             },)*)?
         }

@@ -10,6 +10,9 @@ use super::error::Error;
 pub struct Reader<'a> {
     bytes: &'a [u8],
     pos: usize,
+    /// The named fields of the struct a flattened enum is read from, again (see
+    /// [`Reader::flattened_beside`]).
+    siblings: &'static [&'static str],
 }
 
 /// What kind of value comes next, from its first byte.
@@ -32,7 +35,24 @@ pub enum Next {
 impl<'a> Reader<'a> {
     /// A reader at the start of `bytes`.
     pub fn new(bytes: &'a [u8]) -> Self {
-        Reader { bytes, pos: 0 }
+        Reader {
+            bytes,
+            pos: 0,
+            siblings: &[],
+        }
+    }
+
+    /// Says that the next value is an object read again for a flattened enum, beside
+    /// the struct's own fields `siblings`: the enum's variant finder skips those keys
+    /// (as serde's `flatten` hands the enum only the keys the struct did not take).
+    pub fn flattened_beside(&mut self, siblings: &'static [&'static str]) {
+        self.siblings = siblings;
+    }
+
+    /// The struct fields to skip (see [`Reader::flattened_beside`]), for the next value
+    /// only: nested values never see them.
+    pub fn take_siblings(&mut self) -> &'static [&'static str] {
+        std::mem::take(&mut self.siblings)
     }
 
     /// Where the reader is: a byte offset to come back to with [`Reader::rewind`].

@@ -6,7 +6,7 @@
 pub struct ActRequest {
     pub speed: crate::enums::types::Speed,
 }
-crate::enums::deserialize_struct!(ActRequest { 0usize speed "speed" required });
+crate::enums::deserialize_struct!(ActRequest { speed "speed" required });
 ///`ActResult`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActResult {
@@ -16,6 +16,6 @@ pub struct ActResult {
     pub status: crate::enums::types::Status,
 }
 crate::enums::deserialize_struct!(
-    ActResult { 0usize actions "actions" required, 1usize cause "cause" required, 2usize
-    kind "kind" required, 3usize status "status" required }
+    ActResult { actions "actions" required, cause "cause" required, kind "kind" required,
+    status "status" required }
 );

@@ -6,7 +6,7 @@
 pub struct AccountView {
     pub amount: ::std::string::String,
 }
-crate::flattened::deserialize_struct!(AccountView { 0usize amount "amount" required });
+crate::flattened::deserialize_struct!(AccountView { amount "amount" required });
 ///`CodeView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct CodeView {
@@ -14,5 +14,5 @@ pub struct CodeView {
     pub hash: ::std::string::String,
 }
 crate::flattened::deserialize_struct!(
-    CodeView { 0usize code_base64 "code_base64" required, 1usize hash "hash" required }
+    CodeView { code_base64 "code_base64" required, hash "hash" required }
 );

@@ -7,22 +7,22 @@ pub struct CountThingsParams {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub owner: ::std::option::Option<::std::string::String>,
 }
-crate::merged::deserialize_struct!(CountThingsParams { 0usize owner "owner" default });
+crate::merged::deserialize_struct!(CountThingsParams { owner "owner" default });
 ///`Thing`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct Thing {
     pub id: crate::merged::CryptoHash,
 }
-crate::merged::deserialize_struct!(Thing { 0usize id "id" required });
+crate::merged::deserialize_struct!(Thing { id "id" required });
 ///`ThingCount`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ThingCount {
     pub count: u32,
 }
-crate::merged::deserialize_struct!(ThingCount { 0usize count "count" required });
+crate::merged::deserialize_struct!(ThingCount { count "count" required });
 ///`ThingRequest`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ThingRequest {
     pub id: crate::merged::CryptoHash,
 }
-crate::merged::deserialize_struct!(ThingRequest { 0usize id "id" required });
+crate::merged::deserialize_struct!(ThingRequest { id "id" required });

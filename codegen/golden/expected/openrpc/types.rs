@@ -12,17 +12,15 @@ pub struct LookupParams {
     pub thing_id: crate::openrpc::CryptoHash,
 }
 crate::openrpc::deserialize_struct!(
-    LookupParams { 0usize block_id "block_id" default, 1usize finality "finality"
-    default, 2usize thing_id "thing_id" required }
+    LookupParams { block_id "block_id" default, finality "finality" default, thing_id
+    "thing_id" required }
 );
 ///`OldLookupParams`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct OldLookupParams {
     pub thing_id: crate::openrpc::CryptoHash,
 }
-crate::openrpc::deserialize_struct!(
-    OldLookupParams { 0usize thing_id "thing_id" required }
-);
+crate::openrpc::deserialize_struct!(OldLookupParams { thing_id "thing_id" required });
 ///`Thing`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct Thing {
@@ -32,6 +30,5 @@ pub struct Thing {
     pub state: crate::openrpc::types::ThingState,
 }
 crate::openrpc::deserialize_struct!(
-    Thing { 0usize id "id" required, 1usize note "note" default, 2usize state "state"
-    required }
+    Thing { id "id" required, note "note" default, state "state" required }
 );

@@ -35,18 +35,17 @@ pub struct Thing {
     pub weights: ::std::collections::BTreeMap<::std::string::String, u64>,
 }
 crate::structs::deserialize_struct!(
-    Thing { 0usize by_shard "by_shard" default, 1usize created "created" required, 2usize
-    height "height" required, 3usize mode "mode" default, 4usize nested "nested" default,
-    5usize owner "owner" required, 6usize pair "pair" required, 7usize parent "parent"
-    default, 8usize small "small" default, 9usize tags "tags" default, 10usize weights
-    "weights" default }
+    Thing { by_shard "by_shard" default, created "created" required, height "height"
+    required, mode "mode" default, nested "nested" default, owner "owner" required, pair
+    "pair" required, parent "parent" default, small "small" default, tags "tags" default,
+    weights "weights" default }
 );
 ///`ThingNested`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ThingNested {
     pub depth: u16,
 }
-crate::structs::deserialize_struct!(ThingNested { 0usize depth "depth" required });
+crate::structs::deserialize_struct!(ThingNested { depth "depth" required });
 ///`ThingRequest`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ThingRequest {
@@ -55,5 +54,5 @@ pub struct ThingRequest {
     pub limit: ::std::option::Option<u64>,
 }
 crate::structs::deserialize_struct!(
-    ThingRequest { 0usize id "id" required, 1usize limit "limit" default }
+    ThingRequest { id "id" required, limit "limit" default }
 );
