@@ -5,13 +5,13 @@
 //! even though the library itself never instantiates them (it decodes natively). That was
 //! 40% of the library's debug build (BENCHMARKS.md, "Compile time"). Instead, each
 //! generated type's `Deserialize` is the same few lines
-//! ([`deserialize_via_native!`](crate::deserialize_via_native)): the value is written out
-//! as JSON text ([`JsonText`], one small visitor for every type), and its native decoder
-//! reads that. So serde's path and `RpcMethod::decode_response` accept and refuse exactly
-//! the same documents, with the same paths.
-//!
-//! Any self-describing format works (serde_json's streaming and `Value` deserializers,
-//! YAML, CBOR, ...): the value is transcribed, not captured raw.
+//! ([`deserialize_via_native!`](crate::deserialize_via_native)): the value's JSON text is
+//! taken as it is from serde_json (the way `serde_json::value::RawValue` is), or else
+//! written out from whatever the deserializer gives ([`JsonText`], one small visitor for
+//! every type), and its native decoder reads that. So serde's path and
+//! `RpcMethod::decode_response` accept and refuse exactly the same documents, with the
+//! same paths, and any self-describing format works (YAML, CBOR, serde's own buffers
+//! inside a user's flattened or untagged types, ...).
 
 use std::fmt;
 
@@ -36,15 +36,157 @@ macro_rules! deserialize_via_native {
     };
 }
 
-/// Deserializes a `T` by transcribing the value to JSON text and decoding that natively.
+/// Deserializes a `T` by taking the value's JSON text and decoding that natively.
 ///
 /// A failure is `"<path inside the value>: <message>"` (the caller's path tracking puts
 /// the value's own path in front), and is noted as a failure inside a buffered value, so
 /// that `decode::from_slice` can place it in the document (`crate::de::locate`).
 pub fn deserialize<'de, T: Decode, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
     let mut text = Vec::new();
-    JsonText(&mut text).deserialize(deserializer)?;
+    deserializer.deserialize_newtype_struct(RAW_VALUE, Capture(&mut text))?;
     decode_text(&text).map_err(D::Error::custom)
+}
+
+/// serde_json's name for `serde_json::value::RawValue` (with its `raw_value` feature):
+/// asked for a newtype struct of this name, serde_json's deserializers hand over the
+/// value's text as it is (a map of this one key to the text), which costs a scan instead
+/// of a transcription. Any other deserializer, or a serde_json that stopped recognising
+/// the name, sees an ordinary newtype struct and is transcribed.
+const RAW_VALUE: &str = "$serde_json::private::RawValue";
+
+/// The value's JSON text: raw from serde_json, else transcribed by [`JsonText`].
+struct Capture<'a>(&'a mut Vec<u8>);
+
+/// What the first key of a map turned out to be (see [`RAW_VALUE`]).
+enum FirstKey {
+    /// serde_json's raw text follows.
+    Raw,
+    /// An ordinary key, already written after the `{`.
+    Written,
+}
+
+impl<'de> Visitor<'de> for Capture<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        JsonText(self.0).deserialize(deserializer)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        match map.next_key_seed(FirstKeyText(self.0))? {
+            Some(FirstKey::Raw) => map.next_value_seed(RawText(self.0)),
+            Some(FirstKey::Written) => {
+                self.0.push(b':');
+                map.next_value_seed(JsonText(self.0))?;
+                rest_of_map(self.0, map)
+            }
+            None => {
+                self.0.extend_from_slice(b"{}");
+                Ok(())
+            }
+        }
+    }
+
+    // A deserializer that reads the newtype struct as its content: a plain value.
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<(), E> {
+        JsonText(self.0).visit_bool(v)
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<(), E> {
+        JsonText(self.0).visit_i64(v)
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<(), E> {
+        JsonText(self.0).visit_u64(v)
+    }
+
+    fn visit_i128<E: serde::de::Error>(self, v: i128) -> Result<(), E> {
+        JsonText(self.0).visit_i128(v)
+    }
+
+    fn visit_u128<E: serde::de::Error>(self, v: u128) -> Result<(), E> {
+        JsonText(self.0).visit_u128(v)
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<(), E> {
+        JsonText(self.0).visit_f64(v)
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<(), E> {
+        JsonText(self.0).visit_str(v)
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+        JsonText(self.0).visit_unit()
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<(), E> {
+        JsonText(self.0).visit_none()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        JsonText(self.0).visit_some(deserializer)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
+        JsonText(self.0).visit_seq(seq)
+    }
+}
+
+/// A map's first key: [`FirstKey::Raw`] for serde_json's raw value, else written out.
+struct FirstKeyText<'a>(&'a mut Vec<u8>);
+
+impl<'de> DeserializeSeed<'de> for FirstKeyText<'_> {
+    type Value = FirstKey;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<FirstKey, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FirstKeyText<'_> {
+    type Value = FirstKey;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string key")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<FirstKey, E> {
+        if v == RAW_VALUE {
+            return Ok(FirstKey::Raw);
+        }
+        self.0.push(b'{');
+        JsonText(self.0).write(v)?;
+        Ok(FirstKey::Written)
+    }
+}
+
+/// serde_json's raw text of a value, copied as it is.
+struct RawText<'a>(&'a mut Vec<u8>);
+
+impl<'de> DeserializeSeed<'de> for RawText<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for RawText<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the raw text of a JSON value")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<(), E> {
+        self.0.extend_from_slice(v.as_bytes());
+        Ok(())
+    }
 }
 
 /// Decodes the transcribed `text`; not generic over the deserializer.
@@ -160,24 +302,32 @@ impl<'de> Visitor<'de> for JsonText<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let len = self.0.len();
         self.0.push(b'{');
-        let mut first = true;
-        loop {
-            let len = self.0.len();
-            if !first {
-                self.0.push(b',');
-            }
-            if map.next_key_seed(KeyText(self.0))?.is_none() {
-                self.0.truncate(len);
-                break;
-            }
-            self.0.push(b':');
-            map.next_value_seed(JsonText(self.0))?;
-            first = false;
+        if map.next_key_seed(KeyText(self.0))?.is_none() {
+            self.0.truncate(len);
+            self.0.extend_from_slice(b"{}");
+            return Ok(());
         }
-        self.0.push(b'}');
-        Ok(())
+        self.0.push(b':');
+        map.next_value_seed(JsonText(self.0))?;
+        rest_of_map(self.0, map)
     }
+}
+
+/// Writes the entries of `map` after its first, and the closing `}`.
+fn rest_of_map<'de, A: MapAccess<'de>>(out: &mut Vec<u8>, mut map: A) -> Result<(), A::Error> {
+    loop {
+        out.push(b',');
+        if map.next_key_seed(KeyText(out))?.is_none() {
+            out.pop();
+            break;
+        }
+        out.push(b':');
+        map.next_value_seed(JsonText(out))?;
+    }
+    out.push(b'}');
+    Ok(())
 }
 
 /// Writes an object key, which JSON requires to be a string.
@@ -229,6 +379,34 @@ mod tests {
         // From a `Value` too, the other deserializer users meet.
         let value = serde_json::from_str::<Value>(doc).unwrap();
         assert_eq!(transcribed(value).unwrap(), text);
+    }
+
+    fn captured<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+        let mut text = Vec::new();
+        deserializer.deserialize_newtype_struct(RAW_VALUE, Capture(&mut text))?;
+        Ok(String::from_utf8(text).expect("JSON text is UTF-8"))
+    }
+
+    #[test]
+    fn takes_serde_json_text_as_it_is_and_transcribes_any_other() {
+        let doc = " { \"a\" : [1, {\"b\": \"\\u00e9\"}] } ";
+        // serde_json's streaming deserializers hand over the text as written.
+        let from_str = captured(&mut serde_json::Deserializer::from_str(doc)).unwrap();
+        assert_eq!(from_str, doc.trim());
+        let from_reader = captured(&mut serde_json::Deserializer::from_reader(doc.as_bytes()));
+        assert_eq!(from_reader.unwrap(), doc.trim());
+        // A `Value` writes itself out.
+        let value: Value = serde_json::from_str(doc).unwrap();
+        assert_eq!(captured(value).unwrap(), r#"{"a":[1,{"b":"é"}]}"#);
+        // Anything else is transcribed: here serde's own map (what a user's untagged or
+        // flattened type hands over), empty or not.
+        use serde::de::value::{Error, MapDeserializer};
+        let map = MapDeserializer::<_, Error>::new([("a", 1u64), ("b\"", 2)].into_iter());
+        assert_eq!(captured(map).unwrap(), r#"{"a":1,"b\"":2}"#);
+        let empty = MapDeserializer::<_, Error>::new(std::iter::empty::<(&str, u64)>());
+        assert_eq!(captured(empty).unwrap(), "{}");
+        let string = serde::de::value::StrDeserializer::<Error>::new("x");
+        assert_eq!(captured(string).unwrap(), r#""x""#);
     }
 
     #[test]
