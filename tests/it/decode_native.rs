@@ -71,3 +71,76 @@ impl MethodVisitor for ProbeOk<'_> {
         M::decode_response(self.0).is_ok()
     }
 }
+
+/// A hostile node's body nested a hundred thousand deep, where the types skip it (an
+/// unknown field, the id) or keep it whole (an unknown variant): refused as serde_json
+/// refuses it, both ways, on a small stack, never a stack overflow (found by the fuzzer).
+#[test]
+fn bodies_nested_too_deep_are_refused_without_exhausting_the_stack() {
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let bodies = [
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"block_hash":"11111111111111111111111111111111","changes":[],"extra":{deep}}}}}"#
+        ),
+        format!(
+            r#"{{"jsonrpc":"2.0","result":{{"block_hash":"11111111111111111111111111111111","changes":[]}},"id":{deep}}}"#
+        ),
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"final_execution_status":"NONE","status":{{"Later":{deep}}}}}}}"#
+        ),
+    ];
+    let outcomes = std::thread::Builder::new()
+        .stack_size(512 * 1024)
+        .spawn(move || {
+            bodies
+                .iter()
+                .flat_map(|body| {
+                    let changes = methods::ExperimentalChangesInBlockMethod::decode_response;
+                    let tx = methods::ExperimentalTxStatusMethod::decode_response;
+                    [
+                            changes(body.as_bytes()).map(drop),
+                            decode::from_slice::<
+                                EnvelopeOf<methods::ExperimentalChangesInBlockMethod>,
+                            >(body.as_bytes())
+                            .map(drop),
+                            tx(body.as_bytes()).map(drop),
+                            decode::from_slice::<EnvelopeOf<methods::ExperimentalTxStatusMethod>>(
+                                body.as_bytes(),
+                            )
+                            .map(drop),
+                        ]
+                })
+                .collect::<Vec<_>>()
+        })
+        .expect("spawns")
+        .join()
+        .expect("no stack overflow, no panic");
+    // Per body: the changes decoder natively and through serde, then the transaction
+    // decoder both ways. Where a type skips the deep value or keeps it whole, the native
+    // reader stops at serde_json's depth; serde_json itself ignores a skipped value
+    // without a limit (and without recursion), so the transaction decoder through serde
+    // (its serde impl is hand-written) reads past it, to a missing field.
+    let recursion = "recursion limit exceeded";
+    let expected = [
+        [
+            recursion,
+            recursion,
+            recursion,
+            "missing field `final_execution_status`",
+        ],
+        [
+            "JSON-RPC id",
+            "JSON-RPC id",
+            "missing field",
+            "missing field",
+        ],
+        [recursion, recursion, recursion, recursion],
+    ];
+    for (outcome, expected) in outcomes.iter().zip(expected.iter().flatten()) {
+        let err = outcome.as_ref().expect_err("refused");
+        assert!(
+            err.message().contains(expected),
+            "{err}, expected {expected}"
+        );
+    }
+}

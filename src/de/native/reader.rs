@@ -614,18 +614,25 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Skips one value of any kind, checking its syntax.
+    /// Skips one value of any kind, checking its syntax. Arrays and objects nested more
+    /// than [`MAX_SKIP_DEPTH`] deep are refused, as serde_json refuses them: a hostile
+    /// body nested a hundred thousand deep would otherwise overflow the stack.
     pub fn skip(&mut self) -> Result<(), Error> {
+        self.skip_within(MAX_SKIP_DEPTH)
+    }
+
+    fn skip_within(&mut self, depth: usize) -> Result<(), Error> {
         match self.peek()? {
             Next::Null => self.literal(b"null"),
             Next::Bool => self.bool().map(drop),
             Next::Number => self.skip_number(),
             Next::String => self.skip_string(),
+            Next::Array | Next::Object if depth == 0 => Err(self.error("recursion limit exceeded")),
             Next::Array => {
                 self.pos += 1;
                 let mut first = true;
                 while self.next_element(&mut first)? {
-                    self.skip()?;
+                    self.skip_within(depth - 1)?;
                 }
                 Ok(())
             }
@@ -636,7 +643,7 @@ impl<'a> Reader<'a> {
                 while self.key_start(&mut first)? {
                     self.skip_string()?;
                     self.colon()?;
-                    self.skip()?;
+                    self.skip_within(depth - 1)?;
                 }
                 Ok(())
             }
@@ -683,6 +690,10 @@ impl<'a> Reader<'a> {
             .map_err(|e| self.data_error(super::error::without_position(&e.to_string())))
     }
 }
+
+/// How deep [`Reader::skip`] goes, serde_json's own limit. The typed decoders nest only
+/// as deep as the types do (none is recursive), so with it no input can exhaust the stack.
+pub const MAX_SKIP_DEPTH: usize = 128;
 
 /// The ASCII digits from `pos`, at most nineteen: their value, which always fits a
 /// `u64`, and how many there are. Eight at a time while whole eight-byte words are
@@ -983,6 +994,38 @@ mod tests {
         let raw = r.raw().unwrap();
         assert_eq!(raw, br#"{"a": [1, {"b": "\"}"}], "c": null}"#);
         assert!(r.end().is_err());
+    }
+    #[test]
+    fn skipping_stops_at_serde_jsons_depth() {
+        let nested = |depth: usize| format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        let deepest = nested(MAX_SKIP_DEPTH);
+        let mut r = Reader::new(deepest.as_bytes());
+        r.skip().unwrap();
+        r.end().unwrap();
+        let objects = format!(
+            "{}1{}",
+            "{\"a\":".repeat(MAX_SKIP_DEPTH + 1),
+            "}".repeat(MAX_SKIP_DEPTH + 1)
+        );
+        for too_deep in [nested(MAX_SKIP_DEPTH + 1), objects] {
+            let err = Reader::new(too_deep.as_bytes()).skip().unwrap_err();
+            assert_eq!(err.message(), "recursion limit exceeded");
+        }
+        // A hundred thousand deep, on a small stack: an error, not an overflow.
+        let deep = nested(100_000);
+        let err = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                Reader::new(deep.as_bytes())
+                    .skip()
+                    .unwrap_err()
+                    .message()
+                    .to_owned()
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(err, "recursion limit exceeded");
     }
 }
 
