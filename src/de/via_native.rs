@@ -203,8 +203,12 @@ fn failure(text: &[u8], e: &native::Error) -> String {
         path if path.is_empty() => e.message().to_owned(),
         path => format!("{path}: {}", e.message()),
     };
-    if let Ok(value) = serde_json::from_slice(text) {
-        super::mode::note_buffered_failure(&message, &value);
+    // Only a failure's second decode, by `decode::from_slice`, wants it placed: parsing
+    // the text costs every miss of a user's untagged enum otherwise.
+    if super::mode::paths_wanted() {
+        if let Ok(value) = serde_json::from_slice(text) {
+            super::mode::note_buffered_failure(&message, &value);
+        }
     }
     message
 }

@@ -6,8 +6,9 @@
 //! Each decoder asks the runtime which variant comes next (`external_variant`,
 //! `adjacent_variant`, ...: the tagging rules and the catch-all live there, once), then
 //! decodes that variant's payload in place: no buffering, and a failure's path grows by
-//! the segment serde's decoders report for it (the variant's key for an externally
-//! tagged payload, the content key for an adjacently tagged one, nothing for the rest).
+//! the segment serde's derived decoders would report for it (the variant's key for an
+//! externally tagged payload, the content key for an adjacently tagged one, nothing for
+//! the rest).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
