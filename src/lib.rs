@@ -15,6 +15,8 @@
 //! - Domain types: [`CryptoHash`], [`AccountId`], [`NearToken`], [`NearGas`],
 //!   [`PublicKey`], [`Signature`], [`BlockId`].
 //! - [`decode`]: decoding with errors that name the JSON path of the bad field.
+//! - [`tx`][tx-mod] (feature `tx`, on with `client`): transactions and every action with
+//!   nearcore's borsh encoding, secret keys, signing, near-cli credential files.
 //! - [`client`][client-mod] (feature `client`, default): an async client with typed
 //!   errors, retries, failover and redaction of API keys, a shortcut per common call, and
 //!   the generic [`Client::call`][client-call] for all of them; `blocking` adds a
@@ -50,12 +52,13 @@
 // it is built without (`--no-default-features`).
 #![cfg_attr(
     feature = "client",
-    doc = "[client-mod]: client\n\n[client-call]: client::Client::call"
+    doc = "[client-mod]: client\n\n[client-call]: client::Client::call\n\n[tx-mod]: tx"
 )]
 #![cfg_attr(
     not(feature = "client"),
     doc = "[client-mod]: https://docs.rs/near-rpc/latest/near_rpc/client/index.html\n\n\
-           [client-call]: https://docs.rs/near-rpc/latest/near_rpc/client/struct.Client.html#method.call"
+           [client-call]: https://docs.rs/near-rpc/latest/near_rpc/client/struct.Client.html#method.call\n\n\
+           [tx-mod]: https://docs.rs/near-rpc/latest/near_rpc/tx/index.html"
 )]
 #![warn(missing_docs)]
 
@@ -69,6 +72,8 @@ mod legacy_query_error;
 mod method;
 pub mod primitives;
 mod protocol_config;
+#[cfg(feature = "tx")]
+pub mod tx;
 mod tx_response;
 mod value_deserializer;
 

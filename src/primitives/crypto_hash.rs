@@ -23,6 +23,13 @@ impl CryptoHash {
     pub fn as_bytes(&self) -> &[u8; 32] {
         &self.0
     }
+
+    /// The sha256 of `bytes`, nearcore's `hash` (feature `tx`).
+    #[cfg(feature = "tx")]
+    pub fn hash_bytes(bytes: &[u8]) -> Self {
+        use sha2::Digest as _;
+        Self(sha2::Sha256::digest(bytes).into())
+    }
 }
 
 /// Why a string is not a valid [`CryptoHash`].

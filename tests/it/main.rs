@@ -32,5 +32,6 @@ mod mock_node;
 mod requests_decode;
 mod shortcuts;
 mod spec_coverage;
+mod tx_codec;
 mod tx_helpers;
 mod tx_response;

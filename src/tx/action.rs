@@ -1,0 +1,777 @@
+//! [`Action`]: what a transaction does, one variant per action of the protocol, with the
+//! borsh encoding nearcore gives it (variant tags in nearcore's order, fields in its
+//! struct order).
+
+use std::collections::BTreeMap;
+
+use super::borsh::{Borsh, BorshError, Reader, Writer};
+use crate::{AccountId, CryptoHash, NearGas, NearToken, PublicKey, Signature};
+
+/// One action of a transaction (nearcore's `Action`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Action {
+    /// Creates the receiver account (a sub-account of the signer, or a top-level one
+    /// through the registrar).
+    CreateAccount,
+    /// Deploys Wasm code to the receiver.
+    DeployContract {
+        /// The Wasm binary.
+        code: Vec<u8>,
+    },
+    /// Calls a method of the receiver's contract.
+    FunctionCall(Box<FunctionCall>),
+    /// Sends tokens to the receiver.
+    Transfer {
+        /// The amount.
+        deposit: NearToken,
+    },
+    /// Stakes the signer's tokens with a validator key (zero unstakes).
+    Stake {
+        /// The amount to have staked.
+        stake: NearToken,
+        /// The validator key.
+        public_key: PublicKey,
+    },
+    /// Adds an access key to the receiver.
+    AddKey {
+        /// The key.
+        public_key: PublicKey,
+        /// Its nonce and permission.
+        access_key: AccessKey,
+    },
+    /// Deletes an access key of the receiver.
+    DeleteKey {
+        /// The key.
+        public_key: PublicKey,
+    },
+    /// Deletes the receiver, sending what it holds to the beneficiary.
+    DeleteAccount {
+        /// Who receives the balance.
+        beneficiary_id: AccountId,
+    },
+    /// Actions signed by another account, relayed by the signer (NEP-366).
+    Delegate(Box<SignedDelegateAction>),
+    /// Deploys code every account may use, by its hash or by the deployer's account id.
+    DeployGlobalContract {
+        /// The Wasm binary.
+        code: Vec<u8>,
+        /// How users will name it.
+        deploy_mode: GlobalContractDeployMode,
+    },
+    /// Makes the receiver use a global contract.
+    UseGlobalContract {
+        /// Which one.
+        contract_identifier: GlobalContractIdentifier,
+    },
+    /// Initialises a deterministic account (its id derived from its initial state).
+    DeterministicStateInit {
+        /// The code and storage it starts with.
+        state_init: DeterministicAccountStateInit,
+        /// Tokens attached.
+        deposit: NearToken,
+    },
+    /// Moves tokens into a gas key's balance.
+    TransferToGasKey {
+        /// The gas key.
+        public_key: PublicKey,
+        /// The amount.
+        deposit: NearToken,
+    },
+    /// Moves tokens from a gas key's balance back to the account.
+    WithdrawFromGasKey {
+        /// The gas key.
+        public_key: PublicKey,
+        /// The amount.
+        amount: NearToken,
+    },
+}
+
+/// A function call's method, arguments, gas and attached deposit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionCall {
+    /// The method.
+    pub method_name: String,
+    /// The arguments, as the contract reads them (JSON for most contracts).
+    pub args: Vec<u8>,
+    /// Gas attached.
+    pub gas: NearGas,
+    /// Tokens attached.
+    pub deposit: NearToken,
+}
+
+/// An access key: the nonce it starts at and what it may do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AccessKey {
+    /// The starting nonce (nodes replace it with a height-derived one on creation).
+    pub nonce: u64,
+    /// What the key may sign.
+    pub permission: AccessKeyPermission,
+}
+
+impl AccessKey {
+    /// A full-access key.
+    pub fn full_access() -> Self {
+        Self {
+            nonce: 0,
+            permission: AccessKeyPermission::FullAccess,
+        }
+    }
+
+    /// A key that may only call `method_names` (any, when empty) on `receiver_id`,
+    /// spending at most `allowance` on gas (unlimited when `None`).
+    pub fn function_call(
+        receiver_id: impl Into<String>,
+        method_names: Vec<String>,
+        allowance: Option<NearToken>,
+    ) -> Self {
+        Self {
+            nonce: 0,
+            permission: AccessKeyPermission::FunctionCall(FunctionCallPermission {
+                allowance,
+                receiver_id: receiver_id.into(),
+                method_names,
+            }),
+        }
+    }
+}
+
+/// What an access key may sign.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AccessKeyPermission {
+    /// Function calls only, limited as the permission says.
+    FunctionCall(FunctionCallPermission),
+    /// Anything.
+    FullAccess,
+    /// A gas key (its own balance pays for gas) limited to function calls.
+    GasKeyFunctionCall(GasKeyInfo, FunctionCallPermission),
+    /// A gas key with full access.
+    GasKeyFullAccess(GasKeyInfo),
+}
+
+/// The limits of a function-call access key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionCallPermission {
+    /// What it may spend on gas, in all (`None`: unlimited).
+    pub allowance: Option<NearToken>,
+    /// The one contract it may call. A string, not an account id: nearcore keeps it as
+    /// one.
+    pub receiver_id: String,
+    /// The methods it may call (empty: any).
+    pub method_names: Vec<String>,
+}
+
+/// A gas key's balance and how many nonces it has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GasKeyInfo {
+    /// Tokens that pay for its transactions' gas.
+    pub balance: NearToken,
+    /// Independent nonce sequences (transactions name one by `nonce_index`).
+    pub num_nonces: u16,
+}
+
+/// How a global contract is named by its users.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GlobalContractDeployMode {
+    /// By the code's hash: immutable.
+    CodeHash,
+    /// By the deployer's account id: the deployer may update it for every user.
+    AccountId,
+}
+
+/// A global contract, by code hash or by the account that deployed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GlobalContractIdentifier {
+    /// By the code's hash.
+    CodeHash(CryptoHash),
+    /// By the deploying account.
+    AccountId(AccountId),
+}
+
+/// The initial state of a deterministic account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DeterministicAccountStateInit {
+    /// Version 1: a global contract and storage entries.
+    V1 {
+        /// The contract.
+        code: GlobalContractIdentifier,
+        /// Storage keys and values.
+        data: BTreeMap<Vec<u8>, Vec<u8>>,
+    },
+}
+
+/// What an account signs for a relayer to submit (NEP-366): actions, the nonce and key
+/// they are signed with, and the height after which they are void.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DelegateAction {
+    /// The account the actions act for.
+    pub sender_id: AccountId,
+    /// Their receiver.
+    pub receiver_id: AccountId,
+    /// The actions (never a delegate action: nodes refuse nesting, and so does
+    /// [`NonDelegateAction`]).
+    pub actions: Vec<NonDelegateAction>,
+    /// The nonce, checked against `public_key`'s access key.
+    pub nonce: u64,
+    /// The last block height at which it is valid.
+    pub max_block_height: u64,
+    /// The key that signs it.
+    pub public_key: PublicKey,
+}
+
+/// An [`Action`] that is not [`Action::Delegate`], as a [`DelegateAction`] holds
+/// (nearcore's `NonDelegateAction`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NonDelegateAction(Action);
+
+/// A delegate action where only other actions may go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NestedDelegateAction;
+
+impl std::fmt::Display for NestedDelegateAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a delegate action cannot contain another delegate action")
+    }
+}
+
+impl std::error::Error for NestedDelegateAction {}
+
+impl TryFrom<Action> for NonDelegateAction {
+    type Error = NestedDelegateAction;
+
+    fn try_from(action: Action) -> Result<Self, Self::Error> {
+        match action {
+            Action::Delegate(_) => Err(NestedDelegateAction),
+            action => Ok(Self(action)),
+        }
+    }
+}
+
+impl NonDelegateAction {
+    /// The action.
+    pub fn action(&self) -> &Action {
+        &self.0
+    }
+
+    /// The action, unwrapped.
+    pub fn into_action(self) -> Action {
+        self.0
+    }
+}
+
+impl From<NonDelegateAction> for Action {
+    fn from(action: NonDelegateAction) -> Self {
+        action.0
+    }
+}
+
+/// A [`DelegateAction`] with the sender's signature.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedDelegateAction {
+    /// What was signed.
+    pub delegate_action: DelegateAction,
+    /// The signature of [`DelegateAction::signable_hash`].
+    pub signature: Signature,
+}
+
+// ---- borsh ----
+
+impl Borsh for AccountId {
+    fn encode(&self, w: &mut Writer) {
+        w.string(self.as_str());
+    }
+    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
+        let start = r.offset();
+        let text = r.string()?;
+        text.parse().map_err(|e| {
+            let mut err = r.invalid(format!("not a valid account id: {e}"));
+            err.offset = start;
+            err
+        })
+    }
+}
+
+impl Borsh for PublicKey {
+    fn encode(&self, w: &mut Writer) {
+        w.u8(key_tag(self.key_type()));
+        w.fixed(self.as_bytes());
+    }
+    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
+        Ok(match r.tag("PublicKey", 2)? {
+            0 => PublicKey::ed25519(r.array()?),
+            _ => PublicKey::secp256k1(r.array()?),
+        })
+    }
+}
+
+impl Borsh for Signature {
+    fn encode(&self, w: &mut Writer) {
+        w.u8(key_tag(self.key_type()));
+        w.fixed(self.as_bytes());
+    }
+    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
+        Ok(match r.tag("Signature", 2)? {
+            0 => Signature::ed25519(r.array()?),
+            _ => Signature::secp256k1(r.array()?),
+        })
+    }
+}
+
+fn key_tag(key_type: crate::KeyType) -> u8 {
+    match key_type {
+        crate::KeyType::Ed25519 => 0,
+        crate::KeyType::Secp256k1 => 1,
+    }
+}
+
+impl Borsh for CryptoHash {
+    fn encode(&self, w: &mut Writer) {
+        w.fixed(&self.0);
+    }
+    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
+        Ok(CryptoHash(r.array()?))
+    }
+}
+
+fn token(r: &mut Reader<'_>) -> Result<NearToken, BorshError> {
+    Ok(NearToken::from_yoctonear(r.u128()?))
+}
+
+/// Runs `decode`, placing its errors under `field`.
+fn field<T>(
+    r: &mut Reader<'_>,
+    name: &str,
+    decode: impl FnOnce(&mut Reader<'_>) -> Result<T, BorshError>,
+) -> Result<T, BorshError> {
+    decode(r).map_err(|e| e.in_field(name))
+}
+
+/// The variant names, by tag (nearcore's `Action` order).
+const ACTION_NAMES: [&str; 14] = [
+    "CreateAccount",
+    "DeployContract",
+    "FunctionCall",
+    "Transfer",
+    "Stake",
+    "AddKey",
+    "DeleteKey",
+    "DeleteAccount",
+    "Delegate",
+    "DeployGlobalContract",
+    "UseGlobalContract",
+    "DeterministicStateInit",
+    "TransferToGasKey",
+    "WithdrawFromGasKey",
+];
+
+impl Action {
+    /// The variant's name, as nearcore and the JSON views spell it.
+    pub fn name(&self) -> &'static str {
+        ACTION_NAMES[usize::from(self.tag())]
+    }
+
+    fn tag(&self) -> u8 {
+        match self {
+            Action::CreateAccount => 0,
+            Action::DeployContract { .. } => 1,
+            Action::FunctionCall(_) => 2,
+            Action::Transfer { .. } => 3,
+            Action::Stake { .. } => 4,
+            Action::AddKey { .. } => 5,
+            Action::DeleteKey { .. } => 6,
+            Action::DeleteAccount { .. } => 7,
+            Action::Delegate(_) => 8,
+            Action::DeployGlobalContract { .. } => 9,
+            Action::UseGlobalContract { .. } => 10,
+            Action::DeterministicStateInit { .. } => 11,
+            Action::TransferToGasKey { .. } => 12,
+            Action::WithdrawFromGasKey { .. } => 13,
+        }
+    }
+
+    /// A transfer of `deposit`.
+    pub fn transfer(deposit: NearToken) -> Self {
+        Action::Transfer { deposit }
+    }
+
+    /// A call of `method_name` with `args` (as the contract reads them), `gas` and
+    /// `deposit`.
+    pub fn function_call(
+        method_name: impl Into<String>,
+        args: impl Into<Vec<u8>>,
+        gas: NearGas,
+        deposit: NearToken,
+    ) -> Self {
+        Action::FunctionCall(Box::new(FunctionCall {
+            method_name: method_name.into(),
+            args: args.into(),
+            gas,
+            deposit,
+        }))
+    }
+}
+
+impl Borsh for Action {
+    fn encode(&self, w: &mut Writer) {
+        w.u8(self.tag());
+        match self {
+            Action::CreateAccount => {}
+            Action::DeployContract { code } => w.bytes(code),
+            Action::FunctionCall(call) => {
+                w.string(&call.method_name);
+                w.bytes(&call.args);
+                w.u64(call.gas.as_gas());
+                w.u128(call.deposit.as_yoctonear());
+            }
+            Action::Transfer { deposit } => w.u128(deposit.as_yoctonear()),
+            Action::Stake { stake, public_key } => {
+                w.u128(stake.as_yoctonear());
+                public_key.encode(w);
+            }
+            Action::AddKey {
+                public_key,
+                access_key,
+            } => {
+                public_key.encode(w);
+                access_key.encode(w);
+            }
+            Action::DeleteKey { public_key } => public_key.encode(w),
+            Action::DeleteAccount { beneficiary_id } => beneficiary_id.encode(w),
+            Action::Delegate(signed) => signed.encode(w),
+            Action::DeployGlobalContract { code, deploy_mode } => {
+                w.bytes(code);
+                w.u8(match deploy_mode {
+                    GlobalContractDeployMode::CodeHash => 0,
+                    GlobalContractDeployMode::AccountId => 1,
+                });
+            }
+            Action::UseGlobalContract {
+                contract_identifier,
+            } => contract_identifier.encode(w),
+            Action::DeterministicStateInit {
+                state_init,
+                deposit,
+            } => {
+                state_init.encode(w);
+                w.u128(deposit.as_yoctonear());
+            }
+            Action::TransferToGasKey {
+                public_key,
+                deposit,
+            } => {
+                public_key.encode(w);
+                w.u128(deposit.as_yoctonear());
+            }
+            Action::WithdrawFromGasKey { public_key, amount } => {
+                public_key.encode(w);
+                w.u128(amount.as_yoctonear());
+            }
+        }
+    }
+
+    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
+        let tag = r.tag("Action", ACTION_NAMES.len() as u8)?;
+        let name = ACTION_NAMES[usize::from(tag)];
+        let action = (|| {
+            Ok(match tag {
+                0 => Action::CreateAccount,
+                1 => Action::DeployContract {
+                    code: field(r, "code", |r| r.bytes())?,
+                },
+                2 => Action::FunctionCall(Box::new(FunctionCall {
+                    method_name: field(r, "method_name", |r| r.string())?,
+                    args: field(r, "args", |r| r.bytes())?,
+                    gas: NearGas::from_gas(field(r, "gas", |r| r.u64())?),
+                    deposit: field(r, "deposit", token)?,
+                })),
+                3 => Action::Transfer {
+                    deposit: field(r, "deposit", token)?,
+                },
+                4 => Action::Stake {
+                    stake: field(r, "stake", token)?,
+                    public_key: field(r, "public_key", PublicKey::decode)?,
+                },
+                5 => Action::AddKey {
+                    public_key: field(r, "public_key", PublicKey::decode)?,
+                    access_key: field(r, "access_key", AccessKey::decode)?,
+                },
+                6 => Action::DeleteKey {
+                    public_key: field(r, "public_key", PublicKey::decode)?,
+                },
+                7 => Action::DeleteAccount {
+                    beneficiary_id: field(r, "beneficiary_id", AccountId::decode)?,
+                },
+                8 => Action::Delegate(Box::new(SignedDelegateAction::decode(r)?)),
+                9 => Action::DeployGlobalContract {
+                    code: field(r, "code", |r| r.bytes())?,
+                    deploy_mode: field(r, "deploy_mode", |r| {
+                        Ok(match r.tag("GlobalContractDeployMode", 2)? {
+                            0 => GlobalContractDeployMode::CodeHash,
+                            _ => GlobalContractDeployMode::AccountId,
+                        })
+                    })?,
+                },
+                10 => Action::UseGlobalContract {
+                    contract_identifier: field(
+                        r,
+                        "contract_identifier",
+                        GlobalContractIdentifier::decode,
+                    )?,
+                },
+                11 => Action::DeterministicStateInit {
+                    state_init: field(r, "state_init", DeterministicAccountStateInit::decode)?,
+                    deposit: field(r, "deposit", token)?,
+                },
+                12 => Action::TransferToGasKey {
+                    public_key: field(r, "public_key", PublicKey::decode)?,
+                    deposit: field(r, "deposit", token)?,
+                },
+                _ => Action::WithdrawFromGasKey {
+                    public_key: field(r, "public_key", PublicKey::decode)?,
+                    amount: field(r, "amount", token)?,
+                },
+            })
+        })();
+        action.map_err(|e: BorshError| e.in_field(name))
+    }
+}
+
+impl Borsh for AccessKey {
+    fn encode(&self, w: &mut Writer) {
+        w.u64(self.nonce);
+        match &self.permission {
+            AccessKeyPermission::FunctionCall(permission) => {
+                w.u8(0);
+                permission.encode(w);
+            }
+            AccessKeyPermission::FullAccess => w.u8(1),
+            AccessKeyPermission::GasKeyFunctionCall(info, permission) => {
+                w.u8(2);
+                info.encode(w);
+                permission.encode(w);
+            }
+            AccessKeyPermission::GasKeyFullAccess(info) => {
+                w.u8(3);
+                info.encode(w);
+            }
+        }
+    }
+    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
+        let nonce = field(r, "nonce", |r| r.u64())?;
+        let permission = field(r, "permission", |r| {
+            Ok(match r.tag("AccessKeyPermission", 4)? {
+                0 => AccessKeyPermission::FunctionCall(field(
+                    r,
+                    "FunctionCall",
+                    FunctionCallPermission::decode,
+                )?),
+                1 => AccessKeyPermission::FullAccess,
+                2 => field(r, "GasKeyFunctionCall", |r| {
+                    Ok(AccessKeyPermission::GasKeyFunctionCall(
+                        GasKeyInfo::decode(r)?,
+                        FunctionCallPermission::decode(r)?,
+                    ))
+                })?,
+                _ => AccessKeyPermission::GasKeyFullAccess(field(
+                    r,
+                    "GasKeyFullAccess",
+                    GasKeyInfo::decode,
+                )?),
+            })
+        })?;
+        Ok(Self { nonce, permission })
+    }
+}
+
+impl Borsh for FunctionCallPermission {
+    fn encode(&self, w: &mut Writer) {
+        w.option(self.allowance.as_ref(), |w, a| w.u128(a.as_yoctonear()));
+        w.string(&self.receiver_id);
+        w.seq(&self.method_names, |w, m| w.string(m));
+    }
+    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
+        Ok(Self {
+            allowance: field(r, "allowance", |r| r.option(token))?,
+            receiver_id: field(r, "receiver_id", |r| r.string())?,
+            method_names: field(r, "method_names", |r| r.seq(|r| r.string()))?,
+        })
+    }
+}
+
+impl Borsh for GasKeyInfo {
+    fn encode(&self, w: &mut Writer) {
+        w.u128(self.balance.as_yoctonear());
+        w.u16(self.num_nonces);
+    }
+    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
+        Ok(Self {
+            balance: field(r, "balance", token)?,
+            num_nonces: field(r, "num_nonces", |r| r.u16())?,
+        })
+    }
+}
+
+impl Borsh for GlobalContractIdentifier {
+    fn encode(&self, w: &mut Writer) {
+        match self {
+            Self::CodeHash(hash) => {
+                w.u8(0);
+                hash.encode(w);
+            }
+            Self::AccountId(account) => {
+                w.u8(1);
+                account.encode(w);
+            }
+        }
+    }
+    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
+        Ok(match r.tag("GlobalContractIdentifier", 2)? {
+            0 => Self::CodeHash(field(r, "CodeHash", CryptoHash::decode)?),
+            _ => Self::AccountId(field(r, "AccountId", AccountId::decode)?),
+        })
+    }
+}
+
+impl Borsh for DeterministicAccountStateInit {
+    fn encode(&self, w: &mut Writer) {
+        match self {
+            Self::V1 { code, data } => {
+                w.u8(0);
+                code.encode(w);
+                w.len(data.len());
+                for (key, value) in data {
+                    w.bytes(key);
+                    w.bytes(value);
+                }
+            }
+        }
+    }
+    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
+        r.tag("DeterministicAccountStateInit", 1)?;
+        field(r, "V1", |r| {
+            let code = field(r, "code", GlobalContractIdentifier::decode)?;
+            let data = field(r, "data", |r| {
+                let entries = r.seq(|r| Ok((r.bytes()?, r.bytes()?)))?;
+                let mut data = BTreeMap::new();
+                for (index, (key, value)) in entries.into_iter().enumerate() {
+                    // borsh writes a map sorted by key, once each; anything else is
+                    // another encoding of the same map, which nodes refuse.
+                    if data.last_key_value().is_some_and(|(last, _)| *last >= key) {
+                        return Err(r
+                            .invalid("map keys not in strictly increasing order")
+                            .in_index(index));
+                    }
+                    data.insert(key, value);
+                }
+                Ok(data)
+            })?;
+            Ok(Self::V1 { code, data })
+        })
+    }
+}
+
+impl Borsh for DelegateAction {
+    fn encode(&self, w: &mut Writer) {
+        self.sender_id.encode(w);
+        self.receiver_id.encode(w);
+        w.seq(&self.actions, |w, a| a.0.encode(w));
+        w.u64(self.nonce);
+        w.u64(self.max_block_height);
+        self.public_key.encode(w);
+    }
+    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
+        Ok(Self {
+            sender_id: field(r, "sender_id", AccountId::decode)?,
+            receiver_id: field(r, "receiver_id", AccountId::decode)?,
+            actions: field(r, "actions", |r| {
+                r.seq(|r| {
+                    let start = r.offset();
+                    NonDelegateAction::try_from(Action::decode(r)?).map_err(|e| {
+                        let mut err = r.invalid(e.to_string());
+                        err.offset = start;
+                        err
+                    })
+                })
+            })?,
+            nonce: field(r, "nonce", |r| r.u64())?,
+            max_block_height: field(r, "max_block_height", |r| r.u64())?,
+            public_key: field(r, "public_key", PublicKey::decode)?,
+        })
+    }
+}
+
+impl Borsh for SignedDelegateAction {
+    fn encode(&self, w: &mut Writer) {
+        self.delegate_action.encode(w);
+        self.signature.encode(w);
+    }
+    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
+        Ok(Self {
+            delegate_action: field(r, "delegate_action", DelegateAction::decode)?,
+            signature: field(r, "signature", Signature::decode)?,
+        })
+    }
+}
+
+/// NEP-461's prefix of a signed delegate action: `2^30 + 366` (NEP-366), so that its
+/// bytes can never be read as a transaction's.
+const DELEGATE_ACTION_DISCRIMINANT: u32 = (1 << 30) + 366;
+
+impl DelegateAction {
+    /// The borsh bytes.
+    pub fn to_borsh(&self) -> Vec<u8> {
+        super::borsh::to_vec(self)
+    }
+
+    /// What the sender signs: sha256 of the NEP-461 prefix and the borsh bytes.
+    pub fn signable_hash(&self) -> CryptoHash {
+        let mut w = Writer::default();
+        w.u32(DELEGATE_ACTION_DISCRIMINANT);
+        self.encode(&mut w);
+        CryptoHash::hash_bytes(&w.into_bytes())
+    }
+
+    /// Signs it with `key` (the key of `public_key`), for a relayer to submit.
+    pub fn sign(self, key: &super::SecretKey) -> SignedDelegateAction {
+        let signature = key.sign(&self.signable_hash().0);
+        SignedDelegateAction {
+            delegate_action: self,
+            signature,
+        }
+    }
+}
+
+impl SignedDelegateAction {
+    /// Whether the signature is `public_key`'s over [`DelegateAction::signable_hash`].
+    pub fn verify(&self) -> bool {
+        super::verify(
+            &self.delegate_action.public_key,
+            &self.delegate_action.signable_hash().0,
+            &self.signature,
+        )
+    }
+
+    /// The borsh bytes (what a relayer receives).
+    pub fn to_borsh(&self) -> Vec<u8> {
+        super::borsh::to_vec(self)
+    }
+
+    /// A signed delegate action from its borsh bytes, all of them.
+    pub fn from_borsh(bytes: &[u8]) -> Result<Self, BorshError> {
+        super::borsh::from_slice(bytes)
+    }
+}
+
+impl Action {
+    /// The borsh bytes of this one action.
+    pub fn to_borsh(&self) -> Vec<u8> {
+        super::borsh::to_vec(self)
+    }
+
+    /// One action from its borsh bytes, all of them.
+    pub fn from_borsh(bytes: &[u8]) -> Result<Self, BorshError> {
+        super::borsh::from_slice(bytes)
+    }
+}

@@ -1,0 +1,67 @@
+//! Transactions built, encoded and signed without nearcore's crates (feature `tx`, on
+//! with `client`).
+//!
+//! - [`Action`] and [`Transaction`]: every action of the 1.2.6 protocol and both
+//!   transaction versions, with nearcore's borsh encoding (`to_borsh`/`from_borsh`).
+//!   Decoding refuses unknown tags, lengths past the input and trailing bytes, naming
+//!   the field ([`BorshError`]).
+//! - [`SecretKey`]: ed25519 and secp256k1 keys in NEAR's text forms; it signs, and it
+//!   never appears in Display, Debug or an error. [`Credentials`] reads near-cli's files
+//!   and the environment.
+//! - [`SignedTransaction`]: what `send_tx` takes; its hash is sha256 of the transaction's
+//!   borsh bytes. The client's write path ([`Client::send`][send]) signs and sends in
+//!   one call; this module is the offline path.
+//! - Conversions to and from the generated views ([`ActionView`](crate::types::ActionView),
+//!   [`SignedTransactionView`](crate::types::SignedTransactionView)), so what is built
+//!   reads back as a node shows it.
+//!
+//! ```
+//! use near_rpc::tx::{Action, SecretKey, Transaction};
+//! use near_rpc::NearToken;
+//!
+//! let key: SecretKey = "ed25519:3KyUuch8pYP47krBq4DosFEVBMR5wDTMQ8AThzM8kAEcBQEpsPdYTZ2FPX5ZnSoLrerjwg66hwwJaW1wHzprd5k3".parse()?;
+//! let tx = Transaction::new(
+//!     "alice.near".parse()?,
+//!     key.public_key(),
+//!     7,                        // the access key's nonce + 1
+//!     "bob.near".parse()?,
+//!     "244ZQ9cgj3CQ6bWBdytfrJMuMQ1jdXLFGnr4HhvtCTnM".parse()?, // a recent block
+//!     vec![Action::transfer(NearToken::from_near(1))],
+//! );
+//! let signed = tx.sign(&key);
+//! println!("{} {}", signed.hash(), signed.to_base64());
+//! assert!(signed.verify());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! What is checked against nearcore: the encodings of the ordinary transaction and of
+//! the actions up to `Delegate` reproduce nearcore's and near-api-js's published test
+//! vectors byte for byte (hashes and signatures too, `tests/it/tx_codec.rs` cites each).
+//! The global-contract, deterministic-state-init and gas-key actions and the version-1
+//! transaction have no published vectors: their layouts follow nearcore's source
+//! (near-primitives 0.36) field by field, and are tested by round trips only.
+#![cfg_attr(feature = "client", doc = "\n[send]: crate::client::Client::send")]
+#![cfg_attr(
+    not(feature = "client"),
+    doc = "\n[send]: https://docs.rs/near-rpc/latest/near_rpc/client/struct.Client.html#method.send"
+)]
+
+mod action;
+mod borsh;
+mod credentials;
+mod secret_key;
+mod transaction;
+mod views;
+
+pub use action::{
+    AccessKey, AccessKeyPermission, Action, DelegateAction, DeterministicAccountStateInit,
+    FunctionCall, FunctionCallPermission, GasKeyInfo, GlobalContractDeployMode,
+    GlobalContractIdentifier, NestedDelegateAction, NonDelegateAction, SignedDelegateAction,
+};
+pub use borsh::{BorshError, BorshErrorKind};
+pub use credentials::{Credentials, CredentialsError, ACCOUNT_ID_ENV, SECRET_KEY_ENV};
+pub use secret_key::{verify, ParseSecretKeyError, SecretKey};
+pub use transaction::{
+    NonceMode, SignedTransaction, Transaction, TransactionNonce, TransactionV0, TransactionV1,
+};
+pub use views::{action_from_view_with_code, ViewError};

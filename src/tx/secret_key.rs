@@ -1,0 +1,356 @@
+//! [`SecretKey`]: an ed25519 or secp256k1 signing key in NEAR's text forms, which signs
+//! and never shows itself.
+//!
+//! The redaction promise extends to it: no Display, a Debug that shows only the public
+//! key, errors that never quote the text they were given, and memory wiped on drop
+//! (the curve crates' own zeroizing types, and [`Zeroizing`] around every buffer that
+//! held the text or bytes).
+
+use std::fmt;
+use std::str::FromStr;
+
+use ed25519_dalek::Signer as _;
+use zeroize::Zeroizing;
+
+use crate::{CryptoHash, KeyType, PublicKey, Signature};
+
+/// A secret key that signs transactions.
+///
+/// Parsed from NEAR's text forms: `ed25519:<base58>` of the 64-byte keypair (seed then
+/// public key, what near-cli writes) or of the 32-byte seed, and `secp256k1:<base58>` of
+/// the 32-byte secret scalar. Without a prefix, ed25519 (as nearcore reads keys).
+///
+/// It has no [`Display`](fmt::Display); [`Debug`](fmt::Debug) shows the public key only.
+/// [`SecretKey::to_secret_string`] is the one way to get the text back.
+#[derive(Clone)]
+pub struct SecretKey(Curve);
+
+#[derive(Clone)]
+enum Curve {
+    // Both zeroize on drop (ed25519-dalek's `zeroize` feature; k256 always).
+    Ed25519(ed25519_dalek::SigningKey),
+    Secp256k1(k256::ecdsa::SigningKey),
+}
+
+/// Why text is not a [`SecretKey`]. Never quotes the text: it may be most of a key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseSecretKeyError {
+    /// The prefix before `:` is not `ed25519` or `secp256k1`.
+    UnknownKeyType,
+    /// A character outside the base58 alphabet, at this position of the data.
+    InvalidBase58 {
+        /// Position in the data part (after the prefix), in characters from 0.
+        position: usize,
+    },
+    /// The data decoded to a length the curve has no form for.
+    WrongLength {
+        /// The curve.
+        key_type: KeyType,
+        /// Bytes decoded.
+        actual: usize,
+    },
+    /// A 64-byte ed25519 keypair whose public half is not the seed's public key.
+    KeypairMismatch,
+    /// A secp256k1 scalar that is zero or not below the curve order.
+    InvalidScalar,
+}
+
+impl fmt::Display for ParseSecretKeyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::UnknownKeyType => {
+                f.write_str("unknown curve (expected \"ed25519:\" or \"secp256k1:\")")
+            }
+            Self::InvalidBase58 { position } => {
+                write!(f, "bad base58: invalid character at position {position}")
+            }
+            Self::WrongLength { key_type, actual } => match key_type {
+                KeyType::Ed25519 => write!(
+                    f,
+                    "an ed25519 secret key is 64 bytes (keypair) or 32 (seed), not {actual}"
+                ),
+                KeyType::Secp256k1 => {
+                    write!(f, "a secp256k1 secret key is 32 bytes, not {actual}")
+                }
+            },
+            Self::KeypairMismatch => {
+                f.write_str("the ed25519 keypair's public half is not the public key of its seed")
+            }
+            Self::InvalidScalar => f.write_str("not a valid secp256k1 secret scalar"),
+        }
+    }
+}
+
+impl std::error::Error for ParseSecretKeyError {}
+
+impl SecretKey {
+    /// An ed25519 key from its 32-byte seed.
+    pub fn ed25519_from_seed(seed: &[u8; 32]) -> Self {
+        Self(Curve::Ed25519(ed25519_dalek::SigningKey::from_bytes(seed)))
+    }
+
+    /// A secp256k1 key from its 32-byte secret scalar.
+    pub fn secp256k1_from_bytes(bytes: &[u8; 32]) -> Result<Self, ParseSecretKeyError> {
+        k256::ecdsa::SigningKey::from_slice(bytes)
+            .map(|key| Self(Curve::Secp256k1(key)))
+            .map_err(|_| ParseSecretKeyError::InvalidScalar)
+    }
+
+    /// The curve.
+    pub fn key_type(&self) -> KeyType {
+        match &self.0 {
+            Curve::Ed25519(_) => KeyType::Ed25519,
+            Curve::Secp256k1(_) => KeyType::Secp256k1,
+        }
+    }
+
+    /// The public key.
+    pub fn public_key(&self) -> PublicKey {
+        match &self.0 {
+            Curve::Ed25519(key) => PublicKey::ed25519(key.verifying_key().to_bytes()),
+            Curve::Secp256k1(key) => {
+                let point = key.verifying_key().to_encoded_point(false);
+                // Uncompressed SEC1 is 0x04, x, y: nearcore keeps x and y.
+                let mut bytes = [0; 64];
+                bytes.copy_from_slice(&point.as_bytes()[1..]);
+                PublicKey::secp256k1(bytes)
+            }
+        }
+    }
+
+    /// Signs `message` as nearcore does: ed25519 signs the bytes; secp256k1 signs them as
+    /// a 32-byte prehash (nearcore signs hashes only), recoverable, low-s.
+    ///
+    /// # Panics
+    ///
+    /// Never for a transaction's hash; a secp256k1 key given a message that is not 32
+    /// bytes signs its sha256 instead (nearcore would refuse to, so don't).
+    pub fn sign(&self, message: &[u8]) -> Signature {
+        match &self.0 {
+            Curve::Ed25519(key) => Signature::ed25519(key.sign(message).to_bytes()),
+            Curve::Secp256k1(key) => {
+                let digest: [u8; 32] = match message.try_into() {
+                    Ok(hash) => hash,
+                    Err(_) => CryptoHash::hash_bytes(message).0,
+                };
+                // A 32-byte prehash never fails to sign with a valid key.
+                let (signature, recovery) = key
+                    .sign_prehash_recoverable(&digest)
+                    .unwrap_or_else(|e| unreachable!("secp256k1 prehash signing: {e}"));
+                let mut bytes = [0; 65];
+                bytes[..64].copy_from_slice(&signature.to_bytes());
+                bytes[64] = recovery.to_byte();
+                Signature::secp256k1(bytes)
+            }
+        }
+    }
+
+    /// The key's text (`ed25519:` and the 64-byte keypair, as near-cli writes it, or
+    /// `secp256k1:` and the scalar), wiped when dropped. For writing a credential file
+    /// the user asked for; never log it.
+    pub fn to_secret_string(&self) -> Zeroizing<String> {
+        let bytes: Zeroizing<Vec<u8>> = match &self.0 {
+            Curve::Ed25519(key) => Zeroizing::new(key.to_keypair_bytes().to_vec()),
+            Curve::Secp256k1(key) => Zeroizing::new(key.to_bytes().to_vec()),
+        };
+        let mut text = Zeroizing::new(String::with_capacity(128));
+        text.push_str(self.key_type().as_str());
+        text.push(':');
+        let encoded = Zeroizing::new(bs58::encode(&*bytes).into_string());
+        text.push_str(&encoded);
+        text
+    }
+}
+
+impl FromStr for SecretKey {
+    type Err = ParseSecretKeyError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let (key_type, data) = match text.split_once(':') {
+            Some((prefix, data)) => (
+                prefix
+                    .parse::<KeyType>()
+                    .map_err(|_| ParseSecretKeyError::UnknownKeyType)?,
+                data,
+            ),
+            None => (KeyType::Ed25519, text),
+        };
+        // Longer text than any form needs is refused before decoding, so that a file's
+        // whole content pasted here costs nothing.
+        if data.len() > 100 {
+            return Err(ParseSecretKeyError::WrongLength {
+                key_type,
+                actual: data.len() * 3 / 4,
+            });
+        }
+        let bytes = Zeroizing::new(bs58::decode(data).into_vec().map_err(|e| match e {
+            bs58::decode::Error::InvalidCharacter { index, .. } => {
+                ParseSecretKeyError::InvalidBase58 { position: index }
+            }
+            _ => ParseSecretKeyError::InvalidBase58 { position: 0 },
+        })?);
+        match (key_type, bytes.len()) {
+            (KeyType::Ed25519, 32) => {
+                let mut seed = Zeroizing::new([0; 32]);
+                seed.copy_from_slice(&bytes);
+                Ok(Self::ed25519_from_seed(&seed))
+            }
+            (KeyType::Ed25519, 64) => {
+                let mut seed = Zeroizing::new([0; 32]);
+                seed.copy_from_slice(&bytes[..32]);
+                let key = Self::ed25519_from_seed(&seed);
+                if key.public_key().as_bytes() != &bytes[32..] {
+                    return Err(ParseSecretKeyError::KeypairMismatch);
+                }
+                Ok(key)
+            }
+            (KeyType::Secp256k1, 32) => {
+                let mut scalar = Zeroizing::new([0; 32]);
+                scalar.copy_from_slice(&bytes);
+                Self::secp256k1_from_bytes(&scalar)
+            }
+            (key_type, actual) => Err(ParseSecretKeyError::WrongLength { key_type, actual }),
+        }
+    }
+}
+
+impl fmt::Debug for SecretKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "SecretKey(public {}, secret redacted)",
+            self.public_key()
+        )
+    }
+}
+
+impl PartialEq for SecretKey {
+    /// Two keys are equal when their public keys are (a public key has one secret).
+    fn eq(&self, other: &Self) -> bool {
+        self.public_key() == other.public_key()
+    }
+}
+
+impl Eq for SecretKey {}
+
+/// Whether `signature` is `public_key`'s signature of `message` (for secp256k1, of the
+/// 32-byte prehash `message`, recovering the key as nearcore does). A key and signature
+/// of different curves never verify.
+pub fn verify(public_key: &PublicKey, message: &[u8], signature: &Signature) -> bool {
+    match (public_key.key_type(), signature.key_type()) {
+        (KeyType::Ed25519, KeyType::Ed25519) => {
+            let Ok(key) = <[u8; 32]>::try_from(public_key.as_bytes()) else {
+                return false;
+            };
+            let Ok(key) = ed25519_dalek::VerifyingKey::from_bytes(&key) else {
+                return false;
+            };
+            let Ok(sig) = <[u8; 64]>::try_from(signature.as_bytes()) else {
+                return false;
+            };
+            key.verify_strict(message, &ed25519_dalek::Signature::from_bytes(&sig))
+                .is_ok()
+        }
+        (KeyType::Secp256k1, KeyType::Secp256k1) => {
+            let Ok(digest) = <[u8; 32]>::try_from(message) else {
+                return false;
+            };
+            let bytes = signature.as_bytes();
+            let Ok(sig) = k256::ecdsa::Signature::from_slice(&bytes[..64]) else {
+                return false;
+            };
+            // nearcore refuses high-s signatures (malleable).
+            if sig.normalize_s().is_some() {
+                return false;
+            }
+            let Some(recovery) = k256::ecdsa::RecoveryId::from_byte(bytes[64]) else {
+                return false;
+            };
+            let Ok(recovered) =
+                k256::ecdsa::VerifyingKey::recover_from_prehash(&digest, &sig, recovery)
+            else {
+                return false;
+            };
+            recovered.to_encoded_point(false).as_bytes()[1..] == *public_key.as_bytes()
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEED_TEXT: &str = "ed25519:3KyUuch8pYP47krBq4DosFEVBMR5wDTMQ8AThzM8kAEcBQEpsPdYTZ2FPX5ZnSoLrerjwg66hwwJaW1wHzprd5k3";
+
+    #[test]
+    fn the_keypair_and_seed_forms_are_one_key_and_the_text_round_trips() {
+        let keypair: SecretKey = SEED_TEXT.parse().unwrap();
+        let seed_bytes = bs58::decode(&SEED_TEXT[8..]).into_vec().unwrap();
+        let seed_text = format!("ed25519:{}", bs58::encode(&seed_bytes[..32]).into_string());
+        let seed: SecretKey = seed_text.parse().unwrap();
+        assert_eq!(keypair, seed);
+        assert_eq!(&*keypair.to_secret_string(), SEED_TEXT);
+        // No prefix: ed25519.
+        assert_eq!(SEED_TEXT[8..].parse::<SecretKey>().unwrap(), keypair);
+    }
+
+    #[test]
+    fn a_secret_key_never_shows_in_debug_or_errors() {
+        let key: SecretKey = SEED_TEXT.parse().unwrap();
+        let debug = format!("{key:?}");
+        assert!(!debug.contains(&SEED_TEXT[8..20]), "{debug}");
+        assert!(debug.contains(&key.public_key().to_string()), "{debug}");
+        // A mangled key: the error names what is wrong, never the text.
+        let mut bad = SEED_TEXT.to_owned();
+        bad.replace_range(20..21, "0");
+        let err = bad.parse::<SecretKey>().unwrap_err().to_string();
+        assert_eq!(err, "bad base58: invalid character at position 12");
+        let short = &SEED_TEXT[..40];
+        let err = short.parse::<SecretKey>().unwrap_err().to_string();
+        assert!(
+            err.starts_with("an ed25519 secret key is 64 bytes"),
+            "{err}"
+        );
+        assert!(!err.contains(&short[8..]), "{err}");
+        let err = format!("{:?}", "rsa:abc".parse::<SecretKey>().unwrap_err());
+        assert!(!err.contains("abc"), "{err}");
+    }
+
+    #[test]
+    fn a_keypair_with_the_wrong_public_half_is_refused() {
+        let mut bytes = bs58::decode(&SEED_TEXT[8..]).into_vec().unwrap();
+        bytes[63] ^= 1;
+        let text = format!("ed25519:{}", bs58::encode(&bytes).into_string());
+        assert_eq!(
+            text.parse::<SecretKey>().unwrap_err(),
+            ParseSecretKeyError::KeypairMismatch
+        );
+    }
+
+    #[test]
+    fn both_curves_sign_what_verify_accepts() {
+        let message = CryptoHash::hash_bytes(b"a transaction").0;
+        let ed: SecretKey = SEED_TEXT.parse().unwrap();
+        let secp = SecretKey::secp256k1_from_bytes(&[7; 32]).unwrap();
+        for key in [&ed, &secp] {
+            let signature = key.sign(&message);
+            assert_eq!(signature.key_type(), key.key_type());
+            assert!(verify(&key.public_key(), &message, &signature));
+            let mut other = message;
+            other[0] ^= 1;
+            assert!(!verify(&key.public_key(), &other, &signature));
+        }
+        assert!(!verify(&ed.public_key(), &message, &secp.sign(&message)));
+        assert!(!verify(&secp.public_key(), &message, &ed.sign(&message)));
+        // secp256k1 text round-trips.
+        let text = secp.to_secret_string();
+        assert!(text.starts_with("secp256k1:"));
+        assert_eq!(text.parse::<SecretKey>().unwrap(), secp);
+        assert_eq!(
+            SecretKey::secp256k1_from_bytes(&[0; 32]).unwrap_err(),
+            ParseSecretKeyError::InvalidScalar
+        );
+    }
+}
