@@ -10,6 +10,8 @@
 //! cryptography): the same chain comes back in every run.
 
 use base64::Engine as _;
+use near_rpc::tx::{SecretKey, SignedTransaction};
+use near_rpc::types::{ActionView, SignedTransactionView};
 use near_rpc::{CryptoHash, PublicKey, Signature};
 use serde_json::{json, Value};
 
@@ -60,9 +62,16 @@ pub fn hash(name: &str) -> CryptoHash {
     CryptoHash(bytes_of::<32>(name))
 }
 
-/// A deterministic ed25519 public key for `name`.
+/// The secret key of the mock's account (or other party) `name`: an ed25519 key from a
+/// seed derived from the name, so that tests can sign as `alice.mock`. Published on
+/// purpose; it guards nothing.
+pub fn secret_key(name: &str) -> SecretKey {
+    SecretKey::ed25519_from_seed(&bytes_of::<32>(&format!("key {name}")))
+}
+
+/// The public key of [`secret_key`]`(name)`.
 pub fn public_key(name: &str) -> PublicKey {
-    PublicKey::ed25519(bytes_of::<32>(&format!("key {name}")))
+    secret_key(name).public_key()
 }
 
 fn signature(name: &str) -> Signature {
@@ -149,6 +158,9 @@ pub struct Transaction {
     pub actions: Vec<Value>,
     /// `Ok(return value)` or `Err(ActionError kind)`.
     pub result: Result<Vec<u8>, Value>,
+    /// The signed transaction as nodes show it, when it was submitted as a real one
+    /// (else a view is made up from the fields above).
+    pub signed_view: Option<Value>,
 }
 
 impl Transaction {
@@ -206,6 +218,7 @@ impl Chain {
             height: TX_HEIGHT,
             actions: vec![json!({"Transfer": {"deposit": yocto(NEAR)}})],
             result: Ok(Vec::new()),
+            signed_view: None,
         };
         let failed_call = Transaction {
             hash: hash("failed call"),
@@ -221,6 +234,7 @@ impl Chain {
             result: Err(json!({"FunctionCallError": {
                 "ExecutionError": "Smart contract panicked: the greeting is empty"
             }})),
+            signed_view: None,
         };
         Self {
             head: INITIAL_HEAD,
@@ -251,20 +265,56 @@ impl Chain {
         hash(&format!("submitted {}", b64(signed_tx)))
     }
 
-    /// Records a submitted transaction (the mock does not execute it: it succeeds as a
-    /// 1 NEAR transfer from alice.mock to bob.mock, included at the head) and returns it.
+    /// Records a submitted transaction and returns it. The mock does not execute it:
+    /// a signed transaction that decodes keeps its hash, signer, receiver and actions,
+    /// moves its key's nonce up to its own, and succeeds; bytes that are no transaction
+    /// succeed as a 1 NEAR transfer from alice.mock to bob.mock. Either is included at
+    /// the head.
     pub fn submit(&mut self, signed_tx: &[u8]) -> Transaction {
-        let hash = Self::submitted_hash(signed_tx);
+        let decoded = SignedTransaction::from_borsh(signed_tx).ok();
+        let hash = decoded
+            .as_ref()
+            .map_or_else(|| Self::submitted_hash(signed_tx), SignedTransaction::hash);
         if let Some(known) = self.transaction(&hash) {
             return known.clone();
         }
-        let tx = Transaction {
-            hash,
-            signer: "alice.mock".into(),
-            receiver: "bob.mock".into(),
-            height: self.head,
-            actions: vec![json!({"Transfer": {"deposit": yocto(NEAR)}})],
-            result: Ok(Vec::new()),
+        let tx = match decoded {
+            Some(signed) => {
+                let inner = signed.transaction();
+                let signer = inner.signer_id().to_string();
+                if let Some(account) = self.accounts.iter_mut().find(|a| a.id == signer) {
+                    if let Some(key) = account
+                        .keys
+                        .iter_mut()
+                        .find(|k| &k.public_key == inner.public_key())
+                    {
+                        key.nonce = key.nonce.max(inner.nonce());
+                    }
+                }
+                let view = SignedTransactionView::from(&signed);
+                Transaction {
+                    hash,
+                    signer,
+                    receiver: inner.receiver_id().to_string(),
+                    height: self.head,
+                    actions: inner
+                        .actions()
+                        .iter()
+                        .map(|a| serde_json::to_value(ActionView::from(a)).unwrap_or_default())
+                        .collect(),
+                    result: Ok(Vec::new()),
+                    signed_view: serde_json::to_value(view).ok(),
+                }
+            }
+            None => Transaction {
+                hash,
+                signer: "alice.mock".into(),
+                receiver: "bob.mock".into(),
+                height: self.head,
+                actions: vec![json!({"Transfer": {"deposit": yocto(NEAR)}})],
+                result: Ok(Vec::new()),
+                signed_view: None,
+            },
         };
         self.transactions.push(tx.clone());
         tx
@@ -558,6 +608,10 @@ impl Chain {
 
     /// The receipt views of `tx` (the action receipt and the refund).
     pub fn receipts(&self, tx: &Transaction) -> Vec<Value> {
+        let signer_key = match &tx.signed_view {
+            Some(view) => view["public_key"].clone(),
+            None => json!(public_key(&tx.signer).to_string()),
+        };
         let receipt =
             |predecessor: &str, receiver: &str, n: usize, gas_price: u128, actions: Value| {
                 json!({
@@ -566,7 +620,7 @@ impl Chain {
                     "receipt_id": tx.receipt_id(n).to_string(),
                     "receipt": {"Action": {
                         "signer_id": tx.signer,
-                        "signer_public_key": public_key(&tx.signer).to_string(),
+                        "signer_public_key": signer_key.clone(),
                         "gas_price": yocto(gas_price),
                         "output_data_receivers": [],
                         "input_data_ids": [],
@@ -607,15 +661,17 @@ impl Chain {
                 )
             }
         };
-        let transaction = json!({
-            "signer_id": tx.signer,
-            "public_key": public_key(&tx.signer).to_string(),
-            "nonce": 8,
-            "receiver_id": tx.receiver,
-            "actions": tx.actions,
-            "priority_fee": 0,
-            "signature": signature(&tx.hash.to_string()).to_string(),
-            "hash": tx.hash.to_string()
+        let transaction = tx.signed_view.clone().unwrap_or_else(|| {
+            json!({
+                "signer_id": tx.signer,
+                "public_key": public_key(&tx.signer).to_string(),
+                "nonce": 8,
+                "receiver_id": tx.receiver,
+                "actions": tx.actions,
+                "priority_fee": 0,
+                "signature": signature(&tx.hash.to_string()).to_string(),
+                "hash": tx.hash.to_string()
+            })
         });
         let mut answer = json!({
             "final_execution_status": wait_until,

@@ -45,6 +45,14 @@ impl BlockingClient {
         }
     }
 
+    /// A client whose writes wait until `level`; see [`Client::waiting_until`].
+    pub fn waiting_until(&self, level: crate::types::TxExecutionStatus) -> Self {
+        Self {
+            client: self.client.waiting_until(level),
+            runtime: Arc::clone(&self.runtime),
+        }
+    }
+
     /// The async client underneath.
     pub fn client(&self) -> &Client {
         &self.client

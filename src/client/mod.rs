@@ -15,6 +15,11 @@
 //!   HttpTransport per endpoint: 30 s per attempt, redirects within the origin only
 //! ```
 //!
+//! Writes: a [`Signer`] (an account and its key, from near-cli's credential files or the
+//! environment) signs, and [`Client::send`], [`Client::transfer`],
+//! [`Client::function_call`] and the other write shortcuts send, never signing one
+//! intent twice once it may have reached a node ([`SendError`] says what happened).
+//!
 //! Transactions (`send_tx`, `broadcast_tx_*`, marked by
 //! [`RpcMethod::SUBMITS_TRANSACTION`]) are retried or failed over only when they
 //! certainly reached no node. API keys go only to the endpoint they were given for, and
@@ -35,7 +40,9 @@ mod endpoint;
 mod error;
 pub mod layers;
 mod redact;
+mod send;
 mod shortcuts;
+mod signer;
 pub mod transport;
 
 #[cfg(feature = "blocking")]
@@ -50,17 +57,19 @@ pub use endpoint::{ApiKey, Endpoint, InvalidApiKey, InvalidEndpoint};
 pub use error::{Error, TransportKind, ERROR_BODY_LIMIT};
 pub use layers::{RetryPolicy, DEFAULT_DEADLINE, DEFAULT_MAX_REQUEST_BYTES};
 pub use redact::{looks_like_secret, Secrets, MASK};
+pub use send::{SendError, MAX_RESIGNS, RESOLVE_ATTEMPTS, RESOLVE_BACKOFF};
 pub use shortcuts::{
     AtBlock, ChunkRef, ContractArgs, Epoch, GasPrice, Input, NodeInfo, RawArgs, TxRef,
-    DEFAULT_WAIT_UNTIL, SHORTCUTS,
+    DEFAULT_CALL_GAS, DEFAULT_WAIT_UNTIL, SHORTCUTS, WRITE_SHORTCUTS,
 };
+pub use signer::{Signer, BLOCK_HASH_REUSE};
 pub use transport::{
     BoxTransport, PathStyle, RedirectPolicy, Transport, DEFAULT_MAX_RESPONSE_BYTES,
 };
 
 pub use transport::DEFAULT_TIMEOUT;
 
-use crate::types::{BlockReference, Finality};
+use crate::types::{BlockReference, Finality, TxExecutionStatus};
 use crate::{ErrorWrapper, Id, RpcMethod};
 use layers::{Deadline, Fallback, Redact, Retry, SizeLimit};
 use transport::{HttpResponse, HttpTransport, RpcRequest, TransportError, TransportErrorKind};
@@ -262,6 +271,8 @@ pub struct Client {
     inner: Arc<Inner>,
     // Where views are read (`Client::at`); latest final by default.
     read_at: BlockReference,
+    // What writes wait for (`Client::waiting_until`).
+    wait_until: TxExecutionStatus,
 }
 
 struct Inner {
@@ -307,6 +318,7 @@ impl Client {
                 config,
             }),
             read_at: Finality::Final.into(),
+            wait_until: DEFAULT_WAIT_UNTIL,
         }
     }
 

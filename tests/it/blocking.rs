@@ -161,3 +161,62 @@ fn the_blocking_client_has_every_shortcut() {
         ]
     );
 }
+
+/// Every write shortcut exists on the blocking client too, and starts as the async one
+/// does: by reading the signer's access key (here refused, so nothing is signed).
+#[test]
+fn the_blocking_client_has_every_write_shortcut() {
+    use near_rpc::client::blocking::BlockingClient;
+    use near_rpc::client::transport::{MockReply, MockTransport};
+    use near_rpc::client::{SendError, Signer, WRITE_SHORTCUTS};
+    use near_rpc::tx::{AccessKey, Action};
+    use near_rpc::NearToken;
+
+    let node = MockTransport::new(
+        "mock",
+        [MockReply::json(
+            r#"{"jsonrpc":"2.0","id":"1","error":{"name":"HANDLER_ERROR","cause":{"name":"UNKNOWN_ACCOUNT","info":{"requested_account_id":"alice.near","block_height":1,"block_hash":"11111111111111111111111111111111"}}}}"#,
+        )],
+    );
+    let client = BlockingClient::new(
+        Client::builder()
+            .transport(node.clone())
+            .retry(near_rpc::client::RetryPolicy::none())
+            .build()
+            .unwrap(),
+    )
+    .unwrap();
+    let signer = Signer::new(
+        "alice.near".parse().unwrap(),
+        "ed25519:3KyUuch8pYP47krBq4DosFEVBMR5wDTMQ8AThzM8kAEcBQEpsPdYTZ2FPX5ZnSoLrerjwg66hwwJaW1wHzprd5k3".parse().unwrap(),
+    );
+    let key = "ed25519:H9k5eiU4xXS3M4z8HzKJSLaZdqGdGwBG49o7orNC4eZW";
+    let one = NearToken::from_near(1);
+    for name in WRITE_SHORTCUTS {
+        let result = match *name {
+            "send" => client.send(&signer, "bob.near", vec![Action::transfer(one)]),
+            "transfer" => client.transfer(&signer, "bob.near", one),
+            "function_call" => client.function_call(&signer, "app.near", "go", ()),
+            "function_call_with" => client.function_call_with(
+                &signer,
+                "app.near",
+                "go",
+                (),
+                near_rpc::NearGas::from_tgas(1),
+                one,
+            ),
+            "create_account" => client.create_account(&signer, "sub.alice.near", key, one),
+            "add_key" => client.add_key(&signer, key, AccessKey::full_access()),
+            "delete_key" => client.delete_key(&signer, key),
+            "deploy" => client.deploy(&signer, vec![0]),
+            "delete_account" => client.delete_account(&signer, "bob.near"),
+            other => panic!("no blocking call written for the write shortcut `{other}`"),
+        };
+        assert!(
+            matches!(result, Err(SendError::AccessKey(_))),
+            "{name}: {result:?}"
+        );
+    }
+    let methods: Vec<_> = node.requests().iter().map(|r| r.method).collect();
+    assert_eq!(methods, vec!["query"; WRITE_SHORTCUTS.len()]);
+}

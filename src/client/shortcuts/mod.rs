@@ -6,6 +6,8 @@
 //! [`BlockingClient`](super::blocking::BlockingClient) that drives the async one: the
 //! two clients cannot drift apart.
 //!
+//! The write shortcuts (`send`, `transfer`, `function_call`, ...) are in `writes.rs`.
+//!
 //! Views (`view_*`, `call_function`, `changes`) read at the client's block, latest final
 //! unless set with [`Client::at`]; they return the value with the block it was read at
 //! ([`AtBlock`]). A `query` answer that carries an error inside its `result` (old nodes
@@ -18,6 +20,7 @@ mod values;
 pub use input::Input;
 pub use node_info::NodeInfo;
 pub use values::{AtBlock, ChunkRef, ContractArgs, Epoch, GasPrice, RawArgs};
+pub use writes::{DEFAULT_CALL_GAS, WRITE_SHORTCUTS};
 
 use super::{Client, Error};
 use crate::methods;
@@ -90,7 +93,7 @@ pub const DEFAULT_WAIT_UNTIL: TxExecutionStatus = TxExecutionStatus::ExecutedOpt
 /// Defines each shortcut as an async method of `Client` and a blocking method of
 /// `BlockingClient` that runs the async one to completion.
 macro_rules! shortcuts {
-    ($(
+    ($names:ident; $(
         $(#[$meta:meta])*
         pub fn $name:ident(&$self:ident $(, $arg:ident: $ty:ty)* $(,)?) -> $ret:ty $body:block
     )*) => {
@@ -102,7 +105,7 @@ macro_rules! shortcuts {
         }
 
         #[cfg(feature = "blocking")]
-        impl super::blocking::BlockingClient {
+        impl $crate::client::blocking::BlockingClient {
             $(
                 #[doc = concat!("Blocking [`Client::", stringify!($name), "`].")]
                 pub fn $name(&self $(, $arg: $ty)*) -> $ret {
@@ -111,8 +114,8 @@ macro_rules! shortcuts {
             )*
         }
 
-        /// The names of every shortcut, as both clients have them.
-        pub const SHORTCUTS: &[&str] = &[$(stringify!($name)),*];
+        /// The names of these shortcuts, as both clients have them.
+        pub const $names: &[&str] = &[$(stringify!($name)),*];
     };
 }
 
@@ -129,7 +132,10 @@ macro_rules! example {
     };
 }
 
-shortcuts! {
+// After the macros, which it uses.
+mod writes;
+
+shortcuts! { SHORTCUTS;
     /// `query` `view_account`: the account's balance, locked stake, storage and code hash.
     #[doc = example!(
         "let account = client.view_account(\"alice.near\").await?;"

@@ -1,0 +1,372 @@
+//! The write path: sign a list of actions, send them, and find out what happened, never
+//! signing one intent twice once it may have reached a node.
+//!
+//! A transaction is identified by its hash. What the client does with each answer to a
+//! send:
+//!
+//! | answer | the transaction | the client |
+//! |---|---|---|
+//! | an outcome (success or failure on chain) | executed, or is executing | returns it |
+//! | `InvalidNonce` | refused: its nonce is taken | signs anew with the node's nonce + 1 (at most [`MAX_RESIGNS`] times) |
+//! | `Expired` | refused: its block is too old | signs anew with a fresh block hash (same bound) |
+//! | another invalid transaction, a request validation error | refused | [`SendError::Rejected`] |
+//! | no connection, TLS failure, request over the limit | never sent | [`SendError::Rejected`] |
+//! | anything else: a timeout (`TIMEOUT_ERROR` or the transport's), a broken connection, an HTTP or decoding error, the deadline | unknown: it may execute | asks `tx_status` by hash, re-sending the *same* bytes when the node has not seen them; [`SendError::Unresolved`] after [`RESOLVE_ATTEMPTS`] |
+//!
+//! Re-signing after `InvalidNonce` or `Expired` is safe because the transport stack
+//! never sends a transaction's bytes twice once they may have reached a node (see
+//! [`super::layers`]), so a refused transaction was refused on its only delivery and can
+//! never execute. Re-sending the same bytes is safe because a transaction executes at
+//! most once however often it arrives (its nonce is spent).
+
+use std::fmt;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::{Client, Error, Signer, TransportKind};
+use crate::tx::{Action, SignedTransaction, Transaction};
+use crate::types::{
+    Finality, InvalidTxError, RpcQueryError, RpcSendTransactionRequest, RpcTransactionError,
+    TxExecutionStatus,
+};
+use crate::{methods, AccountId, CryptoHash, ErrorWrapper, RpcTransactionResponse};
+
+/// How many times one intent is signed anew after `InvalidNonce` or `Expired`.
+pub const MAX_RESIGNS: u32 = 3;
+
+/// How many times the outcome of a transaction whose send failed ambiguously is asked
+/// for before giving up with [`SendError::Unresolved`].
+pub const RESOLVE_ATTEMPTS: u32 = 5;
+
+/// The first wait between those attempts; it doubles after each.
+pub const RESOLVE_BACKOFF: Duration = Duration::from_secs(1);
+
+/// Why a transaction was not sent, or what became of it is unknown.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum SendError {
+    /// The input was not usable (an account id that does not parse, arguments that do
+    /// not serialize): nothing was signed.
+    Usage {
+        /// What was wrong.
+        message: String,
+    },
+    /// Reading the signer's access key (its nonce and a block hash) failed: nothing was
+    /// signed.
+    AccessKey(Error<RpcQueryError>),
+    /// The transaction was refused, or certainly never reached a node: it will not
+    /// execute. Sending the intent again is safe.
+    Rejected {
+        /// The hash of the transaction refused (the last one signed).
+        hash: CryptoHash,
+        /// The node's answer, or why nothing was sent.
+        error: Error<RpcTransactionError>,
+    },
+    /// The transaction may have reached a node, and no node said what became of it. It
+    /// may still execute: look it up by `hash` (or re-send `signed`, which executes at
+    /// most once) before doing anything else. The client never signs it again.
+    Unresolved {
+        /// The transaction's hash.
+        hash: CryptoHash,
+        /// The transaction as signed, for re-sending as it is.
+        signed: Box<SignedTransaction>,
+        /// The last failure.
+        error: Error<RpcTransactionError>,
+    },
+}
+
+impl SendError {
+    /// The hash of the transaction signed last, when one was.
+    pub fn hash(&self) -> Option<CryptoHash> {
+        match self {
+            Self::Rejected { hash, .. } | Self::Unresolved { hash, .. } => Some(*hash),
+            Self::Usage { .. } | Self::AccessKey(_) => None,
+        }
+    }
+
+    /// Whether the transaction may still execute.
+    pub fn is_unresolved(&self) -> bool {
+        matches!(self, Self::Unresolved { .. })
+    }
+
+    /// The node's reason for refusing the transaction (`NotEnoughBalance`, ...), when it
+    /// gave one.
+    pub fn invalid_tx_error(&self) -> Option<InvalidTxError> {
+        match self {
+            Self::Rejected { error, .. } | Self::Unresolved { error, .. } => {
+                invalid_tx_error(error.rpc_error()?)
+            }
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for SendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Usage { message } => write!(f, "cannot send the transaction: {message}"),
+            Self::AccessKey(error) => write!(f, "cannot read the signer's access key: {error}"),
+            Self::Rejected { hash, error } => {
+                write!(f, "transaction {hash} was not accepted: ")?;
+                match invalid_tx_error(error.rpc_error().map_or(&EMPTY, |e| e)) {
+                    Some(reason) => write!(f, "{} ({error})", serde_json::json!(reason)),
+                    None => write!(f, "{error}"),
+                }
+            }
+            Self::Unresolved { hash, error, .. } => write!(
+                f,
+                "transaction {hash} may have been sent and its outcome is unknown (look it up \
+                 by hash before sending it again; it was not signed twice): {error}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SendError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::AccessKey(error) => Some(error),
+            Self::Rejected { error, .. } | Self::Unresolved { error, .. } => Some(error),
+            Self::Usage { .. } => None,
+        }
+    }
+}
+
+/// An error object with nothing in it, for errors without one.
+static EMPTY: ErrorWrapper<RpcTransactionError> = ErrorWrapper {
+    cause: crate::ErrorCause::Missing,
+    code: None,
+    message: None,
+    data: None,
+};
+
+/// The node's `InvalidTxError`, wherever it put it: in the cause's `info` (as itself or
+/// inside `TxExecutionError`), or in the legacy `data` (nearcore: `{"TxExecutionError":
+/// {"InvalidTxError": ...}}`).
+pub(crate) fn invalid_tx_error(
+    error: &ErrorWrapper<RpcTransactionError>,
+) -> Option<InvalidTxError> {
+    let from = |value: &serde_json::Value| -> Option<InvalidTxError> {
+        let inner = value
+            .get("TxExecutionError")
+            .and_then(|v| v.get("InvalidTxError"))
+            .unwrap_or(value);
+        match crate::decode::from_value::<InvalidTxError>(inner.clone()) {
+            Ok(InvalidTxError::Unknown(_)) | Err(_) => None,
+            Ok(known) => Some(known),
+        }
+    };
+    let info = match &error.cause {
+        crate::ErrorCause::Handler(RpcTransactionError::InvalidTransaction(info)) => from(info),
+        _ => None,
+    };
+    info.or_else(|| error.data.as_ref().and_then(from))
+}
+
+/// What an answer to a send means for the transaction.
+enum Fate {
+    /// Refused: its nonce is taken; the key's nonce is this.
+    InvalidNonce(u64),
+    /// Refused: its block hash is too old.
+    Expired,
+    /// Refused, or never sent: it will not execute.
+    Refused,
+    /// It may have reached a node and may execute.
+    Unknown,
+}
+
+fn fate(error: &Error<RpcTransactionError>) -> Fate {
+    if certainly_not_sent(error) {
+        return Fate::Refused;
+    }
+    let Some(rpc) = error.rpc_error() else {
+        return Fate::Unknown;
+    };
+    match &rpc.cause {
+        crate::ErrorCause::RequestValidation(_) => Fate::Refused,
+        crate::ErrorCause::Handler(RpcTransactionError::InvalidTransaction(_))
+        | crate::ErrorCause::Missing => match invalid_tx_error(rpc) {
+            Some(InvalidTxError::InvalidNonce { ak_nonce, .. }) => Fate::InvalidNonce(ak_nonce),
+            Some(InvalidTxError::Expired) => Fate::Expired,
+            Some(_) => Fate::Refused,
+            // A legacy error without a readable reason: refused only if it says so.
+            None if matches!(rpc.cause, crate::ErrorCause::Handler(_)) => Fate::Refused,
+            None => Fate::Unknown,
+        },
+        // A timeout, a routed or untracked transaction, an internal error: the node may
+        // hold it.
+        _ => Fate::Unknown,
+    }
+}
+
+/// Whether no byte of the request can have reached a node.
+fn certainly_not_sent<E>(error: &Error<E>) -> bool {
+    match error {
+        Error::Encode { .. } | Error::RequestTooLarge { .. } => true,
+        Error::Transport { kind, .. } => {
+            matches!(kind, TransportKind::Connect | TransportKind::Tls)
+        }
+        Error::AllEndpointsFailed { failures, .. } => {
+            !failures.is_empty() && failures.iter().all(certainly_not_sent)
+        }
+        _ => false,
+    }
+}
+
+/// Whether a `tx_status` error says the node does not know the transaction.
+fn unknown_transaction<E: Serialize>(error: &Error<E>) -> bool {
+    error
+        .rpc_error()
+        .and_then(|e| e.cause_name())
+        .is_some_and(|name| name == "UNKNOWN_TRANSACTION")
+}
+
+/// The outcome, unless it names another transaction (a node answering for the wrong
+/// one): that says nothing of this one.
+fn own_outcome<M: crate::RpcMethod>(
+    response: RpcTransactionResponse,
+    hash: CryptoHash,
+) -> Result<RpcTransactionResponse, Error<RpcTransactionError>> {
+    match &response.outcome {
+        Some(outcome) if outcome.transaction_outcome().id != hash => Err(Error::UnexpectedAnswer {
+            method: M::NAME,
+            message: format!(
+                "the outcome of transaction {}, not of {hash}",
+                outcome.transaction_outcome().id
+            ),
+        }),
+        _ => Ok(response),
+    }
+}
+
+impl Client {
+    /// Signs `actions` from `signer` to `receiver` and sends them: the write path behind
+    /// [`Client::send`] and the other write shortcuts.
+    pub(crate) async fn sign_and_send(
+        &self,
+        signer: &Signer,
+        receiver: AccountId,
+        actions: Vec<Action>,
+    ) -> Result<RpcTransactionResponse, SendError> {
+        let mut resigns = 0;
+        loop {
+            let (nonce, block_hash) = self.nonce_for(signer).await?;
+            let signed = Transaction::new(
+                signer.account_id().clone(),
+                signer.public_key().clone(),
+                nonce,
+                receiver.clone(),
+                block_hash,
+                actions.clone(),
+            )
+            .sign(signer.secret_key());
+            let hash = signed.hash();
+            let error = match self.submit(&signed).await {
+                Ok(outcome) => return Ok(outcome),
+                Err(error) => error,
+            };
+            match fate(&error) {
+                Fate::InvalidNonce(key_nonce) if resigns < MAX_RESIGNS => {
+                    signer.observe_nonce(key_nonce);
+                }
+                Fate::Expired if resigns < MAX_RESIGNS => signer.forget_block(),
+                Fate::InvalidNonce(_) | Fate::Expired | Fate::Refused => {
+                    return Err(SendError::Rejected { hash, error })
+                }
+                Fate::Unknown => return self.resolve(signed, signer, error).await,
+            }
+            resigns += 1;
+        }
+    }
+
+    /// The nonce and block hash for the signer's next transaction: counted locally when
+    /// the signer has read its key recently, else read from the key at the final block.
+    async fn nonce_for(&self, signer: &Signer) -> Result<(u64, CryptoHash), SendError> {
+        if let Some(next) = signer.take_nonce() {
+            return Ok(next);
+        }
+        let key = self
+            .at(Finality::Final)
+            .view_access_key(signer.account_id(), signer.public_key())
+            .await
+            .map_err(SendError::AccessKey)?;
+        signer.observe(key.value.nonce, key.block_hash);
+        // Another task may have taken the nonces meanwhile; this one is still fresh.
+        Ok(signer
+            .take_nonce()
+            .unwrap_or((key.value.nonce.saturating_add(1), key.block_hash)))
+    }
+
+    /// One `send_tx` of the signed bytes, waiting as the client is set to.
+    async fn submit(
+        &self,
+        signed: &SignedTransaction,
+    ) -> Result<RpcTransactionResponse, Error<RpcTransactionError>> {
+        let request = RpcSendTransactionRequest {
+            signed_tx_base64: signed.into(),
+            wait_until: Some(self.wait_until.clone()),
+        };
+        let outcome = self.call::<methods::SendTxMethod>(request).await?;
+        own_outcome::<methods::SendTxMethod>(outcome, signed.hash())
+    }
+
+    /// Finds out what became of a transaction whose send failed ambiguously: its status
+    /// by hash, the same bytes again when the node has not seen them, with waits between.
+    async fn resolve(
+        &self,
+        signed: SignedTransaction,
+        signer: &Signer,
+        mut error: Error<RpcTransactionError>,
+    ) -> Result<RpcTransactionResponse, SendError> {
+        let hash = signed.hash();
+        let mut wait = RESOLVE_BACKOFF;
+        for attempt in 0..RESOLVE_ATTEMPTS {
+            if attempt > 0 {
+                tokio::time::sleep(wait).await;
+                wait = wait.saturating_mul(2);
+            }
+            let status = self
+                .tx_status(
+                    (hash, signer.account_id().clone()),
+                    Some(self.wait_until.clone()),
+                )
+                .await
+                .and_then(|o| own_outcome::<methods::ExperimentalTxStatusMethod>(o, hash));
+            error = match status {
+                Ok(outcome) => return Ok(outcome),
+                Err(e) if unknown_transaction(&e) => match self.submit(&signed).await {
+                    Ok(outcome) => return Ok(outcome),
+                    Err(e) => e,
+                },
+                Err(e) => e,
+            };
+        }
+        Err(SendError::Unresolved {
+            hash,
+            signed: Box::new(signed),
+            error,
+        })
+    }
+
+    /// A client whose writes wait until `level` (default
+    /// [`DEFAULT_WAIT_UNTIL`](super::DEFAULT_WAIT_UNTIL)): `NONE` returns once the
+    /// transaction is accepted, `FINAL` once every receipt is final.
+    ///
+    /// ```no_run
+    /// # async fn run(client: near_rpc::client::Client, signer: near_rpc::client::Signer) -> Result<(), Box<dyn std::error::Error>> {
+    /// use near_rpc::types::TxExecutionStatus;
+    /// use near_rpc::NearToken;
+    ///
+    /// let outcome = client
+    ///     .waiting_until(TxExecutionStatus::Final)
+    ///     .transfer(&signer, "bob.near", NearToken::from_near(1))
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn waiting_until(&self, level: TxExecutionStatus) -> Client {
+        let mut client = self.clone();
+        client.wait_until = level;
+        client
+    }
+}

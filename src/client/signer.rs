@@ -1,0 +1,146 @@
+//! [`Signer`]: an account, the key it signs with, and the nonces it hands out.
+//!
+//! A signer reads its access key's nonce (and, in the same answer, a final block's hash)
+//! once, then counts nonces up locally, so that many transactions sent at once get
+//! consecutive nonces without a round trip each. A node's `InvalidNonce` moves the count
+//! past the nonce it reports. Clones share the count, so one signer should serve one
+//! account key on one chain.
+
+use std::fmt;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use crate::tx::{Credentials, CredentialsError, SecretKey};
+use crate::{AccountId, CryptoHash, PublicKey};
+
+/// How long a block hash read for signing is reused. Nodes accept a transaction for
+/// `transaction_validity_period` blocks after its block (a day on mainnet), so minutes
+/// are far inside; an `Expired` answer refreshes it anyway.
+pub const BLOCK_HASH_REUSE: Duration = Duration::from_secs(60);
+
+/// An account and the secret key it signs transactions with, with its nonce count.
+///
+/// ```
+/// use near_rpc::client::Signer;
+///
+/// let signer = Signer::new(
+///     "alice.near".parse()?,
+///     "ed25519:3KyUuch8pYP47krBq4DosFEVBMR5wDTMQ8AThzM8kAEcBQEpsPdYTZ2FPX5ZnSoLrerjwg66hwwJaW1wHzprd5k3".parse()?,
+/// );
+/// // Debug shows the account and public key, never the secret.
+/// assert!(format!("{signer:?}").contains("ed25519:DcA2MzgpJbrUATQLLceocVckhhAqrkingax4oJ9kZ847"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct Signer {
+    account_id: AccountId,
+    key: Arc<SecretKey>,
+    public_key: PublicKey,
+    state: Arc<Mutex<Option<Counter>>>,
+}
+
+/// What the signer knows of its key on chain.
+#[derive(Debug, Clone, Copy)]
+struct Counter {
+    /// The nonce the next transaction gets.
+    next_nonce: u64,
+    /// A recent final block, and when it was read (none after an `Expired`).
+    block: Option<(CryptoHash, Instant)>,
+}
+
+impl fmt::Debug for Signer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Signer")
+            .field("account_id", &self.account_id)
+            .field("public_key", &format_args!("{}", self.public_key))
+            .finish_non_exhaustive()
+    }
+}
+
+impl Signer {
+    /// `account_id` signing with `key`.
+    pub fn new(account_id: AccountId, key: SecretKey) -> Self {
+        let public_key = key.public_key();
+        Self {
+            account_id,
+            key: Arc::new(key),
+            public_key,
+            state: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    /// A signer from credentials.
+    pub fn from_credentials(credentials: Credentials) -> Self {
+        Self::new(credentials.account_id, credentials.secret_key)
+    }
+
+    /// A signer from a near-cli credential file (see [`Credentials::from_file`]).
+    pub fn from_file(path: impl AsRef<Path>) -> Result<Self, CredentialsError> {
+        Credentials::from_file(path).map(Self::from_credentials)
+    }
+
+    /// A signer from `NEAR_ACCOUNT_ID` and `NEAR_PRIVATE_KEY` (see
+    /// [`Credentials::from_env`]).
+    pub fn from_env() -> Result<Self, CredentialsError> {
+        Credentials::from_env().map(Self::from_credentials)
+    }
+
+    /// The account.
+    pub fn account_id(&self) -> &AccountId {
+        &self.account_id
+    }
+
+    /// The public key of the signing key.
+    pub fn public_key(&self) -> &PublicKey {
+        &self.public_key
+    }
+
+    /// The signing key.
+    pub fn secret_key(&self) -> &SecretKey {
+        &self.key
+    }
+
+    /// The next nonce and a block hash to sign with, if a recent enough read is known.
+    pub(crate) fn take_nonce(&self) -> Option<(u64, CryptoHash)> {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let counter = state.as_mut()?;
+        let (block_hash, read_at) = counter.block?;
+        if read_at.elapsed() > BLOCK_HASH_REUSE {
+            return None;
+        }
+        let nonce = counter.next_nonce;
+        counter.next_nonce = nonce.checked_add(1)?;
+        Some((nonce, block_hash))
+    }
+
+    /// Records what the node said: the key's nonce and a final block's hash. The count
+    /// only moves forward, so nonces handed out meanwhile are never handed out again.
+    pub(crate) fn observe(&self, key_nonce: u64, block_hash: CryptoHash) {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let next = key_nonce.saturating_add(1);
+        let next_nonce = state.map_or(next, |c| c.next_nonce.max(next));
+        *state = Some(Counter {
+            next_nonce,
+            block: Some((block_hash, Instant::now())),
+        });
+    }
+
+    /// Moves the count past `key_nonce` (a node's `InvalidNonce`), keeping the block.
+    pub(crate) fn observe_nonce(&self, key_nonce: u64) {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(counter) = state.as_mut() {
+            counter.next_nonce = counter.next_nonce.max(key_nonce.saturating_add(1));
+        }
+    }
+
+    /// Forgets the block hash (a node's `Expired`): the next transaction reads a new one.
+    pub(crate) fn forget_block(&self) {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(counter) = state.as_mut() {
+            counter.block = None;
+        }
+    }
+}

@@ -1,0 +1,757 @@
+//! The write path (`Client::send` and the write shortcuts) against a scripted node, at
+//! every point a send can fail: before sending, after sending with no answer, a
+//! timeout (the transport's and the node's `TIMEOUT_ERROR`), node errors, an answer for
+//! another transaction. The promise checked throughout: one intent is never signed
+//! twice once it may have reached a node, and whatever is re-sent is the same bytes.
+//! Time is tokio's paused clock: no test sleeps.
+
+#![cfg(feature = "client")]
+
+use std::collections::{BTreeSet, VecDeque};
+use std::sync::{Arc, Mutex};
+
+use near_rpc::client::transport::{HttpResponse, RpcRequest, Transport, TransportError};
+use near_rpc::client::transport::{TransportErrorKind, TransportFuture};
+use near_rpc::client::{Client, RetryPolicy, SendError, Signer, MAX_RESIGNS, RESOLVE_ATTEMPTS};
+use near_rpc::tx::{Action, SecretKey, SignedTransaction};
+use near_rpc::types::{InvalidTxError, TxExecutionStatus};
+use near_rpc::{CryptoHash, NearToken};
+use near_rpc_mock::Chain;
+use serde_json::{json, Value};
+
+const SECRET: &str = "ed25519:3KyUuch8pYP47krBq4DosFEVBMR5wDTMQ8AThzM8kAEcBQEpsPdYTZ2FPX5ZnSoLrerjwg66hwwJaW1wHzprd5k3";
+
+/// What the node answers to one `send_tx` or `EXPERIMENTAL_tx_status`.
+#[derive(Clone, Debug)]
+enum Reply {
+    /// The outcome of the transaction asked about.
+    Outcome,
+    /// The outcome of some other transaction.
+    OtherOutcome,
+    /// A JSON-RPC error object, with an HTTP status.
+    Error(u16, Value),
+    /// No answer.
+    Fail(TransportErrorKind),
+    /// (To a key read.) The key as of block `height`.
+    KeyAt(u64),
+}
+
+#[derive(Debug, Default)]
+struct State {
+    key_nonce: u64,
+    block: u64,
+    sends: VecDeque<Reply>,
+    statuses: VecDeque<Reply>,
+    key_reads: VecDeque<Reply>,
+    /// Every request: method and params.
+    requests: Vec<(String, Value)>,
+}
+
+/// A node that knows one access key and answers sends and status queries from scripts
+/// (after a script runs out: the outcome).
+#[derive(Clone, Debug, Default)]
+struct Node(Arc<Mutex<State>>);
+
+fn block_hash(height: u64) -> CryptoHash {
+    CryptoHash::hash_bytes(format!("block {height}").as_bytes())
+}
+
+fn error(name: &str, info: Value, data: Value) -> Value {
+    json!({"name": "HANDLER_ERROR", "cause": {"name": name, "info": info}, "code": -32000,
+           "message": "Server error", "data": data})
+}
+
+fn invalid_nonce(ak_nonce: u64, tx_nonce: u64) -> Reply {
+    Reply::Error(
+        200,
+        error(
+            "INVALID_TRANSACTION",
+            json!({}),
+            json!({"TxExecutionError": {"InvalidTxError": {"InvalidNonce": {"tx_nonce": tx_nonce, "ak_nonce": ak_nonce}}}}),
+        ),
+    )
+}
+
+fn expired() -> Reply {
+    Reply::Error(
+        200,
+        error(
+            "INVALID_TRANSACTION",
+            json!({}),
+            json!({"TxExecutionError": {"InvalidTxError": "Expired"}}),
+        ),
+    )
+}
+
+fn timeout_error() -> Reply {
+    Reply::Error(
+        408,
+        json!({"name": "HANDLER_ERROR", "cause": {"name": "TIMEOUT_ERROR"}, "code": -32000,
+               "message": "Server error", "data": "Timeout"}),
+    )
+}
+
+fn unknown_transaction() -> Reply {
+    Reply::Error(
+        200,
+        error(
+            "UNKNOWN_TRANSACTION",
+            json!({"requested_transaction_hash": "11111111111111111111111111111111"}),
+            json!("unknown"),
+        ),
+    )
+}
+
+impl Node {
+    fn new(key_nonce: u64) -> Self {
+        let node = Self::default();
+        {
+            let mut state = node.0.lock().unwrap();
+            state.key_nonce = key_nonce;
+            state.block = 100;
+        }
+        node
+    }
+
+    fn with(&self, f: impl FnOnce(&mut State)) -> &Self {
+        f(&mut self.0.lock().unwrap());
+        self
+    }
+
+    fn requests(&self) -> Vec<(String, Value)> {
+        self.0.lock().unwrap().requests.clone()
+    }
+
+    fn count(&self, method: &str) -> usize {
+        self.requests().iter().filter(|(m, _)| m == method).count()
+    }
+
+    /// Every transaction sent, decoded, in order.
+    fn sent(&self) -> Vec<SignedTransaction> {
+        self.requests()
+            .iter()
+            .filter(|(m, _)| m == "send_tx")
+            .map(|(_, p)| {
+                SignedTransaction::from_base64(p["signed_tx_base64"].as_str().unwrap()).unwrap()
+            })
+            .collect()
+    }
+
+    fn answer(&self, request: &RpcRequest) -> Result<HttpResponse, TransportError> {
+        let body: Value = serde_json::from_slice(&request.body).unwrap();
+        let params = body["params"].clone();
+        let mut state = self.0.lock().unwrap();
+        state
+            .requests
+            .push((request.method.to_owned(), params.clone()));
+        let ok = |result: Value| {
+            let body = json!({"jsonrpc": "2.0", "id": request.id.to_string(), "result": result});
+            Ok(HttpResponse::new(
+                "node",
+                200,
+                serde_json::to_vec(&body).unwrap(),
+            ))
+        };
+        let reply = match request.method {
+            "query" => {
+                assert_eq!(params["request_type"], "view_access_key");
+                assert_eq!(params["finality"], "final");
+                let key_nonce = state.key_nonce;
+                let key = |height: u64| {
+                    json!({"nonce": key_nonce, "permission": "FullAccess",
+                        "block_height": height, "block_hash": block_hash(height).to_string()})
+                };
+                match state.key_reads.pop_front() {
+                    Some(Reply::KeyAt(height)) => return ok(key(height)),
+                    Some(reply) => reply,
+                    None => return ok(key(state.block)),
+                }
+            }
+            "send_tx" => state.sends.pop_front().unwrap_or(Reply::Outcome),
+            "EXPERIMENTAL_tx_status" => state.statuses.pop_front().unwrap_or(Reply::Outcome),
+            other => panic!("unexpected method {other}"),
+        };
+        match reply {
+            Reply::Outcome | Reply::OtherOutcome => {
+                let bytes = match request.method {
+                    "send_tx" => {
+                        SignedTransaction::from_base64(params["signed_tx_base64"].as_str().unwrap())
+                            .unwrap()
+                            .to_borsh()
+                    }
+                    // The status of the last transaction sent.
+                    _ => {
+                        let last = state
+                            .requests
+                            .iter()
+                            .rev()
+                            .find(|(m, _)| m == "send_tx")
+                            .unwrap();
+                        let signed = SignedTransaction::from_base64(
+                            last.1["signed_tx_base64"].as_str().unwrap(),
+                        )
+                        .unwrap();
+                        assert_eq!(params["tx_hash"], signed.hash().to_string());
+                        signed.to_borsh()
+                    }
+                };
+                let mut chain = Chain::new();
+                let bytes = if matches!(reply, Reply::OtherOutcome) {
+                    b"another".to_vec()
+                } else {
+                    bytes
+                };
+                let tx = chain.submit(&bytes);
+                let level = params["wait_until"]
+                    .as_str()
+                    .unwrap_or("EXECUTED_OPTIMISTIC");
+                ok(chain.transaction_status(&tx, level, false))
+            }
+            Reply::Error(status, error) => {
+                let body = json!({"jsonrpc": "2.0", "id": request.id.to_string(), "error": error});
+                Ok(HttpResponse::new(
+                    "node",
+                    status,
+                    serde_json::to_vec(&body).unwrap(),
+                ))
+            }
+            Reply::Fail(kind) => Err(TransportError::new("node", kind, "scripted")),
+            Reply::KeyAt(_) => panic!("a key answer to {}", request.method),
+        }
+    }
+}
+
+impl Transport for Node {
+    fn send(&self, request: RpcRequest) -> TransportFuture<'_> {
+        let answer = self.answer(&request);
+        Box::pin(async move { answer })
+    }
+
+    fn describe(&self) -> String {
+        "node".to_owned()
+    }
+}
+
+fn client(node: &Node) -> Client {
+    Client::builder()
+        .transport(node.clone())
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap()
+}
+
+fn signer() -> Signer {
+    Signer::new("alice.near".parse().unwrap(), SECRET.parse().unwrap())
+}
+
+/// Every hash ever signed, over every request.
+fn hashes(node: &Node) -> BTreeSet<CryptoHash> {
+    node.sent().iter().map(SignedTransaction::hash).collect()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_transfer_reads_the_key_once_signs_and_returns_the_outcome() {
+    let node = Node::new(41);
+    let signer = signer();
+    let outcome = client(&node)
+        .transfer(&signer, "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap();
+    assert!(!outcome.is_failure());
+    let [signed] = &node.sent()[..] else {
+        panic!("{:?}", node.requests())
+    };
+    assert!(signed.verify());
+    let tx = signed.transaction();
+    assert_eq!(tx.nonce(), 42);
+    assert_eq!(tx.signer_id(), "alice.near");
+    assert_eq!(tx.receiver_id(), "bob.near");
+    assert_eq!(*tx.block_hash(), block_hash(100));
+    assert_eq!(tx.actions(), &[Action::transfer(NearToken::from_near(1))]);
+    assert_eq!(
+        outcome.outcome.unwrap().transaction_outcome().id,
+        signed.hash()
+    );
+    // The default wait, as nearcore's.
+    let (_, params) = node
+        .requests()
+        .into_iter()
+        .find(|(m, _)| m == "send_tx")
+        .unwrap();
+    assert_eq!(params["wait_until"], "EXECUTED_OPTIMISTIC");
+    // A second transaction counts on locally: no second key read.
+    client(&node)
+        .waiting_until(TxExecutionStatus::Final)
+        .transfer(&signer, "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap();
+    assert_eq!(node.count("query"), 1);
+    assert_eq!(node.sent()[1].transaction().nonce(), 43);
+    let (_, params) = node
+        .requests()
+        .into_iter()
+        .rev()
+        .find(|(m, _)| m == "send_tx")
+        .unwrap();
+    assert_eq!(params["wait_until"], "FINAL");
+}
+
+#[tokio::test(start_paused = true)]
+async fn concurrent_sends_get_consecutive_nonces_without_a_read_each() {
+    let node = Node::new(7);
+    let signer = signer();
+    let client = client(&node);
+    let sends = (0..20).map(|i| {
+        let (client, signer) = (client.clone(), signer.clone());
+        async move {
+            client
+                .transfer(&signer, "bob.near", NearToken::from_yoctonear(i))
+                .await
+        }
+    });
+    for outcome in futures_join_all(sends).await {
+        outcome.unwrap();
+    }
+    let nonces: BTreeSet<u64> = node
+        .sent()
+        .iter()
+        .map(|s| s.transaction().nonce())
+        .collect();
+    assert_eq!(nonces, (8..28).collect());
+    assert!(node.count("query") <= 20, "reads: {}", node.count("query"));
+    // Sent concurrently from one task set, they read the key at most once each before
+    // the first answer; after it, none.
+    let later = node.count("query");
+    client
+        .transfer(&signer, "bob.near", NearToken::from_yoctonear(1))
+        .await
+        .unwrap();
+    assert_eq!(node.count("query"), later);
+}
+
+/// `join_all` without the futures crate: each future on its own task.
+async fn futures_join_all<F>(futures: impl IntoIterator<Item = F>) -> Vec<F::Output>
+where
+    F: std::future::Future + Send + 'static,
+    F::Output: Send + 'static,
+{
+    let handles: Vec<_> = futures.into_iter().map(tokio::spawn).collect();
+    let mut out = Vec::new();
+    for handle in handles {
+        out.push(handle.await.unwrap());
+    }
+    out
+}
+
+#[tokio::test(start_paused = true)]
+async fn before_sending_a_failed_key_read_signs_nothing() {
+    let node = Node::new(1);
+    node.with(|s| {
+        s.key_reads
+            .push_back(Reply::Fail(TransportErrorKind::Connect))
+    });
+    let err = client(&node)
+        .transfer(&signer(), "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, SendError::AccessKey(_)), "{err}");
+    assert_eq!(err.hash(), None);
+    assert_eq!(node.count("send_tx"), 0);
+    // An unknown key: the node's error, named.
+    let node = Node::new(1);
+    node.with(|s| {
+        s.key_reads.push_back(Reply::Error(
+            200,
+            error("UNKNOWN_ACCESS_KEY", json!({"public_key": "ed25519:H9k5eiU4xXS3M4z8HzKJSLaZdqGdGwBG49o7orNC4eZW", "block_height": 1, "block_hash": block_hash(1).to_string()}), json!("")),
+        ))
+    });
+    let err = client(&node)
+        .transfer(&signer(), "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("UNKNOWN_ACCESS_KEY"), "{err}");
+    assert_eq!(node.count("send_tx"), 0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_send_that_never_connected_is_rejected_not_resolved() {
+    let node = Node::new(1);
+    node.with(|s| s.sends.push_back(Reply::Fail(TransportErrorKind::Connect)));
+    let err = client(&node)
+        .transfer(&signer(), "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, SendError::Rejected { .. }), "{err}");
+    assert_eq!(node.count("EXPERIMENTAL_tx_status"), 0);
+    assert_eq!(node.count("send_tx"), 1);
+}
+
+/// After sending, before an answer: the connection breaks. The client asks for the
+/// transaction's status by hash and returns it; it signs nothing new.
+#[tokio::test(start_paused = true)]
+async fn after_sending_without_an_answer_the_status_is_asked_by_hash() {
+    for kind in [
+        TransportErrorKind::Connection,
+        TransportErrorKind::Timeout,
+        TransportErrorKind::Other,
+    ] {
+        let node = Node::new(1);
+        node.with(|s| s.sends.push_back(Reply::Fail(kind.clone())));
+        let outcome = client(&node)
+            .transfer(&signer(), "bob.near", NearToken::from_near(1))
+            .await
+            .unwrap();
+        let [signed] = &node.sent()[..] else {
+            panic!("{kind:?}: {:?}", node.requests())
+        };
+        assert_eq!(
+            outcome.outcome.unwrap().transaction_outcome().id,
+            signed.hash()
+        );
+        let (_, params) = node
+            .requests()
+            .into_iter()
+            .find(|(m, _)| m == "EXPERIMENTAL_tx_status")
+            .unwrap();
+        assert_eq!(params["tx_hash"], signed.hash().to_string());
+        assert_eq!(params["sender_account_id"], "alice.near");
+    }
+}
+
+/// The node has not seen it (the bytes were lost): the same bytes are sent again, never
+/// a new signature.
+#[tokio::test(start_paused = true)]
+async fn a_transaction_the_node_never_saw_is_resent_as_the_same_bytes() {
+    let node = Node::new(1);
+    node.with(|s| {
+        s.sends.push_back(Reply::Fail(TransportErrorKind::Timeout));
+        s.statuses.push_back(unknown_transaction());
+    });
+    client(&node)
+        .transfer(&signer(), "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap();
+    let sent: Vec<_> = node
+        .requests()
+        .into_iter()
+        .filter(|(m, _)| m == "send_tx")
+        .map(|(_, p)| p["signed_tx_base64"].clone())
+        .collect();
+    assert_eq!(sent.len(), 2);
+    assert_eq!(sent[0], sent[1], "the same bytes");
+}
+
+/// The node's own `TIMEOUT_ERROR` (HTTP 408): its status is polled until it comes.
+#[tokio::test(start_paused = true)]
+async fn timeout_error_polls_the_status_and_never_resigns() {
+    let node = Node::new(1);
+    node.with(|s| {
+        s.sends.push_back(timeout_error());
+        s.statuses.push_back(timeout_error());
+        s.statuses
+            .push_back(Reply::Fail(TransportErrorKind::Connection));
+        s.statuses.push_back(timeout_error());
+    });
+    let outcome = client(&node)
+        .transfer(&signer(), "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap();
+    assert!(!outcome.is_failure());
+    assert_eq!(node.count("send_tx"), 1);
+    assert_eq!(node.count("EXPERIMENTAL_tx_status"), 4);
+    assert_eq!(hashes(&node).len(), 1);
+}
+
+/// Nobody ever says: after the bounded attempts, `Unresolved` with the hash and the
+/// signed transaction, and only ever one transaction signed.
+#[tokio::test(start_paused = true)]
+async fn no_answer_at_all_ends_unresolved_with_the_hash_and_bytes() {
+    let node = Node::new(1);
+    node.with(|s| {
+        s.sends.push_back(Reply::Fail(TransportErrorKind::Timeout));
+        for _ in 0..RESOLVE_ATTEMPTS {
+            s.statuses.push_back(unknown_transaction());
+            s.sends
+                .push_back(Reply::Fail(TransportErrorKind::Connection));
+        }
+    });
+    let started = tokio::time::Instant::now();
+    let err = client(&node)
+        .transfer(&signer(), "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap_err();
+    let SendError::Unresolved { hash, signed, .. } = &err else {
+        panic!("{err}")
+    };
+    assert!(err.is_unresolved());
+    assert_eq!(signed.hash(), *hash);
+    assert_eq!(hashes(&node), BTreeSet::from([*hash]));
+    assert_eq!(
+        node.count("EXPERIMENTAL_tx_status"),
+        RESOLVE_ATTEMPTS as usize
+    );
+    // Waits between attempts (on the paused clock): 1 + 2 + 4 + 8 s.
+    assert!(
+        started.elapsed() >= std::time::Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+    let text = err.to_string();
+    assert!(
+        text.contains(&hash.to_string()) && text.contains("look it up"),
+        "{text}"
+    );
+}
+
+/// A re-send after an ambiguous failure that the node answers with `InvalidNonce` (the
+/// nonce may be spent by this very transaction) is not a reason to sign again.
+#[tokio::test(start_paused = true)]
+async fn invalid_nonce_after_an_ambiguous_send_never_resigns() {
+    let node = Node::new(1);
+    node.with(|s| {
+        s.sends.push_back(Reply::Fail(TransportErrorKind::Timeout));
+        s.statuses.push_back(unknown_transaction());
+        s.sends.push_back(invalid_nonce(2, 2));
+        s.statuses.push_back(Reply::Outcome);
+    });
+    client(&node)
+        .transfer(&signer(), "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap();
+    assert_eq!(hashes(&node).len(), 1);
+}
+
+/// `InvalidNonce` on the only delivery: signed anew with the node's nonce + 1, as nearcore
+/// reports it in `data` or in the cause's `info`.
+#[tokio::test(start_paused = true)]
+async fn invalid_nonce_resigns_with_the_nodes_nonce() {
+    for in_info in [false, true] {
+        let node = Node::new(5);
+        let refusal = if in_info {
+            Reply::Error(
+                200,
+                error(
+                    "INVALID_TRANSACTION",
+                    json!({"InvalidNonce": {"tx_nonce": 6, "ak_nonce": 9}}),
+                    json!(null),
+                ),
+            )
+        } else {
+            invalid_nonce(9, 6)
+        };
+        node.with(|s| s.sends.push_back(refusal));
+        client(&node)
+            .transfer(&signer(), "bob.near", NearToken::from_near(1))
+            .await
+            .unwrap();
+        let nonces: Vec<u64> = node
+            .sent()
+            .iter()
+            .map(|s| s.transaction().nonce())
+            .collect();
+        assert_eq!(nonces, [6, 10], "in info: {in_info}");
+        assert_eq!(node.count("EXPERIMENTAL_tx_status"), 0);
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn invalid_nonce_resigning_is_bounded() {
+    let node = Node::new(5);
+    node.with(|s| {
+        for _ in 0..10 {
+            s.sends.push_back(invalid_nonce(u64::MAX, 6));
+        }
+    });
+    let err = client(&node)
+        .transfer(&signer(), "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, SendError::Rejected { .. }), "{err}");
+    assert!(matches!(
+        err.invalid_tx_error(),
+        Some(InvalidTxError::InvalidNonce { .. })
+    ));
+    assert_eq!(node.count("send_tx"), 1 + MAX_RESIGNS as usize);
+}
+
+/// `Expired`: a fresh block hash is read and the intent signed anew.
+#[tokio::test(start_paused = true)]
+async fn expired_resigns_with_a_fresh_block_hash() {
+    let node = Node::new(5);
+    // The first read is at block 100; by the second the chain is at 200.
+    node.with(|s| {
+        s.sends.push_back(expired());
+        s.key_reads.extend([Reply::KeyAt(100), Reply::KeyAt(200)]);
+    });
+    client(&node)
+        .transfer(&signer(), "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap();
+    let sent = node.sent();
+    assert_eq!(sent.len(), 2);
+    assert_eq!(*sent[0].transaction().block_hash(), block_hash(100));
+    assert_eq!(*sent[1].transaction().block_hash(), block_hash(200));
+    assert_eq!(node.count("query"), 2);
+}
+
+/// Any other refusal is final: `Rejected` with the node's reason, nothing re-sent.
+#[tokio::test(start_paused = true)]
+async fn other_refusals_are_rejected_with_the_reason() {
+    let node = Node::new(5);
+    node.with(|s| {
+        s.sends.push_back(Reply::Error(
+            200,
+            error(
+                "INVALID_TRANSACTION",
+                json!({}),
+                json!({"TxExecutionError": {"InvalidTxError": {"NotEnoughBalance": {"signer_id": "alice.near", "balance": "1", "cost": "2"}}}}),
+            ),
+        ))
+    });
+    let err = client(&node)
+        .transfer(&signer(), "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err.invalid_tx_error(),
+            Some(InvalidTxError::NotEnoughBalance { .. })
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("NotEnoughBalance"), "{err}");
+    assert_eq!(node.count("send_tx"), 1);
+    assert_eq!(node.count("EXPERIMENTAL_tx_status"), 0);
+}
+
+/// A node that answers with another transaction's outcome says nothing of ours: the
+/// status is asked by our hash.
+#[tokio::test(start_paused = true)]
+async fn an_outcome_of_another_transaction_is_not_taken() {
+    let node = Node::new(5);
+    node.with(|s| s.sends.push_back(Reply::OtherOutcome));
+    let outcome = client(&node)
+        .transfer(&signer(), "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap();
+    let hash = node.sent()[0].hash();
+    assert_eq!(outcome.outcome.unwrap().transaction_outcome().id, hash);
+    assert_eq!(node.count("EXPERIMENTAL_tx_status"), 1);
+    assert_eq!(hashes(&node).len(), 1);
+}
+
+/// With the default retry layer too: a transaction is never sent twice by the layers
+/// after an ambiguous failure (only the write path re-sends, and the same bytes).
+#[tokio::test(start_paused = true)]
+async fn the_retry_layer_does_not_resend_after_an_ambiguous_failure() {
+    let node = Node::new(1);
+    node.with(|s| {
+        s.sends
+            .push_back(Reply::Fail(TransportErrorKind::Connection));
+        s.statuses
+            .push_back(Reply::Fail(TransportErrorKind::Connection));
+    });
+    let client = Client::builder().transport(node.clone()).build().unwrap();
+    client
+        .transfer(&signer(), "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap();
+    assert_eq!(node.count("send_tx"), 1);
+    assert_eq!(hashes(&node).len(), 1);
+    // The status read was retried by the layer (a read is safe to repeat).
+    assert_eq!(node.count("EXPERIMENTAL_tx_status"), 2);
+}
+
+/// Usage errors sign nothing and name the input; nothing shows the secret key.
+#[tokio::test(start_paused = true)]
+async fn bad_input_is_named_and_the_key_never_shows() {
+    let node = Node::new(1);
+    let signer = signer();
+    let err = client(&node)
+        .transfer(&signer, "Bob Near", NearToken::from_near(1))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, SendError::Usage { .. }));
+    assert!(
+        err.to_string()
+            .contains("the receiver `Bob Near` is not valid"),
+        "{err}"
+    );
+    assert!(node.requests().is_empty());
+    // Nothing printed or sent carries the secret.
+    let secret = &SECRET[8..];
+    let key: SecretKey = SECRET.parse().unwrap();
+    for shown in [
+        format!("{signer:?}"),
+        format!("{err} {err:?}"),
+        format!("{key:?}"),
+    ] {
+        assert!(
+            !shown.contains(secret) && !shown.contains(&secret[..20]),
+            "{shown}"
+        );
+    }
+    node.with(|s| s.sends.push_back(invalid_nonce(u64::MAX, 2)));
+    let _ = client(&node)
+        .transfer(&signer, "bob.near", NearToken::from_near(1))
+        .await;
+    for (_, params) in node.requests() {
+        assert!(!params.to_string().contains(&secret[..20]));
+    }
+}
+
+/// Each write shortcut sends the actions it names to the right receiver.
+#[tokio::test(start_paused = true)]
+async fn the_write_shortcuts_build_their_actions() {
+    use near_rpc::tx::AccessKey;
+    let node = Node::new(1);
+    let client = client(&node);
+    let signer = signer();
+    let key = "ed25519:H9k5eiU4xXS3M4z8HzKJSLaZdqGdGwBG49o7orNC4eZW";
+    client
+        .function_call(&signer, "app.near", "vote", json!({"id": 1}))
+        .await
+        .unwrap();
+    client
+        .create_account(&signer, "sub.alice.near", key, NearToken::from_near(2))
+        .await
+        .unwrap();
+    client
+        .add_key(&signer, key, AccessKey::full_access())
+        .await
+        .unwrap();
+    client.delete_key(&signer, key).await.unwrap();
+    client.deploy(&signer, b"\0asm".to_vec()).await.unwrap();
+    client.delete_account(&signer, "bob.near").await.unwrap();
+    let sent = node.sent();
+    let shape: Vec<(String, Vec<&str>)> = sent
+        .iter()
+        .map(|s| {
+            let tx = s.transaction();
+            (
+                tx.receiver_id().to_string(),
+                tx.actions().iter().map(Action::name).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        shape,
+        [
+            ("app.near".to_owned(), vec!["FunctionCall"]),
+            (
+                "sub.alice.near".to_owned(),
+                vec!["CreateAccount", "Transfer", "AddKey"]
+            ),
+            ("alice.near".to_owned(), vec!["AddKey"]),
+            ("alice.near".to_owned(), vec!["DeleteKey"]),
+            ("alice.near".to_owned(), vec!["DeployContract"]),
+            ("alice.near".to_owned(), vec!["DeleteAccount"]),
+        ]
+    );
+    let Action::FunctionCall(call) = &sent[0].transaction().actions()[0] else {
+        panic!()
+    };
+    assert_eq!(call.args, br#"{"id":1}"#);
+    assert_eq!(call.gas, near_rpc::client::DEFAULT_CALL_GAS);
+    assert_eq!(call.deposit, NearToken::from_yoctonear(0));
+}
