@@ -1,5 +1,5 @@
-//! Submits a signed transaction (`send_tx`) and waits for it to be final. near-rpc sends
-//! transactions signed elsewhere; it does not sign them.
+//! Submits a transaction signed elsewhere (`send_tx`) and waits for it to be final. To
+//! sign with near-rpc, see the `transfer` example or `Client::send`.
 //!
 //! ```sh
 //! cargo run --example send_tx -- [RPC_URL] [SIGNED_TX_BASE64]

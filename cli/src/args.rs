@@ -34,7 +34,8 @@ Exit status:
   1  the output could not be written
   2  usage error: bad options, params JSON that doesn't parse or check, unknown method,
      bad hash or account, base64 that doesn't decode, unreadable FILE
-  3  the node answered with a JSON-RPC error (also an error inside a `query` result)
+  3  the node answered with a JSON-RPC error (also an error inside a `query` result),
+     or a transaction sent by `send` or `transfer` failed on chain
   4  the response could not be decoded (the message names the JSON path)
   5  the node could not be used: connection, TLS, timeout, HTTP error page, refused
      redirect, wrong response id, response too large, deadline, every endpoint failed
@@ -468,6 +469,67 @@ pub enum Command {
         #[arg(long, value_enum, value_name = "LEVEL", ignore_case = true)]
         wait_until: Option<WaitUntil>,
     },
+    /// Sign a transaction offline; print `{"signed_tx_base64", "hash"}` as one JSON line.
+    ///
+    /// ACTIONS_JSON is a JSON array of actions in the spec's ActionView form, e.g.
+    /// `["CreateAccount", {"Transfer": {"deposit": "1000"}}]` (amounts in yoctoNEAR;
+    /// a deployment's `code` is the base64 of the Wasm). Nothing is sent.
+    Sign {
+        /// A near-cli credential file (`account_id`, `public_key`, `private_key`).
+        #[arg(long, value_name = "FILE")]
+        key_file: PathBuf,
+        /// The access key's nonce + 1 (or any higher).
+        #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = nonce)]
+        nonce: u64,
+        /// A recent block's hash.
+        #[arg(long, value_name = "HASH", value_parser = parse_as::<CryptoHash>)]
+        block_hash: CryptoHash,
+        /// The account the actions apply to.
+        #[arg(long, value_name = "ACCOUNT", value_parser = parse_as::<AccountId>)]
+        receiver: AccountId,
+        /// The signing account (default: the key file's `account_id`, which it must be).
+        #[arg(long, value_name = "ACCOUNT", value_parser = parse_as::<AccountId>)]
+        signer: Option<AccountId>,
+        /// The actions, as a JSON array.
+        #[arg(value_name = "ACTIONS_JSON")]
+        actions: String,
+    },
+    /// Sign ACTIONS_JSON with the key file's account and send it; print the outcome.
+    ///
+    /// The nonce and a recent block hash are read from the node. A transaction that fails
+    /// on chain exits 3, with the failure on stderr. ACTIONS_JSON is as for `sign`.
+    Send {
+        /// A near-cli credential file; its account signs.
+        #[arg(long, value_name = "FILE")]
+        key_file: PathBuf,
+        /// The account the actions apply to.
+        #[arg(long, value_name = "ACCOUNT", value_parser = parse_as::<AccountId>)]
+        receiver: AccountId,
+        /// How long to wait (default EXECUTED_OPTIMISTIC).
+        #[arg(long, value_enum, value_name = "LEVEL", ignore_case = true)]
+        wait_until: Option<WaitUntil>,
+        /// The actions, as a JSON array.
+        #[arg(value_name = "ACTIONS_JSON")]
+        actions: String,
+    },
+    /// Send NEAR from the key file's account to RECEIVER; print the outcome.
+    Transfer {
+        /// A near-cli credential file; its account sends.
+        #[arg(long, value_name = "FILE")]
+        key_file: PathBuf,
+        /// Who receives.
+        #[arg(value_name = "RECEIVER", value_parser = parse_as::<AccountId>)]
+        receiver: AccountId,
+        /// How much, in NEAR (`1`, `1.5`, `0.001`; at most 24 decimals).
+        #[arg(value_name = "AMOUNT_IN_NEAR", allow_negative_numbers = true)]
+        amount: String,
+        /// AMOUNT is in yoctoNEAR (10^-24 NEAR), a whole number.
+        #[arg(long)]
+        yocto: bool,
+        /// How long to wait (default EXECUTED_OPTIMISTIC).
+        #[arg(long, value_enum, value_name = "LEVEL", ignore_case = true)]
+        wait_until: Option<WaitUntil>,
+    },
     /// Print shell completions for SHELL on stdout.
     Completions {
         /// bash, elvish, fish, powershell or zsh.
@@ -636,6 +698,16 @@ fn timeout(text: &str) -> Result<Duration, String> {
         return Err(error());
     }
     Duration::try_from_secs_f64(seconds).map_err(|_| error())
+}
+
+/// A nonce: a whole number, 0 to 2^64 - 1 (a negative one is named as such, not taken
+/// for an option).
+fn nonce(text: &str) -> Result<u64, String> {
+    if text.starts_with('-') {
+        return Err("a nonce cannot be negative".to_owned());
+    }
+    text.parse()
+        .map_err(|_| "expected a whole number from 0 to 18446744073709551615".to_owned())
 }
 
 fn json(text: &str) -> Result<serde_json::Value, String> {

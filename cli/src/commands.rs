@@ -23,6 +23,7 @@ use crate::output::{
     describe_decode_error, failure, note, one_line, print_json, report, summarize, write_stdout,
     Failure, EXIT_DECODE, EXIT_IO, EXIT_RPC, EXIT_TRANSPORT,
 };
+use crate::write;
 
 /// Runs a parsed command line.
 pub fn run(invocation: Invocation) -> Result<(), Failure> {
@@ -41,6 +42,44 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             methods::visit(method, decode).unwrap_or_else(|| unknown(method))
         }
         Command::Mock { port, replay } => serve_mock(port, replay.as_deref()),
+        Command::Sign {
+            key_file,
+            nonce,
+            block_hash,
+            receiver,
+            signer,
+            actions,
+        } => {
+            let actions = write::actions(&actions)?;
+            let credentials = write::key_file(&key_file)?;
+            write::sign(&credentials, signer, nonce, block_hash, receiver, actions)
+        }
+        Command::Send {
+            key_file,
+            receiver,
+            wait_until,
+            actions,
+        } => {
+            let actions = write::actions(&actions)?;
+            let credentials = write::key_file(&key_file)?;
+            let (runtime, client) = connect(&options)?;
+            let client = waiting(client, wait_until);
+            runtime.block_on(write::send(&client, credentials, receiver, actions))
+        }
+        Command::Transfer {
+            key_file,
+            receiver,
+            amount,
+            yocto,
+            wait_until,
+        } => {
+            let amount = write::amount(&amount, yocto)?;
+            let credentials = write::key_file(&key_file)?;
+            let (runtime, client) = connect(&options)?;
+            let client = waiting(client, wait_until);
+            let actions = vec![near_rpc::tx::Action::transfer(amount)];
+            runtime.block_on(write::send(&client, credentials, receiver, actions))
+        }
         Command::Record { out, port } => record(&options, &out, port),
         Command::Completions { shell } => {
             let mut text = Vec::new();
@@ -222,7 +261,20 @@ async fn call(client: &Client, command: Command) -> Result<(), Failure> {
             report(client.send_tx(tx, wait_until.map(Into::into)).await)
         }
         Command::Decode { method, .. } | Command::Call { method, .. } => unknown(method),
-        Command::Mock { .. } | Command::Record { .. } | Command::Completions { .. } => Ok(()),
+        Command::Mock { .. }
+        | Command::Record { .. }
+        | Command::Completions { .. }
+        | Command::Sign { .. }
+        | Command::Send { .. }
+        | Command::Transfer { .. } => Ok(()),
+    }
+}
+
+/// The client waiting for writes until `--wait-until` (the library's default without).
+fn waiting(client: Client, wait_until: Option<args::WaitUntil>) -> Client {
+    match wait_until {
+        Some(level) => client.waiting_until(level.into()),
+        None => client,
     }
 }
 

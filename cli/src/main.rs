@@ -19,6 +19,10 @@
 //!   status
 //!   validators [--epoch-id H | --block HEIGHT_OR_HASH]       (default: latest)
 //!   send-tx (--base64 B64 | --file PATH) [--wait-until LEVEL]
+//!   sign --key-file FILE --nonce N --block-hash HASH --receiver ACCOUNT [--signer ACCOUNT]
+//!        ACTIONS_JSON                 sign offline: {"signed_tx_base64", "hash"}
+//!   send --key-file FILE --receiver ACCOUNT [--wait-until LEVEL] ACTIONS_JSON
+//!   transfer --key-file FILE RECEIVER AMOUNT_IN_NEAR [--yocto] [--wait-until LEVEL]
 //!   tx-status (--hash HASH --sender ACCOUNT | --signed-tx BASE64) [--wait-until LEVEL]
 //!   genesis-config
 //!   protocol-config [--finality F | --block-id HEIGHT_OR_HASH | --genesis]
@@ -46,7 +50,8 @@
 //! Typed results are printed as pretty JSON on stdout ([`output`]); views add the block's
 //! `block_height` and `block_hash`. Exit status: 0 success; 1 the output could not be
 //! written; 2 usage error; 3 the node returned a JSON-RPC error (also one inside a
-//! `query` result; the typed error as JSON on stdout, a one-line summary on stderr); 4
+//! `query` result, or a transaction `send`/`transfer` sent that failed on chain; the
+//! typed error as JSON on stdout, a one-line summary on stderr); 4
 //! the response could not be decoded (the message names the JSON path); 5 transport or
 //! HTTP failure without a JSON-RPC body (with a hint when the node was the default one).
 //! Neither an API key nor a URL path is ever printed: errors show the library's
@@ -56,6 +61,7 @@
 mod args;
 mod commands;
 mod output;
+mod write;
 
 use std::process::ExitCode;
 

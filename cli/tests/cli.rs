@@ -1169,6 +1169,9 @@ fn every_subcommand_has_help_and_the_version_names_the_spec() {
         "status",
         "validators",
         "send-tx",
+        "sign",
+        "send",
+        "transfer",
         "completions",
     ] {
         let out = near_rpc(&[command, "--help"]);
@@ -1359,4 +1362,382 @@ fn call_without_params_and_with_positional_params() {
         out.code == 0 || out.code == 3,
         "read as its typed request: {out:?}"
     );
+}
+
+// --- writes: sign, send, transfer ---------------------------------------------------
+
+/// A near-cli credential file for `account` with the mock's key of `key_of`, in a fresh
+/// directory; returns its path and the secret key's text (which must never be printed).
+fn key_file(account: &str, key_of: &str) -> (std::path::PathBuf, String) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static COUNT: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "near-rpc-cli-keys-{}-{}",
+        std::process::id(),
+        COUNT.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let key = near_rpc_mock::chain::secret_key(key_of);
+    let secret = key.to_secret_string().to_string();
+    let path = dir.join(format!("{account}.json"));
+    let body = json!({"account_id": account, "public_key": key.public_key().to_string(), "private_key": secret});
+    std::fs::write(&path, body.to_string()).unwrap();
+    (path, secret)
+}
+
+/// The parts of a secret key's text that must never appear: its data, and a long run
+/// of it.
+fn assert_hides_key(out: &support::Run, secret: &str) {
+    let data = secret.split_once(':').unwrap().1;
+    out.assert_hides(data);
+    out.assert_hides(&data[..24]);
+    out.assert_hides(&data[data.len() - 24..]);
+}
+
+#[test]
+fn sign_prints_the_signed_transaction_and_its_hash() {
+    let (file, secret) = key_file("alice.mock", "alice.mock");
+    let file = file.to_str().unwrap();
+    let out = near_rpc(&[
+        "sign",
+        "--key-file",
+        file,
+        "--nonce",
+        "8",
+        "--block-hash",
+        HASH,
+        "--receiver",
+        "bob.mock",
+        r#"["CreateAccount", {"Transfer": {"deposit": "1000"}}]"#,
+    ]);
+    assert_exit(&out, 0);
+    assert_eq!(out.stdout.lines().count(), 1, "{out:?}");
+    let printed = out.json();
+    let signed =
+        near_rpc::tx::SignedTransaction::from_base64(printed["signed_tx_base64"].as_str().unwrap())
+            .unwrap();
+    assert!(signed.verify());
+    assert_eq!(printed["hash"], signed.hash().to_string());
+    let tx = signed.transaction();
+    assert_eq!(tx.signer_id(), "alice.mock");
+    assert_eq!(tx.receiver_id(), "bob.mock");
+    assert_eq!(tx.nonce(), 8);
+    assert_eq!(tx.block_hash().to_string(), HASH);
+    assert_eq!(
+        tx.actions(),
+        &[
+            near_rpc::tx::Action::CreateAccount,
+            near_rpc::tx::Action::transfer(near_rpc::NearToken::from_yoctonear(1000))
+        ]
+    );
+    assert!(out.stderr.is_empty(), "{out:?}");
+    assert_hides_key(&out, &secret);
+    // --signer may name the key file's account, and nothing else.
+    let same = near_rpc(&[
+        "sign",
+        "--key-file",
+        file,
+        "--nonce",
+        "8",
+        "--block-hash",
+        HASH,
+        "--receiver",
+        "bob.mock",
+        "--signer",
+        "alice.mock",
+        r#"["CreateAccount"]"#,
+    ]);
+    assert_exit(&same, 0);
+}
+
+/// Every kind of bad input to `sign`: exit 2, nothing on stdout, the key never shown.
+#[test]
+fn sign_refuses_bad_input_naming_it() {
+    let (file, secret) = key_file("alice.mock", "alice.mock");
+    let file = file.to_str().unwrap();
+    let dir = std::path::Path::new(file).parent().unwrap();
+    // A key file whose key is mangled, one for another account, one that is not JSON.
+    let mangled = dir.join("mangled.json");
+    let data = secret.split_once(':').unwrap().1;
+    let bad_key = format!("ed25519:0{}", &data[1..]);
+    std::fs::write(
+        &mangled,
+        json!({"account_id": "alice.mock", "private_key": bad_key}).to_string(),
+    )
+    .unwrap();
+    let not_json = dir.join("not-json.json");
+    std::fs::write(
+        &not_json,
+        format!("account_id=alice.mock private_key={secret}"),
+    )
+    .unwrap();
+    let transfer = r#"[{"Transfer": {"deposit": "1"}}]"#;
+    let cases: Vec<(Vec<&str>, &str, &str)> = vec![
+        (
+            vec!["--key-file", file],
+            "[{",
+            "ACTIONS_JSON: not valid JSON",
+        ),
+        (
+            vec!["--key-file", file],
+            r#"{"Transfer": {"deposit": "1"}}"#,
+            "not a JSON array",
+        ),
+        (vec!["--key-file", file], "[]", "no actions"),
+        (
+            vec!["--key-file", file],
+            r#"[{"Launch": {}}]"#,
+            "ACTIONS_JSON: [0]",
+        ),
+        (vec!["--key-file", file], r#"["Launch"]"#, "Launch"),
+        (
+            vec!["--key-file", file],
+            r#"[{"Transfer": {"deposit": "-1"}}]"#,
+            "deposit",
+        ),
+        (
+            vec!["--key-file", file],
+            r#"[{"Transfer": {"deposit": "340282366920938463463374607431768211456"}}]"#,
+            "deposit",
+        ),
+        (
+            vec!["--key-file", file],
+            r#"[{"Transfer": {"deposit": "1", "memo": "x"}}]"#,
+            "memo",
+        ),
+        (
+            vec!["--key-file", file],
+            r#"[{"DeployContract": {"code": "not base64!"}}]"#,
+            "code",
+        ),
+        (
+            vec!["--key-file", mangled.to_str().unwrap()],
+            transfer,
+            "`private_key`: bad base58",
+        ),
+        (
+            vec!["--key-file", not_json.to_str().unwrap()],
+            transfer,
+            "not JSON",
+        ),
+        (
+            vec!["--key-file", "/nonexistent/key.json"],
+            transfer,
+            "cannot read credentials /nonexistent/key.json",
+        ),
+        (vec!["--key-file", &secret], transfer, "not a key"),
+        (
+            vec!["--key-file", file, "--signer", "bob.mock"],
+            transfer,
+            "--signer bob.mock: the key file is for alice.mock",
+        ),
+    ];
+    for (options, actions, expected) in cases {
+        let mut args = vec![
+            "sign",
+            "--nonce",
+            "8",
+            "--block-hash",
+            HASH,
+            "--receiver",
+            "bob.mock",
+        ];
+        args.extend(options);
+        args.push(actions);
+        let out = near_rpc(&args);
+        assert_exit(&out, 2);
+        assert!(out.stdout.is_empty(), "{args:?}: {out:?}");
+        assert!(
+            out.stderr.contains(expected),
+            "{args:?}: expected {expected:?}: {out:?}"
+        );
+        assert_hides_key(&out, &secret);
+        out.assert_hides(&bad_key[8..]);
+    }
+    // A negative or non-numeric nonce, a bad hash: clap's usage errors.
+    for (option, value) in [
+        ("--nonce", "-1"),
+        ("--nonce", "x"),
+        ("--nonce", "18446744073709551616"),
+        ("--block-hash", "nothash"),
+    ] {
+        let mut args = vec![
+            "sign",
+            "--key-file",
+            file,
+            "--nonce",
+            "8",
+            "--block-hash",
+            HASH,
+            "--receiver",
+            "bob.mock",
+            transfer,
+        ];
+        let at = args.iter().position(|a| *a == option).unwrap();
+        args[at + 1] = value;
+        let out = near_rpc(&args);
+        assert_exit(&out, 2);
+        assert!(out.stdout.is_empty(), "{out:?}");
+        assert!(
+            out.stderr
+                .contains(&format!("invalid value '{value}' for '{option}")),
+            "{args:?}: {out:?}"
+        );
+        assert_hides_key(&out, &secret);
+    }
+}
+
+#[test]
+fn transfer_and_send_against_the_mock_node() {
+    let (file, secret) = key_file("alice.mock", "alice.mock");
+    let file = file.to_str().unwrap();
+    for (amount, yocto, expected) in [
+        ("1.5", false, "1500000000000000000000000"),
+        ("0.001", false, "1000000000000000000000"),
+        ("2", false, "2000000000000000000000000"),
+        (".5", false, "500000000000000000000000"),
+        ("17", true, "17"),
+    ] {
+        let mut args = vec!["transfer", "--key-file", file, "bob.mock", amount];
+        if yocto {
+            args.push("--yocto");
+        }
+        let out = mock(&args);
+        assert_exit(&out, 0);
+        let outcome = out.json();
+        assert_eq!(
+            outcome["transaction"]["actions"][0]["Transfer"]["deposit"], expected,
+            "{amount}"
+        );
+        assert_eq!(outcome["transaction"]["signer_id"], "alice.mock");
+        assert_eq!(outcome["transaction"]["receiver_id"], "bob.mock");
+        // The mock's key for alice.mock had nonce 7.
+        assert_eq!(outcome["transaction"]["nonce"], 8);
+        assert_hides_key(&out, &secret);
+    }
+    let out = mock(&[
+        "send",
+        "--key-file",
+        file,
+        "--receiver",
+        "contract.mock",
+        "--wait-until",
+        "final",
+        r#"[{"FunctionCall": {"method_name": "set_greeting", "args": "e30=", "gas": 30000000000000, "deposit": "0"}}]"#,
+    ]);
+    assert_exit(&out, 0);
+    let outcome = out.json();
+    assert_eq!(outcome["final_execution_status"], "FINAL");
+    assert_eq!(
+        outcome["transaction"]["actions"][0]["FunctionCall"]["method_name"],
+        "set_greeting"
+    );
+    assert_eq!(
+        outcome["transaction_outcome"]["id"],
+        outcome["transaction"]["hash"]
+    );
+    // NONE: the node answers before execution, with no outcome.
+    let out = mock(&[
+        "transfer",
+        "--key-file",
+        file,
+        "bob.mock",
+        "1",
+        "--wait-until",
+        "none",
+    ]);
+    assert_exit(&out, 0);
+    assert_eq!(out.json(), json!({"final_execution_status": "NONE"}));
+}
+
+#[test]
+fn transfer_refuses_bad_amounts_and_sends_nothing() {
+    let (file, secret) = key_file("alice.mock", "alice.mock");
+    let file = file.to_str().unwrap();
+    let server = Server::start(vec![Reply::json(TX_INCLUDED)]);
+    for (amount, yocto, expected) in [
+        ("-1", false, "cannot be negative"),
+        ("-0.5", false, "cannot be negative"),
+        ("1.2.3", false, "expected a number of NEAR"),
+        ("1e3", false, "expected a number of NEAR"),
+        ("abc", false, "expected a number of NEAR"),
+        ("", false, "expected a number of NEAR"),
+        (
+            "0.0000000000000000000000001",
+            false,
+            "more than 24 decimals",
+        ),
+        (
+            "340282366920938463463374607431768211456",
+            false,
+            "too large",
+        ),
+        ("340282366920938463463374607431768211456", true, "too large"),
+        ("1.5", true, "whole"),
+    ] {
+        let mut args = at(&server.url(""));
+        args.extend(["transfer", "--key-file", file, "bob.near", amount].map(String::from));
+        if yocto {
+            args.push("--yocto".into());
+        }
+        let out = run(&[], &args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_exit(&out, 2);
+        assert!(out.stdout.is_empty(), "{amount}: {out:?}");
+        assert!(
+            out.stderr.contains(expected),
+            "{amount}: expected {expected:?}: {out:?}"
+        );
+        assert_hides_key(&out, &secret);
+    }
+    assert!(server.seen().is_empty(), "nothing was sent");
+}
+
+/// A transaction that fails on chain: the outcome on stdout, the failure on stderr,
+/// exit 3.
+#[test]
+fn a_transaction_failing_on_chain_exits_3() {
+    use near_rpc::tx::{Action, Transaction};
+    let (file, secret) = key_file("alice.near", "alice.mock");
+    let key = near_rpc_mock::chain::secret_key("alice.mock");
+    let block = "11111111111111111111111111111111";
+    // The transaction the CLI will sign (nonce 5 + 1, at the key's block), failed.
+    let signed = Transaction::new(
+        "alice.near".parse().unwrap(),
+        key.public_key(),
+        6,
+        "bob.near".parse().unwrap(),
+        block.parse().unwrap(),
+        vec![Action::transfer(near_rpc::NearToken::from_near(1))],
+    )
+    .sign(&key);
+    let mut chain = near_rpc_mock::Chain::new();
+    let mut tx = chain.submit(&signed.to_borsh());
+    tx.result = Err(json!({"AccountDoesNotExist": {"account_id": "bob.near"}}));
+    let outcome = chain.transaction_status(&tx, "EXECUTED_OPTIMISTIC", false);
+    let key_answer = json!({"jsonrpc": "2.0", "id": "1", "result": {"nonce": 5, "permission": "FullAccess", "block_height": 9, "block_hash": block}});
+    let send_answer = json!({"jsonrpc": "2.0", "id": "1", "result": outcome});
+    let server = Server::start(vec![
+        Reply::json(&key_answer.to_string()),
+        Reply::json(&send_answer.to_string()),
+    ]);
+    let out = run(
+        &at(&server.url("")),
+        &[
+            "transfer",
+            "--key-file",
+            file.to_str().unwrap(),
+            "bob.near",
+            "1",
+        ],
+    );
+    assert_exit(&out, 3);
+    assert_eq!(out.json()["transaction"]["hash"], signed.hash().to_string());
+    assert_one_line(&out.stderr);
+    assert!(
+        out.stderr.contains("failed on chain") && out.stderr.contains("AccountDoesNotExist"),
+        "{out:?}"
+    );
+    assert_hides_key(&out, &secret);
+    let seen = server.seen();
+    assert_eq!(seen.len(), 2);
 }

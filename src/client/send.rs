@@ -54,14 +54,14 @@ pub enum SendError {
     },
     /// Reading the signer's access key (its nonce and a block hash) failed: nothing was
     /// signed.
-    AccessKey(Error<RpcQueryError>),
+    AccessKey(Box<Error<RpcQueryError>>),
     /// The transaction was refused, or certainly never reached a node: it will not
     /// execute. Sending the intent again is safe.
     Rejected {
         /// The hash of the transaction refused (the last one signed).
         hash: CryptoHash,
         /// The node's answer, or why nothing was sent.
-        error: Error<RpcTransactionError>,
+        error: Box<Error<RpcTransactionError>>,
     },
     /// The transaction may have reached a node, and no node said what became of it. It
     /// may still execute: look it up by `hash` (or re-send `signed`, which executes at
@@ -72,7 +72,7 @@ pub enum SendError {
         /// The transaction as signed, for re-sending as it is.
         signed: Box<SignedTransaction>,
         /// The last failure.
-        error: Error<RpcTransactionError>,
+        error: Box<Error<RpcTransactionError>>,
     },
 }
 
@@ -126,8 +126,8 @@ impl fmt::Display for SendError {
 impl std::error::Error for SendError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Self::AccessKey(error) => Some(error),
-            Self::Rejected { error, .. } | Self::Unresolved { error, .. } => Some(error),
+            Self::AccessKey(error) => Some(&**error),
+            Self::Rejected { error, .. } | Self::Unresolved { error, .. } => Some(&**error),
             Self::Usage { .. } => None,
         }
     }
@@ -272,7 +272,10 @@ impl Client {
                 }
                 Fate::Expired if resigns < MAX_RESIGNS => signer.forget_block(),
                 Fate::InvalidNonce(_) | Fate::Expired | Fate::Refused => {
-                    return Err(SendError::Rejected { hash, error })
+                    return Err(SendError::Rejected {
+                        hash,
+                        error: Box::new(error),
+                    })
                 }
                 Fate::Unknown => return self.resolve(signed, signer, error).await,
             }
@@ -290,7 +293,7 @@ impl Client {
             .at(Finality::Final)
             .view_access_key(signer.account_id(), signer.public_key())
             .await
-            .map_err(SendError::AccessKey)?;
+            .map_err(|e| SendError::AccessKey(Box::new(e)))?;
         signer.observe(key.value.nonce, key.block_hash);
         // Another task may have taken the nonces meanwhile; this one is still fresh.
         Ok(signer
@@ -345,7 +348,7 @@ impl Client {
         Err(SendError::Unresolved {
             hash,
             signed: Box::new(signed),
-            error,
+            error: Box::new(error),
         })
     }
 

@@ -9,8 +9,9 @@
 //!   never appears in Display, Debug or an error. [`Credentials`] reads near-cli's files
 //!   and the environment.
 //! - [`SignedTransaction`]: what `send_tx` takes; its hash is sha256 of the transaction's
-//!   borsh bytes. The client's write path ([`Client::send`][send]) signs and sends in
-//!   one call; this module is the offline path.
+//!   borsh bytes. The client's write path (`Client::send` and the other write
+//!   shortcuts, feature `client`) signs and sends in one call; this module is the
+//!   offline path.
 //! - Conversions to and from the generated views ([`ActionView`](crate::types::ActionView),
 //!   [`SignedTransactionView`](crate::types::SignedTransactionView)), so what is built
 //!   reads back as a node shows it.
@@ -40,11 +41,6 @@
 //! The global-contract, deterministic-state-init and gas-key actions and the version-1
 //! transaction have no published vectors: their layouts follow nearcore's source
 //! (near-primitives 0.36) field by field, and are tested by round trips only.
-#![cfg_attr(feature = "client", doc = "\n[send]: crate::client::Client::send")]
-#![cfg_attr(
-    not(feature = "client"),
-    doc = "\n[send]: https://docs.rs/near-rpc/latest/near_rpc/client/struct.Client.html#method.send"
-)]
 
 mod action;
 mod borsh;

@@ -66,12 +66,28 @@ const EXAMPLES: &[(&str, &[&str], &[&str])] = &[
         ],
     ),
     (
+        "create_account",
+        &[],
+        &[
+            "created sub.alice.mock with 1 NEAR and key ed25519:",
+            "function-call key added: failed: false",
+        ],
+    ),
+    (
         "errors",
         &[],
         &[
             "no account nobody.mock at block 118",
             "the contract failed: MethodResolveError(MethodNotFound)",
             "usage error: true: ",
+        ],
+    ),
+    (
+        "function_call",
+        &[],
+        &[
+            "set_greeting on contract.mock: failed: false, returned Some([])",
+            "ft_transfer: failed: false",
         ],
     ),
     (
@@ -114,6 +130,14 @@ const EXAMPLES: &[(&str, &[&str], &[&str])] = &[
             "chain mock, protocol 73, nearcore ",
             "latest block 120 at ",
             "1 active peers",
+        ],
+    ),
+    (
+        "transfer",
+        &[],
+        &[
+            "sent 1.00 NEAR from alice.mock to bob.mock: reached Final, failed: false",
+            "two more, nonces Some(9) and Some(10)",
         ],
     ),
     ("tx_status", &[], &["reached: Final", " -> bob.mock: "]),
@@ -198,10 +222,16 @@ fn build() -> BTreeMap<String, PathBuf> {
 }
 
 /// Runs `exe` with `args` (no `NEAR_RPC_URL` unless given) and returns its stdout; fails
-/// the test when it fails.
+/// the test when it fails. The write examples sign as the mock's alice.mock, whose key
+/// they read from the environment.
 fn run(name: &str, exe: &Path, args: &[&str], env_url: Option<&str>) -> String {
     let mut command = Command::new(exe);
-    command.args(args).env_remove("NEAR_RPC_URL");
+    let key = near_rpc_mock::chain::secret_key("alice.mock");
+    command
+        .args(args)
+        .env_remove("NEAR_RPC_URL")
+        .env("NEAR_ACCOUNT_ID", "alice.mock")
+        .env("NEAR_PRIVATE_KEY", key.to_secret_string().as_str());
     if let Some(url) = env_url {
         command.env("NEAR_RPC_URL", url);
     }
@@ -349,6 +379,54 @@ mod readme {
         Ok(())
     }
 
+    async fn transfer(secret_key: near_rpc::tx::SecretKey) -> Result<(), Box<dyn Error>> {
+        // snippet: transfer
+        use near_rpc::client::{Client, Signer};
+        use near_rpc::NearToken;
+
+        let client = Client::new("https://rpc.mainnet.near.org")?;
+        let signer = Signer::new("alice.near".parse()?, secret_key);
+        let deposit = NearToken::from_near(1);
+        let result = client.transfer(&signer, "bob.near", deposit).await?;
+        println!("failed: {}", result.is_failure());
+        // end
+        Ok(())
+    }
+
+    async fn function_call(secret_key: near_rpc::tx::SecretKey) -> Result<(), Box<dyn Error>> {
+        // snippet: function_call
+        use near_rpc::client::{Client, Signer};
+        use serde_json::json;
+
+        let client = Client::new("https://rpc.mainnet.near.org")?;
+        let signer = Signer::new("alice.near".parse()?, secret_key);
+        let result = client
+            .function_call(&signer, "counter.near", "increment", json!({}))
+            .await?;
+        println!("failed: {}", result.is_failure());
+        // end
+        Ok(())
+    }
+
+    async fn create_account(
+        secret_key: near_rpc::tx::SecretKey,
+        public_key: near_rpc::PublicKey,
+    ) -> Result<(), Box<dyn Error>> {
+        // snippet: create_account
+        use near_rpc::client::{Client, Signer};
+        use near_rpc::NearToken;
+
+        let client = Client::new("https://rpc.mainnet.near.org")?;
+        let signer = Signer::new("alice.near".parse()?, secret_key);
+        let balance = NearToken::from_near(1);
+        let result = client
+            .create_account(&signer, "sub.alice.near", public_key, balance)
+            .await?;
+        println!("failed: {}", result.is_failure());
+        // end
+        Ok(())
+    }
+
     async fn block() -> Result<(), Box<dyn Error>> {
         // snippet: block
         use near_rpc::client::Client;
@@ -414,7 +492,7 @@ fn the_readme_comparison_shows_these_snippets_with_their_line_counts() {
             .to_owned()
     });
     let snippets = snippets();
-    assert_eq!(snippets.len(), 6, "six tasks are compared");
+    assert_eq!(snippets.len(), 9, "nine tasks are compared");
     for (name, ours) in &snippets {
         let theirs = blocks
             .next()

@@ -1,0 +1,48 @@
+//! Creates a sub-account of the signer, funds it and gives it a full-access key, then
+//! adds a function-call key to the signer's own account. The signer is read from the
+//! environment (`NEAR_ACCOUNT_ID`, `NEAR_PRIVATE_KEY`).
+//!
+//! ```sh
+//! NEAR_ACCOUNT_ID=alice.near NEAR_PRIVATE_KEY=ed25519:... \
+//!     cargo run --example create_account -- [RPC_URL] [NEW_ACCOUNT] [PUBLIC_KEY]
+//! ```
+
+use near_rpc::client::{Client, Signer};
+use near_rpc::tx::AccessKey;
+use near_rpc::NearToken;
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let url = std::env::args()
+        .nth(1)
+        .or_else(|| std::env::var("NEAR_RPC_URL").ok())
+        .unwrap_or_else(|| "https://rpc.mainnet.near.org".into());
+    let signer = Signer::from_env()?;
+    let new_account = std::env::args()
+        .nth(2)
+        .unwrap_or_else(|| format!("sub.{}", signer.account_id()));
+    // The new account's key; by default the signer's own public key.
+    let public_key = match std::env::args().nth(3) {
+        Some(key) => key.parse()?,
+        None => signer.public_key().clone(),
+    };
+    let client = Client::new(&url)?;
+
+    let outcome = client
+        .create_account(&signer, &new_account, &public_key, NearToken::from_near(1))
+        .await?;
+    println!(
+        "created {new_account} with 1 NEAR and key {public_key}: failed: {}",
+        outcome.is_failure()
+    );
+
+    // A key that may only call `vote` on app.mock, spending at most 0.25 NEAR on gas.
+    let limited = AccessKey::function_call(
+        "app.mock",
+        vec!["vote".into()],
+        Some(NearToken::from_millinear(250)),
+    );
+    let outcome = client.add_key(&signer, &public_key, limited).await?;
+    println!("function-call key added: failed: {}", outcome.is_failure());
+    Ok(())
+}

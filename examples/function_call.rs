@@ -1,0 +1,45 @@
+//! Calls a contract's change method: JSON args, the default gas (100 Tgas) or gas and a
+//! deposit of your choosing, and the method's return value. The signer is read from the
+//! environment (`NEAR_ACCOUNT_ID`, `NEAR_PRIVATE_KEY`).
+//!
+//! ```sh
+//! NEAR_ACCOUNT_ID=alice.near NEAR_PRIVATE_KEY=ed25519:... \
+//!     cargo run --example function_call -- [RPC_URL] [CONTRACT]
+//! ```
+
+use near_rpc::client::{Client, Signer};
+use near_rpc::{NearGas, NearToken};
+use serde_json::json;
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let url = std::env::args()
+        .nth(1)
+        .or_else(|| std::env::var("NEAR_RPC_URL").ok())
+        .unwrap_or_else(|| "https://rpc.mainnet.near.org".into());
+    let contract = std::env::args()
+        .nth(2)
+        .unwrap_or_else(|| "contract.mock".into());
+    let signer = Signer::from_env()?;
+    let client = Client::new(&url)?;
+
+    let args = json!({ "greeting": "hello from near-rpc" });
+    let outcome = client
+        .function_call(&signer, &contract, "set_greeting", args)
+        .await?;
+    println!(
+        "set_greeting on {contract}: failed: {}, returned {:?}",
+        outcome.is_failure(),
+        outcome.success_value().transpose()?
+    );
+
+    // With gas and a deposit of one yoctoNEAR (what NEP-141 transfers require).
+    let args = json!({ "receiver_id": "bob.mock", "amount": "100" });
+    let gas = NearGas::from_tgas(30);
+    let deposit = NearToken::from_yoctonear(1);
+    let outcome = client
+        .function_call_with(&signer, &contract, "ft_transfer", args, gas, deposit)
+        .await?;
+    println!("ft_transfer: failed: {}", outcome.is_failure());
+    Ok(())
+}

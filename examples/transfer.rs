@@ -1,0 +1,53 @@
+//! Sends NEAR: the signer is read from the environment (`NEAR_ACCOUNT_ID` and
+//! `NEAR_PRIVATE_KEY`, as a near-cli key's `ed25519:...` text), the nonce and a recent
+//! block hash from the node; the transaction is signed, sent, and waited for until
+//! final.
+//!
+//! ```sh
+//! NEAR_ACCOUNT_ID=alice.near NEAR_PRIVATE_KEY=ed25519:... \
+//!     cargo run --example transfer -- [RPC_URL] [RECEIVER] [AMOUNT_IN_YOCTONEAR]
+//! ```
+
+use near_rpc::client::{Client, Signer};
+use near_rpc::types::TxExecutionStatus;
+use near_rpc::NearToken;
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let url = std::env::args()
+        .nth(1)
+        .or_else(|| std::env::var("NEAR_RPC_URL").ok())
+        .unwrap_or_else(|| "https://rpc.mainnet.near.org".into());
+    let receiver = std::env::args().nth(2).unwrap_or_else(|| "bob.mock".into());
+    let amount = match std::env::args().nth(3) {
+        Some(yocto) => NearToken::from_yoctonear(yocto.parse()?),
+        None => NearToken::from_near(1),
+    };
+    let signer = Signer::from_env()?;
+    let client = Client::new(&url)?.waiting_until(TxExecutionStatus::Final);
+
+    let outcome = client.transfer(&signer, &receiver, amount).await?;
+    println!(
+        "sent {amount} from {} to {receiver}: reached {:?}, failed: {}",
+        signer.account_id(),
+        outcome.final_execution_status,
+        outcome.is_failure()
+    );
+    if let Some(outcome) = &outcome.outcome {
+        println!("transaction {}", outcome.transaction_outcome().id);
+    }
+
+    // Several at once: consecutive nonces, no second read of the key.
+    let (a, b) = tokio::join!(
+        client.transfer(&signer, &receiver, NearToken::from_yoctonear(1)),
+        client.transfer(&signer, &receiver, NearToken::from_yoctonear(2)),
+    );
+    let nonce = |o: &near_rpc::RpcTransactionResponse| {
+        o.outcome.as_ref().map(|o| match o {
+            near_rpc::TransactionOutcome::WithReceipts(o) => o.transaction.nonce,
+            near_rpc::TransactionOutcome::WithoutReceipts(o) => o.transaction.nonce,
+        })
+    };
+    println!("two more, nonces {:?} and {:?}", nonce(&a?), nonce(&b?));
+    Ok(())
+}
