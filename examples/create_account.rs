@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! NEAR_ACCOUNT_ID=alice.near NEAR_PRIVATE_KEY=ed25519:... \
-//!     cargo run --example create_account -- [RPC_URL] [NEW_ACCOUNT] [PUBLIC_KEY]
+//!     cargo run --example create_account -- RPC_URL [NEW_ACCOUNT] [PUBLIC_KEY]
 //! ```
 
 use near_rpc::client::{Client, Signer};
@@ -13,19 +13,20 @@ use near_rpc::NearToken;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // No default node: a write spends real tokens, so the node is always named.
     let url = std::env::args()
         .nth(1)
         .or_else(|| std::env::var("NEAR_RPC_URL").ok())
-        .unwrap_or_else(|| "https://rpc.mainnet.near.org".into());
+        .ok_or("give the node's URL (a write spends real tokens; no default)")?;
     let signer = Signer::from_env()?;
     let new_account = std::env::args()
         .nth(2)
         .unwrap_or_else(|| format!("sub.{}", signer.account_id()));
-    // The new account's key; by default the signer's own public key.
-    let public_key = match std::env::args().nth(3) {
-        Some(key) => key.parse()?,
-        None => signer.public_key().clone(),
-    };
+    // The new account's key (by default one whose secret is published: use your own).
+    let public_key: near_rpc::PublicKey = std::env::args()
+        .nth(3)
+        .unwrap_or_else(|| "ed25519:H9k5eiU4xXS3M4z8HzKJSLaZdqGdGwBG49o7orNC4eZW".into())
+        .parse()?;
     let client = Client::new(&url)?;
 
     let outcome = client

@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! NEAR_ACCOUNT_ID=alice.near NEAR_PRIVATE_KEY=ed25519:... \
-//!     cargo run --example function_call -- [RPC_URL] [CONTRACT]
+//!     cargo run --example function_call -- RPC_URL [CONTRACT]
 //! ```
 
 use near_rpc::client::{Client, Signer};
@@ -13,10 +13,11 @@ use serde_json::json;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // No default node: a write spends real tokens, so the node is always named.
     let url = std::env::args()
         .nth(1)
         .or_else(|| std::env::var("NEAR_RPC_URL").ok())
-        .unwrap_or_else(|| "https://rpc.mainnet.near.org".into());
+        .ok_or("give the node's URL (a write spends real tokens; no default)")?;
     let contract = std::env::args()
         .nth(2)
         .unwrap_or_else(|| "contract.mock".into());

@@ -5,7 +5,7 @@
 //!
 //! ```sh
 //! NEAR_ACCOUNT_ID=alice.near NEAR_PRIVATE_KEY=ed25519:... \
-//!     cargo run --example transfer -- [RPC_URL] [RECEIVER] [AMOUNT_IN_YOCTONEAR]
+//!     cargo run --example transfer -- RPC_URL [RECEIVER] [AMOUNT_IN_YOCTONEAR]
 //! ```
 
 use near_rpc::client::{Client, Signer};
@@ -14,10 +14,11 @@ use near_rpc::NearToken;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // No default node: a write spends real tokens, so the node is always named.
     let url = std::env::args()
         .nth(1)
         .or_else(|| std::env::var("NEAR_RPC_URL").ok())
-        .unwrap_or_else(|| "https://rpc.mainnet.near.org".into());
+        .ok_or("give the node's URL (a write spends real tokens; no default)")?;
     let receiver = std::env::args().nth(2).unwrap_or_else(|| "bob.mock".into());
     let amount = match std::env::args().nth(3) {
         Some(yocto) => NearToken::from_yoctonear(yocto.parse()?),

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use near_rpc::client::{Client, SendError, Signer};
+use near_rpc::client::{looks_like_secret, Client, SendError, Signer};
 use near_rpc::tx::{Action, Credentials, SecretKey, Transaction};
 use near_rpc::types::ActionView;
 use near_rpc::{AccountId, CryptoHash, NearToken, RpcTransactionResponse};
@@ -82,7 +82,13 @@ fn action(view: &ActionView) -> Result<Action, String> {
 /// An amount of NEAR as written (`1`, `1.5`, `0.001`: at most 24 decimals), or of
 /// yoctoNEAR with `yocto`. Exact: no floating point.
 pub fn amount(text: &str, yocto: bool) -> Result<NearToken, Failure> {
-    let bad = |why: &str| Failure::usage(format!("AMOUNT `{text}`: {why}"));
+    // Not repeated when it may be a key pasted in the wrong place.
+    let shown = if looks_like_secret(text) || text.contains(':') {
+        "AMOUNT".to_owned()
+    } else {
+        format!("AMOUNT `{text}`")
+    };
+    let bad = |why: &str| Failure::usage(format!("{shown}: {why}"));
     let text = text.trim();
     if text.starts_with('-') {
         return Err(bad("an amount cannot be negative"));
@@ -214,6 +220,29 @@ fn send_failure(error: SendError) -> Failure {
                 None => format!("transaction {hash} was not accepted: {}", failure.message),
             };
             failure
+        }
+        // It may still execute: say how to find out, and give the bytes to re-send as
+        // they are (re-running the command would sign a second transaction).
+        SendError::Unresolved {
+            hash,
+            signed,
+            error,
+        } => {
+            let _ = print_json(&json!({
+                "unresolved": hash.to_string(),
+                "signed_tx_base64": signed.to_base64(),
+            }));
+            Failure::new(
+                EXIT_TRANSPORT,
+                format!(
+                    "transaction {hash} may have been sent and its outcome is unknown: {}; \
+                     look it up with `near-rpc tx-status --hash {hash} --sender {}` or \
+                     re-send the same bytes with `near-rpc send-tx --base64 ...` (printed \
+                     on stdout) before sending it again",
+                    one_line(&error.to_string()),
+                    signed.transaction().signer_id()
+                ),
+            )
         }
         other => Failure::new(EXIT_TRANSPORT, one_line(&other.to_string())),
     }

@@ -1578,9 +1578,10 @@ fn sign_refuses_bad_input_naming_it() {
         let out = near_rpc(&args);
         assert_exit(&out, 2);
         assert!(out.stdout.is_empty(), "{out:?}");
+        // The option is named; a long value may be masked as a possible key.
         assert!(
-            out.stderr
-                .contains(&format!("invalid value '{value}' for '{option}")),
+            out.stderr.contains("invalid value '")
+                && out.stderr.contains(&format!("' for '{option}")),
             "{args:?}: {out:?}"
         );
         assert_hides_key(&out, &secret);
@@ -1674,6 +1675,8 @@ fn transfer_refuses_bad_amounts_and_sends_nothing() {
         ),
         ("340282366920938463463374607431768211456", true, "too large"),
         ("1.5", true, "whole"),
+        // A key pasted where the amount goes: refused, and not repeated.
+        (secret.as_str(), false, "AMOUNT: expected a number of NEAR"),
     ] {
         let mut args = at(&server.url(""));
         args.extend(["transfer", "--key-file", file, "bob.near", amount].map(String::from));

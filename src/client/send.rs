@@ -7,17 +7,20 @@
 //! | answer | the transaction | the client |
 //! |---|---|---|
 //! | an outcome (success or failure on chain) | executed, or is executing | returns it |
-//! | `InvalidNonce` | refused: its nonce is taken | signs anew with the node's nonce + 1 (at most [`MAX_RESIGNS`] times) |
-//! | `Expired` | refused: its block is too old | signs anew with a fresh block hash (same bound) |
+//! | `InvalidNonce` | refused now: its nonce is taken (maybe by itself) | asks `tx_status` for it; only if the node does not know it, signs anew with the node's nonce + 1 (at most [`MAX_RESIGNS`] times) |
+//! | `Expired` | refused now: its block is too old | the same, with a fresh block hash |
 //! | another invalid transaction, a request validation error | refused | [`SendError::Rejected`] |
 //! | no connection, TLS failure, request over the limit | never sent | [`SendError::Rejected`] |
 //! | anything else: a timeout (`TIMEOUT_ERROR` or the transport's), a broken connection, an HTTP or decoding error, the deadline | unknown: it may execute | asks `tx_status` by hash, re-sending the *same* bytes when the node has not seen them; [`SendError::Unresolved`] after [`RESOLVE_ATTEMPTS`] |
 //!
-//! Re-signing after `InvalidNonce` or `Expired` is safe because the transport stack
-//! never sends a transaction's bytes twice once they may have reached a node (see
-//! [`super::layers`]), so a refused transaction was refused on its only delivery and can
-//! never execute. Re-sending the same bytes is safe because a transaction executes at
-//! most once however often it arrives (its nonce is spent).
+//! Why the lookup before re-signing: `InvalidNonce` and `Expired` do not prove that the
+//! transaction never ran. nearcore's `send_tx` re-validates a transaction it already
+//! accepted while it waits for it (and says `InvalidNonce` once it has spent its own
+//! nonce), a transport may deliver the same bytes twice (`RetryPolicy::retry_writes`, a
+//! transport of your own), and another node may hold it. So an intent is signed anew
+//! only when the node answers `UNKNOWN_TRANSACTION` for the refused one; any other
+//! answer resolves it as below. Re-sending the same bytes is always safe: a transaction
+//! executes at most once however often it arrives (its nonce is spent).
 
 use std::fmt;
 use std::time::Duration;
@@ -108,7 +111,7 @@ impl fmt::Display for SendError {
             Self::Usage { message } => write!(f, "cannot send the transaction: {message}"),
             Self::AccessKey(error) => write!(f, "cannot read the signer's access key: {error}"),
             Self::Rejected { hash, error } => {
-                write!(f, "transaction {hash} was not accepted: ")?;
+                write!(f, "transaction {hash} was refused, or never sent: ")?;
                 match invalid_tx_error(error.rpc_error().map_or(&EMPTY, |e| e)) {
                     Some(reason) => write!(f, "{} ({error})", serde_json::json!(reason)),
                     None => write!(f, "{error}"),
@@ -170,6 +173,8 @@ enum Fate {
     InvalidNonce(u64),
     /// Refused: its block hash is too old.
     Expired,
+    /// Refused: its nonce is past what the chain allows now (the count is off).
+    NonceTooLarge,
     /// Refused, or never sent: it will not execute.
     Refused,
     /// It may have reached a node and may execute.
@@ -189,6 +194,7 @@ fn fate(error: &Error<RpcTransactionError>) -> Fate {
         | crate::ErrorCause::Missing => match invalid_tx_error(rpc) {
             Some(InvalidTxError::InvalidNonce { ak_nonce, .. }) => Fate::InvalidNonce(ak_nonce),
             Some(InvalidTxError::Expired) => Fate::Expired,
+            Some(InvalidTxError::NonceTooLarge { .. }) => Fate::NonceTooLarge,
             Some(_) => Fate::Refused,
             // A legacy error without a readable reason: refused only if it says so.
             None if matches!(rpc.cause, crate::ErrorCause::Handler(_)) => Fate::Refused,
@@ -266,21 +272,47 @@ impl Client {
                 Ok(outcome) => return Ok(outcome),
                 Err(error) => error,
             };
+            let rejected = |error| SendError::Rejected {
+                hash,
+                error: Box::new(error),
+            };
             match fate(&error) {
-                Fate::InvalidNonce(key_nonce) if resigns < MAX_RESIGNS => {
+                Fate::InvalidNonce(_) | Fate::Expired if resigns >= MAX_RESIGNS => {
+                    return Err(rejected(error))
+                }
+                Fate::InvalidNonce(key_nonce) => {
+                    if !self.unknown_to_node(hash, signer).await {
+                        return self.resolve(signed, signer, error).await;
+                    }
                     signer.observe_nonce(key_nonce);
                 }
-                Fate::Expired if resigns < MAX_RESIGNS => signer.forget_block(),
-                Fate::InvalidNonce(_) | Fate::Expired | Fate::Refused => {
-                    return Err(SendError::Rejected {
-                        hash,
-                        error: Box::new(error),
-                    })
+                Fate::Expired => {
+                    if !self.unknown_to_node(hash, signer).await {
+                        return self.resolve(signed, signer, error).await;
+                    }
+                    signer.forget_block();
                 }
+                Fate::NonceTooLarge => {
+                    signer.forget();
+                    return Err(rejected(error));
+                }
+                Fate::Refused => return Err(rejected(error)),
                 Fate::Unknown => return self.resolve(signed, signer, error).await,
             }
             resigns += 1;
         }
+    }
+
+    /// Whether the node says it does not know the transaction (`UNKNOWN_TRANSACTION` to
+    /// `tx_status` without waiting): only then may its intent be signed anew.
+    async fn unknown_to_node(&self, hash: CryptoHash, signer: &Signer) -> bool {
+        let status = self
+            .tx_status(
+                (hash, signer.account_id().clone()),
+                Some(TxExecutionStatus::None),
+            )
+            .await;
+        matches!(status, Err(e) if unknown_transaction(&e))
     }
 
     /// The nonce and block hash for the signer's next transaction: counted locally when
@@ -289,16 +321,27 @@ impl Client {
         if let Some(next) = signer.take_nonce() {
             return Ok(next);
         }
+        // One read at a time: whoever waited here finds the count filled.
+        let _reading = signer.reading().lock().await;
+        if let Some(next) = signer.take_nonce() {
+            return Ok(next);
+        }
         let key = self
             .at(Finality::Final)
             .view_access_key(signer.account_id(), signer.public_key())
             .await
             .map_err(|e| SendError::AccessKey(Box::new(e)))?;
-        signer.observe(key.value.nonce, key.block_hash);
-        // Another task may have taken the nonces meanwhile; this one is still fresh.
-        Ok(signer
-            .take_nonce()
-            .unwrap_or((key.value.nonce.saturating_add(1), key.block_hash)))
+        signer
+            .observe_and_take(key.value.nonce, key.block_hash)
+            .ok_or_else(|| SendError::Usage {
+                message: format!(
+                    "the access key {} of {} is at nonce {}, the last there is: it can sign \
+                     nothing more",
+                    signer.public_key(),
+                    signer.account_id(),
+                    key.value.nonce
+                ),
+            })
     }
 
     /// One `send_tx` of the signed bytes, waiting as the client is set to.
@@ -350,26 +393,5 @@ impl Client {
             signed: Box::new(signed),
             error: Box::new(error),
         })
-    }
-
-    /// A client whose writes wait until `level` (default
-    /// [`DEFAULT_WAIT_UNTIL`](super::DEFAULT_WAIT_UNTIL)): `NONE` returns once the
-    /// transaction is accepted, `FINAL` once every receipt is final.
-    ///
-    /// ```no_run
-    /// # async fn run(client: near_rpc::client::Client, signer: near_rpc::client::Signer) -> Result<(), Box<dyn std::error::Error>> {
-    /// use near_rpc::types::TxExecutionStatus;
-    /// use near_rpc::NearToken;
-    ///
-    /// let outcome = client
-    ///     .waiting_until(TxExecutionStatus::Final)
-    ///     .transfer(&signer, "bob.near", NearToken::from_near(1))
-    ///     .await?;
-    /// # Ok(()) }
-    /// ```
-    pub fn waiting_until(&self, level: TxExecutionStatus) -> Client {
-        let mut client = self.clone();
-        client.wait_until = level;
-        client
     }
 }

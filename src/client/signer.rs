@@ -2,9 +2,11 @@
 //!
 //! A signer reads its access key's nonce (and, in the same answer, a final block's hash)
 //! once, then counts nonces up locally, so that many transactions sent at once get
-//! consecutive nonces without a round trip each. A node's `InvalidNonce` moves the count
-//! past the nonce it reports. Clones share the count, so one signer should serve one
-//! account key on one chain.
+//! consecutive nonces without a round trip each; one read at a time (concurrent first
+//! sends wait for it), again after [`BLOCK_HASH_REUSE`] for a fresh block hash. A node's
+//! `InvalidNonce` moves the count past the nonce it reports; `NonceTooLarge` (a count a
+//! hostile node pushed too far) forgets it. Clones share the count, so one signer should
+//! serve one account key on one chain.
 
 use std::fmt;
 use std::path::Path;
@@ -40,6 +42,8 @@ pub struct Signer {
     key: Arc<SecretKey>,
     public_key: PublicKey,
     state: Arc<Mutex<Option<Counter>>>,
+    // Held while the key is read, so that concurrent sends read it once.
+    reading: Arc<tokio::sync::Mutex<()>>,
 }
 
 /// What the signer knows of its key on chain.
@@ -69,6 +73,7 @@ impl Signer {
             key: Arc::new(key),
             public_key,
             state: Arc::new(Mutex::new(None)),
+            reading: Arc::new(tokio::sync::Mutex::new(())),
         }
     }
 
@@ -103,7 +108,13 @@ impl Signer {
         &self.key
     }
 
-    /// The next nonce and a block hash to sign with, if a recent enough read is known.
+    /// The lock held while the key is read.
+    pub(crate) fn reading(&self) -> &tokio::sync::Mutex<()> {
+        &self.reading
+    }
+
+    /// The next nonce and a block hash to sign with, if a recent enough read is known
+    /// (and the count has not run out).
     pub(crate) fn take_nonce(&self) -> Option<(u64, CryptoHash)> {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let counter = state.as_mut()?;
@@ -116,16 +127,23 @@ impl Signer {
         Some((nonce, block_hash))
     }
 
-    /// Records what the node said: the key's nonce and a final block's hash. The count
-    /// only moves forward, so nonces handed out meanwhile are never handed out again.
-    pub(crate) fn observe(&self, key_nonce: u64, block_hash: CryptoHash) {
+    /// Records what the node said (the key's nonce and a final block's hash) and takes
+    /// the next nonce, in one step. The count only moves forward, so nonces handed out
+    /// meanwhile are never handed out again. `None` when the key's nonce is at its
+    /// maximum: it can sign nothing more.
+    pub(crate) fn observe_and_take(
+        &self,
+        key_nonce: u64,
+        block_hash: CryptoHash,
+    ) -> Option<(u64, CryptoHash)> {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        let next = key_nonce.saturating_add(1);
-        let next_nonce = state.map_or(next, |c| c.next_nonce.max(next));
+        let next = key_nonce.checked_add(1)?;
+        let nonce = state.map_or(next, |c| c.next_nonce.max(next));
         *state = Some(Counter {
-            next_nonce,
+            next_nonce: nonce.checked_add(1)?,
             block: Some((block_hash, Instant::now())),
         });
+        Some((nonce, block_hash))
     }
 
     /// Moves the count past `key_nonce` (a node's `InvalidNonce`), keeping the block.
@@ -142,5 +160,11 @@ impl Signer {
         if let Some(counter) = state.as_mut() {
             counter.block = None;
         }
+    }
+
+    /// Forgets everything (a node's `NonceTooLarge`: the count went past what the chain
+    /// allows, pushed by a node's answer): the next transaction reads the key afresh.
+    pub(crate) fn forget(&self) {
+        *self.state.lock().unwrap_or_else(|p| p.into_inner()) = None;
     }
 }

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use super::borsh::{Borsh, BorshError, Reader, Writer};
+use super::borsh::{field, token, Borsh, BorshError, Reader, Writer};
 use crate::{AccountId, CryptoHash, NearGas, NearToken, PublicKey, Signature};
 
 /// One action of a transaction (nearcore's `Action`).
@@ -278,75 +278,8 @@ pub struct SignedDelegateAction {
 
 // ---- borsh ----
 
-impl Borsh for AccountId {
-    fn encode(&self, w: &mut Writer) {
-        w.string(self.as_str());
-    }
-    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
-        let start = r.offset();
-        let text = r.string()?;
-        text.parse().map_err(|e| {
-            let mut err = r.invalid(format!("not a valid account id: {e}"));
-            err.offset = start;
-            err
-        })
-    }
-}
-
-impl Borsh for PublicKey {
-    fn encode(&self, w: &mut Writer) {
-        w.u8(key_tag(self.key_type()));
-        w.fixed(self.as_bytes());
-    }
-    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
-        Ok(match r.tag("PublicKey", 2)? {
-            0 => PublicKey::ed25519(r.array()?),
-            _ => PublicKey::secp256k1(r.array()?),
-        })
-    }
-}
-
-impl Borsh for Signature {
-    fn encode(&self, w: &mut Writer) {
-        w.u8(key_tag(self.key_type()));
-        w.fixed(self.as_bytes());
-    }
-    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
-        Ok(match r.tag("Signature", 2)? {
-            0 => Signature::ed25519(r.array()?),
-            _ => Signature::secp256k1(r.array()?),
-        })
-    }
-}
-
-fn key_tag(key_type: crate::KeyType) -> u8 {
-    match key_type {
-        crate::KeyType::Ed25519 => 0,
-        crate::KeyType::Secp256k1 => 1,
-    }
-}
-
-impl Borsh for CryptoHash {
-    fn encode(&self, w: &mut Writer) {
-        w.fixed(&self.0);
-    }
-    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
-        Ok(CryptoHash(r.array()?))
-    }
-}
-
-fn token(r: &mut Reader<'_>) -> Result<NearToken, BorshError> {
-    Ok(NearToken::from_yoctonear(r.u128()?))
-}
-
-/// Runs `decode`, placing its errors under `field`.
-fn field<T>(
-    r: &mut Reader<'_>,
-    name: &str,
-    decode: impl FnOnce(&mut Reader<'_>) -> Result<T, BorshError>,
-) -> Result<T, BorshError> {
-    decode(r).map_err(|e| e.in_field(name))
-}
+/// The tag of [`Action::Delegate`].
+const ACTION_DELEGATE: u8 = 8;
 
 /// The variant names, by tag (nearcore's `Action` order).
 const ACTION_NAMES: [&str; 14] = [
@@ -367,7 +300,8 @@ const ACTION_NAMES: [&str; 14] = [
 ];
 
 impl Action {
-    /// The variant's name, as nearcore and the JSON views spell it.
+    /// The variant's name, as nearcore's `Action` enum spells it (the JSON views split
+    /// two of them: `DeployGlobalContractByAccountId`, `UseGlobalContractByAccountId`).
     pub fn name(&self) -> &'static str {
         ACTION_NAMES[usize::from(self.tag())]
     }
@@ -687,12 +621,12 @@ impl Borsh for DelegateAction {
             receiver_id: field(r, "receiver_id", AccountId::decode)?,
             actions: field(r, "actions", |r| {
                 r.seq(|r| {
-                    let start = r.offset();
-                    NonDelegateAction::try_from(Action::decode(r)?).map_err(|e| {
-                        let mut err = r.invalid(e.to_string());
-                        err.offset = start;
-                        err
-                    })
+                    // Refused by its tag, before anything inside it is read: decoding it
+                    // first would let nested delegates recurse as deep as the input goes.
+                    if r.peek_u8() == Some(ACTION_DELEGATE) {
+                        return Err(r.invalid(NestedDelegateAction.to_string()));
+                    }
+                    Action::decode(r).map(NonDelegateAction)
                 })
             })?,
             nonce: field(r, "nonce", |r| r.u64())?,

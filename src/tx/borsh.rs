@@ -9,6 +9,8 @@
 
 use std::fmt;
 
+use crate::{AccountId, CryptoHash, NearToken, PublicKey, Signature};
+
 /// Appends the borsh encoding of values to a buffer.
 #[derive(Debug, Default)]
 pub(crate) struct Writer {
@@ -127,6 +129,8 @@ pub enum BorshErrorKind {
     /// A value of the right shape that is not valid (an account id, a key, UTF-8, a
     /// nested delegate action).
     Invalid(String),
+    /// The text given for the bytes is not base64 (nothing was decoded).
+    NotBase64(String),
 }
 
 impl fmt::Display for BorshError {
@@ -145,6 +149,9 @@ impl fmt::Display for BorshError {
                 write!(f, "{count} bytes left after the value")
             }
             BorshErrorKind::Invalid(why) => f.write_str(why),
+            BorshErrorKind::NotBase64(why) => {
+                return write!(f, "the signed transaction is not base64: {why}")
+            }
         }?;
         if self.path.is_empty() {
             write!(f, " (at byte {})", self.offset)
@@ -241,6 +248,11 @@ impl<'a> Reader<'a> {
         Ok(array)
     }
 
+    /// The next byte, not consumed.
+    pub(crate) fn peek_u8(&self) -> Option<u8> {
+        self.input.get(self.offset).copied()
+    }
+
     pub(crate) fn u8(&mut self) -> Result<u8, BorshError> {
         Ok(self.array::<1>()?[0])
     }
@@ -334,6 +346,95 @@ impl<'a> Reader<'a> {
         }
         Ok(tag)
     }
+}
+
+impl Borsh for AccountId {
+    fn encode(&self, w: &mut Writer) {
+        w.string(self.as_str());
+    }
+    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
+        let start = r.offset();
+        let text = r.string()?;
+        text.parse().map_err(|e| {
+            let mut err = r.invalid(format!("not a valid account id: {e}"));
+            err.offset = start;
+            err
+        })
+    }
+}
+
+impl Borsh for PublicKey {
+    fn encode(&self, w: &mut Writer) {
+        w.u8(key_tag(self.key_type()));
+        w.fixed(self.as_bytes());
+    }
+    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
+        Ok(match r.tag("PublicKey", 2)? {
+            0 => PublicKey::ed25519(r.array()?),
+            _ => PublicKey::secp256k1(r.array()?),
+        })
+    }
+}
+
+impl Borsh for Signature {
+    /// An empty signature (nodes show `"ed25519:"` for some) is written as nearcore's
+    /// empty one: zeros of the curve's length.
+    fn encode(&self, w: &mut Writer) {
+        let key_type = self.key_type();
+        w.u8(key_tag(key_type));
+        if self.is_empty() {
+            w.fixed(&vec![0; key_type.signature_len()]);
+        } else {
+            w.fixed(self.as_bytes());
+        }
+    }
+    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
+        Ok(match r.tag("Signature", 2)? {
+            0 => {
+                let start = r.offset();
+                let bytes: [u8; 64] = r.array()?;
+                // nearcore refuses an ed25519 signature whose last byte has any of its
+                // top three bits set (no valid scalar has them).
+                if bytes[63] & 0b1110_0000 != 0 {
+                    let mut err = r
+                        .invalid("not an ed25519 signature: the top bits of its last byte are set");
+                    err.offset = start;
+                    return Err(err);
+                }
+                Signature::ed25519(bytes)
+            }
+            _ => Signature::secp256k1(r.array()?),
+        })
+    }
+}
+
+fn key_tag(key_type: crate::KeyType) -> u8 {
+    match key_type {
+        crate::KeyType::Ed25519 => 0,
+        crate::KeyType::Secp256k1 => 1,
+    }
+}
+
+impl Borsh for CryptoHash {
+    fn encode(&self, w: &mut Writer) {
+        w.fixed(&self.0);
+    }
+    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
+        Ok(CryptoHash(r.array()?))
+    }
+}
+
+pub(crate) fn token(r: &mut Reader<'_>) -> Result<NearToken, BorshError> {
+    Ok(NearToken::from_yoctonear(r.u128()?))
+}
+
+/// Runs `decode`, placing its errors under `field`.
+pub(crate) fn field<T>(
+    r: &mut Reader<'_>,
+    name: &str,
+    decode: impl FnOnce(&mut Reader<'_>) -> Result<T, BorshError>,
+) -> Result<T, BorshError> {
+    decode(r).map_err(|e| e.in_field(name))
 }
 
 /// A type with a borsh encoding.

@@ -7,8 +7,12 @@
 //! the field, never the key: a file is read as JSON values first, so that no parser's
 //! message can quote it.
 
+use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+
+use serde_json::value::RawValue;
 
 use zeroize::Zeroizing;
 
@@ -99,7 +103,8 @@ impl Credentials {
             message: e.to_string(),
         };
         let file = std::fs::File::open(path).map_err(io)?;
-        let mut text = Zeroizing::new(String::new());
+        // Room for the whole file up front: growing would free unwiped copies.
+        let mut text = Zeroizing::new(String::with_capacity(MAX_FILE_BYTES as usize + 1));
         use std::io::Read as _;
         file.take(MAX_FILE_BYTES + 1)
             .read_to_string(&mut text)
@@ -155,17 +160,26 @@ impl Credentials {
             field,
             message,
         };
+        // Read as raw values borrowed from the text (which the caller keeps in
+        // `Zeroizing`), so that no parser copy of the key outlives this call unwiped;
         // serde_json's syntax errors give a line and column, never the text.
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| invalid(None, format!("not JSON: {e}")))?;
-        let serde_json::Value::Object(map) = &value else {
-            return Err(invalid(None, "not a JSON object".to_owned()));
-        };
-        let string = |field: &'static str| -> Result<Option<&str>, CredentialsError> {
-            match map.get(field) {
-                None | Some(serde_json::Value::Null) => Ok(None),
-                Some(serde_json::Value::String(s)) => Ok(Some(s)),
-                Some(_) => Err(invalid(Some(field), "not a string".to_owned())),
+        let map: BTreeMap<Cow<'_, str>, &RawValue> = serde_json::from_str(text).map_err(|e| {
+            if e.is_data() {
+                invalid(None, "not a JSON object".to_owned())
+            } else {
+                invalid(None, format!("not JSON: {e}"))
+            }
+        })?;
+        let string = |field: &'static str| -> Result<Option<Zeroizing<String>>, CredentialsError> {
+            let Some(raw) = map.get(field) else {
+                return Ok(None);
+            };
+            match raw.get().trim_start().as_bytes().first() {
+                Some(b'n') => Ok(None),
+                Some(b'"') => serde_json::from_str::<Cow<'_, str>>(raw.get())
+                    .map(|text| Some(Zeroizing::new(text.into_owned())))
+                    .map_err(|_| invalid(Some(field), "not a valid JSON string".to_owned())),
+                _ => Err(invalid(Some(field), "not a string".to_owned())),
             }
         };
         let account_id = string("account_id")?
@@ -173,7 +187,7 @@ impl Credentials {
             .parse::<AccountId>()
             .map_err(|e| invalid(Some("account_id"), format!("not a valid account id: {e}")))?;
         let (field, key_text) = match (string("private_key")?, string("secret_key")?) {
-            (Some(private), Some(secret)) if private != secret => {
+            (Some(private), Some(secret)) if *private != *secret => {
                 return Err(invalid(
                     Some("secret_key"),
                     "differs from `private_key`".to_owned(),
@@ -206,7 +220,8 @@ impl Credentials {
         })
     }
 
-    /// Credentials from [`ACCOUNT_ID_ENV`] and [`SECRET_KEY_ENV`].
+    /// Credentials from [`ACCOUNT_ID_ENV`] and [`SECRET_KEY_ENV`]. (The process's own
+    /// copy of the environment is not wiped; a credential file keeps a key out of it.)
     pub fn from_env() -> Result<Self, CredentialsError> {
         Self::from_env_vars(ACCOUNT_ID_ENV, SECRET_KEY_ENV)
     }
@@ -219,7 +234,12 @@ impl Credentials {
                 .map_err(|e| CredentialsError::Invalid {
                     source: format!("environment variable {name}"),
                     field: None,
-                    message: e.to_string(),
+                    // Not the error's own text: for a value that is not UTF-8 it quotes
+                    // the value.
+                    message: match e {
+                        std::env::VarError::NotPresent => "not set".to_owned(),
+                        std::env::VarError::NotUnicode(_) => "not valid UTF-8".to_owned(),
+                    },
                 })
         };
         let account = read(account_var)?;

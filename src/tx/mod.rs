@@ -46,6 +46,7 @@ mod action;
 mod borsh;
 mod credentials;
 mod secret_key;
+mod signature;
 mod transaction;
 mod views;
 
@@ -56,7 +57,8 @@ pub use action::{
 };
 pub use borsh::{BorshError, BorshErrorKind};
 pub use credentials::{Credentials, CredentialsError, ACCOUNT_ID_ENV, SECRET_KEY_ENV};
-pub use secret_key::{verify, ParseSecretKeyError, SecretKey};
+pub use secret_key::{ParseSecretKeyError, SecretKey};
+pub use signature::verify;
 pub use transaction::{
     NonceMode, SignedTransaction, Transaction, TransactionNonce, TransactionV0, TransactionV1,
 };

@@ -12,7 +12,8 @@ use std::str::FromStr;
 use ed25519_dalek::Signer as _;
 use zeroize::Zeroizing;
 
-use crate::{CryptoHash, KeyType, PublicKey, Signature};
+use super::signature::prehash;
+use crate::{KeyType, PublicKey, Signature};
 
 /// A secret key that signs transactions.
 ///
@@ -50,6 +51,13 @@ pub enum ParseSecretKeyError {
         /// Bytes decoded.
         actual: usize,
     },
+    /// The data is far longer than any form of the curve (it was not decoded).
+    TooLong {
+        /// The curve.
+        key_type: KeyType,
+        /// Length of the data, in characters.
+        chars: usize,
+    },
     /// A 64-byte ed25519 keypair whose public half is not the seed's public key.
     KeypairMismatch,
     /// A secp256k1 scalar that is zero or not below the curve order.
@@ -74,6 +82,10 @@ impl fmt::Display for ParseSecretKeyError {
                     write!(f, "a secp256k1 secret key is 32 bytes, not {actual}")
                 }
             },
+            Self::TooLong { key_type, chars } => write!(
+                f,
+                "{chars} characters is far too long for a {key_type} secret key"
+            ),
             Self::KeypairMismatch => {
                 f.write_str("the ed25519 keypair's public half is not the public key of its seed")
             }
@@ -119,21 +131,14 @@ impl SecretKey {
         }
     }
 
-    /// Signs `message` as nearcore does: ed25519 signs the bytes; secp256k1 signs them as
-    /// a 32-byte prehash (nearcore signs hashes only), recoverable, low-s.
-    ///
-    /// # Panics
-    ///
-    /// Never for a transaction's hash; a secp256k1 key given a message that is not 32
-    /// bytes signs its sha256 instead (nearcore would refuse to, so don't).
+    /// Signs `message` as nearcore does: ed25519 signs the bytes; secp256k1 signs a
+    /// 32-byte message (a transaction's hash) as a prehash, recoverable and low-s, and
+    /// the sha256 of any other message ([`verify`](super::verify) reads it the same way).
     pub fn sign(&self, message: &[u8]) -> Signature {
         match &self.0 {
             Curve::Ed25519(key) => Signature::ed25519(key.sign(message).to_bytes()),
             Curve::Secp256k1(key) => {
-                let digest: [u8; 32] = match message.try_into() {
-                    Ok(hash) => hash,
-                    Err(_) => CryptoHash::hash_bytes(message).0,
-                };
+                let digest = prehash(message);
                 // A 32-byte prehash never fails to sign with a valid key.
                 let (signature, recovery) = key
                     .sign_prehash_recoverable(&digest)
@@ -151,7 +156,10 @@ impl SecretKey {
     /// the user asked for; never log it.
     pub fn to_secret_string(&self) -> Zeroizing<String> {
         let bytes: Zeroizing<Vec<u8>> = match &self.0 {
-            Curve::Ed25519(key) => Zeroizing::new(key.to_keypair_bytes().to_vec()),
+            Curve::Ed25519(key) => {
+                let pair = Zeroizing::new(key.to_keypair_bytes());
+                Zeroizing::new(pair.to_vec())
+            }
             Curve::Secp256k1(key) => Zeroizing::new(key.to_bytes().to_vec()),
         };
         let mut text = Zeroizing::new(String::with_capacity(128));
@@ -179,9 +187,9 @@ impl FromStr for SecretKey {
         // Longer text than any form needs is refused before decoding, so that a file's
         // whole content pasted here costs nothing.
         if data.len() > 100 {
-            return Err(ParseSecretKeyError::WrongLength {
+            return Err(ParseSecretKeyError::TooLong {
                 key_type,
-                actual: data.len() * 3 / 4,
+                chars: data.len(),
             });
         }
         let bytes = Zeroizing::new(bs58::decode(data).into_vec().map_err(|e| match e {
@@ -234,53 +242,11 @@ impl PartialEq for SecretKey {
 
 impl Eq for SecretKey {}
 
-/// Whether `signature` is `public_key`'s signature of `message` (for secp256k1, of the
-/// 32-byte prehash `message`, recovering the key as nearcore does). A key and signature
-/// of different curves never verify.
-pub fn verify(public_key: &PublicKey, message: &[u8], signature: &Signature) -> bool {
-    match (public_key.key_type(), signature.key_type()) {
-        (KeyType::Ed25519, KeyType::Ed25519) => {
-            let Ok(key) = <[u8; 32]>::try_from(public_key.as_bytes()) else {
-                return false;
-            };
-            let Ok(key) = ed25519_dalek::VerifyingKey::from_bytes(&key) else {
-                return false;
-            };
-            let Ok(sig) = <[u8; 64]>::try_from(signature.as_bytes()) else {
-                return false;
-            };
-            key.verify_strict(message, &ed25519_dalek::Signature::from_bytes(&sig))
-                .is_ok()
-        }
-        (KeyType::Secp256k1, KeyType::Secp256k1) => {
-            let Ok(digest) = <[u8; 32]>::try_from(message) else {
-                return false;
-            };
-            let bytes = signature.as_bytes();
-            let Ok(sig) = k256::ecdsa::Signature::from_slice(&bytes[..64]) else {
-                return false;
-            };
-            // nearcore refuses high-s signatures (malleable).
-            if sig.normalize_s().is_some() {
-                return false;
-            }
-            let Some(recovery) = k256::ecdsa::RecoveryId::from_byte(bytes[64]) else {
-                return false;
-            };
-            let Ok(recovered) =
-                k256::ecdsa::VerifyingKey::recover_from_prehash(&digest, &sig, recovery)
-            else {
-                return false;
-            };
-            recovered.to_encoded_point(false).as_bytes()[1..] == *public_key.as_bytes()
-        }
-        _ => false,
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::verify;
     use super::*;
+    use crate::CryptoHash;
 
     const SEED_TEXT: &str = "ed25519:3KyUuch8pYP47krBq4DosFEVBMR5wDTMQ8AThzM8kAEcBQEpsPdYTZ2FPX5ZnSoLrerjwg66hwwJaW1wHzprd5k3";
 
@@ -344,6 +310,15 @@ mod tests {
         }
         assert!(!verify(&ed.public_key(), &message, &secp.sign(&message)));
         assert!(!verify(&secp.public_key(), &message, &ed.sign(&message)));
+        // A message that is not a hash: secp256k1 signs and checks its sha256.
+        assert!(verify(&secp.public_key(), b"hello", &secp.sign(b"hello")));
+        // Signatures of the wrong length (nodes show empty ones as `"secp256k1:"`) and
+        // of the wrong curve never verify, and never panic.
+        for empty in ["ed25519:", "secp256k1:"] {
+            let empty: Signature = empty.parse().unwrap();
+            assert!(!verify(&secp.public_key(), &message, &empty));
+            assert!(!verify(&ed.public_key(), &message, &empty));
+        }
         // secp256k1 text round-trips.
         let text = secp.to_secret_string();
         assert!(text.starts_with("secp256k1:"));

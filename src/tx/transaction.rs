@@ -9,7 +9,7 @@
 //! byte of that length, never 0.
 
 use super::action::Action;
-use super::borsh::{self, Borsh, BorshError, Reader, Writer};
+use super::borsh::{self, field, Borsh, BorshError, Reader, Writer};
 use super::SecretKey;
 use crate::{AccountId, CryptoHash, PublicKey, Signature};
 
@@ -261,14 +261,6 @@ impl Borsh for Transaction {
     }
 }
 
-fn field<T>(
-    r: &mut Reader<'_>,
-    name: &str,
-    decode: impl FnOnce(&mut Reader<'_>) -> Result<T, BorshError>,
-) -> Result<T, BorshError> {
-    decode(r).map_err(|e| e.in_field(name))
-}
-
 fn decode_v0(r: &mut Reader<'_>) -> Result<TransactionV0, BorshError> {
     Ok(TransactionV0 {
         signer_id: field(r, "signer_id", AccountId::decode)?,
@@ -369,7 +361,7 @@ impl SignedTransaction {
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(text.trim())
             .map_err(|e| {
-                Reader::new(&[]).invalid(format!("the signed transaction is not base64: {e}"))
+                Reader::new(&[]).error(super::borsh::BorshErrorKind::NotBase64(e.to_string()))
             })?;
         Self::from_borsh(&bytes)
     }

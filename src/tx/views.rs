@@ -1,7 +1,8 @@
 //! Conversions between the codec's types and the generated JSON views
 //! ([`ActionView`], [`SignedTransactionView`], and the delegate action's
 //! [`NonDelegateAction`](types::NonDelegateAction)), so that what a user builds reads
-//! back as a node shows it, and what a node shows can be re-encoded and its hash checked.
+//! back as a node shows it (`nonce_mode` only when not the default, as nearcore), and
+//! what a node shows can be re-encoded and its hash checked.
 //!
 //! The views lose one thing: nodes show a deployed contract's code as the base64 of its
 //! sha256 (`DeployContract`, `DeployGlobalContract*`), so those views convert to an
@@ -54,6 +55,8 @@ pub enum ViewError {
         /// Where.
         at: String,
     },
+    /// The view's signature is empty (`"ed25519:"`): there is no transaction to sign.
+    EmptySignature,
     /// The view's `hash` is not the hash of the transaction it shows with the block hash
     /// given (the wrong block hash, or a view that does not show the whole transaction).
     HashMismatch {
@@ -78,6 +81,7 @@ impl fmt::Display for ViewError {
             Self::NestedDelegate { at } => {
                 write!(f, "{at}: a delegate action inside a delegate action")
             }
+            Self::EmptySignature => f.write_str("the view's signature is empty"),
             Self::HashMismatch { shown, computed } => write!(
                 f,
                 "the view's hash {shown} is not the transaction's hash {computed}"
@@ -364,12 +368,13 @@ impl From<&SignedTransaction> for SignedTransactionView {
         let tx = signed.transaction();
         let (nonce_index, nonce_mode) = match tx {
             Transaction::V0(_) => (None, None),
+            // As nearcore shows it: `nonce_mode` only when it is not the default.
             Transaction::V1(v1) => (
                 v1.nonce.nonce_index(),
-                Some(match v1.nonce_mode {
-                    NonceMode::Monotonic => types::NonceMode::Monotonic,
-                    NonceMode::Strict => types::NonceMode::Strict,
-                }),
+                match v1.nonce_mode {
+                    NonceMode::Monotonic => None,
+                    NonceMode::Strict => Some(types::NonceMode::Strict),
+                },
             ),
         };
         SignedTransactionView {
@@ -506,13 +511,16 @@ fn action_from_view(view: &ActionView, at: &str, code: Option<&[u8]>) -> Result<
             public_key: public_key.clone(),
             amount: *amount,
         },
-        other => {
-            return Err(ViewError::Unsupported {
-                at: at.to_owned(),
-                what: variant_name(&serde_json::to_value(other).unwrap_or_default()),
-            })
-        }
+        other => return Err(unsupported(at, other)),
     })
+}
+
+/// [`ViewError::Unsupported`] for a variant these bindings do not encode.
+fn unsupported(at: &str, variant: &impl serde::Serialize) -> ViewError {
+    ViewError::Unsupported {
+        at: at.to_owned(),
+        what: variant_name(&serde_json::to_value(variant).unwrap_or_default()),
+    }
 }
 
 /// The name an unknown variant arrived with (`"Name"` or `{"Name": ...}`).
@@ -570,12 +578,7 @@ fn access_key_from_view(view: &AccessKeyView, at: &str) -> Result<AccessKey, Vie
             balance: *balance,
             num_nonces: *num_nonces,
         }),
-        other => {
-            return Err(ViewError::Unsupported {
-                at: format!("{at}.permission"),
-                what: variant_name(&serde_json::to_value(other).unwrap_or_default()),
-            })
-        }
+        other => return Err(unsupported(&format!("{at}.permission"), other)),
     };
     Ok(AccessKey {
         nonce: view.nonce,
@@ -624,12 +627,7 @@ fn permission_from_json(
         types::AccessKeyPermission::GasKeyFullAccess(info) => {
             AccessKeyPermission::GasKeyFullAccess(gas_key(info))
         }
-        other => {
-            return Err(ViewError::Unsupported {
-                at: at.to_owned(),
-                what: variant_name(&serde_json::to_value(other).unwrap_or_default()),
-            })
-        }
+        other => return Err(unsupported(at, other)),
     })
 }
 
@@ -642,12 +640,7 @@ fn identifier_from_json(
         types::GlobalContractIdentifier::AccountId(account) => {
             GlobalContractIdentifier::AccountId(account.clone())
         }
-        other => {
-            return Err(ViewError::Unsupported {
-                at: at.to_owned(),
-                what: variant_name(&serde_json::to_value(other).unwrap_or_default()),
-            })
-        }
+        other => return Err(unsupported(at, other)),
     })
 }
 
@@ -694,10 +687,10 @@ fn non_delegate_from_json(
                 types::GlobalContractDeployMode::CodeHash => GlobalContractDeployMode::CodeHash,
                 types::GlobalContractDeployMode::AccountId => GlobalContractDeployMode::AccountId,
                 other => {
-                    return Err(ViewError::Unsupported {
-                        at: format!("{at}.DeployGlobalContract.deploy_mode"),
-                        what: variant_name(&serde_json::to_value(other).unwrap_or_default()),
-                    })
+                    return Err(unsupported(
+                        &format!("{at}.DeployGlobalContract.deploy_mode"),
+                        other,
+                    ))
                 }
             },
         },
@@ -733,12 +726,7 @@ fn non_delegate_from_json(
             public_key: a.public_key.clone(),
             amount: a.amount,
         },
-        other => {
-            return Err(ViewError::Unsupported {
-                at: at.to_owned(),
-                what: variant_name(&serde_json::to_value(other).unwrap_or_default()),
-            })
-        }
+        other => return Err(unsupported(at, other)),
     };
     NonDelegateAction::try_from(action).map_err(|_| ViewError::NestedDelegate { at: at.to_owned() })
 }
@@ -747,54 +735,71 @@ impl SignedTransaction {
     /// The signed transaction a view shows. Views leave out the block hash the
     /// transaction was signed against, so it is given here; the result is refused
     /// unless its hash is the view's `hash`, which checks both that block hash and the
-    /// encoding against the node's. A view with `nonce_index` or `nonce_mode` is a
-    /// version-1 transaction.
+    /// encoding against the node's.
+    ///
+    /// A view with `nonce_index` or `nonce_mode` is a version-1 transaction. One with
+    /// neither may be either version (nodes leave out the default nonce mode): the
+    /// version whose hash is the view's is taken.
     pub fn from_view(
         view: &SignedTransactionView,
         block_hash: CryptoHash,
     ) -> Result<Self, ViewError> {
+        if view.signature.is_empty() {
+            return Err(ViewError::EmptySignature);
+        }
         let actions = view
             .actions
             .iter()
             .enumerate()
             .map(|(i, a)| action_from_view(a, &format!("actions[{i}]"), None))
             .collect::<Result<Vec<_>, _>>()?;
-        let transaction = if view.nonce_index.is_none() && view.nonce_mode.is_none() {
-            Transaction::new(
-                view.signer_id.clone(),
-                view.public_key.clone(),
-                view.nonce,
-                view.receiver_id.clone(),
-                block_hash,
-                actions,
-            )
-        } else {
-            Transaction::V1(TransactionV1 {
-                signer_id: view.signer_id.clone(),
-                public_key: view.public_key.clone(),
-                nonce: match view.nonce_index {
-                    None => TransactionNonce::Nonce { nonce: view.nonce },
-                    Some(nonce_index) => TransactionNonce::GasKeyNonce {
-                        nonce: view.nonce,
-                        nonce_index,
-                    },
-                },
-                receiver_id: view.receiver_id.clone(),
-                block_hash,
-                actions,
-                nonce_mode: match &view.nonce_mode {
-                    Some(types::NonceMode::Strict) => NonceMode::Strict,
-                    _ => NonceMode::Monotonic,
-                },
-            })
+        let nonce_mode = match &view.nonce_mode {
+            None | Some(types::NonceMode::Monotonic) => NonceMode::Monotonic,
+            Some(types::NonceMode::Strict) => NonceMode::Strict,
+            Some(other) => return Err(unsupported("nonce_mode", other)),
         };
-        let signed = SignedTransaction::new(transaction, view.signature.clone());
-        if signed.hash() != view.hash {
-            return Err(ViewError::HashMismatch {
-                shown: view.hash,
-                computed: signed.hash(),
-            });
+        let v1 = Transaction::V1(TransactionV1 {
+            signer_id: view.signer_id.clone(),
+            public_key: view.public_key.clone(),
+            nonce: match view.nonce_index {
+                None => TransactionNonce::Nonce { nonce: view.nonce },
+                Some(nonce_index) => TransactionNonce::GasKeyNonce {
+                    nonce: view.nonce,
+                    nonce_index,
+                },
+            },
+            receiver_id: view.receiver_id.clone(),
+            block_hash,
+            actions: actions.clone(),
+            nonce_mode,
+        });
+        let mut candidates = vec![v1];
+        if view.nonce_index.is_none() && view.nonce_mode.is_none() {
+            candidates.insert(
+                0,
+                Transaction::new(
+                    view.signer_id.clone(),
+                    view.public_key.clone(),
+                    view.nonce,
+                    view.receiver_id.clone(),
+                    block_hash,
+                    actions,
+                ),
+            );
         }
-        Ok(signed)
+        let mut computed = view.hash;
+        for transaction in candidates {
+            let signed = SignedTransaction::new(transaction, view.signature.clone());
+            if signed.hash() == view.hash {
+                return Ok(signed);
+            }
+            if computed == view.hash {
+                computed = signed.hash();
+            }
+        }
+        Err(ViewError::HashMismatch {
+            shown: view.hash,
+            computed,
+        })
     }
 }

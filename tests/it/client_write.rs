@@ -521,10 +521,10 @@ async fn invalid_nonce_after_an_ambiguous_send_never_resigns() {
     assert_eq!(hashes(&node).len(), 1);
 }
 
-/// `InvalidNonce` on the only delivery: signed anew with the node's nonce + 1, as nearcore
-/// reports it in `data` or in the cause's `info`.
+/// `InvalidNonce`, and the node does not know the transaction: signed anew with the
+/// node's nonce + 1, as nearcore reports it in `data` or in the cause's `info`.
 #[tokio::test(start_paused = true)]
-async fn invalid_nonce_resigns_with_the_nodes_nonce() {
+async fn invalid_nonce_resigns_with_the_nodes_nonce_once_the_node_does_not_know_it() {
     for in_info in [false, true] {
         let node = Node::new(5);
         let refusal = if in_info {
@@ -539,7 +539,10 @@ async fn invalid_nonce_resigns_with_the_nodes_nonce() {
         } else {
             invalid_nonce(9, 6)
         };
-        node.with(|s| s.sends.push_back(refusal));
+        node.with(|s| {
+            s.sends.push_back(refusal);
+            s.statuses.push_back(unknown_transaction());
+        });
         client(&node)
             .transfer(&signer(), "bob.near", NearToken::from_near(1))
             .await
@@ -550,16 +553,58 @@ async fn invalid_nonce_resigns_with_the_nodes_nonce() {
             .map(|s| s.transaction().nonce())
             .collect();
         assert_eq!(nonces, [6, 10], "in info: {in_info}");
-        assert_eq!(node.count("EXPERIMENTAL_tx_status"), 0);
+        // The refused transaction was looked up first, without waiting.
+        let (_, params) = node
+            .requests()
+            .into_iter()
+            .find(|(m, _)| m == "EXPERIMENTAL_tx_status")
+            .unwrap();
+        assert_eq!(params["tx_hash"], node.sent()[0].hash().to_string());
+        assert_eq!(params["wait_until"], "NONE");
     }
+}
+
+/// `InvalidNonce` for a transaction the node already holds (nearcore re-validates an
+/// accepted transaction while `send_tx` waits, and its own spent nonce fails that): the
+/// node's answer is followed, nothing is signed anew.
+#[tokio::test(start_paused = true)]
+async fn invalid_nonce_for_a_transaction_the_node_holds_never_resigns() {
+    for refusal in [invalid_nonce(6, 6), expired()] {
+        let node = Node::new(5);
+        node.with(|s| s.sends.push_back(refusal.clone()));
+        let outcome = client(&node)
+            .transfer(&signer(), "bob.near", NearToken::from_near(1))
+            .await
+            .unwrap();
+        assert_eq!(hashes(&node).len(), 1, "{refusal:?}");
+        assert_eq!(node.count("send_tx"), 1);
+        assert_eq!(
+            outcome.outcome.unwrap().transaction_outcome().id,
+            node.sent()[0].hash()
+        );
+    }
+    // Nor when the lookup itself fails: the outcome is then unknown.
+    let node = Node::new(5);
+    node.with(|s| {
+        s.sends.push_back(invalid_nonce(6, 6));
+        s.statuses
+            .extend((0..10).map(|_| Reply::Fail(TransportErrorKind::Connection)));
+    });
+    let err = client(&node)
+        .transfer(&signer(), "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap_err();
+    assert!(err.is_unresolved(), "{err}");
+    assert_eq!(hashes(&node).len(), 1);
 }
 
 #[tokio::test(start_paused = true)]
 async fn invalid_nonce_resigning_is_bounded() {
     let node = Node::new(5);
     node.with(|s| {
-        for _ in 0..10 {
-            s.sends.push_back(invalid_nonce(u64::MAX, 6));
+        for i in 0..10 {
+            s.sends.push_back(invalid_nonce(10 + 10 * i, 6));
+            s.statuses.push_back(unknown_transaction());
         }
     });
     let err = client(&node)
@@ -571,7 +616,53 @@ async fn invalid_nonce_resigning_is_bounded() {
         err.invalid_tx_error(),
         Some(InvalidTxError::InvalidNonce { .. })
     ));
-    assert_eq!(node.count("send_tx"), 1 + MAX_RESIGNS as usize);
+    let sends = 1 + MAX_RESIGNS as usize;
+    assert_eq!(node.count("send_tx"), sends);
+    assert_eq!(
+        hashes(&node).len(),
+        sends,
+        "each signed anew, a new nonce each"
+    );
+    let nonces: Vec<u64> = node
+        .sent()
+        .iter()
+        .map(|s| s.transaction().nonce())
+        .collect();
+    assert_eq!(nonces, [6, 11, 21, 31]);
+}
+
+/// `NonceTooLarge` (the count pushed too far, say by a hostile node's `ak_nonce`): the
+/// signer forgets its count and reads the key again for the next transaction.
+#[tokio::test(start_paused = true)]
+async fn nonce_too_large_makes_the_signer_read_the_key_again() {
+    let node = Node::new(5);
+    let too_large = Reply::Error(
+        200,
+        error(
+            "INVALID_TRANSACTION",
+            json!({}),
+            json!({"TxExecutionError": {"InvalidTxError": {"NonceTooLarge": {"tx_nonce": 6, "upper_bound": 5}}}}),
+        ),
+    );
+    node.with(|s| s.sends.push_back(too_large));
+    let client = client(&node);
+    let signer = signer();
+    let err = client
+        .transfer(&signer, "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, SendError::Rejected { .. }), "{err}");
+    client
+        .transfer(&signer, "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap();
+    assert_eq!(node.count("query"), 2);
+    let nonces: Vec<u64> = node
+        .sent()
+        .iter()
+        .map(|s| s.transaction().nonce())
+        .collect();
+    assert_eq!(nonces, [6, 6]);
 }
 
 /// `Expired`: a fresh block hash is read and the intent signed anew.
@@ -581,6 +672,7 @@ async fn expired_resigns_with_a_fresh_block_hash() {
     // The first read is at block 100; by the second the chain is at 200.
     node.with(|s| {
         s.sends.push_back(expired());
+        s.statuses.push_back(unknown_transaction());
         s.key_reads.extend([Reply::KeyAt(100), Reply::KeyAt(200)]);
     });
     client(&node)

@@ -426,6 +426,52 @@ fn bad_credential_files_name_the_field_never_the_key() {
     }
 }
 
+/// A file naming a field twice keeps the last (as JSON parsers do), and the
+/// environment's variables are read, a value that is not UTF-8 refused without being
+/// quoted.
+#[test]
+fn credential_duplicates_and_the_environment() {
+    let secret = "ed25519:3KyUuch8pYP47krBq4DosFEVBMR5wDTMQ8AThzM8kAEcBQEpsPdYTZ2FPX5ZnSoLrerjwg66hwwJaW1wHzprd5k3";
+    let text =
+        format!(r#"{{"account_id":"a.near","private_key":"garbage","private_key":"{secret}"}}"#);
+    let credentials = Credentials::from_json(&text, "dup.json").unwrap();
+    assert_eq!(credentials.secret_key, secret.parse().unwrap());
+    // Escapes in the key text are read.
+    let escaped = format!(
+        r#"{{"account_id":"a.near","private_key":"ed25519\u003a{}"}}"#,
+        &secret[8..]
+    );
+    assert_eq!(
+        Credentials::from_json(&escaped, "esc.json").unwrap(),
+        credentials
+    );
+
+    let (account_var, key_var) = ("NEAR_RPC_TEST_ACCOUNT_4711", "NEAR_RPC_TEST_KEY_4711");
+    std::env::set_var(account_var, "alice.near");
+    std::env::set_var(key_var, secret);
+    let from_env = Credentials::from_env_vars(account_var, key_var).unwrap();
+    assert_eq!(from_env.account_id, "alice.near");
+    assert_eq!(from_env.secret_key, credentials.secret_key);
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt as _;
+        let mut bytes = secret.as_bytes().to_vec();
+        bytes[10] = 0xff;
+        std::env::set_var(key_var, std::ffi::OsStr::from_bytes(&bytes));
+        let err = Credentials::from_env_vars(account_var, key_var).unwrap_err();
+        let shown = format!("{err} {err:?}");
+        assert!(
+            shown.contains("not valid UTF-8") && shown.contains(key_var),
+            "{shown}"
+        );
+        assert!(!shown.contains(&secret[12..40]), "{shown}");
+    }
+    std::env::remove_var(key_var);
+    let err = Credentials::from_env_vars(account_var, key_var).unwrap_err();
+    assert!(err.to_string().contains("not set"), "{err}");
+    std::env::remove_var(account_var);
+}
+
 /// One of every action, with every permission and identifier form.
 fn every_action() -> Vec<Action> {
     let key = test_key();
@@ -674,6 +720,55 @@ fn version_1_transactions() {
     assert_eq!(back, signed);
 }
 
+/// A version-1 transaction with the default nonce mode, as a node shows it (no
+/// `nonce_mode`, no `nonce_index`: a view like version 0's), reads back by its hash; an
+/// empty signature is refused.
+#[test]
+fn version_1_views_without_their_defaults_and_empty_signatures() {
+    let key: SecretKey = "ed25519:3KyUuch8pYP47krBq4DosFEVBMR5wDTMQ8AThzM8kAEcBQEpsPdYTZ2FPX5ZnSoLrerjwg66hwwJaW1wHzprd5k3".parse().unwrap();
+    let signed = Transaction::V1(TransactionV1 {
+        signer_id: "alice.near".parse().unwrap(),
+        public_key: key.public_key(),
+        nonce: TransactionNonce::Nonce { nonce: 4 },
+        receiver_id: "bob.near".parse().unwrap(),
+        block_hash: CryptoHash([1; 32]),
+        actions: vec![Action::transfer(NearToken::from_near(1))],
+        nonce_mode: NonceMode::Monotonic,
+    })
+    .sign(&key);
+    let json = serde_json::to_value(SignedTransactionView::from(&signed)).unwrap();
+    assert!(
+        json.get("nonce_mode").is_none() && json.get("nonce_index").is_none(),
+        "{json}"
+    );
+    let view: SignedTransactionView = near_rpc::decode::from_value(json.clone()).unwrap();
+    assert_eq!(
+        SignedTransaction::from_view(&view, CryptoHash([1; 32])).unwrap(),
+        signed
+    );
+    // Strict is shown.
+    let mut strict = json;
+    strict["nonce_mode"] = serde_json::json!("strict");
+    let view: SignedTransactionView = near_rpc::decode::from_value(strict).unwrap();
+    assert!(matches!(
+        SignedTransaction::from_view(&view, CryptoHash([1; 32])),
+        Err(ViewError::HashMismatch { .. })
+    ));
+    let mut empty = SignedTransactionView::from(&signed);
+    empty.signature = "ed25519:".parse().unwrap();
+    assert_eq!(
+        SignedTransaction::from_view(&empty, CryptoHash([1; 32])),
+        Err(ViewError::EmptySignature)
+    );
+    // Signed with an empty signature by hand, the bytes are still whole (nearcore's
+    // empty signature: zeros), and decode.
+    let unsigned =
+        SignedTransaction::new(signed.transaction().clone(), "ed25519:".parse().unwrap());
+    let back = SignedTransaction::from_borsh(&unsigned.to_borsh()).unwrap();
+    assert_eq!(back.signature().as_bytes(), [0; 64]);
+    assert!(!back.verify() && !unsigned.verify());
+}
+
 #[test]
 fn signed_transactions_read_back_from_their_views_given_the_block_hash() {
     let key: SecretKey = "ed25519:3KyUuch8pYP47krBq4DosFEVBMR5wDTMQ8AThzM8kAEcBQEpsPdYTZ2FPX5ZnSoLrerjwg66hwwJaW1wHzprd5k3".parse().unwrap();
@@ -767,7 +862,28 @@ fn hostile_bytes_are_refused_with_where() {
     let mut nested = hex("08030000006161610300000062626201000000");
     nested.push(8);
     let err = Action::from_borsh(&nested).unwrap_err();
-    assert!(err.to_string().contains("delegate"), "{err}");
+    assert_eq!(
+        err.kind,
+        BorshErrorKind::Invalid("a delegate action cannot contain another delegate action".into())
+    );
+    assert_eq!(err.path, "Delegate.delegate_action.actions[0]");
+    assert_eq!(err.offset, nested.len() - 1);
+    // Delegates nested 100 000 deep are refused at the second, on a small stack:
+    // nothing inside is decoded first.
+    let level = hex("08030000006161610300000062626201000000");
+    let deep: Vec<u8> = level
+        .iter()
+        .copied()
+        .cycle()
+        .take(level.len() * 100_000)
+        .collect();
+    let err = std::thread::Builder::new()
+        .stack_size(64 * 1024)
+        .spawn(move || Action::from_borsh(&deep).unwrap_err())
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(err.to_string().contains("cannot contain another"), "{err}");
     // An invalid account id, named.
     let mut bad_id = bytes.clone();
     bad_id[4] = b'A';
@@ -780,7 +896,22 @@ fn hostile_bytes_are_refused_with_where() {
     assert!(err.to_string().contains("increasing"), "{err}");
     // Not base64.
     let err = SignedTransaction::from_base64("not base64!").unwrap_err();
-    assert!(err.to_string().contains("not base64"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("the signed transaction is not base64: "),
+        "{err}"
+    );
+    assert!(!err.to_string().contains("byte"), "{err}");
+    // An ed25519 signature nearcore refuses (the top bits of its last byte set).
+    let mut high = bytes.clone();
+    let last = high.len() - 1;
+    high[last] |= 0b1110_0000;
+    let err = SignedTransaction::from_borsh(&high).unwrap_err();
+    assert_eq!(err.path, "signature");
+    assert!(
+        err.to_string().contains("not an ed25519 signature"),
+        "{err}"
+    );
 }
 
 /// Cheap pseudo-random bytes (no RNG crate): decoding never panics, and whatever

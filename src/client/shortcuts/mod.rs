@@ -550,6 +550,27 @@ impl Client {
         client
     }
 
+    /// A client whose writes wait until `level` (default [`DEFAULT_WAIT_UNTIL`]): `NONE`
+    /// returns once the transaction is accepted, `FINAL` once every receipt is final.
+    /// Shares this client's connections.
+    ///
+    /// ```no_run
+    /// # async fn run(client: near_rpc::client::Client, signer: near_rpc::client::Signer) -> Result<(), Box<dyn std::error::Error>> {
+    /// use near_rpc::types::TxExecutionStatus;
+    /// use near_rpc::NearToken;
+    ///
+    /// let outcome = client
+    ///     .waiting_until(TxExecutionStatus::Final)
+    ///     .transfer(&signer, "bob.near", NearToken::from_near(1))
+    ///     .await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn waiting_until(&self, level: TxExecutionStatus) -> Client {
+        let mut client = self.clone();
+        client.wait_until = level;
+        client
+    }
+
     /// The block views are read at ([`Client::at`]; latest final by default).
     pub fn reads_at(&self) -> &BlockReference {
         &self.read_at
