@@ -7,7 +7,9 @@
 #   1. types:        near-rpc without default features (the types alone);
 #   2. types + tx:   the same with `tx`, signing a transfer;
 #   3. + borsh:      (2) plus borsh 1 with `derive`, deriving one struct: the crate the
-#                    hand-written codec replaces.
+#                    hand-written codec replaces;
+#   4. client:       near-rpc with its default features (the client, `tx` with it), for
+#                    scale.
 #
 # Prints seconds and the number of crates compiled for each.
 #
@@ -45,10 +47,13 @@ borsh = { version = \"1\", features = [\"derive\"] }" "$sign
 #[derive(borsh::BorshSerialize, borsh::BorshDeserialize)]
 pub struct Probe { pub a: u64, pub b: Vec<u8> }"
 
-for name in types types-tx types-tx-borsh; do
+crate client "near-rpc = { path = \"$root\" }" "$sign"
+
+names="types types-tx types-tx-borsh client"
+for name in $names; do
   (cd "$scratch/$name" && cargo fetch --quiet)
 done
-for name in types types-tx types-tx-borsh; do
+for name in $names; do
   start=$(date +%s.%N)
   (cd "$scratch/$name" && cargo build --quiet --target-dir "$scratch/target-$name")
   end=$(date +%s.%N)

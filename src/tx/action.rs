@@ -587,18 +587,23 @@ impl Borsh for DeterministicAccountStateInit {
         field(r, "V1", |r| {
             let code = field(r, "code", GlobalContractIdentifier::decode)?;
             let data = field(r, "data", |r| {
-                let entries = r.seq(|r| Ok((r.bytes()?, r.bytes()?)))?;
                 let mut data = BTreeMap::new();
-                for (index, (key, value)) in entries.into_iter().enumerate() {
+                let mut last: Option<Vec<u8>> = None;
+                r.seq(|r| {
+                    let start = r.offset();
+                    let key = r.bytes()?;
                     // borsh writes a map sorted by key, once each; anything else is
                     // another encoding of the same map, which nodes refuse.
-                    if data.last_key_value().is_some_and(|(last, _)| *last >= key) {
-                        return Err(r
-                            .invalid("map keys not in strictly increasing order")
-                            .in_index(index));
+                    if last.as_ref().is_some_and(|last| *last >= key) {
+                        let mut err = r.invalid("map keys not in strictly increasing order");
+                        err.offset = start;
+                        return Err(err);
                     }
+                    let value = r.bytes()?;
+                    last = Some(key.clone());
                     data.insert(key, value);
-                }
+                    Ok(())
+                })?;
                 Ok(data)
             })?;
             Ok(Self::V1 { code, data })

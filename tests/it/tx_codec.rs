@@ -894,6 +894,9 @@ fn hostile_bytes_are_refused_with_where() {
     let out_of_order = hex("0b0001030000006162630200000001000000620000000001000000610000000001000000000000000000000000000000");
     let err = Action::from_borsh(&out_of_order).unwrap_err();
     assert!(err.to_string().contains("increasing"), "{err}");
+    // At the offending key, the map's second entry.
+    assert_eq!(err.offset, 23);
+    assert_eq!(err.path, "DeterministicStateInit.state_init.V1.data[1]");
     // Not base64.
     let err = SignedTransaction::from_base64("not base64!").unwrap_err();
     assert!(
