@@ -9,11 +9,11 @@
 //! | an outcome (success or failure on chain) | executed, or is executing | returns it |
 //! | `InvalidNonce` | refused now: its nonce is taken (maybe by itself) | asks `tx_status` for it; only if the node does not know it, signs anew with the node's nonce + 1 (at most [`MAX_RESIGNS`] times) |
 //! | `Expired` | refused now: its block is too old | the same, with a fresh block hash |
-//! | another invalid transaction, a request validation error | refused | [`SendError::Rejected`] |
-//! | no connection, TLS failure, request over the limit | never sent | [`SendError::Rejected`] |
+//! | another invalid transaction (balance, key, signature...) | refused now | asks `tx_status` for it; [`SendError::Rejected`] only if the node does not know it |
+//! | a request validation error; no connection, TLS failure, request over the limit | never processed | [`SendError::Rejected`] |
 //! | anything else: a timeout (`TIMEOUT_ERROR` or the transport's), a broken connection, an HTTP or decoding error, the deadline | unknown: it may execute | asks `tx_status` by hash, re-sending the *same* bytes when the node has not seen them; [`SendError::Unresolved`] after [`RESOLVE_ATTEMPTS`] |
 //!
-//! Why the lookup before re-signing: `InvalidNonce` and `Expired` do not prove that the
+//! Why the lookup before re-signing or giving up: a refusal does not prove that the
 //! transaction never ran. nearcore's `send_tx` re-validates a transaction it already
 //! accepted while it waits for it (and says `InvalidNonce` once it has spent its own
 //! nonce), a transport may deliver the same bytes twice (`RetryPolicy::retry_writes`, a
@@ -175,29 +175,31 @@ enum Fate {
     Expired,
     /// Refused: its nonce is past what the chain allows now (the count is off).
     NonceTooLarge,
-    /// Refused, or never sent: it will not execute.
-    Refused,
+    /// Refused for another reason (balance, key, signature, ...).
+    Invalid,
+    /// Never processed: not sent, or a request the node could not read.
+    NotProcessed,
     /// It may have reached a node and may execute.
     Unknown,
 }
 
 fn fate(error: &Error<RpcTransactionError>) -> Fate {
     if certainly_not_sent(error) {
-        return Fate::Refused;
+        return Fate::NotProcessed;
     }
     let Some(rpc) = error.rpc_error() else {
         return Fate::Unknown;
     };
     match &rpc.cause {
-        crate::ErrorCause::RequestValidation(_) => Fate::Refused,
+        crate::ErrorCause::RequestValidation(_) => Fate::NotProcessed,
         crate::ErrorCause::Handler(RpcTransactionError::InvalidTransaction(_))
         | crate::ErrorCause::Missing => match invalid_tx_error(rpc) {
             Some(InvalidTxError::InvalidNonce { ak_nonce, .. }) => Fate::InvalidNonce(ak_nonce),
             Some(InvalidTxError::Expired) => Fate::Expired,
             Some(InvalidTxError::NonceTooLarge { .. }) => Fate::NonceTooLarge,
-            Some(_) => Fate::Refused,
+            Some(_) => Fate::Invalid,
             // A legacy error without a readable reason: refused only if it says so.
-            None if matches!(rpc.cause, crate::ErrorCause::Handler(_)) => Fate::Refused,
+            None if matches!(rpc.cause, crate::ErrorCause::Handler(_)) => Fate::Invalid,
             None => Fate::Unknown,
         },
         // A timeout, a routed or untracked transaction, an internal error: the node may
@@ -277,27 +279,27 @@ impl Client {
                 error: Box::new(error),
             };
             match fate(&error) {
-                Fate::InvalidNonce(_) | Fate::Expired if resigns >= MAX_RESIGNS => {
-                    return Err(rejected(error))
-                }
-                Fate::InvalidNonce(key_nonce) => {
-                    if !self.unknown_to_node(hash, signer).await {
-                        return self.resolve(signed, signer, error).await;
-                    }
-                    signer.observe_nonce(key_nonce);
-                }
-                Fate::Expired => {
-                    if !self.unknown_to_node(hash, signer).await {
-                        return self.resolve(signed, signer, error).await;
-                    }
-                    signer.forget_block();
-                }
-                Fate::NonceTooLarge => {
-                    signer.forget();
-                    return Err(rejected(error));
-                }
-                Fate::Refused => return Err(rejected(error)),
+                Fate::NotProcessed => return Err(rejected(error)),
                 Fate::Unknown => return self.resolve(signed, signer, error).await,
+                // A refusal, but nearcore's `send_tx` re-validates a transaction it
+                // already accepted while it waits (its own spent nonce or balance then
+                // fails): only a node that does not know it has really refused it.
+                refused => {
+                    if !self.unknown_to_node(hash, signer).await {
+                        return self.resolve(signed, signer, error).await;
+                    }
+                    match refused {
+                        Fate::InvalidNonce(key_nonce) if resigns < MAX_RESIGNS => {
+                            signer.observe_nonce(key_nonce)
+                        }
+                        Fate::Expired if resigns < MAX_RESIGNS => signer.forget_block(),
+                        Fate::NonceTooLarge => {
+                            signer.forget();
+                            return Err(rejected(error));
+                        }
+                        _ => return Err(rejected(error)),
+                    }
+                }
             }
             resigns += 1;
         }

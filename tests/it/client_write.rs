@@ -644,7 +644,10 @@ async fn nonce_too_large_makes_the_signer_read_the_key_again() {
             json!({"TxExecutionError": {"InvalidTxError": {"NonceTooLarge": {"tx_nonce": 6, "upper_bound": 5}}}}),
         ),
     );
-    node.with(|s| s.sends.push_back(too_large));
+    node.with(|s| {
+        s.sends.push_back(too_large);
+        s.statuses.push_back(unknown_transaction());
+    });
     let client = client(&node);
     let signer = signer();
     let err = client
@@ -686,19 +689,33 @@ async fn expired_resigns_with_a_fresh_block_hash() {
     assert_eq!(node.count("query"), 2);
 }
 
-/// Any other refusal is final: `Rejected` with the node's reason, nothing re-sent.
+/// Any other refusal, once the node says it does not hold the transaction, is final:
+/// `Rejected` with the node's reason, nothing re-sent. (Held, it is followed: a
+/// refusal of an accepted transaction's re-validation says nothing.)
 #[tokio::test(start_paused = true)]
 async fn other_refusals_are_rejected_with_the_reason() {
+    let not_enough = Reply::Error(
+        200,
+        error(
+            "INVALID_TRANSACTION",
+            json!({}),
+            json!({"TxExecutionError": {"InvalidTxError": {"NotEnoughBalance": {"signer_id": "alice.near", "balance": "1", "cost": "2"}}}}),
+        ),
+    );
+    let node = Node::new(5);
+    node.with(|s| s.sends.push_back(not_enough.clone()));
+    let outcome = client(&node)
+        .transfer(&signer(), "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap();
+    assert_eq!(
+        outcome.outcome.unwrap().transaction_outcome().id,
+        node.sent()[0].hash()
+    );
     let node = Node::new(5);
     node.with(|s| {
-        s.sends.push_back(Reply::Error(
-            200,
-            error(
-                "INVALID_TRANSACTION",
-                json!({}),
-                json!({"TxExecutionError": {"InvalidTxError": {"NotEnoughBalance": {"signer_id": "alice.near", "balance": "1", "cost": "2"}}}}),
-            ),
-        ))
+        s.sends.push_back(not_enough);
+        s.statuses.push_back(unknown_transaction());
     });
     let err = client(&node)
         .transfer(&signer(), "bob.near", NearToken::from_near(1))
@@ -713,6 +730,20 @@ async fn other_refusals_are_rejected_with_the_reason() {
     );
     assert!(err.to_string().contains("NotEnoughBalance"), "{err}");
     assert_eq!(node.count("send_tx"), 1);
+    assert_eq!(node.count("EXPERIMENTAL_tx_status"), 1);
+    // A request the node could not read (a validation error) was never processed.
+    let node = Node::new(5);
+    node.with(|s| {
+        s.sends.push_back(Reply::Error(
+            200,
+            json!({"name": "REQUEST_VALIDATION_ERROR", "cause": {"name": "PARSE_ERROR", "info": {"error_message": "bad"}}}),
+        ))
+    });
+    let err = client(&node)
+        .transfer(&signer(), "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, SendError::Rejected { .. }), "{err}");
     assert_eq!(node.count("EXPERIMENTAL_tx_status"), 0);
 }
 
