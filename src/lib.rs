@@ -17,6 +17,8 @@
 //! - [`decode`]: decoding with errors that name the JSON path of the bad field.
 //! - [`tx`][tx-mod] (feature `tx`, on with `client`): transactions and every action with
 //!   nearcore's borsh encoding, secret keys, signing, near-cli credential files.
+//! - `verify` (feature `verify`, on with `client`): execution proofs and light-client
+//!   blocks checked against a trusted root or head.
 //! - [`client`][client-mod] (feature `client`, default): an async client with typed
 //!   errors, retries, failover and redaction of API keys, a shortcut per common call, and
 //!   the generic [`Client::call`][client-call] for all of them; `blocking` adds a
@@ -76,6 +78,8 @@ mod protocol_config;
 pub mod tx;
 mod tx_response;
 mod value_deserializer;
+#[cfg(feature = "verify")]
+pub mod verify;
 
 #[doc(hidden)]
 #[path = "private.rs"]

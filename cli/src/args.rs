@@ -39,6 +39,7 @@ Exit status:
   4  the response could not be decoded (the message names the JSON path)
   5  the node could not be used: connection, TLS, timeout, HTTP error page, refused
      redirect, wrong response id, response too large, deadline, every endpoint failed
+  6  `verify`: the proof or block does not verify (the failed step on stderr)
 
 Neither an API key nor a URL path is ever printed.";
 
@@ -530,11 +531,39 @@ pub enum Command {
         #[arg(long, value_enum, value_name = "LEVEL", ignore_case = true)]
         wait_until: Option<WaitUntil>,
     },
+    /// Check a node's answer, saved in a file, against what you trust; exit 6 if it fails.
+    #[command(subcommand)]
+    Verify(VerifyCommand),
     /// Print shell completions for SHELL on stdout.
     Completions {
         /// bash, elvish, fish, powershell or zsh.
         #[arg(value_enum, ignore_case = true)]
         shell: clap_complete::Shell,
+    },
+}
+
+/// What `verify` checks.
+#[derive(Subcommand, Debug, Clone, PartialEq, Eq)]
+pub enum VerifyCommand {
+    /// An execution proof (a `light_client_proof` answer: envelope or bare result)
+    /// against a trusted block Merkle root; prints the verified outcome id and block.
+    Proof {
+        /// The proof.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The block Merkle root of the light-client head the proof was asked against.
+        #[arg(long, value_name = "HASH", value_parser = parse_as::<CryptoHash>)]
+        block_merkle_root: CryptoHash,
+    },
+    /// A light-client block (a `next_light_client_block` answer) as the successor of a
+    /// trusted one: heights, epochs, approvals' signatures, stake, next producers.
+    LightClientBlock {
+        /// The block to check.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The trusted block (with its `next_bps`).
+        #[arg(long, value_name = "HEAD_FILE")]
+        trusted_head: PathBuf,
     },
 }
 

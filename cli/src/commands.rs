@@ -23,7 +23,7 @@ use crate::output::{
     describe_decode_error, failure, note, one_line, print_json, report, summarize, write_stdout,
     Failure, EXIT_DECODE, EXIT_IO, EXIT_RPC, EXIT_TRANSPORT,
 };
-use crate::write;
+use crate::{verify, write};
 
 /// Runs a parsed command line.
 pub fn run(invocation: Invocation) -> Result<(), Failure> {
@@ -42,6 +42,13 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             methods::visit(method, decode).unwrap_or_else(|| unknown(method))
         }
         Command::Mock { port, replay } => serve_mock(port, replay.as_deref()),
+        Command::Verify(args::VerifyCommand::Proof {
+            file,
+            block_merkle_root,
+        }) => verify::proof(&file, &block_merkle_root),
+        Command::Verify(args::VerifyCommand::LightClientBlock { file, trusted_head }) => {
+            verify::light_client_block(&file, &trusted_head)
+        }
         Command::Sign {
             key_file,
             nonce,
@@ -264,6 +271,7 @@ async fn call(client: &Client, command: Command) -> Result<(), Failure> {
         Command::Mock { .. }
         | Command::Record { .. }
         | Command::Completions { .. }
+        | Command::Verify(_)
         | Command::Sign { .. }
         | Command::Send { .. }
         | Command::Transfer { .. } => Ok(()),

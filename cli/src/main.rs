@@ -23,6 +23,8 @@
 //!        ACTIONS_JSON                 sign offline: {"signed_tx_base64", "hash"}
 //!   send --key-file FILE --receiver ACCOUNT [--wait-until LEVEL] ACTIONS_JSON
 //!   transfer --key-file FILE RECEIVER AMOUNT_IN_NEAR [--yocto] [--wait-until LEVEL]
+//!   verify proof FILE --block-merkle-root HASH          check an execution proof
+//!   verify light-client-block FILE --trusted-head HEAD_FILE   check a successor block
 //!   tx-status (--hash HASH --sender ACCOUNT | --signed-tx BASE64) [--wait-until LEVEL]
 //!   genesis-config
 //!   protocol-config [--finality F | --block-id HEIGHT_OR_HASH | --genesis]
@@ -53,7 +55,8 @@
 //! `query` result, or a transaction `send`/`transfer` sent that failed on chain; the
 //! typed error as JSON on stdout, a one-line summary on stderr); 4
 //! the response could not be decoded (the message names the JSON path); 5 transport or
-//! HTTP failure without a JSON-RPC body (with a hint when the node was the default one).
+//! HTTP failure without a JSON-RPC body (with a hint when the node was the default one);
+//! 6 `verify` found the proof or block does not verify.
 //! Neither an API key nor a URL path is ever printed: errors show the library's
 //! redacted endpoints, and clap's messages are scrubbed of every argument that may be a
 //! secret.
@@ -61,6 +64,7 @@
 mod args;
 mod commands;
 mod output;
+mod verify;
 mod write;
 
 use std::process::ExitCode;

@@ -20,6 +20,8 @@ pub const EXIT_RPC: u8 = 3;
 pub const EXIT_DECODE: u8 = 4;
 /// Exit status: transport or HTTP failure without a JSON-RPC body.
 pub const EXIT_TRANSPORT: u8 = 5;
+/// Exit status: `verify` found the answer does not verify.
+pub const EXIT_UNVERIFIED: u8 = 6;
 
 /// The longest one-line summary printed on stderr.
 const SUMMARY_LIMIT: usize = 600;

@@ -1172,6 +1172,7 @@ fn every_subcommand_has_help_and_the_version_names_the_spec() {
         "sign",
         "send",
         "transfer",
+        "verify",
         "completions",
     ] {
         let out = near_rpc(&[command, "--help"]);
@@ -1743,4 +1744,159 @@ fn a_transaction_failing_on_chain_exits_3() {
     assert_hides_key(&out, &secret);
     let seen = server.seen();
     assert_eq!(seen.len(), 2);
+}
+
+// --- verify --------------------------------------------------------------------------
+
+#[test]
+fn verify_proof_exits_0_when_it_verifies_and_6_naming_the_step_when_not() {
+    let file =
+        shared_dir().join("fixtures/EXPERIMENTAL_light_client_proof/nearcore-proof_example-1.json");
+    let file = file.to_str().unwrap();
+    let root = "BWwZdhAhjAgKxZ5ycqn1CvXads5DjPMfj4kRdc1rWit8";
+    let out = near_rpc(&["verify", "proof", file, "--block-merkle-root", root]);
+    assert_exit(&out, 0);
+    assert_eq!(out.stdout.lines().count(), 1);
+    let line = out.json();
+    assert_eq!(
+        line["block_hash"],
+        "HqZHDTHSqH6Az22SZgFUjodGFDtfC2qSt4v9uYFpLuFC"
+    );
+    assert_eq!(
+        line["outcome_id"],
+        "BonLrZ2H6KXnp8nwk2k8oCkcYhAFCU4bA8kWsXVv7pSs"
+    );
+    // Another root: the block proof step fails.
+    let out = near_rpc(&["verify", "proof", file, "--block-merkle-root", HASH]);
+    assert_exit(&out, 6);
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert!(
+        out.stderr.contains("block proof does not verify"),
+        "{out:?}"
+    );
+    // nearcore's invalid proof: the outcome root proof step.
+    let invalid =
+        shared_dir().join("fixtures/EXPERIMENTAL_light_client_proof/nearcore-invalid_proof-2.json");
+    let out = near_rpc(&[
+        "verify",
+        "proof",
+        invalid.to_str().unwrap(),
+        "--block-merkle-root",
+        root,
+    ]);
+    assert_exit(&out, 6);
+    assert!(
+        out.stderr.contains("outcome root proof does not verify"),
+        "{out:?}"
+    );
+    // Unreadable (2) and undecodable (4) input.
+    let out = near_rpc(&[
+        "verify",
+        "proof",
+        "/nonexistent/proof.json",
+        "--block-merkle-root",
+        root,
+    ]);
+    assert_exit(&out, 2);
+    let dir = std::env::temp_dir().join(format!("near-rpc-cli-verify-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let not_json = dir.join("not.json");
+    std::fs::write(&not_json, "{").unwrap();
+    assert_exit(
+        &near_rpc(&[
+            "verify",
+            "proof",
+            not_json.to_str().unwrap(),
+            "--block-merkle-root",
+            root,
+        ]),
+        2,
+    );
+    let wrong = dir.join("wrong.json");
+    std::fs::write(&wrong, r#"{"outcome_proof": 1}"#).unwrap();
+    let out = near_rpc(&[
+        "verify",
+        "proof",
+        wrong.to_str().unwrap(),
+        "--block-merkle-root",
+        root,
+    ]);
+    assert_exit(&out, 4);
+    assert!(out.stderr.contains("at `outcome_proof`"), "{out:?}");
+    assert_exit(
+        &near_rpc(&["verify", "proof", file, "--block-merkle-root", "nothash"]),
+        2,
+    );
+}
+
+#[test]
+fn verify_light_client_block_exits_0_for_a_successor_and_6_otherwise() {
+    let chain = std::fs::read_to_string(
+        shared_dir().join("light-client/next_light_client_block/nearlightclient-mainnet.jsonl"),
+    )
+    .unwrap();
+    let lines: Vec<&str> = chain.lines().collect();
+    let dir = std::env::temp_dir().join(format!("near-rpc-cli-lcb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let head = write("head.json", lines[0]);
+    // The envelope form is read too.
+    let next = write(
+        "next.json",
+        &format!(r#"{{"jsonrpc":"2.0","id":"1","result":{}}}"#, lines[1]),
+    );
+    let out = near_rpc(&[
+        "verify",
+        "light-client-block",
+        &next,
+        "--trusted-head",
+        &head,
+    ]);
+    assert_exit(&out, 0);
+    assert_eq!(out.json()["height"], 86673092);
+    // Not a successor: the head itself (height), a block two epochs on (epoch).
+    let out = near_rpc(&[
+        "verify",
+        "light-client-block",
+        &head,
+        "--trusted-head",
+        &head,
+    ]);
+    assert_exit(&out, 6);
+    assert!(out.stderr.contains("height check failed"), "{out:?}");
+    let later = write("later.json", lines[2]);
+    let out = near_rpc(&[
+        "verify",
+        "light-client-block",
+        &later,
+        "--trusted-head",
+        &head,
+    ]);
+    assert_exit(&out, 6);
+    assert!(out.stderr.contains("epoch check failed"), "{out:?}");
+    // A forged approval: another producer's signature in its place.
+    let mut forged: Value = serde_json::from_str(lines[1]).unwrap();
+    let present: Vec<usize> = forged["approvals_after_next"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| !a.is_null())
+        .map(|(i, _)| i)
+        .collect();
+    forged["approvals_after_next"][present[0]] = forged["approvals_after_next"][present[1]].clone();
+    let forged = write("forged.json", &forged.to_string());
+    let out = near_rpc(&[
+        "verify",
+        "light-client-block",
+        &forged,
+        "--trusted-head",
+        &head,
+    ]);
+    assert_exit(&out, 6);
+    assert!(out.stderr.contains("approval signature"), "{out:?}");
 }

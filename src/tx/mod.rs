@@ -63,3 +63,8 @@ pub use transaction::{
     NonceMode, SignedTransaction, Transaction, TransactionNonce, TransactionV0, TransactionV1,
 };
 pub use views::{action_from_view_with_code, ViewError};
+
+/// A borsh writer for the other modules that hash borsh bytes (light-client headers).
+pub(crate) fn borsh_writer() -> borsh::Writer {
+    borsh::Writer::default()
+}

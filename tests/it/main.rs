@@ -36,3 +36,4 @@ mod spec_coverage;
 mod tx_codec;
 mod tx_helpers;
 mod tx_response;
+mod verify;

@@ -1,0 +1,46 @@
+//! A block's hash from its light-client header, as nearcore computes it:
+//! `sha256(sha256(sha256(borsh(inner_lite)) ‖ inner_rest_hash) ‖ prev_block_hash)`, where
+//! `borsh(inner_lite)` is the 208 bytes of height, epoch ids, state and outcome roots,
+//! timestamp, next block producers' hash and block Merkle root. The timestamp hashed is
+//! `timestamp_nanosec`: the JSON number `timestamp` is legacy, and writers that read it
+//! as a float have rounded it.
+
+use super::merkle::combine;
+use crate::tx::borsh_writer;
+use crate::types::BlockHeaderInnerLiteView;
+use crate::CryptoHash;
+
+/// The timestamp nearcore hashes, or why it is not one.
+pub(crate) fn timestamp(inner: &BlockHeaderInnerLiteView) -> Result<u64, String> {
+    inner.timestamp_nanosec.parse().map_err(|_| {
+        format!(
+            "inner_lite.timestamp_nanosec {:?} is not a u64 count of nanoseconds",
+            inner.timestamp_nanosec
+        )
+    })
+}
+
+/// `borsh(inner_lite)`: 208 bytes.
+pub(crate) fn inner_lite_bytes(inner: &BlockHeaderInnerLiteView) -> Result<Vec<u8>, String> {
+    let mut w = borsh_writer();
+    w.u64(inner.height);
+    w.fixed(&inner.epoch_id.0);
+    w.fixed(&inner.next_epoch_id.0);
+    w.fixed(&inner.prev_state_root.0);
+    w.fixed(&inner.outcome_root.0);
+    w.u64(timestamp(inner)?);
+    w.fixed(&inner.next_bp_hash.0);
+    w.fixed(&inner.block_merkle_root.0);
+    Ok(w.into_bytes())
+}
+
+/// The hash of the block whose header parts these are.
+pub(crate) fn block_hash(
+    inner: &BlockHeaderInnerLiteView,
+    inner_rest_hash: &CryptoHash,
+    prev_block_hash: &CryptoHash,
+) -> Result<CryptoHash, String> {
+    let inner_lite_hash = CryptoHash::hash_bytes(&inner_lite_bytes(inner)?);
+    let inner_hash = combine(&inner_lite_hash, inner_rest_hash);
+    Ok(combine(&inner_hash, prev_block_hash))
+}

@@ -1,0 +1,108 @@
+//! Verified reads (feature `verify`, on with `client`): what an RPC node answers,
+//! checked against a root or a head the caller trusts, instead of believed.
+//!
+//! - [`verify_execution_proof`]: a `light_client_proof` answer (a transaction's or
+//!   receipt's outcome with Merkle paths) against a trusted block Merkle root, every step
+//!   checked as nearcore's `neard verify-proof` checks it; a failure names the step
+//!   ([`ProofStep`]).
+//! - [`LightClientHead`]: a trusted block and its epoch's successors' block producers;
+//!   [`LightClientHead::validate`] checks a `next_light_client_block` answer as its
+//!   successor (heights, epochs, every approval's signature, more than 2/3 of the stake,
+//!   the next producers' hash) and [`LightClientHead::advance`] moves to it. A head is
+//!   stored and restored as JSON.
+//!
+//! What a verified answer guarantees: that the chain's block producers (more than 2/3
+//! of the stake of each epoch followed from the trusted head) signed a chain containing
+//! the block, and that the block's outcome root contains exactly this outcome. What it
+//! does not: anything a proof does not cover, such as a view call's result, an account's
+//! balance or the receipts' own outcomes (each needs its own proof), and it cannot tell
+//! a node that withholds an answer. The leaves' positions in their trees are not checked
+//! (see [`verify_execution_proof`]).
+//!
+//! ```
+//! use near_rpc::verify;
+//!
+//! # fn run(answer: serde_json::Value, root: near_rpc::CryptoHash) -> Result<(), Box<dyn std::error::Error>> {
+//! let proof = verify::execution_proof_from_json(answer)?; // an envelope or a bare result
+//! let verified = verify::verify_execution_proof(&proof, &root)?;
+//! println!("outcome {} in block {}", verified.id, verified.block_hash);
+//! # Ok(()) }
+//! ```
+
+mod header;
+mod light_client;
+mod merkle;
+mod proof;
+
+pub use light_client::{producers_hash, BlockError, BlockStep, LightClientHead};
+pub use merkle::MAX_PATH_LEN;
+pub use proof::{outcome_hash, verify_execution_proof, ProofError, ProofStep, VerifiedOutcome};
+
+use crate::decode::DecodeError;
+use crate::types::{
+    LightClientBlockLiteView, RpcLightClientExecutionProofResponse, RpcLightClientNextBlockResponse,
+};
+use crate::CryptoHash;
+
+/// The hash of the block a lite header describes.
+pub fn block_hash(header: &LightClientBlockLiteView) -> Result<CryptoHash, String> {
+    header::block_hash(
+        &header.inner_lite,
+        &header.inner_rest_hash,
+        &header.prev_block_hash,
+    )
+}
+
+/// An execution proof from JSON: a JSON-RPC envelope or its bare `result`. Proofs of
+/// nodes from before 2022 (a `timestamp` string, no `timestamp_nanosec`) are read too.
+pub fn execution_proof_from_json(
+    value: serde_json::Value,
+) -> Result<RpcLightClientExecutionProofResponse, DecodeError> {
+    crate::decode::from_value(normalized(value))
+}
+
+/// A light-client block (`next_light_client_block`'s result) from JSON: an envelope or
+/// the bare result, old timestamps read as in [`execution_proof_from_json`].
+pub fn light_client_block_from_json(
+    value: serde_json::Value,
+) -> Result<RpcLightClientNextBlockResponse, DecodeError> {
+    crate::decode::from_value(normalized(value))
+}
+
+/// The result of an envelope (or the value itself), with every `inner_lite` given the
+/// `timestamp_nanosec` old nodes did not send, from their `timestamp`.
+fn normalized(mut value: serde_json::Value) -> serde_json::Value {
+    if value.get("jsonrpc").is_some() {
+        if let Some(result) = value.get_mut("result") {
+            value = result.take();
+        }
+    }
+    legacy_timestamps(&mut value);
+    value
+}
+
+fn legacy_timestamps(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::Object(inner)) = map.get_mut("inner_lite") {
+                if !inner.contains_key("timestamp_nanosec") {
+                    let nanos = match inner.get("timestamp") {
+                        Some(Value::String(text)) => Some(text.clone()),
+                        Some(Value::Number(n)) if n.is_u64() => Some(n.to_string()),
+                        _ => None,
+                    };
+                    if let Some(nanos) = nanos {
+                        if let Ok(number) = nanos.parse::<u64>() {
+                            inner.insert("timestamp".into(), Value::from(number));
+                        }
+                        inner.insert("timestamp_nanosec".into(), Value::String(nanos));
+                    }
+                }
+            }
+            map.values_mut().for_each(legacy_timestamps);
+        }
+        Value::Array(items) => items.iter_mut().for_each(legacy_timestamps),
+        _ => {}
+    }
+}
