@@ -20,6 +20,10 @@
 //! [`Client::function_call`] and the other write shortcuts send, never signing one
 //! intent twice once it may have reached a node ([`SendError`] says what happened).
 //!
+//! Verified reads: [`Client::verified`] gives a [`VerifiedClient`] whose head follows the
+//! chain's light-client blocks and whose transaction statuses come with every outcome
+//! proven against it.
+//!
 //! Transactions (`send_tx`, `broadcast_tx_*`, marked by
 //! [`RpcMethod::SUBMITS_TRANSACTION`]) are retried or failed over only when they
 //! certainly reached no node. API keys go only to the endpoint they were given for, and
@@ -44,6 +48,7 @@ mod send;
 mod shortcuts;
 mod signer;
 pub mod transport;
+mod verified;
 
 #[cfg(feature = "blocking")]
 pub mod blocking;
@@ -66,6 +71,7 @@ pub use signer::{Signer, BLOCK_HASH_REUSE};
 pub use transport::{
     BoxTransport, PathStyle, RedirectPolicy, Transport, DEFAULT_MAX_RESPONSE_BYTES,
 };
+pub use verified::{Verified, VerifiedClient, VerifyError, MAX_SYNC_BLOCKS};
 
 pub use transport::DEFAULT_TIMEOUT;
 

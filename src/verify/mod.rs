@@ -36,7 +36,9 @@ mod proof;
 
 pub use light_client::{producers_hash, BlockError, BlockStep, LightClientHead};
 pub use merkle::MAX_PATH_LEN;
-pub use proof::{outcome_hash, verify_execution_proof, ProofError, ProofStep, VerifiedOutcome};
+pub use proof::{
+    outcome_hash, outcome_leaf, verify_execution_proof, ProofError, ProofStep, VerifiedOutcome,
+};
 
 use crate::decode::DecodeError;
 use crate::types::{

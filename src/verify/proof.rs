@@ -21,7 +21,9 @@ use std::fmt;
 use super::header;
 use super::merkle::{root_from_path, PathError};
 use crate::tx::borsh_writer;
-use crate::types::{ExecutionStatusView, RpcLightClientExecutionProofResponse};
+use crate::types::{
+    ExecutionOutcomeWithIdView, ExecutionStatusView, RpcLightClientExecutionProofResponse,
+};
 use crate::CryptoHash;
 
 /// The step of an execution proof's check.
@@ -107,7 +109,12 @@ pub struct VerifiedOutcome {
 pub fn outcome_hash(
     proof: &RpcLightClientExecutionProofResponse,
 ) -> Result<CryptoHash, ProofError> {
-    let with_id = &proof.outcome_proof;
+    outcome_leaf(&proof.outcome_proof)
+}
+
+/// The leaf hash of an outcome as a node shows it (in a proof or in a transaction's
+/// status): `sha256(borsh([id, sha256(borsh(partial outcome)), sha256(log)...]))`.
+pub fn outcome_leaf(with_id: &ExecutionOutcomeWithIdView) -> Result<CryptoHash, ProofError> {
     let outcome = &with_id.outcome;
     let mut partial = borsh_writer();
     partial.len(outcome.receipt_ids.len());
