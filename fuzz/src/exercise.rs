@@ -127,6 +127,55 @@ pub fn exercise(input: &[u8], value: Option<&Value>, report: &mut Report) {
             "methods::ALL lists {name}, visit must know it"
         );
     }
+    if let Some(value) = value {
+        verify_calls(value, report);
+    }
+}
+
+/// The verifier (`near_rpc::verify`) on whatever decodes as a proof or a light-client
+/// block: it must never panic. A proof is checked against a root of zeros and against
+/// its own block hash; a whole block becomes a head (trusting its own hash) and is
+/// checked as its own successor, once as it is and once a height higher (which reaches
+/// the signatures).
+fn verify_calls(value: &Value, report: &mut Report) {
+    use near_rpc::verify;
+    let caught = catch_unwind(AssertUnwindSafe(|| {
+        if let Ok(proof) = verify::execution_proof_from_json(value.clone()) {
+            let _ = verify::verify_execution_proof(&proof, &Default::default());
+            if let Ok(hash) = verify::block_hash(&proof.block_header_lite) {
+                let _ = verify::verify_execution_proof(&proof, &hash).map_err(|e| e.to_string());
+            }
+        }
+        if let Ok(block) = verify::light_client_block_from_json(value.clone()) {
+            let header = match (&block.inner_lite, block.inner_rest_hash, block.prev_block_hash) {
+                (Some(inner_lite), Some(inner_rest_hash), Some(prev_block_hash)) => {
+                    near_rpc::types::LightClientBlockLiteView {
+                        inner_lite: inner_lite.clone(),
+                        inner_rest_hash,
+                        prev_block_hash,
+                    }
+                }
+                _ => return,
+            };
+            let Ok(hash) = verify::block_hash(&header) else { return };
+            let Ok(head) = verify::LightClientHead::from_block(&block, &hash) else { return };
+            let _ = head.validate(&block).map_err(|e| e.to_string());
+            let mut higher = block.clone();
+            if let Some(inner) = higher.inner_lite.as_mut() {
+                inner.height = inner.height.wrapping_add(1);
+            }
+            let _ = head.validate(&higher).map_err(|e| e.to_string());
+            let _ = verify::LightClientHead::from_json(head.to_json());
+        }
+    }));
+    report.calls += 1;
+    if caught.is_err() {
+        report.panics.push(Finding {
+            method: "verify",
+            mode: Mode::Result,
+            message: crate::guard::take_panic(),
+        });
+    }
 }
 
 struct Visit<'a> {

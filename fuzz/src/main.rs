@@ -235,6 +235,26 @@ fn load_seeds(options: &Options, dict: &mut Dict, rng: &mut Rng) -> Vec<Vec<u8>>
         }
         seeds.push(bytes);
     }
+    // Light-client proofs and blocks for the verifier: the proofs' files, and the first
+    // two blocks of each chain (a head and its successor).
+    let light_client = options.shared.join("light-client");
+    let mut extra = Vec::new();
+    collect_json_files(&light_client, &mut extra);
+    extra.sort();
+    for file in extra {
+        if let Ok(bytes) = std::fs::read(&file) {
+            seeds.push(bytes);
+        }
+    }
+    if let Ok(entries) = std::fs::read_dir(light_client.join("next_light_client_block")) {
+        let mut chains: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+        chains.sort();
+        for chain in chains.iter().filter(|p| p.extension().is_some_and(|e| e == "jsonl")) {
+            if let Ok(text) = std::fs::read_to_string(chain) {
+                seeds.extend(text.lines().take(2).map(|l| l.as_bytes().to_vec()));
+            }
+        }
+    }
     for seed in &seeds[..HAND_WRITTEN.len()] {
         if let Some(doc) = J::parse(seed) {
             dict.learn(&doc, rng);
