@@ -101,6 +101,13 @@ fn locate(
     ) {
         return DecodeError::new("", first.to_string());
     }
+    // A type error in a document that is not JSON further on: the syntax is what is
+    // wrong (`[1,` for an object says "invalid type: sequence" first).
+    if first.to_string().starts_with("invalid type") {
+        if let Some(syntax) = syntax_error(bytes) {
+            return syntax;
+        }
+    }
     // Whatever an earlier decode on this thread left noted is not this failure's.
     drop(crate::de::mode::take_buffered_failure());
     // The same failure decoded again with the paths inside buffered values tracked; a
@@ -128,6 +135,14 @@ fn locate(
         located.message.push_str(&position);
     }
     located
+}
+
+/// The syntax error of a document that is not JSON, if it is not: what a decoder that
+/// stopped at a type error would otherwise hide. Run on failures only.
+pub(crate) fn syntax_error(bytes: &[u8]) -> Option<DecodeError> {
+    serde_json::from_slice::<serde::de::IgnoredAny>(bytes)
+        .err()
+        .map(|e| DecodeError::new("", e.to_string()))
 }
 
 /// Decodes an already parsed JSON value, tracking the path of any failure (the path costs

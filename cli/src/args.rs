@@ -116,10 +116,22 @@ struct Global {
     #[arg(long, global = true)]
     method_in_path: bool,
     /// The time one attempt may take (default 30; fractions allowed).
-    #[arg(long, value_name = "SECS", global = true, value_parser = timeout)]
+    #[arg(
+        long,
+        value_name = "SECS",
+        global = true,
+        allow_negative_numbers = true,
+        value_parser = timeout
+    )]
     timeout: Option<Duration>,
-    /// Retries of a failing read call (default 3; 0 disables them).
-    #[arg(long, value_name = "N", global = true)]
+    /// Retries of a failing read call (default 3; 0 disables them; at most 10).
+    #[arg(
+        long,
+        value_name = "N",
+        global = true,
+        allow_negative_numbers = true,
+        value_parser = retries
+    )]
     retries: Option<u32>,
 }
 
@@ -265,7 +277,7 @@ pub enum Command {
         #[arg(long, value_name = "ACCOUNT", value_parser = parse_as::<AccountId>, requires = "hash")]
         sender: Option<AccountId>,
         /// The signed transaction, base64 of its borsh bytes (instead of --hash).
-        #[arg(long, value_name = "BASE64", conflicts_with = "sender")]
+        #[arg(long, value_name = "BASE64", conflicts_with = "sender", value_parser = signed_tx)]
         signed_tx: Option<String>,
         /// How long to wait (default EXECUTED_OPTIMISTIC).
         #[arg(long, value_enum, value_name = "LEVEL", ignore_case = true)]
@@ -718,6 +730,20 @@ where
     T::Err: std::fmt::Display,
 {
     text.parse().map_err(|e: T::Err| e.to_string())
+}
+
+/// A retry count: 0 to the client's cap, refused above it rather than capped unsaid.
+fn retries(text: &str) -> Result<u32, String> {
+    let max = near_rpc::client::layers::MAX_RETRIES;
+    let error = || format!("expected a whole number of retries from 0 to {max}");
+    if text.starts_with('-') {
+        return Err(format!("a retry count cannot be negative ({})", error()));
+    }
+    match text.parse::<u32>() {
+        Ok(n) if n <= max => Ok(n),
+        Ok(_) => Err(format!("more than the client's cap of {max} retries")),
+        Err(_) => Err(error()),
+    }
 }
 
 fn timeout(text: &str) -> Result<Duration, String> {

@@ -1900,3 +1900,61 @@ fn verify_light_client_block_exits_0_for_a_successor_and_6_otherwise() {
     assert_exit(&out, 6);
     assert!(out.stderr.contains("approval signature"), "{out:?}");
 }
+
+/// Usage errors name the option at fault, even for a negative number (which clap would
+/// take for an option) or a count over the client's cap (refused, not capped unsaid).
+#[test]
+fn bad_option_values_name_the_option() {
+    for (args, expected) in [
+        (
+            &["--retries", "-1", "status"][..],
+            "invalid value '-1' for '--retries <N>': a retry count cannot be negative",
+        ),
+        (
+            &["--retries", "11", "status"][..],
+            "invalid value '11' for '--retries <N>': more than the client's cap of 10 retries",
+        ),
+        (
+            &["--timeout", "-1", "status"][..],
+            "invalid value '-1' for '--timeout <SECS>'",
+        ),
+        (
+            &["tx-status", "--signed-tx", "not base64!"][..],
+            "for '--signed-tx <BASE64>': the signed transaction is not valid base64",
+        ),
+        (
+            &["send-tx", "--base64", "not base64!"][..],
+            "for '--base64 <B64>': the signed transaction is not valid base64",
+        ),
+    ] {
+        let out = near_rpc(args);
+        assert_exit(&out, 2);
+        assert!(out.stdout.is_empty(), "{args:?}: {out:?}");
+        assert!(
+            out.stderr.contains(expected),
+            "{args:?}: expected {expected:?}: {out:?}"
+        );
+    }
+    assert_exit(
+        &near_rpc(&["--retries", "10", "--network", "mock", "status"]),
+        0,
+    );
+}
+
+/// Text that is not JSON is a syntax error where it breaks, not a type error.
+#[test]
+fn decode_reports_text_that_is_not_json_as_such() {
+    for (body, expected) in [
+        ("not json", "expected `null` at line 1 column 1"),
+        ("[1,", "EOF while parsing a value"),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"result":{"header": }"#,
+            "expected value at line 1 column 45",
+        ),
+    ] {
+        let out = near_rpc_with_stdin(&["decode", "block"], body.as_bytes());
+        assert_exit(&out, 4);
+        assert!(out.stderr.contains(expected), "{body}: {out:?}");
+        assert!(!out.stderr.contains("invalid type"), "{body}: {out:?}");
+    }
+}

@@ -31,6 +31,11 @@ impl Error {
         }))
     }
 
+    /// Whether the text is not JSON (rather than JSON of the wrong shape).
+    pub fn is_syntax(&self) -> bool {
+        self.0.syntax
+    }
+
     /// The text is not JSON at byte `offset`.
     pub fn syntax(message: String, offset: usize) -> Self {
         let mut error = Error::new(message, offset);

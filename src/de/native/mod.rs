@@ -43,7 +43,16 @@ pub fn from_slice<T: Decode>(bytes: &[u8]) -> Result<T, DecodeError> {
     let mut r = Reader::new(bytes);
     T::decode(&mut r)
         .and_then(|value| r.end().map(|()| value))
-        .map_err(|e| e.into_decode_error(bytes))
+        .map_err(|e| {
+            // A type error met before the text stops being JSON: the syntax is what is
+            // wrong (`[1,` read as an object says "invalid type: sequence" first).
+            let syntax = if !e.is_syntax() && e.message().starts_with("invalid type") {
+                crate::decode::syntax_error(bytes)
+            } else {
+                None
+            };
+            syntax.unwrap_or_else(|| e.into_decode_error(bytes))
+        })
 }
 
 /// Reads the value of struct field `name` into `slot`; a field given twice is an error.

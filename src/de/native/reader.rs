@@ -146,7 +146,11 @@ impl<'a> Reader<'a> {
     pub fn invalid_type(&mut self, expected: &str) -> Error {
         let start = self.position();
         let found = match self.peek() {
-            Ok(Next::Null) => "null".to_owned(),
+            // Checked whole: `nope` is no JSON at all, a syntax error, not a null.
+            Ok(Next::Null) => match self.literal(b"null") {
+                Ok(()) => "null".to_owned(),
+                Err(e) => return e,
+            },
             Ok(Next::Bool) => match self.bool() {
                 Ok(b) => format!("boolean `{b}`"),
                 Err(e) => return e,
