@@ -5,8 +5,12 @@
 //! from the head until there is no newer block, validating each (signatures of more than
 //! 2/3 of each epoch's stake) before moving. A verified transaction status then fetches a
 //! `light_client_proof` against the head for the transaction's outcome and for every
-//! receipt's, checks each against the head's block Merkle root, and checks that the
-//! status shows exactly the proven outcomes.
+//! receipt's, checks each against the head's block Merkle root, and checks the status
+//! against them: the transaction's id, every outcome's hashed fields, that the receipts
+//! shown are exactly those the outcomes lead to, and the final status (a value byte for
+//! byte; a failure only as a failure, since nearcore hashes no failure details). Not
+//! proven: the `receipts` views and the `transaction` view (beyond its hash), and a
+//! failure's details.
 //!
 //! What this guarantees, and what it does not, is `near_rpc::verify`'s: a view call's
 //! result, an account's balance, anything without a proof is not covered. The cost is in
@@ -49,7 +53,13 @@ pub enum VerifyError {
         /// The step that failed.
         error: ProofError,
     },
-    /// The answer shows something other than what was proven (or nothing to prove).
+    /// The status has no outcome yet (it was asked to wait less than execution): nothing
+    /// to prove; ask again later.
+    NoOutcome {
+        /// The milestone the transaction had reached.
+        reached: TxExecutionStatus,
+    },
+    /// The answer shows something other than what was proven.
     Mismatch {
         /// What differs.
         message: String,
@@ -64,6 +74,10 @@ impl fmt::Display for VerifyError {
             Self::Proof(e) => write!(f, "cannot read a proof: {e}"),
             Self::Block(e) => write!(f, "the node's light-client block does not verify: {e}"),
             Self::Outcome { id, error } => write!(f, "the outcome of {id}: {error}"),
+            Self::NoOutcome { reached } => write!(
+                f,
+                "the transaction has no outcome to prove yet (it reached {reached:?})"
+            ),
             Self::Mismatch { message } => write!(f, "the answer is not what was proven: {message}"),
         }
     }
@@ -77,7 +91,7 @@ impl std::error::Error for VerifyError {
             Self::Proof(e) => Some(&**e),
             Self::Block(e) => Some(e),
             Self::Outcome { error, .. } => Some(error),
-            Self::Mismatch { .. } => None,
+            Self::NoOutcome { .. } | Self::Mismatch { .. } => None,
         }
     }
 }
@@ -126,8 +140,11 @@ impl VerifiedClient {
     }
 
     /// Moves the head as far as the node's chain goes, validating every light-client
-    /// block on the way; returns the new head. A block that does not validate leaves the
-    /// head where it was.
+    /// block on the way, and returns the new head. A block that does not validate is an
+    /// error and stops the head at the last one that did. A head that knows only the next
+    /// epoch's producers (a checkpoint from `from_block`) cannot check a block of its own
+    /// epoch: give those with `with_current_producers`, or start from the last block of
+    /// an epoch.
     pub async fn sync(&self) -> Result<LightClientHead, VerifyError> {
         let mut head = self.head.lock().await;
         for _ in 0..MAX_SYNC_BLOCKS {
@@ -163,6 +180,12 @@ impl VerifiedClient {
         head: &LightClientHead,
         of: RpcLightClientExecutionProofRequestKind,
     ) -> Result<(ExecutionOutcomeWithIdView, VerifiedOutcome), VerifyError> {
+        let asked = match &of {
+            RpcLightClientExecutionProofRequestKind::Transaction {
+                transaction_hash, ..
+            } => *transaction_hash,
+            RpcLightClientExecutionProofRequestKind::Receipt { receipt_id, .. } => *receipt_id,
+        };
         let request = RpcLightClientExecutionProofRequest {
             light_client_head: head.hash(),
             kind: of,
@@ -172,6 +195,15 @@ impl VerifiedClient {
             .call::<methods::LightClientProofMethod>(request)
             .await
             .map_err(|e| VerifyError::Proof(Box::new(e)))?;
+        // A valid proof of another outcome proves nothing about this one.
+        if asked != proof.outcome_proof.id {
+            return Err(VerifyError::Mismatch {
+                message: format!(
+                    "asked for the outcome of {asked}, the proof is of {}",
+                    proof.outcome_proof.id
+                ),
+            });
+        }
         let root = head.header().inner_lite.block_merkle_root;
         let verified = verify::verify_execution_proof(&proof, &root).map_err(|error| {
             VerifyError::Outcome {
@@ -198,16 +230,22 @@ impl VerifiedClient {
             .await
             .map_err(|e| VerifyError::Status(Box::new(e)))?;
         let Some(outcome) = &status.outcome else {
-            return Err(VerifyError::Mismatch {
-                message: format!(
-                    "the status ({:?}) has no outcome to prove yet",
-                    status.final_execution_status
-                ),
+            return Err(VerifyError::NoOutcome {
+                reached: status.final_execution_status.clone(),
             });
         };
+        let transaction_outcome = outcome.transaction_outcome();
+        if transaction_outcome.id != tx_hash {
+            return Err(VerifyError::Mismatch {
+                message: format!(
+                    "asked for transaction {tx_hash}, the status is of {}",
+                    transaction_outcome.id
+                ),
+            });
+        }
         let head = self.sync().await?;
         let mut shown = vec![(
-            outcome.transaction_outcome(),
+            transaction_outcome,
             RpcLightClientExecutionProofRequestKind::Transaction {
                 sender_id: sender,
                 transaction_hash: tx_hash,
@@ -223,11 +261,13 @@ impl VerifiedClient {
             ));
         }
         let mut outcomes = Vec::with_capacity(shown.len());
-        for (view, of) in shown {
-            let (_, verified) = self.prove(&head, of).await?;
+        for (view, of) in &shown {
+            let (_, verified) = self.prove(&head, of.clone()).await?;
+            // The leaf binds the id and every hashed field of the outcome; the proof's
+            // block is the one after the outcome's, so block hashes are not compared.
             let leaf = verify::outcome_leaf(view)
                 .map_err(|error| VerifyError::Outcome { id: view.id, error })?;
-            if leaf != verified.outcome_hash || view.block_hash != verified.block_hash {
+            if leaf != verified.outcome_hash {
                 return Err(VerifyError::Mismatch {
                     message: format!(
                         "the status shows an outcome of {} that is not the proven one",
@@ -237,6 +277,10 @@ impl VerifiedClient {
             }
             outcomes.push(verified);
         }
+        let proven: Vec<&ExecutionOutcomeWithIdView> =
+            shown.iter().map(|(view, _)| *view).collect();
+        check_receipts_complete(&proven)?;
+        check_final_status(&status, &proven)?;
         Ok(Verified {
             value: status,
             head_hash: head.hash(),
@@ -244,4 +288,83 @@ impl VerifiedClient {
             outcomes,
         })
     }
+}
+
+/// The receipts shown are exactly those the proven outcomes lead to: the transaction's
+/// receipt ids, theirs, and so on. A receipt left out (a failure hidden) or one added
+/// (another transaction's) is refused.
+fn check_receipts_complete(proven: &[&ExecutionOutcomeWithIdView]) -> Result<(), VerifyError> {
+    use std::collections::BTreeSet;
+    let shown: BTreeSet<CryptoHash> = proven.iter().skip(1).map(|o| o.id).collect();
+    let mut reached = BTreeSet::new();
+    let mut next: Vec<CryptoHash> = proven[0].outcome.receipt_ids.clone();
+    while let Some(id) = next.pop() {
+        if !reached.insert(id) {
+            continue;
+        }
+        if let Some(outcome) = proven.iter().find(|o| o.id == id) {
+            next.extend(outcome.outcome.receipt_ids.iter().copied());
+        }
+    }
+    if shown != reached || shown.len() + 1 != proven.len() {
+        let missing: Vec<_> = reached
+            .difference(&shown)
+            .map(ToString::to_string)
+            .collect();
+        let extra: Vec<_> = shown
+            .difference(&reached)
+            .map(ToString::to_string)
+            .collect();
+        return Err(VerifyError::Mismatch {
+            message: format!(
+                "the receipts shown are not those the outcomes lead to (missing {missing:?}, \
+                 not led to {extra:?})"
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The status's final status is what the proven outcomes make it, as nearcore derives
+/// it: the transaction's outcome, followed through `SuccessReceiptId` to the receipt
+/// that ends it. A failure's details are not hashed by nearcore, so only that it failed
+/// is checked; a value is checked byte for byte.
+fn check_final_status(
+    status: &RpcTransactionResponse,
+    proven: &[&ExecutionOutcomeWithIdView],
+) -> Result<(), VerifyError> {
+    use crate::types::{ExecutionStatusView as E, FinalExecutionStatus as F};
+    let Some(outcome) = &status.outcome else {
+        return Ok(());
+    };
+    let mismatch = |why: String| VerifyError::Mismatch { message: why };
+    let mut current = proven[0];
+    // At most one step per outcome: a cycle is refused.
+    for _ in 0..=proven.len() {
+        let agrees = match (&current.outcome.status, outcome.status()) {
+            (E::SuccessReceiptId(id), _) => {
+                current = proven
+                    .iter()
+                    .find(|o| o.id == *id)
+                    .ok_or_else(|| mismatch(format!("the outcome of receipt {id} is not shown")))?;
+                continue;
+            }
+            (E::SuccessValue(proven_value), F::SuccessValue(shown)) => proven_value == shown,
+            (E::Failure(_), F::Failure(_)) => true,
+            (E::Unknown, F::NotStarted | F::Started) => true,
+            _ => false,
+        };
+        return if agrees {
+            Ok(())
+        } else {
+            Err(mismatch(format!(
+                "the final status shown is not what the proven outcomes make it (the chain \
+                 ends at {})",
+                current.id
+            )))
+        };
+    }
+    Err(mismatch(
+        "the outcomes' receipt ids go round in a circle".to_owned(),
+    ))
 }

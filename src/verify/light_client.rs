@@ -24,7 +24,7 @@ use crate::types::{
 use crate::{CryptoHash, KeyType};
 
 /// The step at which a light-client block failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BlockStep {
     /// A field the check needs is missing (an empty answer: no newer block).
@@ -313,23 +313,46 @@ impl LightClientHead {
             .checked_add(2)
             .ok_or_else(|| fail(BlockStep::Height, "the height is too large to be approved"))?;
         message.extend_from_slice(&target.to_le_bytes());
-        let (mut total, mut approved) = (0u128, 0u128);
         let overflow = || fail(BlockStep::Stake, "the stakes add up past 2^128");
-        for (index, (approval, producer)) in
-            block.approvals_after_next.iter().zip(producers).enumerate()
-        {
+        // Every producer's stake counts in the total, approving or not: an answer cut
+        // short must not shrink what more than 2/3 is of.
+        if block.approvals_after_next.len() < producers.len() {
+            return Err(fail(
+                BlockStep::Stake,
+                format!(
+                    "{} approvals for {} block producers: every producer has a slot",
+                    block.approvals_after_next.len(),
+                    producers.len()
+                ),
+            ));
+        }
+        let mut total = 0u128;
+        for (index, producer) in producers.iter().enumerate() {
             let ValidatorStakeView::V1(producer) = producer else {
                 return Err(fail(
                     BlockStep::UnknownProducers,
                     format!("block producer {index} is of a version these bindings do not know"),
                 ));
             };
+            total = total
+                .checked_add(producer.stake.as_yoctonear())
+                .ok_or_else(overflow)?;
+        }
+        let mut approved = 0u128;
+        for (index, (approval, producer)) in
+            block.approvals_after_next.iter().zip(producers).enumerate()
+        {
+            let ValidatorStakeView::V1(producer) = producer else {
+                continue; // refused above
+            };
             let stake = producer.stake.as_yoctonear();
-            total = total.checked_add(stake).ok_or_else(overflow)?;
             let Some(signature) = approval else {
                 continue;
             };
-            if !verify(&producer.public_key, &message, signature) {
+            // nearcore signs approvals with ed25519 only (a secp256k1 key cannot sign the
+            // 41-byte message there), so no other approval is valid.
+            let ed25519 = producer.public_key.key_type() == KeyType::Ed25519;
+            if !ed25519 || !verify(&producer.public_key, &message, signature) {
                 return Err(fail(
                     BlockStep::Signature(index),
                     format!(
@@ -412,8 +435,11 @@ impl LightClientHead {
     }
 
     /// A head stored by [`LightClientHead::to_json`]. Its header must hash to its
-    /// `hash`, and the next epoch's producers to the header's `next_bp_hash`, so that a
-    /// damaged file is refused rather than trusted.
+    /// `hash`, and the next epoch's producers to the header's `next_bp_hash`: a damaged
+    /// file is refused. The head epoch's own producers, when stored, are not checked
+    /// against anything (nothing in the header commits to them): the file is trusted as
+    /// the checkpoint was. An old head is followed as it is; keys of validators that
+    /// have since left could sign a fork from it, so keep heads fresh.
     pub fn from_json(value: serde_json::Value) -> Result<Self, BlockError> {
         let bad = |message: String| fail(BlockStep::Incomplete, message);
         let hash: CryptoHash = crate::decode::from_value(value["hash"].clone())

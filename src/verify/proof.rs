@@ -97,7 +97,9 @@ fn walk(
 pub struct VerifiedOutcome {
     /// The transaction's or receipt's id whose outcome it is.
     pub id: CryptoHash,
-    /// The block the outcome is in.
+    /// The block whose header the proof goes through (nearcore's `outcome_proof.block_hash`:
+    /// the first block with a new chunk after the one the outcome executed in, so not the
+    /// `block_hash` a transaction status shows).
     pub block_hash: CryptoHash,
     /// That block's height.
     pub block_height: u64,

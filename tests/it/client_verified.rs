@@ -90,13 +90,13 @@ fn forge() -> Forge {
             "gas_burnt": 223182562500u64, "tokens_burnt": "22318256250000000000", "executor_id": executor,
             "status": status, "metadata": {"version": 1, "gas_profile": null}}})
     };
-    let mut tx_outcome = outcome(
+    let tx_outcome = outcome(
         tx_hash,
         "alice.near",
         vec![receipt_id],
         json!({"SuccessReceiptId": receipt_id}),
     );
-    let mut receipt_outcome = outcome(receipt_id, "bob.near", vec![], json!({"SuccessValue": ""}));
+    let receipt_outcome = outcome(receipt_id, "bob.near", vec![], json!({"SuccessValue": ""}));
     let leaf = |o: &Value| {
         verify::outcome_leaf(&near_rpc::decode::from_value(o.clone()).unwrap()).unwrap()
     };
@@ -105,8 +105,13 @@ fn forge() -> Forge {
     let outcome_root = CryptoHash::hash_bytes(&chunk_root.0);
     let x = json!({"inner_lite": inner_lite(10, 1, 2, outcome_root, bp_hash, h(8)), "inner_rest_hash": h(11), "prev_block_hash": h(12)});
     let x_hash = lite_hash(&x);
-    tx_outcome["block_hash"] = json!(x_hash);
-    receipt_outcome["block_hash"] = json!(x_hash);
+    // As nearcore: the status shows the block the outcome executed in (h(0) here), the
+    // proof the next block with a new chunk (X): the leaf does not include it.
+    let proven = |o: &Value| {
+        let mut o = o.clone();
+        o["block_hash"] = json!(x_hash);
+        o
+    };
 
     // The trusted head (epoch 1, naming epoch 2's producers) and the next block (epoch
     // 2), whose block Merkle root is X's hash (X the only block under it: empty path).
@@ -135,8 +140,8 @@ fn forge() -> Forge {
         "transaction": near_rpc::types::SignedTransactionView::from(&signed),
         "transaction_outcome": tx_outcome, "receipts_outcome": [receipt_outcome], "receipts": []});
     Forge {
-        tx_proof: proof(&tx_outcome, receipt_leaf, "Right"),
-        receipt_proof: proof(&receipt_outcome, tx_leaf, "Left"),
+        tx_proof: proof(&proven(&tx_outcome), receipt_leaf, "Right"),
+        receipt_proof: proof(&proven(&receipt_outcome), tx_leaf, "Left"),
         head,
         next_block,
         status,
@@ -286,6 +291,54 @@ async fn a_status_that_is_not_what_was_proven_is_refused() {
     assert!(matches!(err, VerifyError::Mismatch { .. }), "{err}");
 }
 
+/// Another transaction's status (with its genuine proofs), a receipt left out, a
+/// final status the outcomes do not make: each refused.
+#[tokio::test]
+async fn a_status_of_another_transaction_or_hiding_a_receipt_is_refused() {
+    let (node, head, _) = setup(|_| {});
+    let err = client(&node)
+        .verified(head)
+        .tx_status(h(99), "alice.near".parse().unwrap(), None)
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("the status is of"), "{err}");
+    let (node, head, tx_hash) = setup(|f| {
+        f.status["receipts_outcome"] = json!([]);
+    });
+    let err = client(&node)
+        .verified(head)
+        .tx_status(tx_hash, "alice.near".parse().unwrap(), None)
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("receipts shown are not those"),
+        "{err}"
+    );
+    for forged in [
+        json!({"SuccessValue": "AQ=="}),
+        json!({"Failure": {"ActionError": {"index": 0, "kind": {"AccountDoesNotExist": {"account_id": "bob.near"}}}}}),
+    ] {
+        let (node, head, tx_hash) = setup(|f| f.status["status"] = forged.clone());
+        let err = client(&node)
+            .verified(head)
+            .tx_status(tx_hash, "alice.near".parse().unwrap(), None)
+            .await
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("final status shown"),
+            "{forged}: {err}"
+        );
+    }
+    // A proof of another outcome than the one asked for.
+    let (node, head, tx_hash) = setup(|f| f.receipt_proof = f.tx_proof.clone());
+    let err = client(&node)
+        .verified(head)
+        .tx_status(tx_hash, "alice.near".parse().unwrap(), None)
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("the proof is of"), "{err}");
+}
+
 #[tokio::test]
 async fn a_forged_light_client_block_stops_the_head() {
     let (node, head, tx_hash) = setup(|f| {
@@ -343,5 +396,5 @@ async fn nothing_to_prove_is_said_so() {
         )
         .await
         .unwrap_err();
-    assert!(err.to_string().contains("no outcome to prove"), "{err}");
+    assert!(matches!(err, VerifyError::NoOutcome { .. }), "{err}");
 }

@@ -512,6 +512,12 @@ fn every_mutation_of_a_block_is_refused() {
         }
     }
     assert!(refused_at.is_some(), "withholding approvals never mattered");
+    // The approvals cut short after the first: every producer's stake still counts.
+    let mut cut = original.clone();
+    let first = first_approval(&original);
+    cut["approvals_after_next"] =
+        json!(original["approvals_after_next"].as_array().unwrap()[..=first]);
+    assert_eq!(check(cut, "cut short"), BlockStep::Stake);
     // A next producer's stake changed: the next producers' hash no longer matches.
     let changed = mutated(&original, "/next_bps/0/stake", |v| *v = json!("1"));
     assert_eq!(check(changed, "next_bps"), BlockStep::NextBpHash);
