@@ -6,8 +6,11 @@
 //! `optimistic`, an account's `block_height` is a block that exists, a transaction's
 //! receipts are the ones `EXPERIMENTAL_receipt` finds.
 //!
-//! Hashes, keys and signatures are deterministic bytes derived from a name (not real
-//! cryptography): the same chain comes back in every run.
+//! Block hashes, outcome roots and the block Merkle tree are computed as nearcore
+//! computes them (`light_client.rs`), keys are real ed25519 keys from seeds derived from
+//! a name, and the validator approves blocks with its own: light-client blocks and
+//! execution proofs verify. The other hashes and signatures are deterministic bytes
+//! derived from a name. The same chain comes back in every run.
 
 use base64::Engine as _;
 use near_rpc::tx::{SecretKey, SignedTransaction};
@@ -82,7 +85,7 @@ fn yocto(amount: u128) -> String {
     amount.to_string()
 }
 
-fn b64(bytes: &[u8]) -> String {
+pub(crate) fn b64(bytes: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
@@ -322,14 +325,20 @@ impl Chain {
 
     // --- blocks --------------------------------------------------------------------
 
-    /// The hash of the block at `height`.
+    /// The hash of the block at `height`: its light-client header's, as nearcore hashes
+    /// it (a submitted transaction changes the outcome root, so the hash, of the block it
+    /// joins).
     pub fn block_hash(&self, height: u64) -> CryptoHash {
-        hash(&format!("block {height}"))
+        let height = height.max(GENESIS_HEIGHT);
+        self.block_hashes(height)[(height - GENESIS_HEIGHT) as usize]
     }
 
     /// The height of the block with hash `hash`, if it exists.
     pub fn height_of(&self, hash: &CryptoHash) -> Option<u64> {
-        (GENESIS_HEIGHT..=self.head).find(|&h| self.block_hash(h) == *hash)
+        self.block_hashes(self.head)
+            .iter()
+            .position(|h| h == hash)
+            .map(|i| GENESIS_HEIGHT + i as u64)
     }
 
     /// The height a finality names: `optimistic` is the head, `near-final` one below,
@@ -344,7 +353,7 @@ impl Chain {
         Some(self.head.saturating_sub(below).max(GENESIS_HEIGHT))
     }
 
-    fn timestamp(&self, height: u64) -> u64 {
+    pub(crate) fn timestamp(&self, height: u64) -> u64 {
         GENESIS_TIME_NS + (height - GENESIS_HEIGHT) * BLOCK_TIME_NS
     }
 
@@ -378,6 +387,8 @@ impl Chain {
     /// The block at `height` (which must exist).
     pub fn block(&self, height: u64) -> Value {
         let prev = self.block_hash(height.saturating_sub(1).max(GENESIS_HEIGHT));
+        // The fields the light-client header has are its.
+        let lite = self.lite_at(height).inner_lite;
         let final_height = height.saturating_sub(2).max(GENESIS_HEIGHT);
         let timestamp = self.timestamp(height);
         json!({
@@ -386,14 +397,14 @@ impl Chain {
                 "height": height,
                 "prev_height": height.saturating_sub(1).max(GENESIS_HEIGHT),
                 "epoch_id": self.epoch_id().to_string(),
-                "next_epoch_id": hash("epoch 2").to_string(),
+                "next_epoch_id": lite.next_epoch_id.to_string(),
                 "hash": self.block_hash(height).to_string(),
                 "prev_hash": prev.to_string(),
                 "prev_state_root": hash(&format!("state root {}", height.saturating_sub(1))).to_string(),
                 "chunk_receipts_root": hash(&format!("receipts root {height}")).to_string(),
                 "chunk_headers_root": hash(&format!("chunk headers {height}")).to_string(),
                 "chunk_tx_root": hash(&format!("tx root {height}")).to_string(),
-                "outcome_root": hash(&format!("outcome root {height}")).to_string(),
+                "outcome_root": lite.outcome_root.to_string(),
                 "chunks_included": 1,
                 "challenges_root": CryptoHash([0; 32]).to_string(),
                 "timestamp": timestamp,
@@ -407,8 +418,8 @@ impl Chain {
                 "challenges_result": [],
                 "last_final_block": self.block_hash(final_height).to_string(),
                 "last_ds_final_block": self.block_hash(height.saturating_sub(1).max(GENESIS_HEIGHT)).to_string(),
-                "next_bp_hash": hash("block producers").to_string(),
-                "block_merkle_root": hash(&format!("block merkle {height}")).to_string(),
+                "next_bp_hash": lite.next_bp_hash.to_string(),
+                "block_merkle_root": lite.block_merkle_root.to_string(),
                 "epoch_sync_data_hash": null,
                 "approvals": [signature(&format!("approval {height}")).to_string()],
                 "signature": signature(&format!("block {height}")).to_string(),
@@ -581,18 +592,18 @@ impl Chain {
 
     // --- transactions ------------------------------------------------------------------
 
-    fn outcome(
+    /// An outcome as nodes show it, without its `block_hash` (`light_client.rs` hashes
+    /// outcomes before blocks have hashes).
+    pub(crate) fn outcome_body(
         &self,
         id: CryptoHash,
         executor: &str,
         status: Value,
         receipt_ids: Vec<CryptoHash>,
         gas: u64,
-        height: u64,
     ) -> Value {
         json!({
             "proof": [],
-            "block_hash": self.block_hash(height).to_string(),
             "id": id.to_string(),
             "outcome": {
                 "logs": [],
@@ -648,18 +659,9 @@ impl Chain {
         if matches!(wait_until, "NONE" | "INCLUDED") {
             return json!({"final_execution_status": wait_until});
         }
-        let (status, action_status) = match &tx.result {
-            Ok(value) => (
-                json!({"SuccessValue": b64(value)}),
-                json!({"SuccessValue": b64(value)}),
-            ),
-            Err(kind) => {
-                let failure = json!({"ActionError": {"index": 0, "kind": kind}});
-                (
-                    json!({"Failure": failure.clone()}),
-                    json!({"Failure": failure}),
-                )
-            }
+        let status = match &tx.result {
+            Ok(value) => json!({"SuccessValue": b64(value)}),
+            Err(kind) => json!({"Failure": {"ActionError": {"index": 0, "kind": kind}}}),
         };
         let transaction = tx.signed_view.clone().unwrap_or_else(|| {
             json!({
@@ -673,22 +675,21 @@ impl Chain {
                 "hash": tx.hash.to_string()
             })
         });
+        let mut outcomes: Vec<Value> = self
+            .outcomes(tx)
+            .into_iter()
+            .map(|(height, mut outcome)| {
+                outcome["block_hash"] = json!(self.block_hash(height).to_string());
+                outcome
+            })
+            .collect();
+        let transaction_outcome = outcomes.remove(0);
         let mut answer = json!({
             "final_execution_status": wait_until,
             "status": status,
             "transaction": transaction,
-            "transaction_outcome": self.outcome(
-                tx.hash,
-                &tx.signer,
-                json!({"SuccessReceiptId": tx.receipt_id(0).to_string()}),
-                vec![tx.receipt_id(0)],
-                223_182_562_500,
-                tx.height,
-            ),
-            "receipts_outcome": [
-                self.outcome(tx.receipt_id(0), &tx.receiver, action_status, vec![tx.receipt_id(1)], 3_951_765_125_000, tx.height + 1),
-                self.outcome(tx.receipt_id(1), &tx.signer, json!({"SuccessValue": ""}), vec![], 0, tx.height + 2)
-            ]
+            "transaction_outcome": transaction_outcome,
+            "receipts_outcome": outcomes
         });
         if with_receipts {
             answer["receipts"] = Value::Array(self.receipts(tx));
@@ -765,22 +766,7 @@ impl Chain {
 
     /// The light-client header of the block at `height`.
     pub fn block_header_lite(&self, height: u64) -> Value {
-        let timestamp = self.timestamp(height);
-        json!({
-            "prev_block_hash": self.block_hash(height.saturating_sub(1).max(GENESIS_HEIGHT)).to_string(),
-            "inner_rest_hash": hash(&format!("inner rest {height}")).to_string(),
-            "inner_lite": {
-                "height": height,
-                "epoch_id": self.epoch_id().to_string(),
-                "next_epoch_id": hash("epoch 2").to_string(),
-                "prev_state_root": hash(&format!("state root {}", height.saturating_sub(1))).to_string(),
-                "outcome_root": hash(&format!("outcome root {height}")).to_string(),
-                "timestamp": timestamp,
-                "timestamp_nanosec": timestamp.to_string(),
-                "next_bp_hash": hash("block producers").to_string(),
-                "block_merkle_root": hash(&format!("block merkle {height}")).to_string()
-            }
-        })
+        json!(self.lite_at(height))
     }
 }
 

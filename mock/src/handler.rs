@@ -7,7 +7,7 @@ use base64::Engine as _;
 use near_rpc::CryptoHash;
 use serde_json::{json, Value};
 
-use crate::chain::{Chain, Transaction, GAS_PRICE, GENESIS_HEIGHT};
+use crate::chain::{Chain, GAS_PRICE, GENESIS_HEIGHT};
 
 /// A JSON-RPC error as nearcore sends it, with the HTTP status it sends it with.
 #[derive(Debug, Clone, PartialEq)]
@@ -254,15 +254,8 @@ pub fn answer(chain: &mut Chain, method: &str, params: &Value) -> Answer {
             Ok(json!({ "block_header_lite": chain.block_header_lite(height), "block_proof": [] }))
         }
         "next_light_client_block" => {
-            let head = chain.height_at("final").unwrap_or(GENESIS_HEIGHT);
-            let lite = chain.block_header_lite(head);
-            Ok(json!({
-                "prev_block_hash": lite["prev_block_hash"],
-                "inner_rest_hash": lite["inner_rest_hash"],
-                "inner_lite": lite["inner_lite"],
-                "next_bps": [],
-                "approvals_after_next": []
-            }))
+            let last = hash_param(params, "last_block_hash")?;
+            Ok(chain.next_light_client_block(&last))
         }
         _ => Err(RpcError::method_not_found(method)),
     }
@@ -352,28 +345,16 @@ fn light_client_proof(chain: &Chain, params: &Value) -> Answer {
         .and_then(|s| s.parse::<CryptoHash>().ok())
         .and_then(|h| chain.height_of(&h))
         .unwrap_or(chain.head);
-    let found: Option<(&Transaction, Option<usize>)> = chain
-        .transaction(&id)
-        .map(|t| (t, None))
-        .or_else(|| chain.receipt(&id).map(|(t, n)| (t, Some(n))));
-    let Some((tx, receipt)) = found else {
-        return Err(RpcError::handler(
-            "UNKNOWN_TRANSACTION_OR_RECEIPT",
+    chain.execution_proof(&id, head).map_err(|name| {
+        RpcError::handler(
+            name,
             json!({ "transaction_or_receipt_id": id.to_string() }),
-            format!("{id} has not been found"),
-        ));
-    };
-    let status = chain.transaction_status(tx, "FINAL", false);
-    let outcome = match receipt {
-        None => status["transaction_outcome"].clone(),
-        Some(n) => status["receipts_outcome"][n].clone(),
-    };
-    Ok(json!({
-        "outcome_proof": outcome,
-        "outcome_root_proof": [],
-        "block_header_lite": chain.block_header_lite(head),
-        "block_proof": []
-    }))
+            match name {
+                "NOT_CONFIRMED" => format!("{id} is not in a block before the light client head"),
+                _ => format!("{id} has not been found"),
+            },
+        )
+    })
 }
 
 /// `query`: the request type picks the view; nearcore answers a failed view call and an

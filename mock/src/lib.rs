@@ -26,6 +26,7 @@
 mod cassette;
 pub mod chain;
 mod handler;
+pub mod light_client;
 mod server;
 mod transport;
 

@@ -398,3 +398,62 @@ async fn nothing_to_prove_is_said_so() {
         .unwrap_err();
     assert!(matches!(err, VerifyError::NoOutcome { .. }), "{err}");
 }
+
+/// The mock node's light-client blocks and proofs verify: a head from its genesis
+/// block (the validator as its epoch's producer) follows the chain, and a finished
+/// transaction's status is proven whole; a transaction signed and sent here too, once
+/// the chain has moved past it.
+#[tokio::test]
+async fn the_mock_nodes_proofs_verify() {
+    use near_rpc_mock::chain::{secret_key, Chain, GENESIS_HEIGHT};
+    use near_rpc_mock::MockNode;
+
+    let chain = Chain::new();
+    let genesis: LightClientBlockLiteView =
+        near_rpc::decode::from_value(chain.block_header_lite(GENESIS_HEIGHT)).unwrap();
+    let producers = near_rpc_mock::light_client::block_producers();
+    let head = LightClientHead::new(genesis, producers.clone())
+        .unwrap()
+        .with_current_producers(producers);
+    let node = MockNode::new();
+    let client = Client::with_transport(node.clone());
+    let verified = client.verified(head);
+    let transfer = &chain.transactions[0];
+    let answer = verified
+        .tx_status(
+            transfer.hash,
+            "alice.mock".parse().unwrap(),
+            Some(TxExecutionStatus::Final),
+        )
+        .await
+        .unwrap();
+    assert_eq!(answer.outcomes.len(), 3);
+    assert_eq!(answer.head_height, chain.height_at("final").unwrap());
+    // The failed call: its failure is proven as a failure.
+    let failed = &chain.transactions[1];
+    let answer = verified
+        .tx_status(failed.hash, "alice.mock".parse().unwrap(), None)
+        .await
+        .unwrap();
+    assert!(answer.value.is_failure());
+
+    // A transaction sent now: not yet below a final head (NOT_CONFIRMED), then proven.
+    let signer =
+        near_rpc::client::Signer::new("alice.mock".parse().unwrap(), secret_key("alice.mock"));
+    let sent = client
+        .transfer(&signer, "bob.mock", NearToken::from_near(1))
+        .await
+        .unwrap();
+    let hash = sent.outcome.unwrap().transaction_outcome().id;
+    let err = verified
+        .tx_status(hash, "alice.mock".parse().unwrap(), None)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, VerifyError::Proof(_)), "{err}");
+    node.advance(5);
+    let answer = verified
+        .tx_status(hash, "alice.mock".parse().unwrap(), None)
+        .await
+        .unwrap();
+    assert_eq!(answer.outcomes[0].id, hash);
+}

@@ -14,6 +14,11 @@ use near_rpc_mock::chain::{self, CONTRACT, GENESIS_HEIGHT, INITIAL_HEAD};
 use near_rpc_mock::MockNode;
 use serde_json::{json, Value};
 
+/// The hash of the mock chain's block at `height`, as it starts.
+fn block(height: u64) -> String {
+    chain::Chain::new().block_hash(height).to_string()
+}
+
 /// A request for every method that the default chain answers with a result.
 fn requests() -> Vec<(&'static str, Value)> {
     let tx = chain::hash("transfer alice to bob").to_string();
@@ -50,7 +55,7 @@ fn requests() -> Vec<(&'static str, Value)> {
         ("health", Value::Null),
         (
             "light_client_proof",
-            json!({"type": "transaction", "transaction_hash": tx, "sender_id": "alice.mock", "light_client_head": chain::hash(&format!("block {INITIAL_HEAD}")).to_string()}),
+            json!({"type": "transaction", "transaction_hash": tx, "sender_id": "alice.mock", "light_client_head": block(INITIAL_HEAD)}),
         ),
         (
             "maintenance_windows",
@@ -59,7 +64,7 @@ fn requests() -> Vec<(&'static str, Value)> {
         ("network_info", Value::Null),
         (
             "next_light_client_block",
-            json!({"last_block_hash": chain::hash(&format!("block {GENESIS_HEIGHT}")).to_string()}),
+            json!({"last_block_hash": block(GENESIS_HEIGHT)}),
         ),
         (
             "query",
@@ -93,15 +98,15 @@ fn requests() -> Vec<(&'static str, Value)> {
         ("EXPERIMENTAL_genesis_config", Value::Null),
         (
             "EXPERIMENTAL_light_client_block_proof",
-            json!({"block_hash": chain::hash(&format!("block {}", chain::TX_HEIGHT)).to_string(), "light_client_head": chain::hash(&format!("block {INITIAL_HEAD}")).to_string()}),
+            json!({"block_hash": block(chain::TX_HEIGHT), "light_client_head": block(INITIAL_HEAD)}),
         ),
         (
             "light_client_block_proof",
-            json!({"block_hash": chain::hash(&format!("block {}", chain::TX_HEIGHT)).to_string(), "light_client_head": chain::hash(&format!("block {INITIAL_HEAD}")).to_string()}),
+            json!({"block_hash": block(chain::TX_HEIGHT), "light_client_head": block(INITIAL_HEAD)}),
         ),
         (
             "EXPERIMENTAL_light_client_proof",
-            json!({"type": "receipt", "receipt_id": receipt, "receiver_id": "bob.mock", "light_client_head": chain::hash(&format!("block {INITIAL_HEAD}")).to_string()}),
+            json!({"type": "receipt", "receipt_id": receipt, "receiver_id": "bob.mock", "light_client_head": block(INITIAL_HEAD)}),
         ),
         (
             "EXPERIMENTAL_maintenance_windows",
@@ -195,7 +200,7 @@ fn error_requests() -> Vec<(&'static str, Value, &'static str)> {
         ),
         (
             "light_client_proof",
-            json!({"type": "transaction", "transaction_hash": chain::hash("nothing").to_string(), "sender_id": "alice.mock", "light_client_head": chain::hash(&format!("block {INITIAL_HEAD}")).to_string()}),
+            json!({"type": "transaction", "transaction_hash": chain::hash("nothing").to_string(), "sender_id": "alice.mock", "light_client_head": block(INITIAL_HEAD)}),
             "UNKNOWN_TRANSACTION_OR_RECEIPT",
         ),
         ("no_such_method", Value::Null, "METHOD_NOT_FOUND"),

@@ -1,0 +1,287 @@
+//! The mock chain as a light client sees it: block hashes computed from light-client
+//! headers as nearcore computes them, outcome roots over the outcomes of each block, a
+//! block Merkle tree, light-client blocks approved by the validator's real key, and
+//! execution proofs with real Merkle paths, so that `near_rpc::verify` accepts them.
+//!
+//! Simplifications, each consistent with what the mock answers elsewhere: one shard
+//! (a block's outcome root is `sha256` of its one chunk's), one epoch (every block's),
+//! one block producer, and an outcome proven through the header of the block it is in.
+
+use near_rpc::types::{
+    BlockHeaderInnerLiteView, Direction, LightClientBlockLiteView, MerklePathItem,
+    ValidatorStakeView, ValidatorStakeViewV1,
+};
+use near_rpc::verify;
+use near_rpc::{CryptoHash, NearToken};
+use serde_json::{json, Value};
+
+use crate::chain::{hash, public_key, secret_key, Chain, Transaction, GENESIS_HEIGHT, VALIDATOR};
+
+/// The validator's stake, as `validators` shows it.
+const STAKE: u128 = 500 * 1_000_000_000_000_000_000_000_000;
+
+/// The block producers of every epoch: the validator alone.
+pub fn block_producers() -> Vec<ValidatorStakeView> {
+    vec![ValidatorStakeView::V1(ValidatorStakeViewV1 {
+        account_id: VALIDATOR.parse().expect("a valid account id"),
+        public_key: public_key(VALIDATOR),
+        stake: NearToken::from_yoctonear(STAKE),
+    })]
+}
+
+/// The epoch every block is in.
+pub fn epoch_id() -> CryptoHash {
+    CryptoHash([0; 32])
+}
+
+/// The epoch after it (never reached).
+pub fn next_epoch_id() -> CryptoHash {
+    hash("epoch 2")
+}
+
+fn combine(a: &CryptoHash, b: &CryptoHash) -> CryptoHash {
+    let mut bytes = [0u8; 64];
+    bytes[..32].copy_from_slice(&a.0);
+    bytes[32..].copy_from_slice(&b.0);
+    CryptoHash::hash_bytes(&bytes)
+}
+
+/// The root of a Merkle tree over `leaves` (nearcore's shape: pairs combined level by
+/// level, an odd last node carried up), and the path of leaf `index` if asked.
+fn merkle(leaves: &[CryptoHash], index: Option<usize>) -> (CryptoHash, Vec<MerklePathItem>) {
+    if leaves.is_empty() {
+        return (CryptoHash([0; 32]), Vec::new());
+    }
+    let mut level = leaves.to_vec();
+    let mut at = index;
+    let mut path = Vec::new();
+    while level.len() > 1 {
+        if let Some(i) = at {
+            let sibling = i ^ 1;
+            if sibling < level.len() {
+                path.push(MerklePathItem {
+                    direction: if sibling < i {
+                        Direction::Left
+                    } else {
+                        Direction::Right
+                    },
+                    hash: level[sibling],
+                });
+            }
+            at = Some(i / 2);
+        }
+        level = level
+            .chunks(2)
+            .map(|pair| match pair {
+                [a, b] => combine(a, b),
+                [a] => *a,
+                _ => unreachable!("chunks of two"),
+            })
+            .collect();
+    }
+    (level[0], path)
+}
+
+impl Chain {
+    /// Every outcome of `tx` with the height of the block it is in: the transaction's,
+    /// its action receipt's and the refund's (`block_hash` left out: the caller adds it).
+    pub(crate) fn outcomes(&self, tx: &Transaction) -> Vec<(u64, Value)> {
+        let action_status = match &tx.result {
+            Ok(value) => json!({"SuccessValue": crate::chain::b64(value)}),
+            Err(kind) => json!({"Failure": {"ActionError": {"index": 0, "kind": kind}}}),
+        };
+        vec![
+            (
+                tx.height,
+                self.outcome_body(
+                    tx.hash,
+                    &tx.signer,
+                    json!({"SuccessReceiptId": tx.receipt_id(0).to_string()}),
+                    vec![tx.receipt_id(0)],
+                    223_182_562_500,
+                ),
+            ),
+            (
+                tx.height + 1,
+                self.outcome_body(
+                    tx.receipt_id(0),
+                    &tx.receiver,
+                    action_status,
+                    vec![tx.receipt_id(1)],
+                    3_951_765_125_000,
+                ),
+            ),
+            (
+                tx.height + 2,
+                self.outcome_body(
+                    tx.receipt_id(1),
+                    &tx.signer,
+                    json!({"SuccessValue": ""}),
+                    vec![],
+                    0,
+                ),
+            ),
+        ]
+    }
+
+    /// The outcomes in the block at `height`, in the chain's order, with their leaves.
+    fn outcomes_at(&self, height: u64) -> Vec<(CryptoHash, CryptoHash)> {
+        let mut leaves = Vec::new();
+        for tx in &self.transactions {
+            for (at, outcome) in self.outcomes(tx) {
+                if at != height {
+                    continue;
+                }
+                let mut with_hash = outcome;
+                with_hash["block_hash"] = json!(CryptoHash([0; 32]).to_string());
+                let view =
+                    near_rpc::decode::from_value(with_hash).expect("the mock's outcome decodes");
+                let leaf = verify::outcome_leaf(&view).expect("the mock's outcome hashes");
+                leaves.push((view.id, leaf));
+            }
+        }
+        leaves
+    }
+
+    /// The outcome root of the block at `height`: `sha256` of its one chunk's.
+    pub(crate) fn outcome_root(&self, height: u64) -> CryptoHash {
+        let leaves: Vec<CryptoHash> = self
+            .outcomes_at(height)
+            .into_iter()
+            .map(|(_, l)| l)
+            .collect();
+        CryptoHash::hash_bytes(&merkle(&leaves, None).0 .0)
+    }
+
+    /// The block's header parts, given its parent's hash and the block Merkle root.
+    fn lite(
+        &self,
+        height: u64,
+        prev: CryptoHash,
+        block_merkle_root: CryptoHash,
+    ) -> LightClientBlockLiteView {
+        let timestamp = self.timestamp(height);
+        LightClientBlockLiteView {
+            inner_lite: BlockHeaderInnerLiteView {
+                block_merkle_root,
+                epoch_id: epoch_id(),
+                height,
+                next_bp_hash: verify::producers_hash(&block_producers()).expect("V1 producers"),
+                next_epoch_id: next_epoch_id(),
+                outcome_root: self.outcome_root(height),
+                prev_state_root: hash(&format!("state root {}", height.saturating_sub(1))),
+                timestamp,
+                timestamp_nanosec: timestamp.to_string(),
+            },
+            inner_rest_hash: hash(&format!("inner rest {height}")),
+            prev_block_hash: prev,
+        }
+    }
+
+    /// The hashes of the blocks from genesis to `height`, in order.
+    pub(crate) fn block_hashes(&self, height: u64) -> Vec<CryptoHash> {
+        let mut hashes: Vec<CryptoHash> = Vec::new();
+        let mut prev = CryptoHash([0; 32]);
+        for h in GENESIS_HEIGHT..=height.max(GENESIS_HEIGHT) {
+            let lite = self.lite(h, prev, merkle(&hashes, None).0);
+            prev = verify::block_hash(&lite).expect("the mock's timestamps are numbers");
+            hashes.push(prev);
+        }
+        hashes
+    }
+
+    /// The light-client header of the block at `height`.
+    pub(crate) fn lite_at(&self, height: u64) -> LightClientBlockLiteView {
+        let height = height.max(GENESIS_HEIGHT);
+        let hashes = self.block_hashes(height);
+        let index = (height - GENESIS_HEIGHT) as usize;
+        let prev = if index == 0 {
+            CryptoHash([0; 32])
+        } else {
+            hashes[index - 1]
+        };
+        self.lite(height, prev, merkle(&hashes[..index], None).0)
+    }
+
+    /// `next_light_client_block` from the block `last`: the latest final block, if it is
+    /// newer, with the validator's approval of the block after next; else `{}`.
+    pub fn next_light_client_block(&self, last: &CryptoHash) -> Value {
+        let Some(final_height) = self.height_at("final") else {
+            return json!({});
+        };
+        let known = self.height_of(last).unwrap_or(0);
+        if final_height <= known || final_height + 1 > self.head {
+            return json!({});
+        }
+        let lite = self.lite_at(final_height);
+        let hash = self.block_hash(final_height);
+        let next = self.lite_at(final_height + 1);
+        let next_lite_hash = CryptoHash::hash_bytes(&inner_lite_bytes(&next.inner_lite));
+        let next_inner_hash = combine(&next_lite_hash, &next.inner_rest_hash);
+        let next_block_hash = combine(&next_inner_hash, &hash);
+        let mut message = vec![0u8];
+        message.extend_from_slice(&next_block_hash.0);
+        message.extend_from_slice(&(final_height + 2).to_le_bytes());
+        let approval = secret_key(VALIDATOR).sign(&message);
+        json!({
+            "prev_block_hash": lite.prev_block_hash,
+            "inner_rest_hash": lite.inner_rest_hash,
+            "inner_lite": lite.inner_lite,
+            "next_block_inner_hash": next_inner_hash,
+            "next_bps": block_producers(),
+            "approvals_after_next": [approval.to_string()],
+        })
+    }
+
+    /// An execution proof of the outcome `id` against the head `head` (by height), or
+    /// why not: unknown, or not below the head.
+    pub fn execution_proof(&self, id: &CryptoHash, head: u64) -> Result<Value, &'static str> {
+        let (height, outcome) = self
+            .transactions
+            .iter()
+            .flat_map(|tx| self.outcomes(tx))
+            .find(|(_, o)| o["id"] == json!(id.to_string()))
+            .ok_or("UNKNOWN_TRANSACTION_OR_RECEIPT")?;
+        if height >= head {
+            return Err("NOT_CONFIRMED");
+        }
+        let leaves = self.outcomes_at(height);
+        let index = leaves
+            .iter()
+            .position(|(i, _)| i == id)
+            .ok_or("UNKNOWN_TRANSACTION_OR_RECEIPT")?;
+        let only_leaves: Vec<CryptoHash> = leaves.iter().map(|(_, l)| *l).collect();
+        let (_, outcome_path) = merkle(&only_leaves, Some(index));
+        let hashes = self.block_hashes(head);
+        let block_index = (height - GENESIS_HEIGHT) as usize;
+        let head_index = (head - GENESIS_HEIGHT) as usize;
+        let (_, block_path) = merkle(&hashes[..head_index], Some(block_index));
+        let mut outcome_proof = outcome;
+        outcome_proof["block_hash"] = json!(hashes[block_index].to_string());
+        outcome_proof["proof"] = json!(outcome_path);
+        Ok(json!({
+            "outcome_proof": outcome_proof,
+            "outcome_root_proof": [],
+            "block_header_lite": self.lite_at(height),
+            "block_proof": block_path,
+        }))
+    }
+}
+
+/// `borsh(inner_lite)`, as `near_rpc::verify` hashes it (208 bytes).
+fn inner_lite_bytes(inner: &BlockHeaderInnerLiteView) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(208);
+    bytes.extend_from_slice(&inner.height.to_le_bytes());
+    for hash in [
+        &inner.epoch_id,
+        &inner.next_epoch_id,
+        &inner.prev_state_root,
+        &inner.outcome_root,
+    ] {
+        bytes.extend_from_slice(&hash.0);
+    }
+    bytes.extend_from_slice(&inner.timestamp.to_le_bytes());
+    bytes.extend_from_slice(&inner.next_bp_hash.0);
+    bytes.extend_from_slice(&inner.block_merkle_root.0);
+    bytes
+}
