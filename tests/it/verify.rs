@@ -540,6 +540,22 @@ fn head_producers(text: &str) -> usize {
     first["next_bps"].as_array().unwrap().len()
 }
 
+/// A header of nearcore 0.38's second version (a `chunk_execution_root`) is refused by
+/// name rather than hashed wrong.
+#[test]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
+fn headers_these_bindings_cannot_hash_are_refused_by_name() {
+    let mut proof = read(PROOFS[6].0);
+    proof["result"]["block_header_lite"]["inner_lite"]["chunk_execution_root"] =
+        json!("11111111111111111111111111111111");
+    let err = verify::execution_proof_from_json(proof).unwrap_err();
+    assert_eq!(
+        err.path(),
+        "block_header_lite.inner_lite.chunk_execution_root",
+        "{err}"
+    );
+}
+
 #[test]
 fn a_stored_head_that_does_not_hash_is_refused() {
     let head = json!({"hash": "11111111111111111111111111111111", "header": {
