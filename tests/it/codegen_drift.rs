@@ -83,9 +83,7 @@ fn build_script_path_produces_the_checked_in_code() {
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
         .find(|m| {
             m["reason"] == "build-script-executed"
-                && m["package_id"]
-                    .as_str()
-                    .is_some_and(|p| p.contains("#near-rpc@"))
+                && m["package_id"].as_str().and_then(package_name) == Some("near-rpc")
         })
         .expect("cargo reports near-rpc's build script");
     assert!(
@@ -126,4 +124,39 @@ fn build_script_specs(shared: &Path) -> Vec<(&'static str, std::path::PathBuf)> 
         .into_iter()
         .zip(documents)
         .collect()
+}
+
+/// The package name in a cargo package id: `path+file:///dir#name@version`, or, when the
+/// directory is named after the package (a clone into `near-rpc/`),
+/// `path+file:///dir/near-rpc#version`.
+fn package_name(id: &str) -> Option<&str> {
+    let (url, fragment) = id.rsplit_once('#')?;
+    match fragment.split_once('@') {
+        Some((name, _version)) => Some(name),
+        None => url.rsplit('/').next(),
+    }
+}
+
+#[test]
+fn package_ids_are_read_in_both_of_cargos_forms() {
+    assert_eq!(
+        package_name("path+file:///work/main#near-rpc@0.1.0"),
+        Some("near-rpc")
+    );
+    assert_eq!(
+        package_name("path+file:///work/near-rpc#0.1.0"),
+        Some("near-rpc")
+    );
+    assert_eq!(
+        package_name("path+file:///work/main/codegen#near-rpc-codegen@0.1.0"),
+        Some("near-rpc-codegen")
+    );
+    assert_eq!(
+        package_name("path+file:///work/codegen#0.1.0"),
+        Some("codegen")
+    );
+    assert_eq!(
+        package_name("registry+https://github.com/rust-lang/crates.io-index#serde@1.0.0"),
+        Some("serde")
+    );
 }
