@@ -127,6 +127,13 @@ pub(crate) fn url_secrets(url: &reqwest::Url) -> Vec<String> {
     if let Some(password) = url.password() {
         found.push(password.to_owned());
     }
+    if let Some(host) = url.host_str() {
+        found.extend(
+            host.split('.')
+                .filter(|l| key_like_label(l))
+                .map(str::to_owned),
+        );
+    }
     if let Some(segments) = url.path_segments() {
         found.extend(segments.filter(|s| looks_like_secret(s)).map(str::to_owned));
     }
@@ -146,6 +153,11 @@ pub(crate) fn url_secrets(url: &reqwest::Url) -> Vec<String> {
         .collect();
     found.extend(decoded);
     found
+}
+
+/// Whether a label of a host name looks like a key: long, and key-like as a whole.
+fn key_like_label(label: &str) -> bool {
+    label.len() >= 16 && looks_like_secret(label)
 }
 
 /// `%XX` sequences decoded, when there are any and the result is UTF-8.
@@ -177,7 +189,13 @@ fn percent_decode(text: &str) -> Option<String> {
 pub(crate) fn show_url(url: &reqwest::Url) -> String {
     let mut shown = format!("{}://", url.scheme());
     if let Some(host) = url.host_str() {
-        shown.push_str(host);
+        // A key pasted as a label of the host (`https://KEY.rpc.example/`) is masked
+        // there too; the host's other labels still say where the call went.
+        let labels: Vec<&str> = host
+            .split('.')
+            .map(|label| if key_like_label(label) { "***" } else { label })
+            .collect();
+        shown.push_str(&labels.join("."));
     }
     if let Some(port) = url.port() {
         shown.push_str(&format!(":{port}"));
@@ -216,6 +234,27 @@ mod tests {
         let secrets = Secrets::new(["v1".to_owned(), "rpc".to_owned()]);
         assert!(secrets.is_empty());
         assert_eq!(secrets.scrub("v1 rpc"), "v1 rpc");
+    }
+
+    #[test]
+    fn a_key_as_a_host_label_is_masked_and_redacted() {
+        let key = "a8f7e6d5c4b3a2918070f6e5d4c3b2a1";
+        let url: reqwest::Url = format!("https://{key}.rpc.example.org/").parse().unwrap();
+        assert_eq!(show_url(&url), "https://***.rpc.example.org");
+        assert!(url_secrets(&url).iter().any(|s| s == key));
+        // An endpoint's Display and Debug go through it.
+        let endpoint: crate::client::Endpoint =
+            format!("https://{key}.rpc.example.org/").parse().unwrap();
+        for shown in [endpoint.to_string(), format!("{endpoint:?}")] {
+            assert!(
+                !shown.contains(key) && shown.contains("***.rpc.example.org"),
+                "{shown}"
+            );
+        }
+        // Ordinary hosts are shown whole.
+        let url: reqwest::Url = "https://rpc.mainnet.near.org/".parse().unwrap();
+        assert_eq!(show_url(&url), "https://rpc.mainnet.near.org");
+        assert!(url_secrets(&url).is_empty());
     }
 
     #[test]
