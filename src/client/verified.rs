@@ -146,23 +146,42 @@ impl VerifiedClient {
     /// epoch: give those with `with_current_producers`, or start from the last block of
     /// an epoch.
     pub async fn sync(&self) -> Result<LightClientHead, VerifyError> {
-        let mut head = self.head.lock().await;
+        // Followed on a copy, so that `head()` and other clones never wait on the
+        // network; what was validated is kept, even when a later block fails.
+        let mut head = self.head().await;
+        let mut result = Ok(());
         for _ in 0..MAX_SYNC_BLOCKS {
             let request = RpcLightClientNextBlockRequest {
                 last_block_hash: head.hash(),
             };
-            let block = self
+            let block = match self
                 .client
                 .call::<methods::NextLightClientBlockMethod>(request)
                 .await
-                .map_err(|e| VerifyError::NextBlock(Box::new(e)))?;
+            {
+                Ok(block) => block,
+                Err(e) => {
+                    result = Err(VerifyError::NextBlock(Box::new(e)));
+                    break;
+                }
+            };
             // An empty answer: the head is the newest block the node can vouch for.
             if block.inner_lite.is_none() {
                 break;
             }
-            head.advance(&block).map_err(VerifyError::Block)?;
+            if let Err(e) = head.advance(&block) {
+                result = Err(VerifyError::Block(e));
+                break;
+            }
         }
-        Ok(head.clone())
+        let mut stored = self.head.lock().await;
+        // Another clone may have moved further meanwhile.
+        if head.height() > stored.height() {
+            *stored = head;
+        }
+        let newest = stored.clone();
+        drop(stored);
+        result.map(|()| newest)
     }
 
     /// The outcome of a transaction or receipt, with its proof checked against the head
