@@ -12,6 +12,7 @@ use near_rpc::types::{
     ValidatorStakeView, ValidatorStakeViewV1,
 };
 use near_rpc::verify;
+use near_rpc::verify::combine_hash as combine;
 use near_rpc::{CryptoHash, NearToken};
 use serde_json::{json, Value};
 
@@ -37,13 +38,6 @@ pub fn epoch_id() -> CryptoHash {
 /// The epoch after it (never reached).
 pub fn next_epoch_id() -> CryptoHash {
     hash("epoch 2")
-}
-
-fn combine(a: &CryptoHash, b: &CryptoHash) -> CryptoHash {
-    let mut bytes = [0u8; 64];
-    bytes[..32].copy_from_slice(&a.0);
-    bytes[32..].copy_from_slice(&b.0);
-    CryptoHash::hash_bytes(&bytes)
 }
 
 /// The root of a Merkle tree over `leaves` (nearcore's shape: pairs combined level by
@@ -216,8 +210,7 @@ impl Chain {
         let lite = self.lite_at(final_height);
         let hash = self.block_hash(final_height);
         let next = self.lite_at(final_height + 1);
-        let next_lite_hash = CryptoHash::hash_bytes(&inner_lite_bytes(&next.inner_lite));
-        let next_inner_hash = combine(&next_lite_hash, &next.inner_rest_hash);
+        let next_inner_hash = verify::inner_hash(&next).expect("the mock's timestamps are numbers");
         let next_block_hash = combine(&next_inner_hash, &hash);
         let mut message = vec![0u8];
         message.extend_from_slice(&next_block_hash.0);
@@ -266,22 +259,4 @@ impl Chain {
             "block_proof": block_path,
         }))
     }
-}
-
-/// `borsh(inner_lite)`, as `near_rpc::verify` hashes it (208 bytes).
-fn inner_lite_bytes(inner: &BlockHeaderInnerLiteView) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(208);
-    bytes.extend_from_slice(&inner.height.to_le_bytes());
-    for hash in [
-        &inner.epoch_id,
-        &inner.next_epoch_id,
-        &inner.prev_state_root,
-        &inner.outcome_root,
-    ] {
-        bytes.extend_from_slice(&hash.0);
-    }
-    bytes.extend_from_slice(&inner.timestamp.to_le_bytes());
-    bytes.extend_from_slice(&inner.next_bp_hash.0);
-    bytes.extend_from_slice(&inner.block_merkle_root.0);
-    bytes
 }

@@ -34,13 +34,24 @@ pub(crate) fn inner_lite_bytes(inner: &BlockHeaderInnerLiteView) -> Result<Vec<u
     Ok(w.into_bytes())
 }
 
+/// The header's inner hash, `sha256(sha256(borsh(inner_lite)) ‖ inner_rest_hash)`: what
+/// a light-client block's `next_block_inner_hash` is of the block after it.
+pub(crate) fn inner_hash(
+    inner: &BlockHeaderInnerLiteView,
+    inner_rest_hash: &CryptoHash,
+) -> Result<CryptoHash, String> {
+    let inner_lite_hash = CryptoHash::hash_bytes(&inner_lite_bytes(inner)?);
+    Ok(combine(&inner_lite_hash, inner_rest_hash))
+}
+
 /// The hash of the block whose header parts these are.
 pub(crate) fn block_hash(
     inner: &BlockHeaderInnerLiteView,
     inner_rest_hash: &CryptoHash,
     prev_block_hash: &CryptoHash,
 ) -> Result<CryptoHash, String> {
-    let inner_lite_hash = CryptoHash::hash_bytes(&inner_lite_bytes(inner)?);
-    let inner_hash = combine(&inner_lite_hash, inner_rest_hash);
-    Ok(combine(&inner_hash, prev_block_hash))
+    Ok(combine(
+        &inner_hash(inner, inner_rest_hash)?,
+        prev_block_hash,
+    ))
 }

@@ -46,6 +46,17 @@ use crate::types::{
 };
 use crate::CryptoHash;
 
+/// `sha256(a ‖ b)`: how nearcore combines two hashes (Merkle nodes, block hashes).
+pub fn combine_hash(a: &CryptoHash, b: &CryptoHash) -> CryptoHash {
+    merkle::combine(a, b)
+}
+
+/// A lite header's inner hash (`sha256(sha256(borsh(inner_lite)) ‖ inner_rest_hash)`),
+/// as a light-client block's `next_block_inner_hash` gives it for the next block.
+pub fn inner_hash(header: &LightClientBlockLiteView) -> Result<CryptoHash, String> {
+    header::inner_hash(&header.inner_lite, &header.inner_rest_hash)
+}
+
 /// The hash of the block a lite header describes.
 pub fn block_hash(header: &LightClientBlockLiteView) -> Result<CryptoHash, String> {
     header::block_hash(

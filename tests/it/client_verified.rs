@@ -21,11 +21,7 @@ fn h(n: u8) -> CryptoHash {
     CryptoHash([n; 32])
 }
 
-fn combine(a: &CryptoHash, b: &CryptoHash) -> CryptoHash {
-    let mut bytes = a.0.to_vec();
-    bytes.extend_from_slice(&b.0);
-    CryptoHash::hash_bytes(&bytes)
-}
+use near_rpc::verify::combine_hash as combine;
 
 /// The forged chain: JSON answers, as a node would give them.
 struct Forge {
