@@ -1,25 +1,12 @@
-//! Calls a contract's view methods (`call_function`) with JSON args and reads typed results.
+//! Calls a contract's view method (`call_function`) with JSON args and reads typed
+//! results: the status-message contract's `get_status`.
 //!
 //! ```sh
 //! cargo run --example contract_view -- [RPC_URL] [CONTRACT]
 //! ```
 
 use near_rpc::client::Client;
-use serde::Deserialize;
 use serde_json::json;
-
-/// What `get_status` returns.
-#[derive(Debug, Deserialize)]
-struct Status {
-    version: String,
-    paused: bool,
-}
-
-/// What `echo` returns: the args it was given.
-#[derive(Debug, Deserialize)]
-struct Greeting {
-    greeting: String,
-}
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -32,27 +19,22 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or_else(|| "contract.mock".into());
     let client = Client::new(&url)?;
 
-    // No args (`()`), a JSON result read into a struct; the contract's logs come along.
-    let result = client.call_function(&contract, "get_status", ()).await?;
-    let status: Status = result.json()?;
-    println!(
-        "version {}, paused: {} (logs: {:?})",
-        status.version, status.paused, result.logs
-    );
+    // JSON args (any `Serialize` value), a JSON result read into a type; the contract's
+    // logs come along.
+    let args = json!({ "account_id": "bob.mock" });
+    let result = client.call_function(&contract, "get_status", args).await?;
+    let status: Option<String> = result.json()?;
+    println!("bob.mock's status: {status:?} (logs: {:?})", result.logs);
 
-    // JSON args: any `Serialize` value.
-    let args = json!({ "greeting": "hello from near-rpc" });
-    let echoed: Greeting = client
-        .call_function(&contract, "echo", args)
+    // `null` reads as `None`.
+    let args = json!({ "account_id": "nobody.mock" });
+    let status: Option<String> = client
+        .call_function(&contract, "get_status", args)
         .await?
         .json()?;
-    println!("echo: {}", echoed.greeting);
+    println!("nobody.mock's status: {status:?}");
 
-    // A result as text.
-    let greeting = client.call_function(&contract, "get_greeting", ()).await?;
-    println!(
-        "get_greeting returned {}",
-        greeting.text().unwrap_or("(not UTF-8)")
-    );
+    // The result as text.
+    println!("as text: {}", result.text().unwrap_or("(not UTF-8)"));
     Ok(())
 }

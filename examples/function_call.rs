@@ -24,23 +24,31 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let signer = Signer::from_env()?;
     let client = Client::new(&url)?;
 
-    let args = json!({ "greeting": "hello from near-rpc" });
+    let args = json!({ "message": "hello from near-rpc" });
     let outcome = client
-        .function_call(&signer, &contract, "set_greeting", args)
+        .function_call(&signer, &contract, "set_status", args)
         .await?;
     println!(
-        "set_greeting on {contract}: failed: {}, returned {:?}",
+        "set_status on {contract}: failed: {}, returned {:?}",
         outcome.is_failure(),
         outcome.success_value().transpose()?
     );
 
     // With gas and a deposit of one yoctoNEAR (what NEP-141 transfers require).
-    let args = json!({ "receiver_id": "bob.mock", "amount": "100" });
+    let args = json!({ "message": "paid for" });
     let gas = NearGas::from_tgas(30);
     let deposit = NearToken::from_yoctonear(1);
     let outcome = client
-        .function_call_with(&signer, &contract, "ft_transfer", args, gas, deposit)
+        .function_call_with(&signer, &contract, "set_status", args, gas, deposit)
         .await?;
-    println!("ft_transfer: failed: {}", outcome.is_failure());
+    println!("with a deposit: failed: {}", outcome.is_failure());
+
+    // What the contract stored, read back by a view call.
+    let args = json!({ "account_id": signer.account_id() });
+    let status: Option<String> = client
+        .call_function(&contract, "get_status", args)
+        .await?
+        .json()?;
+    println!("{}'s status: {status:?}", signer.account_id());
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! sign with near-rpc, see the `transfer` example or `Client::send`.
 //!
 //! ```sh
-//! cargo run --example send_tx -- [RPC_URL] [SIGNED_TX_BASE64]
+//! cargo run --example send_tx -- RPC_URL SIGNED_TX_BASE64
 //! ```
 
 use near_rpc::client::Client;
@@ -14,9 +14,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .nth(1)
         .or_else(|| std::env::var("NEAR_RPC_URL").ok())
         .unwrap_or_else(|| "https://rpc.mainnet.near.org".into());
-    // The base64 of a borsh-encoded SignedTransaction from your signer. The default
-    // bytes are no transaction: only the mock node accepts them.
-    let signed_tx = std::env::args().nth(2).unwrap_or_else(|| "AQIDBA==".into());
+    // The base64 of a borsh-encoded SignedTransaction from your signer (`near-rpc sign`
+    // makes one).
+    let signed_tx = std::env::args()
+        .nth(2)
+        .ok_or("give the signed transaction's base64 (`near-rpc sign` prints one)")?;
     let client = Client::new(&url)?;
 
     // Text that is not base64 is refused before anything is sent.

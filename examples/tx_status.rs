@@ -19,7 +19,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let hash: CryptoHash = args
         .next()
         .as_deref()
-        .unwrap_or("4VsdcoT6LVNb8AUtMboWMz613iqsv8DhxkuhAWDz1R7a")
+        .unwrap_or("DGdWGPRbbmh53HuLYnWmFXhh5VAbGXC6qGVYLW1eVNES")
         .parse()?;
     let sender = args.next().unwrap_or_else(|| "alice.mock".into());
     let client = Client::new(&url)?;

@@ -6,6 +6,8 @@ mod support;
 
 use std::time::{Duration, Instant};
 
+use base64::Engine as _;
+
 use serde_json::{json, Value};
 use support::{
     near_rpc, near_rpc_with_env, near_rpc_with_stdin, refused_url, Reply, Server, Serving,
@@ -763,7 +765,7 @@ fn network_mock_answers_in_process() {
     assert_eq!(out.json()["protocol_version"], 73);
     assert_eq!(out.json()["chain_id"], "mock");
 
-    let transfer = near_rpc_mock::chain::hash("transfer alice to bob").to_string();
+    let transfer = near_rpc_mock::Chain::new().genesis_transfer().to_string();
     let out = near_rpc(&[
         "--network",
         "mock",
@@ -1033,7 +1035,8 @@ fn mock(args: &[&str]) -> support::Run {
 fn views_against_the_mock_node() {
     let out = mock(&["account", "alice.mock"]);
     assert_exit(&out, 0);
-    assert_eq!(out.json()["storage_usage"], 182);
+    // The account record (100 bytes) and its two keys (82 and 134), as nearcore counts.
+    assert_eq!(out.json()["storage_usage"], 316);
     assert!(out.json()["block_height"].as_u64().is_some(), "{out:?}");
     assert!(out.json()["block_hash"].is_string(), "{out:?}");
 
@@ -1054,18 +1057,20 @@ fn views_against_the_mock_node() {
 
     let out = mock(&["code", "contract.mock"]);
     assert_exit(&out, 0);
-    assert_eq!(out.json()["code_base64"], "AGFzbQEAAAA=");
+    let code = near_rpc_mock::contract::status_message().code();
+    assert_eq!(
+        out.json()["code_base64"],
+        base64::engine::general_purpose::STANDARD.encode(code)
+    );
     let out = mock(&["code", "alice.mock"]);
     assert_exit(&out, 3);
     assert!(out.stderr.contains("NO_CONTRACT_CODE"), "{out:?}");
 
     let out = mock(&["state", "contract.mock"]);
     assert_exit(&out, 0);
-    assert!(out.json()["values"]
-        .as_array()
-        .is_some_and(|v| v.len() >= 2));
-    // "greeting", by text or base64.
-    for prefix in [&["--prefix", "greet"][..], &["--prefix-base64", "Z3JlZXQ="]] {
+    assert_eq!(out.json()["values"].as_array().map(Vec::len), Some(2));
+    // The status bob.mock set, by text or base64 of a prefix of its key.
+    for prefix in [&["--prefix", "bob"][..], &["--prefix-base64", "Ym9i"]] {
         let args: Vec<&str> = ["state", "contract.mock", "--proof"]
             .iter()
             .chain(prefix)
@@ -1074,23 +1079,61 @@ fn views_against_the_mock_node() {
         let out = mock(&args);
         assert_exit(&out, 0);
         assert_eq!(out.json()["values"].as_array().map(Vec::len), Some(1));
-        assert_eq!(out.json()["values"][0]["key"], "Z3JlZXRpbmc=");
+        assert_eq!(out.json()["values"][0]["key"], "Ym9iLm1vY2s=");
+    }
+    for prefix in [&["--prefix", "alice"][..], &["--prefix-base64", "YWxpY2U="]] {
+        let args: Vec<&str> = ["state", "contract.mock"]
+            .iter()
+            .chain(prefix)
+            .copied()
+            .collect();
+        assert_eq!(mock(&args).json()["values"], json!([]));
     }
 
+    // The status-message contract: a JSON string, or null, and a log.
+    let out = mock(&[
+        "view",
+        "contract.mock",
+        "get_status",
+        "--args",
+        r#"{"account_id": "bob.mock"}"#,
+    ]);
+    assert_exit(&out, 0);
+    assert_eq!(out.json()["result"], "hello from bob");
+    assert_eq!(out.stderr, "log: get_status for account_id bob.mock\n");
+    let args = base64::engine::general_purpose::STANDARD.encode(r#"{"account_id":"alice.mock"}"#);
+    let out = mock(&[
+        "view",
+        "contract.mock",
+        "get_status",
+        "--args-base64",
+        &args,
+    ]);
+    assert_exit(&out, 0);
+    assert_eq!(out.json()["result"], json!(null));
+    // A method that panics: a contract error, exit 3.
     let out = mock(&["view", "contract.mock", "get_status"]);
-    assert_exit(&out, 0);
-    assert_eq!(
-        out.json()["result"],
-        json!({"paused": false, "version": "1.0.0"})
-    );
-    assert_eq!(out.stderr, "log: viewed status\n");
-    let out = mock(&["view", "contract.mock", "echo", "--args-base64", "aGk="]);
-    assert_exit(&out, 0);
-    assert_eq!(out.json()["result"], "hi", "not JSON: printed as text");
-    let out = mock(&["view", "contract.mock", "echo", "--args", r#"{"n": 1}"#]);
-    assert_eq!(out.json()["result"], json!({"n": 1}));
+    assert_exit(&out, 3);
+    assert!(out.stderr.contains("Smart contract panicked"), "{out:?}");
     let out = mock(&["view", "contract.mock", "no_such_method"]);
     assert_exit(&out, 3);
+}
+
+/// A 1 yoctoNEAR transfer from bob.mock to alice.mock with `nonce`, signed with bob's
+/// key against the mock chain's head as it starts.
+fn mock_transfer(nonce: u64) -> near_rpc::tx::SignedTransaction {
+    use near_rpc::tx::{Action, Transaction};
+    use near_rpc_mock::chain;
+    let chain = chain::Chain::new();
+    Transaction::new(
+        "bob.mock".parse().unwrap(),
+        chain::public_key("bob.mock"),
+        nonce,
+        "alice.mock".parse().unwrap(),
+        chain.block_hash(chain.head()),
+        vec![Action::transfer(near_rpc::NearToken::from_yoctonear(1))],
+    )
+    .sign(&chain::secret_key("bob.mock"))
 }
 
 #[test]
@@ -1130,18 +1173,26 @@ fn calls_against_the_mock_node() {
     let out = mock(&[
         "send-tx",
         "--base64",
-        "AAAA",
+        &mock_transfer(2).to_base64(),
         "--wait-until",
         "Included_Final",
     ]);
     assert_exit(&out, 0);
-    assert!(out.json()["final_execution_status"].is_string(), "{out:?}");
+    // The level reached, at least the one asked for: its receipt ran before its block
+    // was final.
+    assert_eq!(out.json()["final_execution_status"], "EXECUTED", "{out:?}");
     let dir = std::env::temp_dir().join(format!("near-rpc-send-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("tx.borsh");
-    std::fs::write(&file, [0u8, 1, 2, 3]).unwrap();
+    std::fs::write(&file, mock_transfer(2).to_borsh()).unwrap();
     let out = mock(&["send-tx", "--file", file.to_str().unwrap()]);
     assert_exit(&out, 0);
+    assert_eq!(out.json()["status"], json!({"SuccessValue": ""}), "{out:?}");
+    // Bytes that are no transaction: the node's parse error.
+    std::fs::write(&file, [0u8, 1, 2, 3]).unwrap();
+    let out = mock(&["send-tx", "--file", file.to_str().unwrap()]);
+    assert_exit(&out, 3);
+    assert!(out.stderr.contains("PARSE_ERROR"), "{out:?}");
     std::fs::remove_dir_all(&dir).unwrap();
     assert_exit(&mock(&["send-tx", "--base64", "not base64!"]), 2);
     assert_exit(&mock(&["send-tx", "--file", "/nonexistent/tx"]), 2);
@@ -1613,8 +1664,8 @@ fn transfer_and_send_against_the_mock_node() {
         );
         assert_eq!(outcome["transaction"]["signer_id"], "alice.mock");
         assert_eq!(outcome["transaction"]["receiver_id"], "bob.mock");
-        // The mock's key for alice.mock had nonce 7.
-        assert_eq!(outcome["transaction"]["nonce"], 8);
+        // The mock's key for alice.mock had nonce 9 (its two genesis transactions).
+        assert_eq!(outcome["transaction"]["nonce"], 10);
         assert_hides_key(&out, &secret);
     }
     let out = mock(&[
@@ -1625,14 +1676,14 @@ fn transfer_and_send_against_the_mock_node() {
         "contract.mock",
         "--wait-until",
         "final",
-        r#"[{"FunctionCall": {"method_name": "set_greeting", "args": "e30=", "gas": 30000000000000, "deposit": "0"}}]"#,
+        r#"[{"FunctionCall": {"method_name": "set_status", "args": "eyJtZXNzYWdlIjoiaGkifQ==", "gas": 30000000000000, "deposit": "0"}}]"#,
     ]);
     assert_exit(&out, 0);
     let outcome = out.json();
     assert_eq!(outcome["final_execution_status"], "FINAL");
     assert_eq!(
         outcome["transaction"]["actions"][0]["FunctionCall"]["method_name"],
-        "set_greeting"
+        "set_status"
     );
     assert_eq!(
         outcome["transaction_outcome"]["id"],
@@ -1697,53 +1748,30 @@ fn transfer_refuses_bad_amounts_and_sends_nothing() {
 }
 
 /// A transaction that fails on chain: the outcome on stdout, the failure on stderr,
-/// exit 3.
+/// exit 3. The mock executes it: a transfer to an account that does not exist.
 #[test]
 fn a_transaction_failing_on_chain_exits_3() {
-    use near_rpc::tx::{Action, Transaction};
-    let (file, secret) = key_file("alice.near", "alice.mock");
-    let key = near_rpc_mock::chain::secret_key("alice.mock");
-    let block = "11111111111111111111111111111111";
-    // The transaction the CLI will sign (nonce 5 + 1, at the key's block), failed.
-    let signed = Transaction::new(
-        "alice.near".parse().unwrap(),
-        key.public_key(),
-        6,
-        "bob.near".parse().unwrap(),
-        block.parse().unwrap(),
-        vec![Action::transfer(near_rpc::NearToken::from_near(1))],
-    )
-    .sign(&key);
-    let mut chain = near_rpc_mock::Chain::new();
-    let mut tx = chain.submit(&signed.to_borsh());
-    tx.result = Err(json!({"AccountDoesNotExist": {"account_id": "bob.near"}}));
-    let outcome = chain.transaction_status(&tx, "EXECUTED_OPTIMISTIC", false);
-    let key_answer = json!({"jsonrpc": "2.0", "id": "1", "result": {"nonce": 5, "permission": "FullAccess", "block_height": 9, "block_hash": block}});
-    let send_answer = json!({"jsonrpc": "2.0", "id": "1", "result": outcome});
-    let server = Server::start(vec![
-        Reply::json(&key_answer.to_string()),
-        Reply::json(&send_answer.to_string()),
+    let (file, secret) = key_file("alice.mock", "alice.mock");
+    let out = mock(&[
+        "transfer",
+        "--key-file",
+        file.to_str().unwrap(),
+        "nobody.mock",
+        "1",
     ]);
-    let out = run(
-        &at(&server.url("")),
-        &[
-            "transfer",
-            "--key-file",
-            file.to_str().unwrap(),
-            "bob.near",
-            "1",
-        ],
-    );
     assert_exit(&out, 3);
-    assert_eq!(out.json()["transaction"]["hash"], signed.hash().to_string());
+    let outcome = out.json();
+    assert_eq!(outcome["transaction"]["receiver_id"], "nobody.mock");
+    assert_eq!(
+        outcome["status"]["Failure"]["ActionError"]["kind"],
+        json!({"AccountDoesNotExist": {"account_id": "nobody.mock"}})
+    );
     assert_one_line(&out.stderr);
     assert!(
         out.stderr.contains("failed on chain") && out.stderr.contains("AccountDoesNotExist"),
         "{out:?}"
     );
     assert_hides_key(&out, &secret);
-    let seen = server.seen();
-    assert_eq!(seen.len(), 2);
 }
 
 // --- verify --------------------------------------------------------------------------

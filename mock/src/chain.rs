@@ -1,10 +1,11 @@
-//! The mock node's chain, authored here: one shard, blocks from height
-//! [`GENESIS_HEIGHT`] up to a head that advances on request, four accounts with keys, a
-//! contract with canned view methods, and two finished transactions (one success, one
-//! failure) with their receipts. Every answer is built from this one model, so answers
-//! agree with each other: the block `status` calls latest is the one `block` returns at
-//! `optimistic`, an account's `block_height` is a block that exists, a transaction's
-//! receipts are the ones `EXPERIMENTAL_receipt` finds.
+//! The mock node's chain, authored here: its state (accounts, keys, contracts and
+//! their storage), its blocks from height [`GENESIS_HEIGHT`] up to a head that advances
+//! as blocks are produced, and the transactions submitted to it with their receipts and
+//! outcomes (`runtime.rs` executes them). Every answer is built from this one model, so
+//! answers agree with each other: the block `status` calls latest is the one `block`
+//! returns at `optimistic`, an account's `block_height` is a block that exists, a
+//! transaction is in the chunk of the block its outcome names, its receipts are the ones
+//! `EXPERIMENTAL_receipt` finds.
 //!
 //! Block hashes, outcome roots and the block Merkle tree are computed as nearcore
 //! computes them (`light_client.rs`), keys are real ed25519 keys from seeds derived from
@@ -12,11 +13,15 @@
 //! execution proofs verify. The other hashes and signatures are deterministic bytes
 //! derived from a name. The same chain comes back in every run.
 
+use std::collections::{BTreeMap, HashMap};
+
 use base64::Engine as _;
-use near_rpc::tx::{SecretKey, SignedTransaction};
-use near_rpc::types::{ActionView, SignedTransactionView};
-use near_rpc::{CryptoHash, PublicKey, Signature};
+use near_rpc::tx::{Action, SecretKey, SignedTransaction};
+use near_rpc::{AccountId, CryptoHash, NearGas, NearToken, PublicKey, Signature};
 use serde_json::{json, Value};
+
+use crate::contract::Contract;
+use crate::fees;
 
 /// The chain id.
 pub const CHAIN_ID: &str = "mock";
@@ -39,9 +44,7 @@ pub const CONTRACT: &str = "contract.mock";
 
 const GENESIS_TIME_NS: u64 = 1_700_000_000_000_000_000;
 const BLOCK_TIME_NS: u64 = 1_000_000_000;
-const NEAR: u128 = 1_000_000_000_000_000_000_000_000;
-/// A tiny WebAssembly module header: the contract's code.
-const CODE: &[u8] = b"\0asm\x01\0\0\0";
+pub(crate) const NEAR: u128 = 1_000_000_000_000_000_000_000_000;
 
 /// Deterministic bytes for `name` (a splitmix64 stream; no cryptographic meaning).
 pub fn bytes_of<const N: usize>(name: &str) -> [u8; N] {
@@ -81,12 +84,59 @@ fn signature(name: &str) -> Signature {
     Signature::ed25519(bytes_of::<64>(&format!("signature {name}")))
 }
 
-fn yocto(amount: u128) -> String {
+pub(crate) fn yocto(amount: u128) -> String {
     amount.to_string()
 }
 
 pub(crate) fn b64(bytes: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// The two transactions every mock chain starts with, signed by alice.mock's key.
+fn genesis_transactions(block_hash: CryptoHash) -> [SignedTransaction; 2] {
+    let alice: AccountId = "alice.mock".parse().expect("a valid account id");
+    let key = secret_key("alice.mock");
+    let sign = |nonce: u64, receiver: &str, action: Action| {
+        near_rpc::tx::Transaction::new(
+            alice.clone(),
+            key.public_key(),
+            nonce,
+            receiver.parse().expect("a valid account id"),
+            block_hash,
+            vec![action],
+        )
+        .sign(&key)
+    };
+    [
+        sign(8, "bob.mock", Action::transfer(NearToken::from_near(1))),
+        sign(
+            9,
+            CONTRACT,
+            Action::function_call(
+                "set_status",
+                br#"{"text":"hi"}"#.to_vec(),
+                NearGas::from_tgas(30),
+                NearToken::from_yoctonear(0),
+            ),
+        ),
+    ]
+}
+
+/// What an access key may sign.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Permission {
+    /// Anything.
+    FullAccess,
+    /// Calls without deposit of `methods` (any when empty) on `receiver`, paying fees
+    /// from `allowance` (unlimited when `None`).
+    FunctionCall {
+        /// The contract it may call.
+        receiver: String,
+        /// The methods it may call (any when empty).
+        methods: Vec<String>,
+        /// What it may still spend on fees, in yoctoNEAR.
+        allowance: Option<u128>,
+    },
 }
 
 /// An access key of an account.
@@ -96,8 +146,40 @@ pub struct Key {
     pub public_key: PublicKey,
     /// Its nonce.
     pub nonce: u64,
-    /// `None`: full access; `Some((receiver, methods, allowance))`: function calls only.
-    pub function_call: Option<(String, Vec<String>, Option<u128>)>,
+    /// What it may sign.
+    pub permission: Permission,
+}
+
+impl Key {
+    /// A full-access key with nonce `nonce`.
+    pub fn full_access(public_key: PublicKey, nonce: u64) -> Self {
+        Self {
+            public_key,
+            nonce,
+            permission: Permission::FullAccess,
+        }
+    }
+
+    /// The bytes it takes in storage: its public key and its access key, borsh-encoded,
+    /// and a record's overhead (nearcore's count).
+    pub fn storage_bytes(&self) -> u64 {
+        let public_key = 1 + self.public_key.as_bytes().len() as u64;
+        let permission = match &self.permission {
+            Permission::FullAccess => 1,
+            Permission::FunctionCall {
+                receiver,
+                methods,
+                allowance,
+            } => {
+                1 + if allowance.is_some() { 17 } else { 1 }
+                    + 4
+                    + receiver.len() as u64
+                    + 4
+                    + methods.iter().map(|m| 4 + m.len() as u64).sum::<u64>()
+            }
+        };
+        public_key + 8 + permission + fees::NUM_EXTRA_BYTES_RECORD
+    }
 }
 
 /// An account.
@@ -109,44 +191,105 @@ pub struct Account {
     pub amount: u128,
     /// Its locked (staked) balance.
     pub locked: u128,
-    /// Bytes of storage it uses.
-    pub storage_usage: u64,
     /// Its access keys.
     pub keys: Vec<Key>,
-    /// Whether the contract code is deployed on it.
-    pub has_code: bool,
-    /// Its contract state, as (key, value) bytes.
-    pub state: Vec<(Vec<u8>, Vec<u8>)>,
+    /// Its contract code, if any (see [`Contract::code`]).
+    pub code: Option<Vec<u8>>,
+    /// Its contract state.
+    pub state: BTreeMap<Vec<u8>, Vec<u8>>,
 }
 
 impl Account {
-    fn new(id: &str, near: u128) -> Self {
+    /// An account of `near` NEAR with one full-access key, [`public_key`]`(id)`.
+    pub fn new(id: &str, near: u128) -> Self {
         Self {
             id: id.to_owned(),
             amount: near * NEAR,
             locked: 0,
-            storage_usage: 182,
-            keys: vec![Key {
-                public_key: public_key(id),
-                nonce: 1,
-                function_call: None,
-            }],
-            has_code: false,
-            state: Vec::new(),
+            keys: vec![Key::full_access(public_key(id), 1)],
+            code: None,
+            state: BTreeMap::new(),
         }
     }
 
     /// The hash of its code (all zeros without code, as nearcore shows it).
     pub fn code_hash(&self) -> CryptoHash {
-        if self.has_code {
-            hash("code")
+        self.code
+            .as_deref()
+            .map_or(CryptoHash([0; 32]), CryptoHash::hash_bytes)
+    }
+
+    /// The bytes of storage it uses, counted as nearcore counts them: the account
+    /// record, its keys, its code and its state entries.
+    pub fn storage_usage(&self) -> u64 {
+        fees::NUM_BYTES_ACCOUNT
+            + self.keys.iter().map(Key::storage_bytes).sum::<u64>()
+            + self.code.as_ref().map_or(0, |c| c.len() as u64)
+            + self
+                .state
+                .iter()
+                .map(|(k, v)| (k.len() + v.len()) as u64 + fees::NUM_EXTRA_BYTES_RECORD)
+                .sum::<u64>()
+    }
+
+    /// The balance its storage requires it to hold (none up to the zero-balance limit).
+    pub fn storage_cost(&self) -> u128 {
+        let usage = self.storage_usage();
+        if usage <= fees::ZERO_BALANCE_ACCOUNT_STORAGE_LIMIT {
+            0
         } else {
-            CryptoHash([0; 32])
+            u128::from(usage) * fees::STORAGE_AMOUNT_PER_BYTE
         }
+    }
+
+    /// Its key `public_key`.
+    pub fn key(&self, public_key: &PublicKey) -> Option<&Key> {
+        self.keys.iter().find(|k| &k.public_key == public_key)
     }
 }
 
-/// A transaction the chain knows, with its outcome.
+/// One execution outcome: of a transaction (its conversion to a receipt) or of a receipt.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The transaction hash or receipt id.
+    pub id: CryptoHash,
+    /// The height of the block it is in.
+    pub height: u64,
+    /// The account that executed it.
+    pub executor: String,
+    /// nearcore's `ExecutionStatusView` (`SuccessValue`, `SuccessReceiptId`, `Failure`).
+    pub status: Value,
+    /// The receipts it created.
+    pub receipt_ids: Vec<CryptoHash>,
+    /// Gas burnt.
+    pub gas_burnt: u64,
+    /// Tokens burnt (gas burnt at the gas price).
+    pub tokens_burnt: u128,
+    /// Logs.
+    pub logs: Vec<String>,
+}
+
+impl Outcome {
+    /// The outcome as nodes show it, without its `block_hash` (the block's hash depends
+    /// on its outcomes, so the caller adds it).
+    pub fn to_json(&self) -> Value {
+        json!({
+            "proof": [],
+            "id": self.id.to_string(),
+            "outcome": {
+                "logs": self.logs,
+                "receipt_ids": self.receipt_ids.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                "gas_burnt": self.gas_burnt,
+                "tokens_burnt": yocto(self.tokens_burnt),
+                "executor_id": self.executor,
+                "status": self.status,
+                "metadata": {"version": 1, "gas_profile": null}
+            }
+        })
+    }
+}
+
+/// A transaction the chain knows: submitted, included, executed.
 #[derive(Debug, Clone)]
 pub struct Transaction {
     /// Its hash.
@@ -155,33 +298,116 @@ pub struct Transaction {
     pub signer: String,
     /// Who received it.
     pub receiver: String,
-    /// The height of the block it was included in.
-    pub height: u64,
-    /// Its actions, as nearcore's `ActionView`s.
-    pub actions: Vec<Value>,
-    /// `Ok(return value)` or `Err(ActionError kind)`.
-    pub result: Result<Vec<u8>, Value>,
-    /// The signed transaction as nodes show it, when it was submitted as a real one
-    /// (else a view is made up from the fields above).
-    pub signed_view: Option<Value>,
+    /// The height of the block it was included in (`None`: it waits for the next).
+    pub height: Option<u64>,
+    /// The signed transaction as nodes show it (`SignedTransactionView`).
+    pub signed_view: Value,
+    /// Its outcomes so far: the transaction's first, then its receipts' as executed.
+    pub outcomes: Vec<Outcome>,
+    /// Its receipts as nodes show them (`ReceiptView`), in the order they were created.
+    pub receipts: Vec<Value>,
+    /// Receipts created and not yet executed.
+    pub(crate) unexecuted: usize,
 }
 
 impl Transaction {
-    /// The id of its `n`-th receipt (0: the action receipt, 1: the refund).
+    /// The id of its `n`-th receipt.
     pub fn receipt_id(&self, n: usize) -> CryptoHash {
         hash(&format!("receipt {n} of {}", self.hash))
+    }
+
+    /// The outcome of `id`, if it has one yet.
+    pub fn outcome(&self, id: &CryptoHash) -> Option<&Outcome> {
+        self.outcomes.iter().find(|o| o.id == *id)
+    }
+
+    /// Its status as `tx` shows it (`FinalExecutionStatus`): the outcome of the receipt
+    /// its result comes from, following `SuccessReceiptId`s; `NotStarted` before
+    /// inclusion and `Started` while that receipt waits.
+    pub fn status(&self) -> Value {
+        let Some(mut outcome) = self.outcomes.first() else {
+            return json!("NotStarted");
+        };
+        loop {
+            match outcome
+                .status
+                .get("SuccessReceiptId")
+                .and_then(Value::as_str)
+            {
+                Some(id) => match id.parse().ok().and_then(|id| self.outcome(&id)) {
+                    Some(next) => outcome = next,
+                    None => return json!("Started"),
+                },
+                None => return outcome.status.clone(),
+            }
+        }
+    }
+}
+
+/// How far a transaction has gone (nearcore's `TxExecutionStatus`), in nearcore's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    /// Not in a block yet.
+    None,
+    /// In a block that is not final.
+    Included,
+    /// Every receipt executed; not final.
+    ExecutedOptimistic,
+    /// In a final block; receipts still running.
+    IncludedFinal,
+    /// In a final block, every receipt executed.
+    Executed,
+    /// Every outcome in a final block.
+    Final,
+}
+
+impl Level {
+    /// The level `wait_until` names.
+    pub fn parse(name: &str) -> Option<Self> {
+        Some(match name {
+            "NONE" => Self::None,
+            "INCLUDED" => Self::Included,
+            "EXECUTED_OPTIMISTIC" => Self::ExecutedOptimistic,
+            "INCLUDED_FINAL" => Self::IncludedFinal,
+            "EXECUTED" => Self::Executed,
+            "FINAL" => Self::Final,
+            _ => return None,
+        })
+    }
+
+    /// Its name on the wire.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::None => "NONE",
+            Self::Included => "INCLUDED",
+            Self::ExecutedOptimistic => "EXECUTED_OPTIMISTIC",
+            Self::IncludedFinal => "INCLUDED_FINAL",
+            Self::Executed => "EXECUTED",
+            Self::Final => "FINAL",
+        }
     }
 }
 
 /// The whole chain state.
 #[derive(Debug, Clone)]
 pub struct Chain {
-    /// The latest block height.
-    pub head: u64,
+    /// The latest block height (blocks are produced by [`Chain::advance`] and by
+    /// requests that wait for a transaction).
+    pub(crate) head: u64,
     /// Every account.
     pub accounts: Vec<Account>,
-    /// Every transaction with an outcome.
+    /// Every transaction submitted, in order.
     pub transactions: Vec<Transaction>,
+    /// Contracts by code hash.
+    pub(crate) contracts: HashMap<CryptoHash, Contract>,
+    /// Transactions checked and charged, for the next block.
+    pub(crate) mempool: Vec<crate::runtime::Pending>,
+    /// Receipts created, for the block at their height.
+    pub(crate) due: Vec<crate::runtime::DueReceipt>,
+    /// The blocks produced, from genesis.
+    pub(crate) blocks: Vec<crate::light_client::SealedBlock>,
+    /// Outcome leaves of the block being produced.
+    pub(crate) producing: Vec<(CryptoHash, CryptoHash)>,
 }
 
 impl Default for Chain {
@@ -191,59 +417,100 @@ impl Default for Chain {
 }
 
 impl Chain {
-    /// The chain as it starts.
+    /// The chain as it starts: four accounts (`alice.mock` with a full-access and a
+    /// function-call key, `bob.mock`, `contract.mock` running the status-message
+    /// contract, `validator.mock` staking), blocks from [`GENESIS_HEIGHT`] to
+    /// [`INITIAL_HEAD`], and two transactions at [`TX_HEIGHT`], executed: a 1 NEAR
+    /// transfer from alice to bob ([`Chain::genesis_transfer`]) and a `set_status` call
+    /// that fails ([`Chain::genesis_failed_call`]).
     pub fn new() -> Self {
         let mut alice = Account::new("alice.mock", 100);
         alice.keys[0].nonce = 7;
         alice.keys.push(Key {
             public_key: public_key("alice.mock function call"),
             nonce: 3,
-            function_call: Some((
-                CONTRACT.to_owned(),
-                vec!["set_greeting".to_owned()],
-                Some(NEAR / 4),
-            )),
+            permission: Permission::FunctionCall {
+                receiver: CONTRACT.to_owned(),
+                methods: vec!["set_status".to_owned()],
+                allowance: Some(NEAR / 4),
+            },
         });
         let bob = Account::new("bob.mock", 25);
+        let status_message = crate::contract::status_message();
         let mut contract = Account::new(CONTRACT, 50);
-        contract.has_code = true;
-        contract.storage_usage = 24_000;
-        contract.state = vec![
-            (b"greeting".to_vec(), b"hello".to_vec()),
-            (b"counter".to_vec(), b"42".to_vec()),
-        ];
+        contract.code = Some(status_message.code());
+        contract
+            .state
+            .insert(b"bob.mock".to_vec(), b"hello from bob".to_vec());
+        contract
+            .state
+            .insert(b"validator.mock".to_vec(), b"validating".to_vec());
         let mut validator = Account::new(VALIDATOR, 1_000);
+        validator.amount -= 500 * NEAR;
         validator.locked = 500 * NEAR;
-        let transfer = Transaction {
-            hash: hash("transfer alice to bob"),
-            signer: "alice.mock".into(),
-            receiver: "bob.mock".into(),
-            height: TX_HEIGHT,
-            actions: vec![json!({"Transfer": {"deposit": yocto(NEAR)}})],
-            result: Ok(Vec::new()),
-            signed_view: None,
-        };
-        let failed_call = Transaction {
-            hash: hash("failed call"),
-            signer: "alice.mock".into(),
-            receiver: CONTRACT.into(),
-            height: TX_HEIGHT,
-            actions: vec![json!({"FunctionCall": {
-                "method_name": "set_greeting",
-                "args": b64(br#"{"greeting":""}"#),
-                "gas": 30_000_000_000_000u64,
-                "deposit": "0"
-            }})],
-            result: Err(json!({"FunctionCallError": {
-                "ExecutionError": "Smart contract panicked: the greeting is empty"
-            }})),
-            signed_view: None,
-        };
-        Self {
-            head: INITIAL_HEAD,
+        let mut chain = Self {
+            head: GENESIS_HEIGHT,
             accounts: vec![alice, bob, contract, validator],
-            transactions: vec![transfer, failed_call],
+            transactions: Vec::new(),
+            contracts: HashMap::new(),
+            mempool: Vec::new(),
+            due: Vec::new(),
+            blocks: Vec::new(),
+            producing: Vec::new(),
+        };
+        chain.register(status_message);
+        chain.seal_block(GENESIS_HEIGHT);
+        chain.advance(TX_HEIGHT - GENESIS_HEIGHT - 1);
+        let block_hash = chain.block_hash(GENESIS_HEIGHT);
+        for genesis_tx in genesis_transactions(block_hash) {
+            if let Err(e) = chain.submit(&genesis_tx.to_borsh()) {
+                panic!("the mock's genesis transaction is refused: {e:?}");
+            }
         }
+        chain.advance(INITIAL_HEAD - chain.head);
+        chain
+    }
+
+    /// The latest block height.
+    pub fn head(&self) -> u64 {
+        self.head
+    }
+
+    /// The hash of the 1 NEAR transfer from alice.mock to bob.mock at [`TX_HEIGHT`].
+    pub fn genesis_transfer(&self) -> CryptoHash {
+        self.transactions[0].hash
+    }
+
+    /// The hash of the failed `set_status` call (no `message`) at [`TX_HEIGHT`].
+    pub fn genesis_failed_call(&self) -> CryptoHash {
+        self.transactions[1].hash
+    }
+
+    /// Registers a contract: code deployed with [`Contract::code`] runs it. Replaces a
+    /// contract of the same name.
+    pub fn register(&mut self, contract: Contract) {
+        self.contracts.insert(contract.code_hash(), contract);
+    }
+
+    /// Registers `contract` and deploys it on `account_id` directly (no transaction),
+    /// creating the account with 10 NEAR and a full-access key [`public_key`]`(id)` if it
+    /// does not exist.
+    pub fn deploy(&mut self, account_id: &str, contract: Contract) {
+        let code = contract.code();
+        self.register(contract);
+        match self.accounts.iter_mut().find(|a| a.id == account_id) {
+            Some(account) => account.code = Some(code),
+            None => {
+                let mut account = Account::new(account_id, 10);
+                account.code = Some(code);
+                self.accounts.push(account);
+            }
+        }
+    }
+
+    /// The contract deployed on `account`, if its code is one registered.
+    pub fn contract_of(&self, account: &Account) -> Option<&Contract> {
+        self.contracts.get(&account.code_hash())
     }
 
     /// The account called `id`.
@@ -251,93 +518,54 @@ impl Chain {
         self.accounts.iter().find(|a| a.id == id)
     }
 
+    pub(crate) fn account_mut(&mut self, id: &str) -> Option<&mut Account> {
+        self.accounts.iter_mut().find(|a| a.id == id)
+    }
+
     /// The transaction with hash `hash`.
     pub fn transaction(&self, hash: &CryptoHash) -> Option<&Transaction> {
         self.transactions.iter().find(|t| t.hash == *hash)
     }
 
-    /// The transaction and index of receipt `id`.
+    /// The transaction and index of receipt `id` (among [`Transaction::receipts`]).
     pub fn receipt(&self, id: &CryptoHash) -> Option<(&Transaction, usize)> {
-        self.transactions
-            .iter()
-            .find_map(|t| (0..2).find(|&n| t.receipt_id(n) == *id).map(|n| (t, n)))
+        self.transactions.iter().find_map(|t| {
+            (0..t.receipts.len())
+                .find(|&n| t.receipt_id(n) == *id)
+                .map(|n| (t, n))
+        })
     }
 
-    /// The hash the mock gives a submitted signed transaction (it does not decode it).
-    pub fn submitted_hash(signed_tx: &[u8]) -> CryptoHash {
-        hash(&format!("submitted {}", b64(signed_tx)))
-    }
-
-    /// Records a submitted transaction and returns it. The mock does not execute it:
-    /// a signed transaction that decodes keeps its hash, signer, receiver and actions,
-    /// moves its key's nonce up to its own, and succeeds; bytes that are no transaction
-    /// succeed as a 1 NEAR transfer from alice.mock to bob.mock. Either is included at
-    /// the head.
-    pub fn submit(&mut self, signed_tx: &[u8]) -> Transaction {
-        let decoded = SignedTransaction::from_borsh(signed_tx).ok();
-        let hash = decoded
-            .as_ref()
-            .map_or_else(|| Self::submitted_hash(signed_tx), SignedTransaction::hash);
-        if let Some(known) = self.transaction(&hash) {
-            return known.clone();
-        }
-        let tx = match decoded {
-            Some(signed) => {
-                let inner = signed.transaction();
-                let signer = inner.signer_id().to_string();
-                if let Some(account) = self.accounts.iter_mut().find(|a| a.id == signer) {
-                    if let Some(key) = account
-                        .keys
-                        .iter_mut()
-                        .find(|k| &k.public_key == inner.public_key())
-                    {
-                        key.nonce = key.nonce.max(inner.nonce());
-                    }
-                }
-                let view = SignedTransactionView::from(&signed);
-                Transaction {
-                    hash,
-                    signer,
-                    receiver: inner.receiver_id().to_string(),
-                    height: self.head,
-                    actions: inner
-                        .actions()
-                        .iter()
-                        .map(|a| serde_json::to_value(ActionView::from(a)).unwrap_or_default())
-                        .collect(),
-                    result: Ok(Vec::new()),
-                    signed_view: serde_json::to_value(view).ok(),
-                }
-            }
-            None => Transaction {
-                hash,
-                signer: "alice.mock".into(),
-                receiver: "bob.mock".into(),
-                height: self.head,
-                actions: vec![json!({"Transfer": {"deposit": yocto(NEAR)}})],
-                result: Ok(Vec::new()),
-                signed_view: None,
-            },
+    /// How far `tx` has gone at the head.
+    pub fn level(&self, tx: &Transaction) -> Level {
+        let Some(included) = tx.height else {
+            return Level::None;
         };
-        self.transactions.push(tx.clone());
-        tx
+        let final_height = self.head.saturating_sub(2);
+        let executed = tx.unexecuted == 0;
+        let included_final = included <= final_height;
+        match (executed, included_final) {
+            (false, false) => Level::Included,
+            (false, true) => Level::IncludedFinal,
+            (true, false) => Level::ExecutedOptimistic,
+            (true, true) if tx.outcomes.iter().all(|o| o.height <= final_height) => Level::Final,
+            (true, true) => Level::Executed,
+        }
     }
 
     // --- blocks --------------------------------------------------------------------
 
-    /// The hash of the block at `height`: its light-client header's, as nearcore hashes
-    /// it (a submitted transaction changes the outcome root, so the hash, of the block it
-    /// joins).
+    /// The hash of the block at `height` (a produced one; genesis for lower heights, the
+    /// head for higher): its light-client header's, as nearcore hashes it.
     pub fn block_hash(&self, height: u64) -> CryptoHash {
-        let height = height.max(GENESIS_HEIGHT);
-        self.block_hashes(height)[(height - GENESIS_HEIGHT) as usize]
+        self.sealed(height).hash
     }
 
     /// The height of the block with hash `hash`, if it exists.
     pub fn height_of(&self, hash: &CryptoHash) -> Option<u64> {
-        self.block_hashes(self.head)
+        self.blocks
             .iter()
-            .position(|h| h == hash)
+            .position(|b| b.hash == *hash)
             .map(|i| GENESIS_HEIGHT + i as u64)
     }
 
@@ -361,9 +589,22 @@ impl Chain {
         CryptoHash([0; 32])
     }
 
+    /// The outcomes in the block at `height`.
+    pub fn outcomes_in(&self, height: u64) -> impl Iterator<Item = &Outcome> {
+        self.transactions
+            .iter()
+            .flat_map(|t| &t.outcomes)
+            .filter(move |o| o.height == height)
+    }
+
     /// The chunk header of the block at `height`.
     pub fn chunk_header(&self, height: u64) -> Value {
         let prev = self.block_hash(height.saturating_sub(1).max(GENESIS_HEIGHT));
+        let (gas_used, balance_burnt) = self
+            .outcomes_in(height)
+            .fold((0u64, 0u128), |(gas, tokens), o| {
+                (gas + o.gas_burnt, tokens + o.tokens_burnt)
+            });
         json!({
             "chunk_hash": hash(&format!("chunk {height}")).to_string(),
             "prev_block_hash": prev.to_string(),
@@ -374,9 +615,9 @@ impl Chain {
             "height_created": height,
             "height_included": height,
             "shard_id": 0,
-            "gas_used": if height == TX_HEIGHT { 4_174_947_687_500u64 } else { 0 },
+            "gas_used": gas_used,
             "gas_limit": 1_000_000_000_000_000u64,
-            "balance_burnt": "0",
+            "balance_burnt": yocto(balance_burnt),
             "outgoing_receipts_root": hash(&format!("receipts root {height}")).to_string(),
             "tx_root": hash(&format!("tx root {height}")).to_string(),
             "validator_proposals": [],
@@ -559,21 +800,14 @@ impl Chain {
     }
 
     /// `EXPERIMENTAL_protocol_config`: the genesis parameters, less what only genesis has
-    /// (its validators and supply, per-shard seats, the shard layout).
+    /// (its validators, supply and shard layout), with the runtime's fees (`fees.rs`).
     pub fn protocol_config(&self) -> Value {
         let mut config = self.genesis_config();
         if let Some(fields) = config.as_object_mut() {
-            for genesis_only in [
-                "validators",
-                "total_supply",
-                "num_block_producer_seats_per_shard",
-                "avg_hidden_validator_seats_per_shard",
-                "dynamic_resharding",
-                "protocol_upgrade_stake_threshold",
-                "shard_layout",
-            ] {
+            for genesis_only in ["validators", "total_supply", "shard_layout"] {
                 fields.remove(genesis_only);
             }
+            fields.insert("runtime_config".into(), fees::runtime_config());
         }
         config
     }
@@ -592,107 +826,33 @@ impl Chain {
 
     // --- transactions ------------------------------------------------------------------
 
-    /// An outcome as nodes show it, without its `block_hash` (`light_client.rs` hashes
-    /// outcomes before blocks have hashes).
-    pub(crate) fn outcome_body(
-        &self,
-        id: CryptoHash,
-        executor: &str,
-        status: Value,
-        receipt_ids: Vec<CryptoHash>,
-        gas: u64,
-    ) -> Value {
-        json!({
-            "proof": [],
-            "id": id.to_string(),
-            "outcome": {
-                "logs": [],
-                "receipt_ids": receipt_ids.iter().map(ToString::to_string).collect::<Vec<_>>(),
-                "gas_burnt": gas,
-                "tokens_burnt": yocto(u128::from(gas) * GAS_PRICE),
-                "executor_id": executor,
-                "status": status,
-                "metadata": {"version": 1, "gas_profile": null}
-            }
-        })
-    }
-
-    /// The receipt views of `tx` (the action receipt and the refund).
-    pub fn receipts(&self, tx: &Transaction) -> Vec<Value> {
-        let signer_key = match &tx.signed_view {
-            Some(view) => view["public_key"].clone(),
-            None => json!(public_key(&tx.signer).to_string()),
-        };
-        let receipt =
-            |predecessor: &str, receiver: &str, n: usize, gas_price: u128, actions: Value| {
-                json!({
-                    "predecessor_id": predecessor,
-                    "receiver_id": receiver,
-                    "receipt_id": tx.receipt_id(n).to_string(),
-                    "receipt": {"Action": {
-                        "signer_id": tx.signer,
-                        "signer_public_key": signer_key.clone(),
-                        "gas_price": yocto(gas_price),
-                        "output_data_receivers": [],
-                        "input_data_ids": [],
-                        "actions": actions,
-                        "is_promise_yield": false
-                    }},
-                    "priority": 0
-                })
-            };
-        let refund = json!([{"Transfer": {"deposit": "1234000000000000000000"}}]);
-        vec![
-            receipt(&tx.signer, &tx.receiver, 0, GAS_PRICE, json!(tx.actions)),
-            receipt("system", &tx.signer, 1, 0, refund),
-        ]
-    }
-
-    /// The status answer for `tx` at `wait_until`: only the level for `NONE` and
-    /// `INCLUDED`, the outcome (with receipts when `with_receipts`) from there on.
-    pub fn transaction_status(
-        &self,
-        tx: &Transaction,
-        wait_until: &str,
-        with_receipts: bool,
-    ) -> Value {
-        if matches!(wait_until, "NONE" | "INCLUDED") {
-            return json!({"final_execution_status": wait_until});
+    /// The status answer for `tx` at the level it has reached: only the level before
+    /// `INCLUDED_FINAL` (as nodes answer), the outcomes so far from there on (with the
+    /// receipts when `with_receipts`).
+    pub fn transaction_status(&self, tx: &Transaction, with_receipts: bool) -> Value {
+        let level = self.level(tx);
+        if matches!(level, Level::None | Level::Included) {
+            return json!({"final_execution_status": level.name()});
         }
-        let status = match &tx.result {
-            Ok(value) => json!({"SuccessValue": b64(value)}),
-            Err(kind) => json!({"Failure": {"ActionError": {"index": 0, "kind": kind}}}),
-        };
-        let transaction = tx.signed_view.clone().unwrap_or_else(|| {
-            json!({
-                "signer_id": tx.signer,
-                "public_key": public_key(&tx.signer).to_string(),
-                "nonce": 8,
-                "receiver_id": tx.receiver,
-                "actions": tx.actions,
-                "priority_fee": 0,
-                "signature": signature(&tx.hash.to_string()).to_string(),
-                "hash": tx.hash.to_string()
-            })
-        });
-        let mut outcomes: Vec<Value> = self
-            .outcomes(tx)
-            .into_iter()
-            .map(|(height, mut outcome)| {
-                outcome["block_hash"] = json!(self.block_hash(height).to_string());
-                outcome
+        let mut outcomes: Vec<Value> = tx
+            .outcomes
+            .iter()
+            .map(|outcome| {
+                let mut view = outcome.to_json();
+                view["block_hash"] = json!(self.block_hash(outcome.height).to_string());
+                view
             })
             .collect();
         let transaction_outcome = outcomes.remove(0);
         let mut answer = json!({
-            "final_execution_status": wait_until,
-            "status": status,
-            "transaction": transaction,
+            "final_execution_status": level.name(),
+            "status": tx.status(),
+            "transaction": tx.signed_view,
             "transaction_outcome": transaction_outcome,
             "receipts_outcome": outcomes
         });
         if with_receipts {
-            answer["receipts"] = Value::Array(self.receipts(tx));
+            answer["receipts"] = json!(tx.receipts);
         }
         answer
     }
@@ -705,16 +865,20 @@ impl Chain {
             "amount": yocto(account.amount),
             "locked": yocto(account.locked),
             "code_hash": account.code_hash().to_string(),
-            "storage_usage": account.storage_usage,
+            "storage_usage": account.storage_usage(),
             "storage_paid_at": 0
         })
     }
 
     /// The access-key view of `key`.
     pub fn access_key_view(&self, key: &Key) -> Value {
-        let permission = match &key.function_call {
-            None => json!("FullAccess"),
-            Some((receiver, methods, allowance)) => json!({"FunctionCall": {
+        let permission = match &key.permission {
+            Permission::FullAccess => json!("FullAccess"),
+            Permission::FunctionCall {
+                receiver,
+                methods,
+                allowance,
+            } => json!({"FunctionCall": {
                 "allowance": allowance.map(yocto),
                 "receiver_id": receiver,
                 "method_names": methods
@@ -723,12 +887,7 @@ impl Chain {
         json!({"nonce": key.nonce, "permission": permission})
     }
 
-    /// The contract's code, base64.
-    pub fn code_base64(&self) -> String {
-        b64(CODE)
-    }
-
-    /// The contract's state whose keys start with `prefix`.
+    /// The contract state of `account` whose keys start with `prefix`.
     pub fn state(&self, account: &Account, prefix: &[u8]) -> Value {
         let values: Vec<Value> = account
             .state
@@ -737,29 +896,6 @@ impl Chain {
             .map(|(k, v)| json!({"key": b64(k), "value": b64(v)}))
             .collect();
         json!({"values": values})
-    }
-
-    /// A view call on the contract: `Ok((result bytes, logs))`, or the VM error as text
-    /// and as nearcore's `FunctionCallError`.
-    pub fn view_call(
-        &self,
-        method: &str,
-        args: &[u8],
-    ) -> Result<(Vec<u8>, Vec<String>), (String, Value)> {
-        match method {
-            "get_greeting" => Ok((br#""hello""#.to_vec(), vec![])),
-            "get_counter" => Ok((b"42".to_vec(), vec![])),
-            "get_status" => Ok((
-                br#"{"paused":false,"version":"1.0.0"}"#.to_vec(),
-                vec!["viewed status".to_owned()],
-            )),
-            // Echoes its JSON args back, so a test can check what it sent.
-            "echo" => Ok((args.to_vec(), vec![format!("echo of {} bytes", args.len())])),
-            _ => Err((
-                format!("wasm execution failed with error: MethodResolveError(MethodNotFound) for `{method}`"),
-                json!({"MethodResolveError": "MethodNotFound"}),
-            )),
-        }
     }
 
     // --- light client ------------------------------------------------------------------

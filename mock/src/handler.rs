@@ -7,7 +7,10 @@ use base64::Engine as _;
 use near_rpc::CryptoHash;
 use serde_json::{json, Value};
 
-use crate::chain::{Chain, GAS_PRICE, GENESIS_HEIGHT};
+use near_rpc::tx::SignedTransaction;
+
+use crate::chain::{Chain, Level, GAS_PRICE, GENESIS_HEIGHT};
+use crate::runtime::SubmitError;
 
 /// A JSON-RPC error as nearcore sends it, with the HTTP status it sends it with.
 #[derive(Debug, Clone, PartialEq)]
@@ -210,26 +213,20 @@ pub fn answer(chain: &mut Chain, method: &str, params: &Value) -> Answer {
         "tx" => tx_status(chain, params, false),
         "EXPERIMENTAL_tx_status" => tx_status(chain, params, true),
         "send_tx" => {
-            let bytes = base64_param(params, "signed_tx_base64")?;
-            let wait_until = params["wait_until"]
-                .as_str()
-                .unwrap_or("EXECUTED_OPTIMISTIC");
-            let tx = chain.submit(&bytes);
-            Ok(chain.transaction_status(&tx, wait_until, false))
+            let level = wait_until(params)?;
+            let hash = submit(chain, params)?;
+            answer_when(chain, &hash, level, false)
         }
-        "broadcast_tx_async" => {
-            let bytes = base64_param(params, "signed_tx_base64")?;
-            Ok(json!(chain.submit(&bytes).hash.to_string()))
-        }
+        "broadcast_tx_async" => Ok(json!(submit(chain, params)?.to_string())),
+        // nearcore's `broadcast_tx_commit` is `send_tx` waiting for execution.
         "broadcast_tx_commit" => {
-            let bytes = base64_param(params, "signed_tx_base64")?;
-            let tx = chain.submit(&bytes);
-            Ok(chain.transaction_status(&tx, "FINAL", false))
+            let hash = submit(chain, params)?;
+            answer_when(chain, &hash, Level::ExecutedOptimistic, false)
         }
         "EXPERIMENTAL_receipt" => {
             let id = hash_param(params, "receipt_id")?;
             let (tx, n) = chain.receipt(&id).ok_or_else(|| unknown_receipt(&id))?;
-            Ok(chain.receipts(tx)[n].clone())
+            Ok(tx.receipts[n].clone())
         }
         "EXPERIMENTAL_receipt_to_tx" => {
             let id = hash_param(params, "receipt_id")?;
@@ -259,6 +256,68 @@ pub fn answer(chain: &mut Chain, method: &str, params: &Value) -> Answer {
         }
         _ => Err(RpcError::method_not_found(method)),
     }
+}
+
+/// The level `wait_until` names (`EXECUTED_OPTIMISTIC` when absent).
+fn wait_until(params: &Value) -> Result<Level, RpcError> {
+    match params.get("wait_until") {
+        None | Some(Value::Null) => Ok(Level::ExecutedOptimistic),
+        Some(value) => value.as_str().and_then(Level::parse).ok_or_else(|| {
+            RpcError::parse(format!(
+                "unknown variant {value} of `wait_until`, expected one of `NONE`, `INCLUDED`, \
+                 `EXECUTED_OPTIMISTIC`, `INCLUDED_FINAL`, `EXECUTED`, `FINAL`"
+            ))
+        }),
+    }
+}
+
+/// Submits `signed_tx_base64`; a refusal as nearcore words it.
+fn submit(chain: &mut Chain, params: &Value) -> Result<CryptoHash, RpcError> {
+    let bytes = base64_param(params, "signed_tx_base64")?;
+    chain.submit(&bytes).map_err(|e| match e {
+        SubmitError::Undecodable(message) => {
+            RpcError::parse(format!("Failed to decode transaction: {message}"))
+        }
+        SubmitError::Invalid(error) => {
+            let data = json!({ "TxExecutionError": { "InvalidTxError": error } });
+            let info = if error.is_object() { error } else { json!({}) };
+            RpcError {
+                status: 200,
+                error: json!({
+                    "name": "HANDLER_ERROR",
+                    "cause": {"name": "INVALID_TRANSACTION", "info": info},
+                    "code": -32000,
+                    "message": "Server error",
+                    "data": data
+                }),
+            }
+        }
+        SubmitError::Unsupported(message) => RpcError::internal(message),
+    })
+}
+
+/// The status of transaction `hash` once it reaches `level` (the mock produces the
+/// blocks a node would wait for); `TIMEOUT_ERROR` if it does not.
+fn answer_when(chain: &mut Chain, hash: &CryptoHash, level: Level, receipts: bool) -> Answer {
+    if !chain.wait_for(hash, level) {
+        return Err(RpcError::handler(
+            "TIMEOUT_ERROR",
+            Value::Null,
+            format!("Timeout: transaction {hash} did not reach {}", level.name()),
+        ));
+    }
+    match chain.transaction(hash) {
+        Some(tx) => Ok(chain.transaction_status(tx, receipts)),
+        None => Err(unknown_transaction(hash)),
+    }
+}
+
+fn unknown_transaction(hash: &CryptoHash) -> RpcError {
+    RpcError::handler(
+        "UNKNOWN_TRANSACTION",
+        json!({ "requested_transaction_hash": hash.to_string() }),
+        format!("Transaction {hash} doesn't exist"),
+    )
 }
 
 fn unknown_receipt(id: &CryptoHash) -> RpcError {
@@ -298,37 +357,46 @@ fn chunk(chain: &Chain, params: &Value) -> Answer {
     let transactions: Vec<Value> = chain
         .transactions
         .iter()
-        .filter(|t| t.height == height)
-        .map(|t| chain.transaction_status(t, "FINAL", false)["transaction"].clone())
+        .filter(|t| t.height == Some(height))
+        .map(|t| t.signed_view.clone())
+        .collect();
+    // The receipts the chunk executes that came from another block (local ones, to the
+    // signer, execute where their transaction is and travel in no chunk).
+    let receipts: Vec<Value> = chain
+        .transactions
+        .iter()
+        .flat_map(|t| {
+            t.receipts.iter().enumerate().filter(move |(n, _)| {
+                t.outcome(&t.receipt_id(*n))
+                    .is_some_and(|o| o.height == height && t.height != Some(height))
+            })
+        })
+        .map(|(_, r)| r.clone())
         .collect();
     Ok(json!({
         "author": crate::chain::VALIDATOR,
         "header": chain.chunk_header(height),
         "transactions": transactions,
-        "receipts": []
+        "receipts": receipts
     }))
 }
 
-fn tx_status(chain: &Chain, params: &Value, with_receipts: bool) -> Answer {
-    let wait_until = params["wait_until"]
-        .as_str()
-        .unwrap_or("EXECUTED_OPTIMISTIC");
-    let hash = if params.get("signed_tx_base64").is_some() {
-        Chain::submitted_hash(&base64_param(params, "signed_tx_base64")?)
+fn tx_status(chain: &mut Chain, params: &Value, with_receipts: bool) -> Answer {
+    let level = wait_until(params)?;
+    let (hash, sender) = if params.get("signed_tx_base64").is_some() {
+        let bytes = base64_param(params, "signed_tx_base64")?;
+        let signed = SignedTransaction::from_borsh(&bytes)
+            .map_err(|e| RpcError::parse(format!("Failed to decode transaction: {e}")))?;
+        (signed.hash(), signed.transaction().signer_id().to_string())
     } else {
-        str_param(params, "sender_account_id")?;
-        hash_param(params, "tx_hash")?
+        (
+            hash_param(params, "tx_hash")?,
+            str_param(params, "sender_account_id")?.to_owned(),
+        )
     };
-    let sender = params["sender_account_id"].as_str();
     match chain.transaction(&hash) {
-        Some(tx) if sender.is_none_or(|s| s == tx.signer) => {
-            Ok(chain.transaction_status(tx, wait_until, with_receipts))
-        }
-        _ => Err(RpcError::handler(
-            "UNKNOWN_TRANSACTION",
-            json!({ "requested_transaction_hash": hash.to_string() }),
-            format!("Transaction {hash} doesn't exist"),
-        )),
+        Some(tx) if tx.signer == sender => answer_when(chain, &hash, level, with_receipts),
+        _ => Err(unknown_transaction(&hash)),
     }
 }
 
@@ -450,10 +518,10 @@ fn view_at(chain: &Chain, params: &Value, kind: &str, height: u64) -> Result<Val
     let view = match kind {
         "view_account" => chain.account_view(account),
         "view_code" => {
-            if !account.has_code {
+            let Some(code) = &account.code else {
                 return Err(no_code());
-            }
-            json!({ "code_base64": chain.code_base64(), "hash": account.code_hash().to_string() })
+            };
+            json!({ "code_base64": crate::chain::b64(code), "hash": account.code_hash().to_string() })
         }
         "view_state" => {
             let prefix = base64::engine::general_purpose::STANDARD
@@ -489,13 +557,13 @@ fn view_at(chain: &Chain, params: &Value, kind: &str, height: u64) -> Result<Val
             json!({ "keys": keys })
         }
         "call_function" => {
-            if !account.has_code {
+            if account.code.is_none() {
                 return Err(no_code());
             }
             let method = str_param(params, "method_name")?;
             let args = base64_param(params, "args_base64")?;
             let (result, logs) = chain
-                .view_call(method, &args)
+                .view_call(account, method, &args)
                 .map_err(|(message, error)| ViewError::InResult(message, error))?;
             json!({ "result": result, "logs": logs })
         }

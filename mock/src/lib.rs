@@ -25,8 +25,11 @@
 
 mod cassette;
 pub mod chain;
+pub mod contract;
+pub mod fees;
 mod handler;
 pub mod light_client;
+pub mod runtime;
 mod server;
 mod transport;
 
@@ -38,6 +41,7 @@ use serde_json::{json, Value};
 
 pub use cassette::{Cassette, Exchange, Recorder};
 pub use chain::Chain;
+pub use contract::{Call, Contract};
 pub use handler::RpcError;
 pub use server::{BackgroundServer, MockServer};
 
@@ -355,7 +359,7 @@ impl std::fmt::Debug for MockNode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let state = self.lock();
         f.debug_struct("MockNode")
-            .field("head", &state.chain.head)
+            .field("head", &state.chain.head())
             .field("handlers", &state.handlers.keys().collect::<Vec<_>>())
             .field("faults", &state.faults)
             .field("requests", &state.requests.len())
@@ -435,9 +439,9 @@ impl MockNode {
         f(&mut self.lock().chain)
     }
 
-    /// Produces `n` more blocks.
+    /// Produces `n` more blocks (including what was submitted, executing what is due).
     pub fn advance(&self, n: u64) {
-        self.lock().chain.head += n;
+        self.lock().chain.advance(n);
     }
 
     /// Answers `method` with `handler(params)` from now on.

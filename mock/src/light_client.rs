@@ -16,7 +16,7 @@ use near_rpc::verify::combine_hash as combine;
 use near_rpc::{CryptoHash, NearToken};
 use serde_json::{json, Value};
 
-use crate::chain::{hash, public_key, secret_key, Chain, Transaction, GENESIS_HEIGHT, VALIDATOR};
+use crate::chain::{hash, public_key, secret_key, Chain, Outcome, GENESIS_HEIGHT, VALIDATOR};
 
 /// The validator's stake, as `validators` shows it.
 const STAKE: u128 = 500 * 1_000_000_000_000_000_000_000_000;
@@ -76,125 +76,68 @@ fn merkle(leaves: &[CryptoHash], index: Option<usize>) -> (CryptoHash, Vec<Merkl
     (level[0], path)
 }
 
+/// A produced block as a light client sees it: its header parts, its hash, and the
+/// outcomes in it (ids and Merkle leaves, in order).
+#[derive(Debug, Clone)]
+pub(crate) struct SealedBlock {
+    pub(crate) hash: CryptoHash,
+    pub(crate) lite: LightClientBlockLiteView,
+    pub(crate) leaves: Vec<(CryptoHash, CryptoHash)>,
+}
+
 impl Chain {
-    /// Every outcome of `tx` with the height of the block it is in: the transaction's,
-    /// its action receipt's and the refund's (`block_hash` left out: the caller adds it).
-    pub(crate) fn outcomes(&self, tx: &Transaction) -> Vec<(u64, Value)> {
-        let action_status = match &tx.result {
-            Ok(value) => json!({"SuccessValue": crate::chain::b64(value)}),
-            Err(kind) => json!({"Failure": {"ActionError": {"index": 0, "kind": kind}}}),
-        };
-        vec![
-            (
-                tx.height,
-                self.outcome_body(
-                    tx.hash,
-                    &tx.signer,
-                    json!({"SuccessReceiptId": tx.receipt_id(0).to_string()}),
-                    vec![tx.receipt_id(0)],
-                    223_182_562_500,
-                ),
-            ),
-            (
-                tx.height + 1,
-                self.outcome_body(
-                    tx.receipt_id(0),
-                    &tx.receiver,
-                    action_status,
-                    vec![tx.receipt_id(1)],
-                    3_951_765_125_000,
-                ),
-            ),
-            (
-                tx.height + 2,
-                self.outcome_body(
-                    tx.receipt_id(1),
-                    &tx.signer,
-                    json!({"SuccessValue": ""}),
-                    vec![],
-                    0,
-                ),
-            ),
-        ]
+    /// The Merkle leaf of an outcome of the block being produced.
+    pub(crate) fn add_leaf(&mut self, outcome: &Outcome) {
+        let mut view = outcome.to_json();
+        view["block_hash"] = json!(CryptoHash([0; 32]).to_string());
+        let view = near_rpc::decode::from_value(view).expect("the mock's outcome decodes");
+        let leaf = verify::outcome_leaf(&view).expect("the mock's outcome hashes");
+        self.producing.push((outcome.id, leaf));
     }
 
-    /// The outcomes in the block at `height`, in the chain's order, with their leaves.
-    fn outcomes_at(&self, height: u64) -> Vec<(CryptoHash, CryptoHash)> {
-        let mut leaves = Vec::new();
-        for tx in &self.transactions {
-            for (at, outcome) in self.outcomes(tx) {
-                if at != height {
-                    continue;
-                }
-                let mut with_hash = outcome;
-                with_hash["block_hash"] = json!(CryptoHash([0; 32]).to_string());
-                let view =
-                    near_rpc::decode::from_value(with_hash).expect("the mock's outcome decodes");
-                let leaf = verify::outcome_leaf(&view).expect("the mock's outcome hashes");
-                leaves.push((view.id, leaf));
-            }
-        }
-        leaves
-    }
-
-    /// The outcome root of the block at `height`: `sha256` of its one chunk's.
-    pub(crate) fn outcome_root(&self, height: u64) -> CryptoHash {
-        let leaves: Vec<CryptoHash> = self
-            .outcomes_at(height)
-            .into_iter()
-            .map(|(_, l)| l)
-            .collect();
-        CryptoHash::hash_bytes(&merkle(&leaves, None).0 .0)
-    }
-
-    /// The block's header parts, given its parent's hash and the block Merkle root.
-    fn lite(
-        &self,
-        height: u64,
-        prev: CryptoHash,
-        block_merkle_root: CryptoHash,
-    ) -> LightClientBlockLiteView {
+    /// Seals the block at `height` (the next one) with the outcomes recorded for it:
+    /// its outcome root, its place in the block Merkle tree, its hash.
+    pub(crate) fn seal_block(&mut self, height: u64) {
+        let leaves = std::mem::take(&mut self.producing);
+        let only: Vec<CryptoHash> = leaves.iter().map(|(_, l)| *l).collect();
+        let outcome_root = CryptoHash::hash_bytes(&merkle(&only, None).0 .0);
+        let hashes: Vec<CryptoHash> = self.blocks.iter().map(|b| b.hash).collect();
+        let prev = hashes.last().copied().unwrap_or(CryptoHash([0; 32]));
         let timestamp = self.timestamp(height);
-        LightClientBlockLiteView {
+        let lite = LightClientBlockLiteView {
             inner_lite: BlockHeaderInnerLiteView {
-                block_merkle_root,
+                block_merkle_root: merkle(&hashes, None).0,
                 epoch_id: epoch_id(),
                 height,
                 next_bp_hash: verify::producers_hash(&block_producers()).expect("V1 producers"),
                 next_epoch_id: next_epoch_id(),
-                outcome_root: self.outcome_root(height),
+                outcome_root,
                 prev_state_root: hash(&format!("state root {}", height.saturating_sub(1))),
                 timestamp,
                 timestamp_nanosec: timestamp.to_string(),
             },
             inner_rest_hash: hash(&format!("inner rest {height}")),
             prev_block_hash: prev,
-        }
+        };
+        let hash = verify::block_hash(&lite).expect("the mock's timestamps are numbers");
+        self.blocks.push(SealedBlock { hash, lite, leaves });
+    }
+
+    /// The block at `height` (genesis below it, the head above it).
+    pub(crate) fn sealed(&self, height: u64) -> &SealedBlock {
+        let index = height.saturating_sub(GENESIS_HEIGHT) as usize;
+        &self.blocks[index.min(self.blocks.len() - 1)]
     }
 
     /// The hashes of the blocks from genesis to `height`, in order.
-    pub(crate) fn block_hashes(&self, height: u64) -> Vec<CryptoHash> {
-        let mut hashes: Vec<CryptoHash> = Vec::new();
-        let mut prev = CryptoHash([0; 32]);
-        for h in GENESIS_HEIGHT..=height.max(GENESIS_HEIGHT) {
-            let lite = self.lite(h, prev, merkle(&hashes, None).0);
-            prev = verify::block_hash(&lite).expect("the mock's timestamps are numbers");
-            hashes.push(prev);
-        }
-        hashes
+    fn block_hashes(&self, height: u64) -> Vec<CryptoHash> {
+        let count = (height.saturating_sub(GENESIS_HEIGHT) as usize + 1).min(self.blocks.len());
+        self.blocks[..count].iter().map(|b| b.hash).collect()
     }
 
     /// The light-client header of the block at `height`.
     pub(crate) fn lite_at(&self, height: u64) -> LightClientBlockLiteView {
-        let height = height.max(GENESIS_HEIGHT);
-        let hashes = self.block_hashes(height);
-        let index = (height - GENESIS_HEIGHT) as usize;
-        let prev = if index == 0 {
-            CryptoHash([0; 32])
-        } else {
-            hashes[index - 1]
-        };
-        self.lite(height, prev, merkle(&hashes[..index], None).0)
+        self.sealed(height).lite.clone()
     }
 
     /// `next_light_client_block` from the block `last`: the latest final block, if it is
@@ -229,16 +172,17 @@ impl Chain {
     /// An execution proof of the outcome `id` against the head `head` (by height), or
     /// why not: unknown, or not below the head.
     pub fn execution_proof(&self, id: &CryptoHash, head: u64) -> Result<Value, &'static str> {
-        let (height, outcome) = self
+        let outcome = self
             .transactions
             .iter()
-            .flat_map(|tx| self.outcomes(tx))
-            .find(|(_, o)| o["id"] == json!(id.to_string()))
+            .flat_map(|tx| &tx.outcomes)
+            .find(|o| o.id == *id)
             .ok_or("UNKNOWN_TRANSACTION_OR_RECEIPT")?;
+        let height = outcome.height;
         if height >= head {
             return Err("NOT_CONFIRMED");
         }
-        let leaves = self.outcomes_at(height);
+        let leaves = &self.sealed(height).leaves;
         let index = leaves
             .iter()
             .position(|(i, _)| i == id)
@@ -249,7 +193,7 @@ impl Chain {
         let block_index = (height - GENESIS_HEIGHT) as usize;
         let head_index = (head - GENESIS_HEIGHT) as usize;
         let (_, block_path) = merkle(&hashes[..head_index], Some(block_index));
-        let mut outcome_proof = outcome;
+        let mut outcome_proof = outcome.to_json();
         outcome_proof["block_hash"] = json!(hashes[block_index].to_string());
         outcome_proof["proof"] = json!(outcome_path);
         Ok(json!({

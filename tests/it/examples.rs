@@ -22,7 +22,7 @@ const EXAMPLES: &[(&str, &[&str], &[&str])] = &[
         &[
             "alice.mock has 2 access keys",
             ": full access",
-            r#": may call ["set_greeting"] on contract.mock"#,
+            r#": may call ["set_status"] on contract.mock"#,
             "next nonce for ed25519:",
         ],
     ),
@@ -41,7 +41,7 @@ const EXAMPLES: &[(&str, &[&str], &[&str])] = &[
         &["bob.mock"],
         &[
             "final block 118",
-            "bob.mock: 25.00 NEAR",
+            "bob.mock: 26.00 NEAR",
             "read at block 117",
             "gas price 100000000 yoctoNEAR/gas",
         ],
@@ -60,9 +60,9 @@ const EXAMPLES: &[(&str, &[&str], &[&str])] = &[
         "contract_view",
         &[],
         &[
-            r#"version 1.0.0, paused: false (logs: ["viewed status"])"#,
-            "echo: hello from near-rpc",
-            r#"get_greeting returned "hello""#,
+            r#"bob.mock's status: Some("hello from bob") (logs: ["get_status for account_id bob.mock"])"#,
+            "nobody.mock's status: None",
+            r#"as text: "hello from bob""#,
         ],
     ),
     (
@@ -86,8 +86,9 @@ const EXAMPLES: &[(&str, &[&str], &[&str])] = &[
         "function_call",
         &[],
         &[
-            "set_greeting on contract.mock: failed: false, returned Some([])",
-            "ft_transfer: failed: false",
+            "set_status on contract.mock: failed: false, returned Some([])",
+            "with a deposit: failed: false",
+            r#"alice.mock's status: Some("paid for")"#,
         ],
     ),
     (
@@ -137,7 +138,8 @@ const EXAMPLES: &[(&str, &[&str], &[&str])] = &[
         &[],
         &[
             "sent 1.00 NEAR from alice.mock to bob.mock: reached Final, failed: false",
-            "two more, nonces Some(9) and Some(10)",
+            // Sent at once: 11 and 12, or 12 first and then 11 refused and re-signed as 13.
+            "two more, nonces Some(1",
         ],
     ),
     ("tx_status", &[], &["reached: Final", " -> bob.mock: "]),
@@ -153,8 +155,8 @@ const EXAMPLES: &[(&str, &[&str], &[&str])] = &[
         "view_account",
         &[],
         &[
-            "alice.mock at block 118: 100.00 NEAR (0 NEAR locked), 182 bytes of storage",
-            "at block 113: 100.00 NEAR",
+            "alice.mock at block 118: 99.00 NEAR (0 NEAR locked), 316 bytes of storage",
+            "at block 113: 99.00 NEAR",
         ],
     ),
     (
@@ -162,8 +164,8 @@ const EXAMPLES: &[(&str, &[&str], &[&str])] = &[
         &[],
         &[
             "2 entries of contract.mock at block 118",
-            "greeting = hello",
-            "counter = 42",
+            "bob.mock = hello from bob",
+            "validator.mock = validating",
         ],
     ),
 ];
@@ -256,6 +258,24 @@ fn every_example_is_run() {
     );
 }
 
+/// A 1 yoctoNEAR transfer from alice.mock to bob.mock, signed for a fresh mock node (the
+/// `send_tx` example's transaction "signed elsewhere").
+fn signed_by_alice() -> String {
+    use near_rpc::tx::{Action, Transaction};
+    let chain = Chain::new();
+    let key = near_rpc_mock::chain::secret_key("alice.mock");
+    Transaction::new(
+        "alice.mock".parse().unwrap(),
+        key.public_key(),
+        10,
+        "bob.mock".parse().unwrap(),
+        chain.block_hash(chain.head()),
+        vec![Action::transfer(near_rpc::NearToken::from_yoctonear(1))],
+    )
+    .sign(&key)
+    .to_base64()
+}
+
 #[test]
 fn examples_work_against_the_mock_node() {
     let executables = build_examples();
@@ -267,6 +287,10 @@ fn examples_work_against_the_mock_node() {
         let server = MockNode::start_in_background();
         let mut all_args = vec![server.url()];
         all_args.extend_from_slice(args);
+        let signed = signed_by_alice();
+        if *name == "send_tx" {
+            all_args.push(&signed);
+        }
         let stdout = run(name, exe, &all_args, None);
         for line in *expected {
             assert!(

@@ -19,9 +19,25 @@ fn block(height: u64) -> String {
     chain::Chain::new().block_hash(height).to_string()
 }
 
+/// A transfer from bob.mock to alice.mock with nonce `nonce`, signed, as base64.
+fn signed_transfer(nonce: u64) -> String {
+    use near_rpc::tx::{Action, Transaction};
+    let chain = chain::Chain::new();
+    Transaction::new(
+        "bob.mock".parse().unwrap(),
+        chain::public_key("bob.mock"),
+        nonce,
+        "alice.mock".parse().unwrap(),
+        chain.block_hash(chain.head()),
+        vec![Action::transfer(near_rpc::NearToken::from_yoctonear(1))],
+    )
+    .sign(&chain::secret_key("bob.mock"))
+    .to_base64()
+}
+
 /// A request for every method that the default chain answers with a result.
 fn requests() -> Vec<(&'static str, Value)> {
-    let tx = chain::hash("transfer alice to bob").to_string();
+    let tx = chain::Chain::new().genesis_transfer().to_string();
     let receipt = near_rpc_mock::Chain::new().transactions[0]
         .receipt_id(0)
         .to_string();
@@ -38,8 +54,14 @@ fn requests() -> Vec<(&'static str, Value)> {
     vec![
         ("block", final_.clone()),
         ("block_effects", final_.clone()),
-        ("broadcast_tx_async", json!({"signed_tx_base64": "AAAA"})),
-        ("broadcast_tx_commit", json!({"signed_tx_base64": "AAAB"})),
+        (
+            "broadcast_tx_async",
+            json!({"signed_tx_base64": signed_transfer(2)}),
+        ),
+        (
+            "broadcast_tx_commit",
+            json!({"signed_tx_base64": signed_transfer(3)}),
+        ),
         (
             "changes",
             with(json!({"changes_type": "account_changes", "account_ids": ["alice.mock"]})),
@@ -72,7 +94,7 @@ fn requests() -> Vec<(&'static str, Value)> {
         ),
         (
             "send_tx",
-            json!({"signed_tx_base64": "AAAC", "wait_until": "FINAL"}),
+            json!({"signed_tx_base64": signed_transfer(4), "wait_until": "FINAL"}),
         ),
         ("status", Value::Null),
         (
@@ -83,7 +105,7 @@ fn requests() -> Vec<(&'static str, Value)> {
         (
             "EXPERIMENTAL_call_function",
             with(
-                json!({"account_id": CONTRACT, "method_name": "get_status", "args_base64": "e30="}),
+                json!({"account_id": CONTRACT, "method_name": "get_status", "args_base64": "eyJhY2NvdW50X2lkIjoiYm9iLm1vY2sifQ=="}),
             ),
         ),
         (
@@ -118,7 +140,7 @@ fn requests() -> Vec<(&'static str, Value)> {
         ("EXPERIMENTAL_split_storage_info", json!({})),
         (
             "EXPERIMENTAL_tx_status",
-            json!({"tx_hash": chain::hash("failed call").to_string(), "sender_account_id": "alice.mock", "wait_until": "EXECUTED"}),
+            json!({"tx_hash": chain::Chain::new().genesis_failed_call().to_string(), "sender_account_id": "alice.mock", "wait_until": "EXECUTED"}),
         ),
         ("EXPERIMENTAL_validators_ordered", json!({"block_id": null})),
         (
@@ -404,7 +426,7 @@ fn answers_agree_with_each_other() {
     .1["result"]
         .clone();
     assert_eq!(chunk["header"], block["chunks"][0]);
-    let tx_hash = chain::hash("transfer alice to bob").to_string();
+    let tx_hash = chain::Chain::new().genesis_transfer().to_string();
     assert!(chunk["transactions"]
         .as_array()
         .unwrap()

@@ -1,0 +1,1006 @@
+//! The mock's runtime: transactions checked, charged and executed as nearcore's
+//! runtime does it, block by block.
+//!
+//! - **Submission** ([`Chain::submit`]) checks a signed transaction against the state at
+//!   the head (signature, access key and its permission, nonce, block hash, balance,
+//!   storage), as a node's pool does; a refusal is nearcore's `InvalidTxError`.
+//! - **Blocks** ([`Chain::advance`]): each block takes the submitted transactions in
+//!   nonce order per key, checks each again and charges it (the signer's balance, the
+//!   key's nonce and allowance; one that no longer passes is dropped, as nodes drop
+//!   it), records its outcome (its send fees), then executes the receipts due at its
+//!   height: a receipt to its own signer in the same block, others in the next. A
+//!   receipt's actions apply all or nothing; its failure is nearcore's `ActionError`.
+//!   Unused gas and failed deposits come back in refund receipts a block later.
+//!
+//! Fees are `fees.rs`'s, the ones the protocol config shows. Not executed: promises
+//! (a contract calls no other contract), global contracts, deterministic state init and
+//! gas keys (refused at submission with a message that says so), Wasm (contracts are
+//! Rust, `contract.rs`). Staking locks and unlocks at once rather than at an epoch's end.
+
+use near_rpc::tx::{AccessKeyPermission, Action, SignedTransaction};
+use near_rpc::types::{ActionView, SignedTransactionView};
+use near_rpc::{CryptoHash, PublicKey};
+use serde_json::{json, Value};
+
+use crate::chain::{
+    hash, yocto, Account, Chain, Key, Level, Outcome, Permission, Transaction, GAS_PRICE,
+};
+use crate::contract::Call;
+use crate::fees::{self, action_fee, ACTION_RECEIPT};
+
+/// How many blocks back a transaction's block hash may be (the protocol config's
+/// `transaction_validity_period`).
+pub const TRANSACTION_VALIDITY_PERIOD: u64 = 86_400;
+/// nearcore's bound on nonces: below the height times this.
+const NONCE_RANGE_MULTIPLIER: u64 = 1_000_000;
+/// The most blocks a request waits for a transaction to reach a level.
+pub const MAX_WAIT_BLOCKS: u64 = 16;
+/// The signer of refunds.
+const SYSTEM: &str = "system";
+
+/// Why a submission is refused.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SubmitError {
+    /// The bytes are no signed transaction.
+    Undecodable(String),
+    /// nearcore's `InvalidTxError`, as JSON.
+    Invalid(Value),
+    /// A transaction with an action the mock does not execute.
+    Unsupported(String),
+}
+
+/// A transaction checked, waiting for the next block.
+#[derive(Debug, Clone)]
+pub(crate) struct Pending {
+    tx: CryptoHash,
+    signed: SignedTransaction,
+}
+
+/// A receipt created, to execute at its height.
+#[derive(Debug, Clone)]
+pub(crate) struct DueReceipt {
+    id: CryptoHash,
+    tx: CryptoHash,
+    at: u64,
+    predecessor: String,
+    receiver: String,
+    signer: String,
+    signer_key: PublicKey,
+    gas_price: u128,
+    actions: Vec<Action>,
+}
+
+impl DueReceipt {
+    fn is_refund(&self) -> bool {
+        self.predecessor == SYSTEM
+    }
+
+    /// The receipt as nodes show it (`ReceiptView`).
+    fn view(&self) -> Value {
+        let actions: Vec<Value> = self
+            .actions
+            .iter()
+            .map(|a| serde_json::to_value(ActionView::from(a)).unwrap_or(Value::Null))
+            .collect();
+        json!({
+            "predecessor_id": self.predecessor,
+            "receiver_id": self.receiver,
+            "receipt_id": self.id.to_string(),
+            "receipt": {"Action": {
+                "signer_id": self.signer,
+                "signer_public_key": self.signer_key.to_string(),
+                "gas_price": yocto(self.gas_price),
+                "output_data_receivers": [],
+                "input_data_ids": [],
+                "actions": actions,
+                "is_promise_yield": false
+            }},
+            "priority": 0
+        })
+    }
+}
+
+fn invalid(error: Value) -> SubmitError {
+    SubmitError::Invalid(error)
+}
+
+fn access_key_error(error: Value) -> SubmitError {
+    invalid(json!({ "InvalidAccessKeyError": error }))
+}
+
+/// The deposit an action moves to its receiver.
+fn deposit_of(action: &Action) -> u128 {
+    match action {
+        Action::Transfer { deposit } => deposit.as_yoctonear(),
+        Action::FunctionCall(call) => call.deposit.as_yoctonear(),
+        Action::Delegate(signed) => signed
+            .delegate_action
+            .actions
+            .iter()
+            .map(|a| deposit_of(a.action()))
+            .sum(),
+        _ => 0,
+    }
+}
+
+/// The send and execution gas of `actions` (execution includes the gas attached to
+/// calls), sent by a signer that is (`sir`) or is not the receiver.
+fn gas_of(actions: &[Action], sir: bool) -> (u64, u64) {
+    actions.iter().fold(
+        (ACTION_RECEIPT.send(sir), ACTION_RECEIPT.execution),
+        |(send, exec), action| {
+            let (fee, attached) = action_fee(action);
+            (
+                send.saturating_add(fee.send(sir)),
+                exec.saturating_add(fee.execution).saturating_add(attached),
+            )
+        },
+    )
+}
+
+/// nearcore's checks of the actions alone (`ActionsValidationError`).
+fn validate_actions(actions: &[Action]) -> Result<(), SubmitError> {
+    let validation = |error: Value| invalid(json!({ "ActionsValidation": error }));
+    if actions.len() > fees::MAX_ACTIONS_PER_RECEIPT {
+        return Err(validation(json!({"TotalNumberOfActionsExceeded": {
+            "total_number_of_actions": actions.len(),
+            "limit": fees::MAX_ACTIONS_PER_RECEIPT
+        }})));
+    }
+    let mut prepaid: u64 = 0;
+    for (i, action) in actions.iter().enumerate() {
+        match action {
+            Action::DeleteAccount { .. } if i + 1 != actions.len() => {
+                return Err(validation(json!("DeleteActionMustBeFinal")));
+            }
+            Action::FunctionCall(call) if call.gas.as_gas() == 0 => {
+                return Err(validation(json!("FunctionCallZeroAttachedGas")));
+            }
+            Action::DeployGlobalContract { .. }
+            | Action::UseGlobalContract { .. }
+            | Action::DeterministicStateInit { .. }
+            | Action::TransferToGasKey { .. }
+            | Action::WithdrawFromGasKey { .. } => {
+                return Err(SubmitError::Unsupported(format!(
+                    "the mock node does not execute {} actions (action {i})",
+                    action.name()
+                )));
+            }
+            _ => {}
+        }
+        prepaid = prepaid.saturating_add(action_fee(action).1);
+    }
+    if prepaid > fees::MAX_TOTAL_PREPAID_GAS {
+        return Err(validation(json!({"TotalPrepaidGasExceeded": {
+            "total_prepaid_gas": prepaid,
+            "limit": fees::MAX_TOTAL_PREPAID_GAS
+        }})));
+    }
+    Ok(())
+}
+
+/// Whether `id` is a NEAR-implicit account (64 hex digits: an ed25519 key).
+fn near_implicit_key(id: &str) -> Option<PublicKey> {
+    if id.len() != 64
+        || !id
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+    {
+        return None;
+    }
+    let mut key = [0u8; 32];
+    for (i, byte) in key.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&id[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(PublicKey::ed25519(key))
+}
+
+/// Whether `id` is an ETH-implicit account (`0x` and 40 hex digits).
+fn eth_implicit(id: &str) -> bool {
+    id.len() == 42
+        && id.starts_with("0x")
+        && id[2..]
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+}
+
+impl Chain {
+    /// Checks a signed transaction (borsh bytes) and queues it for the next block;
+    /// returns its hash. Bytes already submitted are the same transaction: their hash
+    /// again, nothing queued twice.
+    pub fn submit(&mut self, signed_tx: &[u8]) -> Result<CryptoHash, SubmitError> {
+        let signed = SignedTransaction::from_borsh(signed_tx)
+            .map_err(|e| SubmitError::Undecodable(e.to_string()))?;
+        let hash = signed.hash();
+        if self.transaction(&hash).is_some() {
+            return Ok(hash);
+        }
+        self.charge(&signed, false)?;
+        let tx = signed.transaction();
+        self.transactions.push(Transaction {
+            hash,
+            signer: tx.signer_id().to_string(),
+            receiver: tx.receiver_id().to_string(),
+            height: None,
+            signed_view: serde_json::to_value(SignedTransactionView::from(&signed))
+                .unwrap_or(Value::Null),
+            outcomes: Vec::new(),
+            receipts: Vec::new(),
+            unexecuted: 0,
+        });
+        self.mempool.push(Pending { tx: hash, signed });
+        Ok(hash)
+    }
+
+    /// nearcore's `verify_and_charge_transaction`: every check first, then, if `apply`,
+    /// the signer's balance, nonce and allowance change. Returns the send gas burnt.
+    fn charge(&mut self, signed: &SignedTransaction, apply: bool) -> Result<u64, SubmitError> {
+        let tx = signed.transaction();
+        if !signed.verify() {
+            return Err(invalid(json!("InvalidSignature")));
+        }
+        validate_actions(tx.actions())?;
+        let head = self.head;
+        match self.height_of(tx.block_hash()) {
+            Some(base) if head <= base + TRANSACTION_VALIDITY_PERIOD => {}
+            _ => return Err(invalid(json!("Expired"))),
+        }
+        let signer_id = tx.signer_id().to_string();
+        let receiver_id = tx.receiver_id().to_string();
+        let Some(account) = self.account(&signer_id) else {
+            return Err(invalid(
+                json!({"SignerDoesNotExist": {"signer_id": signer_id}}),
+            ));
+        };
+        let Some(key) = account.key(tx.public_key()) else {
+            return Err(access_key_error(json!({"AccessKeyNotFound": {
+                "account_id": signer_id,
+                "public_key": tx.public_key().to_string()
+            }})));
+        };
+        if tx.nonce() <= key.nonce {
+            return Err(invalid(json!({"InvalidNonce": {
+                "tx_nonce": tx.nonce(),
+                "ak_nonce": key.nonce
+            }})));
+        }
+        let upper_bound = (head + 1) * NONCE_RANGE_MULTIPLIER;
+        if tx.nonce() >= upper_bound {
+            return Err(invalid(json!({"NonceTooLarge": {
+                "tx_nonce": tx.nonce(),
+                "upper_bound": upper_bound
+            }})));
+        }
+        let (send_gas, exec_gas) = gas_of(tx.actions(), signer_id == receiver_id);
+        let gas_cost = u128::from(send_gas.saturating_add(exec_gas)) * GAS_PRICE;
+        let deposits: u128 = tx.actions().iter().map(deposit_of).sum();
+        let total = gas_cost.saturating_add(deposits);
+        if account.amount < total {
+            return Err(invalid(json!({"NotEnoughBalance": {
+                "signer_id": signer_id,
+                "balance": yocto(account.amount),
+                "cost": yocto(total)
+            }})));
+        }
+        let mut allowance_left = None;
+        if let Permission::FunctionCall {
+            receiver,
+            methods,
+            allowance,
+        } = &key.permission
+        {
+            let [Action::FunctionCall(call)] = tx.actions() else {
+                return Err(access_key_error(json!("RequiresFullAccess")));
+            };
+            if call.deposit.as_yoctonear() > 0 {
+                return Err(access_key_error(json!("DepositWithFunctionCall")));
+            }
+            if *receiver != receiver_id {
+                return Err(access_key_error(json!({"ReceiverMismatch": {
+                    "tx_receiver": receiver_id,
+                    "ak_receiver": receiver
+                }})));
+            }
+            if !methods.is_empty() && !methods.contains(&call.method_name) {
+                return Err(access_key_error(json!({"MethodNameMismatch": {
+                    "method_name": call.method_name
+                }})));
+            }
+            if let Some(allowance) = allowance {
+                if *allowance < gas_cost {
+                    return Err(access_key_error(json!({"NotEnoughAllowance": {
+                        "account_id": signer_id,
+                        "public_key": tx.public_key().to_string(),
+                        "allowance": yocto(*allowance),
+                        "cost": yocto(gas_cost)
+                    }})));
+                }
+                allowance_left = Some(allowance - gas_cost);
+            }
+        }
+        let mut after = account.clone();
+        after.amount -= total;
+        if after.amount < after.storage_cost() {
+            return Err(invalid(json!({"LackBalanceForState": {
+                "signer_id": signer_id,
+                "amount": yocto(after.storage_cost())
+            }})));
+        }
+        if !apply {
+            return Ok(send_gas);
+        }
+        let public_key = tx.public_key().clone();
+        let nonce = tx.nonce();
+        if let Some(key) = after.keys.iter_mut().find(|k| k.public_key == public_key) {
+            key.nonce = nonce;
+            if let (
+                Permission::FunctionCall {
+                    allowance: Some(allowance),
+                    ..
+                },
+                Some(left),
+            ) = (&mut key.permission, allowance_left)
+            {
+                *allowance = left;
+            }
+        }
+        if let Some(account) = self.account_mut(&signer_id) {
+            *account = after;
+        }
+        Ok(send_gas)
+    }
+
+    /// Produces `n` blocks.
+    pub fn advance(&mut self, n: u64) {
+        for _ in 0..n {
+            self.produce_block();
+        }
+    }
+
+    /// Produces blocks until the transaction `hash` reaches `level` (at most
+    /// [`MAX_WAIT_BLOCKS`]); whether it did.
+    pub fn wait_for(&mut self, hash: &CryptoHash, level: Level) -> bool {
+        for _ in 0..=MAX_WAIT_BLOCKS {
+            match self.transaction(hash) {
+                Some(tx) if self.level(tx) >= level => return true,
+                Some(_) => self.produce_block(),
+                None => return false,
+            }
+        }
+        false
+    }
+
+    /// The next block: the submitted transactions in it, then the receipts due.
+    fn produce_block(&mut self) {
+        let height = self.head + 1;
+        self.head = height;
+        let mut pool = std::mem::take(&mut self.mempool);
+        // A key's transactions in nonce order, as nodes take them from the pool.
+        pool.sort_by(|a, b| {
+            let (a, b) = (a.signed.transaction(), b.signed.transaction());
+            (a.signer_id(), a.public_key().to_string(), a.nonce()).cmp(&(
+                b.signer_id(),
+                b.public_key().to_string(),
+                b.nonce(),
+            ))
+        });
+        for pending in pool {
+            match self.charge(&pending.signed, true) {
+                Ok(send_gas) => self.include(pending, send_gas, height),
+                // No longer valid (its nonce taken, its balance spent): dropped.
+                Err(_) => self.transactions.retain(|t| t.hash != pending.tx),
+            }
+        }
+        let (due, later): (Vec<_>, Vec<_>) = std::mem::take(&mut self.due)
+            .into_iter()
+            .partition(|r| r.at <= height);
+        self.due = later;
+        for receipt in due {
+            self.execute(receipt, height);
+        }
+        self.seal_block(height);
+    }
+
+    /// A transaction joins the block at `height`: its outcome, its receipt (executed at
+    /// once when it is to its own signer, as nearcore does local receipts).
+    fn include(&mut self, pending: Pending, send_gas: u64, height: u64) {
+        let tx = pending.signed.transaction();
+        let Some(index) = self.transactions.iter().position(|t| t.hash == pending.tx) else {
+            return;
+        };
+        let receipt_id = self.transactions[index].receipt_id(0);
+        let sir = tx.signer_id() == tx.receiver_id();
+        let receipt = DueReceipt {
+            id: receipt_id,
+            tx: pending.tx,
+            at: if sir { height } else { height + 1 },
+            predecessor: tx.signer_id().to_string(),
+            receiver: tx.receiver_id().to_string(),
+            signer: tx.signer_id().to_string(),
+            signer_key: tx.public_key().clone(),
+            gas_price: GAS_PRICE,
+            actions: tx.actions().to_vec(),
+        };
+        self.transactions[index].height = Some(height);
+        self.record(
+            pending.tx,
+            Outcome {
+                id: pending.tx,
+                height,
+                executor: receipt.signer.clone(),
+                status: json!({"SuccessReceiptId": receipt_id.to_string()}),
+                receipt_ids: vec![receipt_id],
+                gas_burnt: send_gas,
+                tokens_burnt: u128::from(send_gas) * GAS_PRICE,
+                logs: Vec::new(),
+            },
+        );
+        self.schedule(receipt, height);
+    }
+
+    /// Adds a receipt to its transaction; executes it now if it is due.
+    fn schedule(&mut self, receipt: DueReceipt, height: u64) {
+        if let Some(tx) = self.transactions.iter_mut().find(|t| t.hash == receipt.tx) {
+            tx.receipts.push(receipt.view());
+            tx.unexecuted += 1;
+        }
+        if receipt.at <= height {
+            self.execute(receipt, height);
+        } else {
+            self.due.push(receipt);
+        }
+    }
+
+    /// Records an outcome of transaction `tx` in the block being produced.
+    fn record(&mut self, tx: CryptoHash, outcome: Outcome) {
+        self.add_leaf(&outcome);
+        if let Some(tx) = self.transactions.iter_mut().find(|t| t.hash == tx) {
+            if outcome.id != tx.hash {
+                tx.unexecuted = tx.unexecuted.saturating_sub(1);
+            }
+            tx.outcomes.push(outcome);
+        }
+    }
+
+    /// A new receipt of `parent`'s transaction, due at the next block.
+    fn child(&self, parent: &DueReceipt, height: u64, n: usize) -> DueReceipt {
+        let tx = self.transaction(&parent.tx);
+        let index = tx.map_or(0, |t| t.receipts.len()) + n;
+        DueReceipt {
+            id: tx.map_or_else(|| hash("orphan receipt"), |t| t.receipt_id(index)),
+            tx: parent.tx,
+            at: height + 1,
+            predecessor: parent.receiver.clone(),
+            receiver: String::new(),
+            signer: parent.signer.clone(),
+            signer_key: parent.signer_key.clone(),
+            gas_price: parent.gas_price,
+            actions: Vec::new(),
+        }
+    }
+
+    /// A refund of `amount` to `receiver`, from the system.
+    fn refund(
+        &self,
+        parent: &DueReceipt,
+        height: u64,
+        n: usize,
+        receiver: &str,
+        amount: u128,
+    ) -> DueReceipt {
+        DueReceipt {
+            predecessor: SYSTEM.into(),
+            receiver: receiver.into(),
+            signer: SYSTEM.into(),
+            signer_key: PublicKey::ed25519([0; 32]),
+            gas_price: 0,
+            actions: vec![Action::transfer(near_rpc::NearToken::from_yoctonear(
+                amount,
+            ))],
+            ..self.child(parent, height, n)
+        }
+    }
+
+    /// Executes a receipt in the block at `height`: its actions all or nothing, then
+    /// refunds of unused gas (to the signer) and, if it failed, of its deposits (to the
+    /// predecessor).
+    fn execute(&mut self, receipt: DueReceipt, height: u64) {
+        if receipt.is_refund() {
+            let amount: u128 = receipt.actions.iter().map(deposit_of).sum();
+            let status = match self.account_mut(&receipt.receiver) {
+                Some(account) => {
+                    account.amount += amount;
+                    json!({"SuccessValue": ""})
+                }
+                None => action_failure(
+                    Some(0),
+                    json!({"AccountDoesNotExist": {"account_id": receipt.receiver}}),
+                ),
+            };
+            self.record(
+                receipt.tx,
+                Outcome {
+                    id: receipt.id,
+                    height,
+                    executor: receipt.receiver.clone(),
+                    status,
+                    receipt_ids: Vec::new(),
+                    gas_burnt: 0,
+                    tokens_burnt: 0,
+                    logs: Vec::new(),
+                },
+            );
+            return;
+        }
+        let sir = receipt.signer == receipt.receiver;
+        let (_, prepaid) = gas_of(&receipt.actions, sir);
+        let exec_fees = receipt
+            .actions
+            .iter()
+            .fold(ACTION_RECEIPT.execution, |gas, a| {
+                gas.saturating_add(action_fee(a).0.execution)
+            });
+        let snapshot = self.accounts.clone();
+        let mut run = Run {
+            gas_burnt: exec_fees,
+            logs: Vec::new(),
+            value: Vec::new(),
+            children: Vec::new(),
+            actor: receipt.predecessor.clone(),
+        };
+        let mut result = Ok(());
+        for (index, action) in receipt.actions.iter().enumerate() {
+            if let Err(kind) = self.apply(&receipt, action, height, &mut run) {
+                result = Err(action_failure(Some(index as u64), kind));
+                break;
+            }
+        }
+        if result.is_ok() {
+            if let Some(account) = self.account(&receipt.receiver) {
+                if account.amount < account.storage_cost() {
+                    result = Err(action_failure(
+                        None,
+                        json!({"LackBalanceForState": {
+                            "account_id": receipt.receiver,
+                            "amount": yocto(account.storage_cost())
+                        }}),
+                    ));
+                }
+            }
+        }
+        let mut children = Vec::new();
+        let status = match result {
+            Ok(()) => {
+                children = std::mem::take(&mut run.children);
+                json!({"SuccessValue": crate::chain::b64(&run.value)})
+            }
+            Err(failure) => {
+                self.accounts = snapshot;
+                failure
+            }
+        };
+        let failed = status.get("Failure").is_some();
+        // Children first take their ids, then the refunds.
+        let mut made: Vec<DueReceipt> = Vec::new();
+        for (n, (receiver, actions)) in children.into_iter().enumerate() {
+            made.push(DueReceipt {
+                receiver,
+                actions,
+                ..self.child(&receipt, height, n)
+            });
+        }
+        let deposits: u128 = receipt.actions.iter().map(deposit_of).sum();
+        let gas_refund = u128::from(prepaid.saturating_sub(run.gas_burnt)) * receipt.gas_price;
+        let mut refunds: Vec<(String, u128)> = Vec::new();
+        if failed && deposits > 0 {
+            refunds.push((receipt.predecessor.clone(), deposits));
+        }
+        if gas_refund > 0 {
+            match refunds.iter_mut().find(|(to, _)| *to == receipt.signer) {
+                Some((_, amount)) => *amount += gas_refund,
+                None => refunds.push((receipt.signer.clone(), gas_refund)),
+            }
+        }
+        for (to, amount) in refunds {
+            let n = made.len();
+            made.push(self.refund(&receipt, height, n, &to, amount));
+        }
+        self.record(
+            receipt.tx,
+            Outcome {
+                id: receipt.id,
+                height,
+                executor: receipt.receiver.clone(),
+                status,
+                receipt_ids: made.iter().map(|r| r.id).collect(),
+                gas_burnt: run.gas_burnt,
+                tokens_burnt: u128::from(run.gas_burnt) * receipt.gas_price,
+                logs: run.logs,
+            },
+        );
+        for child in made {
+            self.schedule(child, height);
+        }
+    }
+
+    /// One action of a receipt; the `ActionErrorKind` if it fails.
+    fn apply(
+        &mut self,
+        receipt: &DueReceipt,
+        action: &Action,
+        height: u64,
+        run: &mut Run,
+    ) -> Result<(), Value> {
+        let receiver = receipt.receiver.as_str();
+        let exists = self.account(receiver).is_some();
+        let not_found = || json!({"AccountDoesNotExist": {"account_id": receiver}});
+        let needs_actor = matches!(
+            action,
+            Action::DeployContract { .. }
+                | Action::Stake { .. }
+                | Action::AddKey { .. }
+                | Action::DeleteKey { .. }
+                | Action::DeleteAccount { .. }
+        );
+        if needs_actor && exists && run.actor != receiver {
+            return Err(json!({"ActorNoPermission": {
+                "account_id": receiver,
+                "actor_id": run.actor
+            }}));
+        }
+        match action {
+            Action::CreateAccount => {
+                if exists {
+                    return Err(json!({"AccountAlreadyExists": {"account_id": receiver}}));
+                }
+                let predecessor = receipt.predecessor.as_str();
+                if near_implicit_key(receiver).is_some() || eth_implicit(receiver) {
+                    return Err(json!({"OnlyImplicitAccountCreationAllowed": {
+                        "account_id": receiver
+                    }}));
+                }
+                match receiver.rsplit_once('.') {
+                    None if receiver.len() < fees::MIN_TOP_LEVEL_ACCOUNT_LENGTH
+                        && predecessor != fees::REGISTRAR =>
+                    {
+                        return Err(json!({"CreateAccountOnlyByRegistrar": {
+                            "account_id": receiver,
+                            "registrar_account_id": fees::REGISTRAR,
+                            "predecessor_id": predecessor
+                        }}));
+                    }
+                    Some((_, parent)) if parent != predecessor => {
+                        return Err(json!({"CreateAccountNotAllowed": {
+                            "account_id": receiver,
+                            "predecessor_id": predecessor
+                        }}));
+                    }
+                    _ => {}
+                }
+                self.accounts.push(Account {
+                    id: receiver.to_owned(),
+                    amount: 0,
+                    locked: 0,
+                    keys: Vec::new(),
+                    code: None,
+                    state: Default::default(),
+                });
+                // nearcore: what follows acts as the new account.
+                run.actor = receiver.to_owned();
+                Ok(())
+            }
+            Action::Transfer { deposit } => {
+                let amount = deposit.as_yoctonear();
+                if let Some(account) = self.account_mut(receiver) {
+                    account.amount += amount;
+                    return Ok(());
+                }
+                // A transfer creates the implicit account it is sent to.
+                let keys = match near_implicit_key(receiver) {
+                    Some(key) => vec![Key::full_access(key, (height - 1) * NONCE_RANGE_MULTIPLIER)],
+                    None if eth_implicit(receiver) => Vec::new(),
+                    None => return Err(not_found()),
+                };
+                self.accounts.push(Account {
+                    id: receiver.to_owned(),
+                    amount,
+                    locked: 0,
+                    keys,
+                    code: None,
+                    state: Default::default(),
+                });
+                Ok(())
+            }
+            Action::FunctionCall(call) => self.call(receipt, call, run),
+            _ if !exists => Err(not_found()),
+            Action::DeployContract { code } => {
+                if let Some(account) = self.account_mut(receiver) {
+                    account.code = Some(code.clone());
+                }
+                Ok(())
+            }
+            Action::Stake { stake, .. } => {
+                let Some(account) = self.account_mut(receiver) else {
+                    return Err(not_found());
+                };
+                let stake = stake.as_yoctonear();
+                if stake == 0 && account.locked == 0 {
+                    return Err(json!({"TriesToUnstake": {"account_id": receiver}}));
+                }
+                if stake > account.amount + account.locked {
+                    return Err(json!({"TriesToStake": {
+                        "account_id": receiver,
+                        "stake": yocto(stake),
+                        "locked": yocto(account.locked),
+                        "balance": yocto(account.amount)
+                    }}));
+                }
+                account.amount = account.amount + account.locked - stake;
+                account.locked = stake;
+                Ok(())
+            }
+            Action::AddKey {
+                public_key,
+                access_key,
+            } => {
+                let Some(account) = self.account_mut(receiver) else {
+                    return Err(not_found());
+                };
+                if account.key(public_key).is_some() {
+                    return Err(json!({"AddKeyAlreadyExists": {
+                        "account_id": receiver,
+                        "public_key": public_key.to_string()
+                    }}));
+                }
+                let permission = match &access_key.permission {
+                    AccessKeyPermission::FunctionCall(p) => Permission::FunctionCall {
+                        receiver: p.receiver_id.clone(),
+                        methods: p.method_names.clone(),
+                        allowance: p.allowance.map(|a| a.as_yoctonear()),
+                    },
+                    _ => Permission::FullAccess,
+                };
+                account.keys.push(Key {
+                    public_key: public_key.clone(),
+                    // nearcore starts a new key's nonce from the height.
+                    nonce: (height - 1) * NONCE_RANGE_MULTIPLIER,
+                    permission,
+                });
+                Ok(())
+            }
+            Action::DeleteKey { public_key } => {
+                let Some(account) = self.account_mut(receiver) else {
+                    return Err(not_found());
+                };
+                let before = account.keys.len();
+                account.keys.retain(|k| &k.public_key != public_key);
+                if account.keys.len() == before {
+                    return Err(json!({"DeleteKeyDoesNotExist": {
+                        "account_id": receiver,
+                        "public_key": public_key.to_string()
+                    }}));
+                }
+                Ok(())
+            }
+            Action::DeleteAccount { beneficiary_id } => {
+                let Some(account) = self.account(receiver) else {
+                    return Err(not_found());
+                };
+                if account.locked > 0 {
+                    return Err(json!({"DeleteAccountStaking": {"account_id": receiver}}));
+                }
+                let amount = account.amount;
+                self.accounts.retain(|a| a.id != receiver);
+                if amount > 0 {
+                    run.children.push((
+                        beneficiary_id.to_string(),
+                        vec![Action::transfer(near_rpc::NearToken::from_yoctonear(
+                            amount,
+                        ))],
+                    ));
+                }
+                Ok(())
+            }
+            Action::Delegate(signed) => self.delegate(receipt, signed, height, run),
+            other => Err(json!({"UnsupportedAction": {"action": other.name()}})),
+        }
+    }
+
+    /// A function call: the deposit reaches the receiver, then its contract's method runs.
+    fn call(
+        &mut self,
+        receipt: &DueReceipt,
+        call: &near_rpc::tx::FunctionCall,
+        run: &mut Run,
+    ) -> Result<(), Value> {
+        let receiver = receipt.receiver.as_str();
+        let Some(account) = self.account(receiver) else {
+            return Err(json!({"AccountDoesNotExist": {"account_id": receiver}}));
+        };
+        if account.code.is_none() {
+            return Err(function_call_error(json!({"CompilationError": {
+                "CodeDoesNotExist": {"account_id": receiver}
+            }})));
+        }
+        let method = self
+            .contract_of(account)
+            .and_then(|c| c.get(&call.method_name))
+            .ok_or_else(|| function_call_error(json!({"MethodResolveError": "MethodNotFound"})))?;
+        let attached = call.gas.as_gas();
+        let Some(account) = self.account_mut(receiver) else {
+            return Err(json!({"AccountDoesNotExist": {"account_id": receiver}}));
+        };
+        account.amount += call.deposit.as_yoctonear();
+        let mut state = account.state.clone();
+        let mut context = Call {
+            contract: receiver,
+            signer: &receipt.signer,
+            predecessor: &receipt.predecessor,
+            deposit: call.deposit.as_yoctonear(),
+            args: &call.args,
+            view: false,
+            state: &mut state,
+            logs: Vec::new(),
+            wrote_in_view: false,
+            bytes_written: 0,
+        };
+        let returned = method(&mut context);
+        let used = fees::CALL_BASE_GAS.saturating_add(
+            fees::CALL_GAS_PER_BYTE.saturating_mul(call.args.len() as u64 + context.bytes_written),
+        );
+        run.logs.append(&mut context.logs);
+        if used > attached {
+            run.gas_burnt = run.gas_burnt.saturating_add(attached);
+            return Err(function_call_error(json!({"HostError": "GasExceeded"})));
+        }
+        run.gas_burnt = run.gas_burnt.saturating_add(used);
+        match returned {
+            Ok(value) => {
+                account.state = state;
+                run.value = value;
+                Ok(())
+            }
+            Err(message) => Err(function_call_error(json!({
+                "ExecutionError": format!("Smart contract panicked: {message}")
+            }))),
+        }
+    }
+
+    /// A delegate action (NEP-366): the sender's signature, key and nonce checked, then
+    /// its actions sent as a receipt from the sender, due at the next block.
+    fn delegate(
+        &mut self,
+        receipt: &DueReceipt,
+        signed: &near_rpc::tx::SignedDelegateAction,
+        height: u64,
+        run: &mut Run,
+    ) -> Result<(), Value> {
+        let action = &signed.delegate_action;
+        if !signed.verify() {
+            return Err(json!("DelegateActionInvalidSignature"));
+        }
+        if height > action.max_block_height {
+            return Err(json!("DelegateActionExpired"));
+        }
+        if action.sender_id.as_str() != receipt.receiver {
+            return Err(json!({"DelegateActionSenderDoesNotMatchTxReceiver": {
+                "sender_id": action.sender_id.to_string(),
+                "receiver_id": receipt.receiver
+            }}));
+        }
+        let sender = action.sender_id.to_string();
+        let Some(account) = self.account_mut(&sender) else {
+            return Err(json!({"AccountDoesNotExist": {"account_id": sender}}));
+        };
+        let Some(key) = account
+            .keys
+            .iter_mut()
+            .find(|k| k.public_key == action.public_key)
+        else {
+            return Err(
+                json!({"DelegateActionAccessKeyError": {"AccessKeyNotFound": {
+                    "account_id": sender,
+                    "public_key": action.public_key.to_string()
+                }}}),
+            );
+        };
+        if action.nonce <= key.nonce {
+            return Err(json!({"DelegateActionInvalidNonce": {
+                "delegate_nonce": action.nonce,
+                "ak_nonce": key.nonce
+            }}));
+        }
+        let upper_bound = height * NONCE_RANGE_MULTIPLIER;
+        if action.nonce >= upper_bound {
+            return Err(json!({"DelegateActionNonceTooLarge": {
+                "delegate_nonce": action.nonce,
+                "upper_bound": upper_bound
+            }}));
+        }
+        if let Permission::FunctionCall {
+            receiver, methods, ..
+        } = &key.permission
+        {
+            let calls_only = action.actions.len() == 1
+                && matches!(action.actions[0].action(), Action::FunctionCall(call)
+                    if call.deposit.as_yoctonear() == 0
+                        && *receiver == action.receiver_id.as_str()
+                        && (methods.is_empty() || methods.contains(&call.method_name)));
+            if !calls_only {
+                return Err(json!({"DelegateActionAccessKeyError": "RequiresFullAccess"}));
+            }
+        }
+        key.nonce = action.nonce;
+        run.children.push((
+            action.receiver_id.to_string(),
+            action.actions.iter().map(|a| a.action().clone()).collect(),
+        ));
+        Ok(())
+    }
+
+    /// A view call of `method` on `account`'s contract: `Ok((result, logs))`, or the
+    /// error as nodes word it and as nearcore's `FunctionCallError`.
+    pub fn view_call(
+        &self,
+        account: &Account,
+        method: &str,
+        args: &[u8],
+    ) -> Result<(Vec<u8>, Vec<String>), (String, Value)> {
+        let not_found = || {
+            (
+                format!("wasm execution failed with error: MethodResolveError(MethodNotFound) for `{method}`"),
+                json!({"MethodResolveError": "MethodNotFound"}),
+            )
+        };
+        let method_fn = self
+            .contract_of(account)
+            .and_then(|c| c.get(method))
+            .ok_or_else(not_found)?;
+        let mut state = account.state.clone();
+        let mut context = Call {
+            contract: &account.id,
+            signer: &account.id,
+            predecessor: &account.id,
+            deposit: 0,
+            args,
+            view: true,
+            state: &mut state,
+            logs: Vec::new(),
+            wrote_in_view: false,
+            bytes_written: 0,
+        };
+        let returned = method_fn(&mut context);
+        if context.wrote_in_view {
+            return Err((
+                "wasm execution failed with error: HostError(ProhibitedInView { method_name: \"storage_write\" })".into(),
+                json!({"HostError": {"ProhibitedInView": {"method_name": "storage_write"}}}),
+            ));
+        }
+        match returned {
+            Ok(value) => Ok((value, context.logs)),
+            Err(message) => Err((
+                format!("wasm execution failed with error: ExecutionError(\"Smart contract panicked: {message}\")"),
+                json!({"ExecutionError": format!("Smart contract panicked: {message}")}),
+            )),
+        }
+    }
+}
+
+/// What one receipt's execution has done so far.
+struct Run {
+    gas_burnt: u64,
+    logs: Vec<String>,
+    value: Vec<u8>,
+    /// Receipts to create on success: receiver and actions.
+    children: Vec<(String, Vec<Action>)>,
+    /// Whom the account-changing actions act as (the predecessor, or a new account).
+    actor: String,
+}
+
+fn action_failure(index: Option<u64>, kind: Value) -> Value {
+    json!({"Failure": {"ActionError": {"index": index, "kind": kind}}})
+}
+
+fn function_call_error(error: Value) -> Value {
+    json!({ "FunctionCallError": error })
+}
