@@ -338,6 +338,10 @@ pub enum Command {
         /// Answer from a recorded cassette (JSON lines) first.
         #[arg(long, value_name = "FILE")]
         replay: Option<PathBuf>,
+        /// Write a near-cli credential file, DIR/mock/ACCOUNT.json, for every mock
+        /// account with a full-access key, before printing the URL.
+        #[arg(long, value_name = "DIR")]
+        credentials_dir: Option<PathBuf>,
     },
     /// Run a recording proxy to the node of --url/--network, for `mock --replay`.
     ///

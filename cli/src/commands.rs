@@ -41,7 +41,11 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             };
             methods::visit(method, decode).unwrap_or_else(|| unknown(method))
         }
-        Command::Mock { port, replay } => serve_mock(port, replay.as_deref()),
+        Command::Mock {
+            port,
+            replay,
+            credentials_dir,
+        } => serve_mock(port, replay.as_deref(), credentials_dir.as_deref()),
         Command::Verify(args::VerifyCommand::Proof {
             file,
             block_merkle_root,
@@ -357,8 +361,9 @@ fn runtime() -> Result<Runtime, Failure> {
         .map_err(|e| Failure::new(EXIT_IO, format!("cannot start the async runtime: {e}")))
 }
 
-/// `mock`: serves the mock node until Ctrl-C, after printing its URL.
-fn serve_mock(port: u16, replay: Option<&Path>) -> Result<(), Failure> {
+/// `mock`: serves the mock node until Ctrl-C, after writing the credential files asked
+/// for and printing its URL.
+fn serve_mock(port: u16, replay: Option<&Path>, credentials: Option<&Path>) -> Result<(), Failure> {
     let node = match replay {
         None => MockNode::new(),
         Some(path) => {
@@ -368,6 +373,14 @@ fn serve_mock(port: u16, replay: Option<&Path>) -> Result<(), Failure> {
             MockNode::replaying(cassette)
         }
     };
+    if let Some(dir) = credentials {
+        node.write_credentials(dir).map_err(|e| {
+            Failure::new(
+                EXIT_IO,
+                format!("cannot write credentials to {}: {e}", dir.display()),
+            )
+        })?;
+    }
     runtime()?.block_on(async {
         let server = node.serve(port).await.map_err(|e| {
             Failure::new(

@@ -1986,3 +1986,81 @@ fn decode_reports_text_that_is_not_json_as_such() {
         assert!(!out.stderr.contains("invalid type"), "{body}: {out:?}");
     }
 }
+
+/// The write flow of the README: `near-rpc mock` writes key files for its accounts; a
+/// `transfer` and a `send` with them move balances by exactly the amount, and the
+/// sender pays the fees its outcome states.
+#[test]
+fn a_write_flow_against_near_rpc_mock_moves_exactly_the_amount() {
+    let dir = std::env::temp_dir().join(format!("near-rpc-cli-mock-keys-{}", std::process::id()));
+    let dir_text = dir.to_str().unwrap().to_owned();
+    let mock = Serving::start(&["mock", "--port", "0", "--credentials-dir", &dir_text]);
+    let key_file = dir.join("mock").join("alice.mock.json");
+    let key_file = key_file.to_str().unwrap();
+    let amount = |account: &str| -> u128 {
+        let out = near_rpc(&["--url", &mock.url, "account", account]);
+        assert_exit(&out, 0);
+        out.json()["amount"].as_str().unwrap().parse().unwrap()
+    };
+    let burnt = |outcome: &Value| -> u128 {
+        std::iter::once(&outcome["transaction_outcome"])
+            .chain(outcome["receipts_outcome"].as_array().unwrap())
+            .map(|o| {
+                o["outcome"]["tokens_burnt"]
+                    .as_str()
+                    .unwrap()
+                    .parse::<u128>()
+                    .unwrap()
+            })
+            .sum()
+    };
+    let (alice, bob) = (amount("alice.mock"), amount("bob.mock"));
+    let out = near_rpc(&[
+        "--url",
+        &mock.url,
+        "transfer",
+        "--key-file",
+        key_file,
+        "bob.mock",
+        "1.5",
+        "--wait-until",
+        "final",
+    ]);
+    assert_exit(&out, 0);
+    let outcome = out.json();
+    assert_eq!(outcome["final_execution_status"], "FINAL");
+    let near = 1_000_000_000_000_000_000_000_000u128;
+    assert_eq!(amount("bob.mock"), bob + near * 3 / 2);
+    assert_eq!(amount("alice.mock"), alice - near * 3 / 2 - burnt(&outcome));
+
+    // A change method through `send`: the status it stores is what a view reads.
+    let alice = amount("alice.mock");
+    let out = near_rpc(&[
+        "--url",
+        &mock.url,
+        "send",
+        "--key-file",
+        key_file,
+        "--receiver",
+        "contract.mock",
+        r#"[{"FunctionCall": {"method_name": "set_status", "args": "eyJtZXNzYWdlIjoiaGkifQ==", "gas": 30000000000000, "deposit": "0"}}]"#,
+    ]);
+    assert_exit(&out, 0);
+    assert_eq!(
+        amount("alice.mock"),
+        alice - burnt(&out.json()),
+        "unused gas refunded"
+    );
+    let out = near_rpc(&[
+        "--url",
+        &mock.url,
+        "view",
+        "contract.mock",
+        "get_status",
+        "--args",
+        r#"{"account_id": "alice.mock"}"#,
+    ]);
+    assert_exit(&out, 0);
+    assert_eq!(out.json()["result"], "hi");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -513,6 +513,50 @@ impl Chain {
         self.contracts.get(&account.code_hash())
     }
 
+    /// Signs a transaction from `signer` to `receiver` as a client would: with the
+    /// mock's key of the signer ([`secret_key`]`(signer)`), the key's next nonce (after
+    /// what waits for the next block) and the head's hash. Submit its
+    /// [`to_borsh`](SignedTransaction::to_borsh) bytes.
+    pub fn sign(&self, signer: &str, receiver: &str, actions: Vec<Action>) -> SignedTransaction {
+        let key = secret_key(signer);
+        let public_key = key.public_key();
+        let nonce = self
+            .account(signer)
+            .and_then(|a| a.key(&public_key))
+            .map_or(0, |k| k.nonce)
+            + 1
+            + self.pending_with(&public_key, signer) as u64;
+        let parse = |id: &str| -> AccountId {
+            id.parse()
+                .unwrap_or_else(|e| panic!("`{id}` is not an account id: {e}"))
+        };
+        near_rpc::tx::Transaction::new(
+            parse(signer),
+            public_key,
+            nonce,
+            parse(receiver),
+            self.block_hash(self.head),
+            actions,
+        )
+        .sign(&key)
+    }
+
+    /// The accounts whose full-access key is the mock's key for their name, with it: the
+    /// accounts a client can sign for ([`secret_key`]).
+    pub fn signers(&self) -> Vec<(String, SecretKey)> {
+        self.accounts
+            .iter()
+            .filter_map(|account| {
+                let key = secret_key(&account.id);
+                let public_key = key.public_key();
+                account
+                    .key(&public_key)
+                    .filter(|k| k.permission == Permission::FullAccess)
+                    .map(|_| (account.id.clone(), key))
+            })
+            .collect()
+    }
+
     /// The account called `id`.
     pub fn account(&self, id: &str) -> Option<&Account> {
         self.accounts.iter().find(|a| a.id == id)

@@ -439,6 +439,49 @@ impl MockNode {
         f(&mut self.lock().chain)
     }
 
+    /// A signer for the mock's account `account_id` (its key, [`chain::secret_key`]),
+    /// for near-rpc's write path; `None` if the account has no such full-access key.
+    pub fn signer(&self, account_id: &str) -> Option<near_rpc::client::Signer> {
+        let signers = self.lock().chain.signers();
+        let (id, key) = signers.into_iter().find(|(id, _)| id == account_id)?;
+        Some(near_rpc::client::Signer::new(id.parse().ok()?, key))
+    }
+
+    /// Registers a contract (see [`Chain::register`]).
+    pub fn register(&self, contract: Contract) {
+        self.lock().chain.register(contract);
+    }
+
+    /// Deploys a contract on an account directly (see [`Chain::deploy`]).
+    pub fn deploy(&self, account_id: &str, contract: Contract) {
+        self.lock().chain.deploy(account_id, contract);
+    }
+
+    /// Writes a near-cli credential file, `DIR/mock/<account_id>.json`, for every account
+    /// a client can sign for ([`Chain::signers`]); returns their paths. The keys guard
+    /// nothing (they are derived from the accounts' names), but the files are written
+    /// readable by their owner only, as near-cli writes them.
+    pub fn write_credentials(
+        &self,
+        dir: &std::path::Path,
+    ) -> std::io::Result<Vec<std::path::PathBuf>> {
+        let signers = self.lock().chain.signers();
+        let network = dir.join(chain::CHAIN_ID);
+        std::fs::create_dir_all(&network)?;
+        let mut written = Vec::new();
+        for (account_id, key) in signers {
+            let body = json!({
+                "account_id": account_id,
+                "public_key": key.public_key().to_string(),
+                "private_key": key.to_secret_string().as_str(),
+            });
+            let path = network.join(format!("{account_id}.json"));
+            write_private(&path, body.to_string().as_bytes())?;
+            written.push(path);
+        }
+        Ok(written)
+    }
+
     /// Produces `n` more blocks (including what was submitted, executing what is due).
     pub fn advance(&self, n: u64) {
         self.lock().chain.advance(n);
@@ -557,6 +600,19 @@ impl MockNode {
             Some(fault) => apply(fault, answer, &id),
         }
     }
+}
+
+/// Writes a file only its owner may read (on Unix; elsewhere, as the platform does).
+fn write_private(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.mode(0o600);
+    }
+    options.open(path)?.write_all(bytes)
 }
 
 /// The JSON-RPC envelope of an answer.

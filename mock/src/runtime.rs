@@ -350,6 +350,17 @@ impl Chain {
         Ok(send_gas)
     }
 
+    /// How many submitted transactions of `signer` with `public_key` wait for a block.
+    pub(crate) fn pending_with(&self, public_key: &PublicKey, signer: &str) -> usize {
+        self.mempool
+            .iter()
+            .filter(|p| {
+                let tx = p.signed.transaction();
+                tx.public_key() == public_key && tx.signer_id().as_str() == signer
+            })
+            .count()
+    }
+
     /// Produces `n` blocks.
     pub fn advance(&mut self, n: u64) {
         for _ in 0..n {
@@ -546,6 +557,7 @@ impl Chain {
             logs: Vec::new(),
             value: Vec::new(),
             children: Vec::new(),
+            payouts: Vec::new(),
             actor: receipt.predecessor.clone(),
         };
         let mut result = Ok(());
@@ -569,9 +581,11 @@ impl Chain {
             }
         }
         let mut children = Vec::new();
+        let mut refunds: Vec<(String, u128)> = Vec::new();
         let status = match result {
             Ok(()) => {
                 children = std::mem::take(&mut run.children);
+                refunds = std::mem::take(&mut run.payouts);
                 json!({"SuccessValue": crate::chain::b64(&run.value)})
             }
             Err(failure) => {
@@ -591,7 +605,6 @@ impl Chain {
         }
         let deposits: u128 = receipt.actions.iter().map(deposit_of).sum();
         let gas_refund = u128::from(prepaid.saturating_sub(run.gas_burnt)) * receipt.gas_price;
-        let mut refunds: Vec<(String, u128)> = Vec::new();
         if failed && deposits > 0 {
             refunds.push((receipt.predecessor.clone(), deposits));
         }
@@ -659,7 +672,9 @@ impl Chain {
                         "account_id": receiver
                     }}));
                 }
-                match receiver.rsplit_once('.') {
+                // A sub-account is its direct parent's to create (nearcore's
+                // `is_sub_account_of`).
+                match receiver.split_once('.') {
                     None if receiver.len() < fees::MIN_TOP_LEVEL_ACCOUNT_LENGTH
                         && predecessor != fees::REGISTRAR =>
                     {
@@ -791,13 +806,9 @@ impl Chain {
                 }
                 let amount = account.amount;
                 self.accounts.retain(|a| a.id != receiver);
+                // nearcore sends the balance as a refund: from the system, free of gas.
                 if amount > 0 {
-                    run.children.push((
-                        beneficiary_id.to_string(),
-                        vec![Action::transfer(near_rpc::NearToken::from_yoctonear(
-                            amount,
-                        ))],
-                    ));
+                    run.payouts.push((beneficiary_id.to_string(), amount));
                 }
                 Ok(())
             }
@@ -993,6 +1004,8 @@ struct Run {
     value: Vec<u8>,
     /// Receipts to create on success: receiver and actions.
     children: Vec<(String, Vec<Action>)>,
+    /// Balances to send on success, as refunds: receiver and amount.
+    payouts: Vec<(String, u128)>,
     /// Whom the account-changing actions act as (the predecessor, or a new account).
     actor: String,
 }

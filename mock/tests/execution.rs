@@ -1,0 +1,947 @@
+//! The mock's runtime: what a submission is refused for, what each action does to the
+//! state, the fees charged (the protocol config's), receipts and refunds, milestones
+//! as blocks are produced, contracts written in Rust.
+
+use near_rpc::tx::{AccessKey, Action, DelegateAction, NonDelegateAction, SecretKey};
+use near_rpc::{NearGas, NearToken, PublicKey};
+use near_rpc_mock::chain::{self, Chain, Level, Permission, GAS_PRICE};
+use near_rpc_mock::runtime::SubmitError;
+use near_rpc_mock::{fees, Contract, MockNode};
+use serde_json::{json, Value};
+
+const NEAR: u128 = 1_000_000_000_000_000_000_000_000;
+
+fn near(n: u128) -> NearToken {
+    NearToken::from_yoctonear(n * NEAR)
+}
+
+fn balance(chain: &Chain, id: &str) -> u128 {
+    chain.account(id).map_or(0, |a| a.amount)
+}
+
+/// Submits `signed` and produces blocks until it is final; its status answer.
+fn run(signed: &near_rpc::tx::SignedTransaction, chain: &mut Chain) -> Value {
+    let hash = chain
+        .submit(&signed.to_borsh())
+        .unwrap_or_else(|e| panic!("refused: {e:?}"));
+    assert!(chain.wait_for(&hash, Level::Final));
+    let tx = chain.transaction(&hash).unwrap();
+    chain.transaction_status(tx, true)
+}
+
+/// The refusal of `signed`, as nearcore's `InvalidTxError` JSON.
+fn refusal(signed: &near_rpc::tx::SignedTransaction, chain: &mut Chain) -> Value {
+    match chain.submit(&signed.to_borsh()) {
+        Err(SubmitError::Invalid(error)) => error,
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+fn failure_kind(answer: &Value) -> Value {
+    answer["status"]["Failure"]["ActionError"]["kind"].clone()
+}
+
+fn total_burnt(answer: &Value) -> u128 {
+    std::iter::once(&answer["transaction_outcome"])
+        .chain(answer["receipts_outcome"].as_array().unwrap())
+        .map(|o| {
+            o["outcome"]["tokens_burnt"]
+                .as_str()
+                .unwrap()
+                .parse::<u128>()
+                .unwrap()
+        })
+        .sum()
+}
+
+#[test]
+fn a_transfer_moves_exactly_the_amount_and_the_sender_pays_the_stated_fees() {
+    let mut chain = Chain::new();
+    let (alice, bob) = (balance(&chain, "alice.mock"), balance(&chain, "bob.mock"));
+    let signed = chain.sign("alice.mock", "bob.mock", vec![Action::transfer(near(2))]);
+    let answer = run(&signed, &mut chain);
+    assert_eq!(answer["status"], json!({"SuccessValue": ""}));
+    assert_eq!(answer["final_execution_status"], "FINAL");
+    assert_eq!(balance(&chain, "bob.mock"), bob + 2 * NEAR);
+    let burnt = total_burnt(&answer);
+    assert!(burnt > 0);
+    assert_eq!(balance(&chain, "alice.mock"), alice - 2 * NEAR - burnt);
+
+    // The fees are the protocol config's: send at conversion, execution at the receipt.
+    let config = chain.protocol_config()["runtime_config"]["transaction_costs"].clone();
+    let fee = |path: &[&str], part: &str| -> u64 {
+        let mut v = &config;
+        for p in path {
+            v = &v[*p];
+        }
+        v[part].as_u64().unwrap()
+    };
+    let receipt = ["action_receipt_creation_config"];
+    let transfer = ["action_creation_config", "transfer_cost"];
+    let tx_gas = answer["transaction_outcome"]["outcome"]["gas_burnt"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(
+        tx_gas,
+        fee(&receipt, "send_not_sir") + fee(&transfer, "send_not_sir")
+    );
+    let receipt_gas = answer["receipts_outcome"][0]["outcome"]["gas_burnt"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(
+        receipt_gas,
+        fee(&receipt, "execution") + fee(&transfer, "execution")
+    );
+    assert_eq!(burnt, u128::from(tx_gas + receipt_gas) * GAS_PRICE);
+    // A transfer prepays exactly what it burns: no refund receipt.
+    assert_eq!(answer["receipts_outcome"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn a_call_burns_what_it_uses_and_the_rest_comes_back_as_a_refund() {
+    let mut chain = Chain::new();
+    let before = balance(&chain, "alice.mock");
+    let call = Action::function_call(
+        "set_status",
+        br#"{"message":"hi"}"#.to_vec(),
+        NearGas::from_tgas(100),
+        NearToken::from_yoctonear(0),
+    );
+    let answer = run(
+        &chain.sign("alice.mock", chain::CONTRACT, vec![call]),
+        &mut chain,
+    );
+    assert_eq!(answer["status"], json!({"SuccessValue": ""}));
+    let receipts = answer["receipts_outcome"].as_array().unwrap();
+    assert_eq!(receipts.len(), 2, "the call and the refund");
+    assert_eq!(
+        receipts[0]["outcome"]["logs"],
+        json!(["alice.mock set_status with message hi"])
+    );
+    assert_eq!(receipts[1]["outcome"]["executor_id"], "alice.mock");
+    assert_eq!(answer["receipts"][1]["predecessor_id"], "system");
+    assert_eq!(
+        balance(&chain, "alice.mock"),
+        before - total_burnt(&answer),
+        "the refund returns every unused gas"
+    );
+    // The state changed, and the view reads it.
+    let account = chain.account(chain::CONTRACT).unwrap();
+    let (result, _) = chain
+        .view_call(account, "get_status", br#"{"account_id":"alice.mock"}"#)
+        .unwrap();
+    assert_eq!(result, br#""hi""#);
+}
+
+#[test]
+fn submissions_are_refused_as_nearcore_refuses_them() {
+    let mut chain = Chain::new();
+    let transfer = || vec![Action::transfer(NearToken::from_yoctonear(1))];
+    let alice_key = chain::secret_key("alice.mock");
+    let sign_with = |key: &SecretKey, nonce: u64, block| {
+        near_rpc::tx::Transaction::new(
+            "alice.mock".parse().unwrap(),
+            key.public_key(),
+            nonce,
+            "bob.mock".parse().unwrap(),
+            block,
+            transfer(),
+        )
+        .sign(key)
+    };
+    let head_hash = chain.block_hash(chain.head());
+    // The key's nonce is 9 (its two genesis transactions).
+    assert_eq!(
+        refusal(&sign_with(&alice_key, 9, head_hash), &mut chain),
+        json!({"InvalidNonce": {"tx_nonce": 9, "ak_nonce": 9}})
+    );
+    let too_large = (chain.head() + 1) * 1_000_000;
+    assert_eq!(
+        refusal(&sign_with(&alice_key, too_large, head_hash), &mut chain),
+        json!({"NonceTooLarge": {"tx_nonce": too_large, "upper_bound": too_large}})
+    );
+    let unknown_block = chain::hash("no such block");
+    assert_eq!(
+        refusal(&sign_with(&alice_key, 10, unknown_block), &mut chain),
+        json!("Expired")
+    );
+    let stranger = chain::secret_key("stranger");
+    assert_eq!(
+        refusal(&sign_with(&stranger, 10, head_hash), &mut chain),
+        json!({"InvalidAccessKeyError": {"AccessKeyNotFound": {
+            "account_id": "alice.mock",
+            "public_key": stranger.public_key().to_string()
+        }}})
+    );
+    // Signed by one key, claiming another.
+    let forged = {
+        let tx = near_rpc::tx::Transaction::new(
+            "alice.mock".parse().unwrap(),
+            alice_key.public_key(),
+            10,
+            "bob.mock".parse().unwrap(),
+            head_hash,
+            transfer(),
+        );
+        near_rpc::tx::SignedTransaction::new(tx.clone(), stranger.sign(&tx.hash().0))
+    };
+    assert_eq!(refusal(&forged, &mut chain), json!("InvalidSignature"));
+    let nobody = chain.sign("nobody.mock", "bob.mock", transfer());
+    assert_eq!(
+        refusal(&nobody, &mut chain),
+        json!({"SignerDoesNotExist": {"signer_id": "nobody.mock"}})
+    );
+    let all_of_it = chain.sign("bob.mock", "alice.mock", vec![Action::transfer(near(26))]);
+    let error = refusal(&all_of_it, &mut chain);
+    assert_eq!(error["NotEnoughBalance"]["signer_id"], "bob.mock");
+    assert_eq!(
+        error["NotEnoughBalance"]["balance"],
+        balance(&chain, "bob.mock").to_string()
+    );
+    // Enough for the transfer, not for the storage the account then cannot pay.
+    assert_eq!(
+        chain.account("bob.mock").unwrap().storage_cost(),
+        0,
+        "a small account stores for free"
+    );
+    if let Some(bob) = chain.accounts.iter_mut().find(|a| a.id == "bob.mock") {
+        bob.code = Some(vec![0; 2_000]);
+    }
+    let bob = chain.account("bob.mock").unwrap();
+    let needed = bob.storage_cost();
+    assert_eq!(
+        needed,
+        u128::from(bob.storage_usage()) * fees::STORAGE_AMOUNT_PER_BYTE
+    );
+    let leave_too_little = chain.sign(
+        "bob.mock",
+        "alice.mock",
+        vec![Action::transfer(NearToken::from_yoctonear(
+            bob.amount - needed / 2,
+        ))],
+    );
+    assert_eq!(
+        refusal(&leave_too_little, &mut chain)["LackBalanceForState"],
+        json!({"signer_id": "bob.mock", "amount": needed.to_string()})
+    );
+    let bad = vec![
+        Action::DeleteAccount {
+            beneficiary_id: "bob.mock".parse().unwrap(),
+        },
+        Action::transfer(NearToken::from_yoctonear(1)),
+    ];
+    assert_eq!(
+        refusal(&chain.sign("alice.mock", "alice.mock", bad), &mut chain),
+        json!({"ActionsValidation": "DeleteActionMustBeFinal"})
+    );
+    let no_gas = Action::function_call(
+        "set_status",
+        vec![],
+        NearGas::from_gas(0),
+        NearToken::from_yoctonear(0),
+    );
+    assert_eq!(
+        refusal(
+            &chain.sign("alice.mock", chain::CONTRACT, vec![no_gas]),
+            &mut chain
+        ),
+        json!({"ActionsValidation": "FunctionCallZeroAttachedGas"})
+    );
+    // Nothing refused changed anything.
+    assert_eq!(chain.account("alice.mock").unwrap().keys[0].nonce, 9);
+    assert!(chain.transactions.len() == 2);
+}
+
+#[test]
+fn a_function_call_key_signs_only_what_it_may() {
+    let mut chain = Chain::new();
+    let key = chain::secret_key("alice.mock function call");
+    let sign = |chain: &Chain, receiver: &str, actions: Vec<Action>| {
+        let nonce = chain
+            .account("alice.mock")
+            .unwrap()
+            .key(&key.public_key())
+            .unwrap()
+            .nonce
+            + 1;
+        near_rpc::tx::Transaction::new(
+            "alice.mock".parse().unwrap(),
+            key.public_key(),
+            nonce,
+            receiver.parse().unwrap(),
+            chain.block_hash(chain.head()),
+            actions,
+        )
+        .sign(&key)
+    };
+    let call = |method: &str, deposit: u128| {
+        Action::function_call(
+            method,
+            br#"{"message":"from a limited key"}"#.to_vec(),
+            NearGas::from_tgas(10),
+            NearToken::from_yoctonear(deposit),
+        )
+    };
+    let access = |e: Value| json!({ "InvalidAccessKeyError": e });
+    assert_eq!(
+        refusal(
+            &sign(
+                &chain,
+                "bob.mock",
+                vec![Action::transfer(NearToken::from_yoctonear(1))]
+            ),
+            &mut chain
+        ),
+        access(json!("RequiresFullAccess"))
+    );
+    assert_eq!(
+        refusal(
+            &sign(&chain, chain::CONTRACT, vec![call("set_status", 1)]),
+            &mut chain
+        ),
+        access(json!("DepositWithFunctionCall"))
+    );
+    assert_eq!(
+        refusal(
+            &sign(&chain, "bob.mock", vec![call("set_status", 0)]),
+            &mut chain
+        ),
+        access(
+            json!({"ReceiverMismatch": {"tx_receiver": "bob.mock", "ak_receiver": chain::CONTRACT}})
+        )
+    );
+    assert_eq!(
+        refusal(
+            &sign(&chain, chain::CONTRACT, vec![call("get_status", 0)]),
+            &mut chain
+        ),
+        access(json!({"MethodNameMismatch": {"method_name": "get_status"}}))
+    );
+    let allowance = |chain: &Chain| match &chain.account("alice.mock").unwrap().keys[1].permission {
+        Permission::FunctionCall { allowance, .. } => allowance.unwrap(),
+        Permission::FullAccess => unreachable!(),
+    };
+    let before = allowance(&chain);
+    let answer = run(
+        &sign(&chain, chain::CONTRACT, vec![call("set_status", 0)]),
+        &mut chain,
+    );
+    assert_eq!(answer["status"], json!({"SuccessValue": ""}));
+    assert!(allowance(&chain) < before, "fees come out of the allowance");
+    // An allowance too small for the fees.
+    if let Some(account) = chain.accounts.iter_mut().find(|a| a.id == "alice.mock") {
+        if let Permission::FunctionCall { allowance, .. } = &mut account.keys[1].permission {
+            *allowance = Some(1);
+        }
+    }
+    let error = refusal(
+        &sign(&chain, chain::CONTRACT, vec![call("set_status", 0)]),
+        &mut chain,
+    );
+    assert_eq!(
+        error["InvalidAccessKeyError"]["NotEnoughAllowance"]["allowance"],
+        "1"
+    );
+}
+
+#[test]
+fn accounts_are_created_by_nearcores_naming_rules() {
+    let mut chain = Chain::new();
+    let new_key = chain::public_key("sub.alice.mock");
+    let create = |chain: &Chain, signer: &str, id: &str| {
+        chain.sign(
+            signer,
+            id,
+            vec![
+                Action::CreateAccount,
+                Action::transfer(near(1)),
+                Action::AddKey {
+                    public_key: new_key.clone(),
+                    access_key: AccessKey::full_access(),
+                },
+            ],
+        )
+    };
+    let answer = run(&create(&chain, "alice.mock", "sub.alice.mock"), &mut chain);
+    assert_eq!(answer["status"], json!({"SuccessValue": ""}));
+    let sub = chain.account("sub.alice.mock").unwrap();
+    assert_eq!(sub.amount, NEAR);
+    assert_eq!(sub.keys[0].public_key, new_key);
+    // Its key's nonce starts from the height, as nearcore's.
+    assert!(sub.keys[0].nonce >= 1_000_000);
+    // The new account signs for itself.
+    let answer = run(
+        &chain.sign(
+            "sub.alice.mock",
+            "bob.mock",
+            vec![Action::transfer(NearToken::from_yoctonear(5))],
+        ),
+        &mut chain,
+    );
+    assert_eq!(answer["status"], json!({"SuccessValue": ""}));
+
+    let failures = [
+        (
+            "alice.mock",
+            "sub.alice.mock",
+            json!({"AccountAlreadyExists": {"account_id": "sub.alice.mock"}}),
+        ),
+        (
+            "alice.mock",
+            "sub.bob.mock",
+            json!({"CreateAccountNotAllowed": {"account_id": "sub.bob.mock", "predecessor_id": "alice.mock"}}),
+        ),
+        (
+            "alice.mock",
+            "short",
+            json!({"CreateAccountOnlyByRegistrar": {"account_id": "short", "registrar_account_id": "registrar", "predecessor_id": "alice.mock"}}),
+        ),
+    ];
+    for (signer, id, kind) in failures {
+        let before = balance(&chain, signer);
+        let answer = run(&create(&chain, signer, id), &mut chain);
+        assert_eq!(failure_kind(&answer), kind, "{id}");
+        assert_eq!(answer["status"]["Failure"]["ActionError"]["index"], 0);
+        // The deposit comes back: only fees are spent.
+        assert_eq!(
+            balance(&chain, signer),
+            before - total_burnt(&answer),
+            "{id}"
+        );
+    }
+    assert!(chain.account("sub.bob.mock").is_none());
+    // A top-level name of 32 characters or more needs no registrar.
+    let long = "a-long-top-level-account-name-for-anyone";
+    let answer = run(&create(&chain, "alice.mock", long), &mut chain);
+    assert_eq!(answer["status"], json!({"SuccessValue": ""}));
+}
+
+#[test]
+fn a_transfer_to_an_implicit_account_creates_it_with_its_key() {
+    let mut chain = Chain::new();
+    let key = SecretKey::ed25519_from_seed(&[7; 32]);
+    let implicit: String = key
+        .public_key()
+        .as_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let answer = run(
+        &chain.sign("alice.mock", &implicit, vec![Action::transfer(near(1))]),
+        &mut chain,
+    );
+    assert_eq!(answer["status"], json!({"SuccessValue": ""}));
+    let account = chain.account(&implicit).unwrap();
+    assert_eq!(account.amount, NEAR);
+    assert_eq!(account.keys[0].public_key, key.public_key());
+    // Its key signs for it.
+    let nonce = account.keys[0].nonce + 1;
+    let signed = near_rpc::tx::Transaction::new(
+        implicit.parse().unwrap(),
+        key.public_key(),
+        nonce,
+        "bob.mock".parse().unwrap(),
+        chain.block_hash(chain.head()),
+        vec![Action::transfer(NearToken::from_yoctonear(1))],
+    )
+    .sign(&key);
+    assert_eq!(
+        run(&signed, &mut chain)["status"],
+        json!({"SuccessValue": ""})
+    );
+    // Any other missing account: the transfer fails and comes back.
+    let answer = run(
+        &chain.sign("alice.mock", "nobody.mock", vec![Action::transfer(near(1))]),
+        &mut chain,
+    );
+    assert_eq!(
+        failure_kind(&answer),
+        json!({"AccountDoesNotExist": {"account_id": "nobody.mock"}})
+    );
+}
+
+#[test]
+fn keys_stake_code_and_deletion() {
+    let mut chain = Chain::new();
+    let extra: PublicKey = chain::public_key("extra");
+    let add = Action::AddKey {
+        public_key: extra.clone(),
+        access_key: AccessKey::function_call(chain::CONTRACT, vec!["set_status".into()], None),
+    };
+    assert_eq!(
+        run(
+            &chain.sign("bob.mock", "bob.mock", vec![add.clone()]),
+            &mut chain
+        )["status"],
+        json!({"SuccessValue": ""})
+    );
+    assert!(matches!(
+        chain
+            .account("bob.mock")
+            .unwrap()
+            .key(&extra)
+            .unwrap()
+            .permission,
+        Permission::FunctionCall { .. }
+    ));
+    let answer = run(&chain.sign("bob.mock", "bob.mock", vec![add]), &mut chain);
+    assert_eq!(
+        failure_kind(&answer),
+        json!({"AddKeyAlreadyExists": {"account_id": "bob.mock", "public_key": extra.to_string()}})
+    );
+    let delete = Action::DeleteKey {
+        public_key: extra.clone(),
+    };
+    assert_eq!(
+        run(
+            &chain.sign("bob.mock", "bob.mock", vec![delete.clone()]),
+            &mut chain
+        )["status"],
+        json!({"SuccessValue": ""})
+    );
+    let answer = run(
+        &chain.sign("bob.mock", "bob.mock", vec![delete]),
+        &mut chain,
+    );
+    assert_eq!(
+        failure_kind(&answer),
+        json!({"DeleteKeyDoesNotExist": {"account_id": "bob.mock", "public_key": extra.to_string()}})
+    );
+
+    // Only the account acts on itself.
+    let answer = run(
+        &chain.sign(
+            "alice.mock",
+            "bob.mock",
+            vec![Action::DeleteKey {
+                public_key: chain::public_key("bob.mock"),
+            }],
+        ),
+        &mut chain,
+    );
+    assert_eq!(
+        failure_kind(&answer),
+        json!({"ActorNoPermission": {"account_id": "bob.mock", "actor_id": "alice.mock"}})
+    );
+
+    // Stake locks what it stakes.
+    let before = balance(&chain, "bob.mock");
+    let stake = Action::Stake {
+        stake: near(5),
+        public_key: chain::public_key("bob.mock"),
+    };
+    let answer = run(&chain.sign("bob.mock", "bob.mock", vec![stake]), &mut chain);
+    assert_eq!(answer["status"], json!({"SuccessValue": ""}));
+    assert_eq!(chain.account("bob.mock").unwrap().locked, 5 * NEAR);
+    assert_eq!(
+        balance(&chain, "bob.mock"),
+        before - 5 * NEAR - total_burnt(&answer)
+    );
+    let too_much = Action::Stake {
+        stake: near(1_000),
+        public_key: chain::public_key("bob.mock"),
+    };
+    let answer = run(
+        &chain.sign("bob.mock", "bob.mock", vec![too_much]),
+        &mut chain,
+    );
+    assert_eq!(
+        failure_kind(&answer)["TriesToStake"]["stake"],
+        (1_000 * NEAR).to_string()
+    );
+    // A staking account is not deleted.
+    let delete_bob = Action::DeleteAccount {
+        beneficiary_id: "alice.mock".parse().unwrap(),
+    };
+    let answer = run(
+        &chain.sign("bob.mock", "bob.mock", vec![delete_bob.clone()]),
+        &mut chain,
+    );
+    assert_eq!(
+        failure_kind(&answer),
+        json!({"DeleteAccountStaking": {"account_id": "bob.mock"}})
+    );
+    let unstake = Action::Stake {
+        stake: near(0),
+        public_key: chain::public_key("bob.mock"),
+    };
+    run(
+        &chain.sign("bob.mock", "bob.mock", vec![unstake]),
+        &mut chain,
+    );
+    assert_eq!(chain.account("bob.mock").unwrap().locked, 0);
+
+    // Code deployed is what view_code shows.
+    let code = b"\0asm\x01\0\0\0 any bytes".to_vec();
+    let deploy = Action::DeployContract { code: code.clone() };
+    run(
+        &chain.sign("bob.mock", "bob.mock", vec![deploy]),
+        &mut chain,
+    );
+    let bob = chain.account("bob.mock").unwrap();
+    assert_eq!(bob.code.as_deref(), Some(&code[..]));
+    assert_eq!(bob.code_hash(), near_rpc::CryptoHash::hash_bytes(&code));
+    // Code with no Rust contract behind it has no methods.
+    let call = Action::function_call(
+        "anything",
+        vec![],
+        NearGas::from_tgas(5),
+        NearToken::from_yoctonear(0),
+    );
+    let answer = run(
+        &chain.sign("alice.mock", "bob.mock", vec![call]),
+        &mut chain,
+    );
+    assert_eq!(
+        failure_kind(&answer),
+        json!({"FunctionCallError": {"MethodResolveError": "MethodNotFound"}})
+    );
+
+    // Deleted: its balance goes to the beneficiary in a receipt of its own.
+    let alice = balance(&chain, "alice.mock");
+    let left = balance(&chain, "bob.mock");
+    let answer = run(
+        &chain.sign("bob.mock", "bob.mock", vec![delete_bob]),
+        &mut chain,
+    );
+    assert_eq!(answer["status"], json!({"SuccessValue": ""}));
+    assert!(chain.account("bob.mock").is_none());
+    let burnt = total_burnt(&answer);
+    // Bob paid the fees from what was left; alice got the rest and the gas refund.
+    assert_eq!(balance(&chain, "alice.mock"), alice + left - burnt);
+    assert_eq!(answer["receipts"][1]["receiver_id"], "alice.mock");
+}
+
+#[test]
+fn milestones_advance_with_blocks() {
+    let mut chain = Chain::new();
+    let head = chain.head();
+    let signed = chain.sign("alice.mock", "bob.mock", vec![Action::transfer(near(1))]);
+    let hash = chain.submit(&signed.to_borsh()).unwrap();
+    let tx = chain.transaction(&hash).unwrap();
+    assert_eq!(chain.level(tx), Level::None);
+    assert_eq!(
+        chain.transaction_status(tx, false),
+        json!({"final_execution_status": "NONE"})
+    );
+    assert_eq!(chain.head(), head, "submitting produces no block");
+    // Not charged before inclusion.
+    let alice = balance(&chain, "alice.mock");
+    assert_eq!(chain.account("alice.mock").unwrap().keys[0].nonce, 9);
+
+    let levels = [
+        Level::Included,
+        Level::ExecutedOptimistic,
+        Level::Executed,
+        Level::Final,
+    ];
+    let mut heights = Vec::new();
+    for level in levels {
+        assert!(chain.wait_for(&hash, level));
+        let tx = chain.transaction(&hash).unwrap();
+        assert_eq!(chain.level(tx), level, "one block at a time");
+        heights.push(chain.head());
+    }
+    assert_eq!(heights, [head + 1, head + 2, head + 3, head + 4]);
+    assert!(balance(&chain, "alice.mock") < alice - NEAR);
+
+    // The transaction is in the chunk of the block its outcome names.
+    let tx = chain.transaction(&hash).unwrap();
+    assert_eq!(tx.height, Some(head + 1));
+    assert_eq!(tx.outcomes[0].height, head + 1);
+    assert_eq!(tx.outcomes[1].height, head + 2);
+    let answer = chain.transaction_status(tx, false);
+    assert_eq!(
+        answer["transaction_outcome"]["block_hash"],
+        chain.block_hash(head + 1).to_string()
+    );
+    // A transaction to oneself runs its receipt in the block it is in.
+    let signed = chain.sign("alice.mock", "alice.mock", vec![Action::transfer(near(1))]);
+    let hash = chain.submit(&signed.to_borsh()).unwrap();
+    assert!(chain.wait_for(&hash, Level::ExecutedOptimistic));
+    let tx = chain.transaction(&hash).unwrap();
+    assert_eq!(tx.outcomes[0].height, tx.outcomes[1].height);
+}
+
+#[test]
+fn a_keys_transactions_in_one_block_go_in_nonce_order() {
+    let mut chain = Chain::new();
+    let first = chain.sign(
+        "alice.mock",
+        "bob.mock",
+        vec![Action::transfer(NearToken::from_yoctonear(1))],
+    );
+    let second = with_nonce(&first, first.transaction().nonce() + 1);
+    assert_eq!(
+        second.transaction().nonce(),
+        first.transaction().nonce() + 1
+    );
+    // Submitted out of order, both valid against the state; the block sorts them.
+    let b = chain.submit(&second.to_borsh()).unwrap();
+    let a = chain.submit(&first.to_borsh()).unwrap();
+    chain.advance(4);
+    for hash in [a, b] {
+        let tx = chain.transaction(&hash).expect("both included");
+        assert_eq!(chain.level(tx), Level::Final);
+    }
+    // The same bytes again: the same transaction, not charged twice.
+    let alice = balance(&chain, "alice.mock");
+    assert_eq!(chain.submit(&first.to_borsh()), Ok(a));
+    chain.advance(3);
+    assert_eq!(balance(&chain, "alice.mock"), alice);
+    // Two valid at submission whose nonce is the same: the first to the block wins, the
+    // other is dropped (as nodes drop it), never executed.
+    let one = chain.sign(
+        "alice.mock",
+        "bob.mock",
+        vec![Action::transfer(NearToken::from_yoctonear(3))],
+    );
+    let other = chain.sign(
+        "alice.mock",
+        "bob.mock",
+        vec![Action::transfer(NearToken::from_yoctonear(4))],
+    );
+    assert_eq!(one.transaction().nonce(), other.transaction().nonce());
+    let one = chain.submit(&one.to_borsh()).unwrap();
+    let other = chain.submit(&other.to_borsh()).unwrap();
+    chain.advance(3);
+    let kept: Vec<bool> = [one, other]
+        .iter()
+        .map(|h| chain.transaction(h).is_some())
+        .collect();
+    assert_eq!(kept.iter().filter(|k| **k).count(), 1, "{kept:?}");
+}
+
+/// `signed`'s transaction with another nonce, signed by alice.mock's key.
+fn with_nonce(
+    signed: &near_rpc::tx::SignedTransaction,
+    nonce: u64,
+) -> near_rpc::tx::SignedTransaction {
+    let tx = signed.transaction();
+    near_rpc::tx::Transaction::new(
+        tx.signer_id().clone(),
+        tx.public_key().clone(),
+        nonce,
+        tx.receiver_id().clone(),
+        *tx.block_hash(),
+        vec![Action::transfer(NearToken::from_yoctonear(2))],
+    )
+    .sign(&chain::secret_key("alice.mock"))
+}
+
+#[test]
+fn contracts_in_rust_see_the_call_keep_state_log_and_fail() {
+    let node = MockNode::new();
+    let counter = Contract::new("counter")
+        .method("increment", |call| {
+            let n: u64 = call
+                .read(b"n")
+                .map(|v| String::from_utf8_lossy(v).parse().unwrap_or(0))
+                .unwrap_or(0)
+                + 1;
+            call.write(b"n", n.to_string().as_bytes());
+            call.log(format!(
+                "{} (signed by {}) added 1 with {} attached",
+                call.predecessor(),
+                call.signer(),
+                call.attached_deposit().as_yoctonear()
+            ));
+            Ok(n.to_string().into_bytes())
+        })
+        .method("get", |call| Ok(call.read(b"n").unwrap_or(b"0").to_vec()))
+        .method("fail", |_| Err("nothing to do".into()));
+    node.deploy("counter.mock", counter.clone());
+    node.with_chain(|chain| {
+        let call = |method: &str, deposit: u128| {
+            Action::function_call(method, b"{}".to_vec(), NearGas::from_tgas(10), NearToken::from_yoctonear(deposit))
+        };
+        let counter_before = balance(chain, "counter.mock");
+        let answer = run(&chain.sign("alice.mock", "counter.mock", vec![call("increment", 5)]), chain);
+        assert_eq!(answer["status"], json!({"SuccessValue": "MQ=="}));
+        assert_eq!(
+            answer["receipts_outcome"][0]["outcome"]["logs"],
+            json!(["alice.mock (signed by alice.mock) added 1 with 5 attached"])
+        );
+        assert_eq!(balance(chain, "counter.mock"), counter_before + 5);
+        // State is the contract's, visible to views.
+        let account = chain.account("counter.mock").unwrap();
+        assert_eq!(account.state.get(&b"n"[..]).map(Vec::as_slice), Some(&b"1"[..]));
+        assert_eq!(chain.view_call(account, "get", b"{}").unwrap().0, b"1");
+        // A view may not write.
+        let (message, error) = chain.view_call(account, "increment", b"{}").unwrap_err();
+        assert!(message.contains("ProhibitedInView"), "{message}");
+        assert_eq!(error, json!({"HostError": {"ProhibitedInView": {"method_name": "storage_write"}}}));
+
+        // A failing method: a FunctionCallError with its message; the deposit returns.
+        let alice = balance(chain, "alice.mock");
+        let answer = run(&chain.sign("alice.mock", "counter.mock", vec![call("fail", 7)]), chain);
+        assert_eq!(
+            failure_kind(&answer),
+            json!({"FunctionCallError": {"ExecutionError": "Smart contract panicked: nothing to do"}})
+        );
+        assert_eq!(balance(chain, "alice.mock"), alice - total_burnt(&answer));
+        // Too little gas: all of it burnt, nothing changed.
+        let starved = Action::function_call("increment", b"{}".to_vec(), NearGas::from_gas(1), NearToken::from_yoctonear(0));
+        let answer = run(&chain.sign("alice.mock", "counter.mock", vec![starved]), chain);
+        assert_eq!(failure_kind(&answer), json!({"FunctionCallError": {"HostError": "GasExceeded"}}));
+        assert_eq!(chain.account("counter.mock").unwrap().state.get(&b"n"[..]).map(Vec::as_slice), Some(&b"1"[..]));
+        // Code deployed by a transaction runs the contract its bytes name.
+        let deploy = Action::DeployContract { code: counter.code() };
+        run(&chain.sign("bob.mock", "bob.mock", vec![deploy]), chain);
+        let answer = run(&chain.sign("alice.mock", "bob.mock", vec![call("increment", 0)]), chain);
+        assert_eq!(answer["status"], json!({"SuccessValue": "MQ=="}));
+    });
+}
+
+#[test]
+fn a_delegate_action_runs_its_actions_as_the_sender() {
+    let mut chain = Chain::new();
+    let bob = chain::secret_key("bob.mock");
+    let bob_nonce = chain.account("bob.mock").unwrap().keys[0].nonce;
+    let delegate = |nonce: u64, max_block_height: u64| {
+        DelegateAction {
+            sender_id: "bob.mock".parse().unwrap(),
+            receiver_id: chain::CONTRACT.parse().unwrap(),
+            actions: vec![NonDelegateAction::try_from(Action::function_call(
+                "set_status",
+                br#"{"message":"relayed"}"#.to_vec(),
+                NearGas::from_tgas(20),
+                NearToken::from_yoctonear(0),
+            ))
+            .unwrap()],
+            nonce,
+            max_block_height,
+            public_key: bob.public_key(),
+        }
+        .sign(&bob)
+    };
+    let bob_balance = balance(&chain, "bob.mock");
+    let signed = chain.sign(
+        "alice.mock",
+        "bob.mock",
+        vec![Action::Delegate(Box::new(delegate(
+            bob_nonce + 1,
+            chain.head() + 100,
+        )))],
+    );
+    let answer = run(&signed, &mut chain);
+    assert_eq!(answer["status"], json!({"SuccessValue": ""}), "{answer:#}");
+    // The inner receipt: from bob, signed by the relayer, who paid for everything.
+    let inner = answer["receipts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["receiver_id"] == chain::CONTRACT)
+        .unwrap();
+    assert_eq!(inner["predecessor_id"], "bob.mock");
+    assert_eq!(inner["receipt"]["Action"]["signer_id"], "alice.mock");
+    assert_eq!(balance(&chain, "bob.mock"), bob_balance);
+    assert_eq!(
+        chain.account("bob.mock").unwrap().keys[0].nonce,
+        bob_nonce + 1
+    );
+    // Replayed: the nonce is taken.
+    let signed = chain.sign(
+        "alice.mock",
+        "bob.mock",
+        vec![Action::Delegate(Box::new(delegate(
+            bob_nonce + 1,
+            chain.head() + 100,
+        )))],
+    );
+    let answer = run(&signed, &mut chain);
+    assert_eq!(
+        failure_kind(&answer),
+        json!({"DelegateActionInvalidNonce": {"delegate_nonce": bob_nonce + 1, "ak_nonce": bob_nonce + 1}})
+    );
+    let signed = chain.sign(
+        "alice.mock",
+        "bob.mock",
+        vec![Action::Delegate(Box::new(delegate(bob_nonce + 2, 1)))],
+    );
+    assert_eq!(
+        failure_kind(&run(&signed, &mut chain)),
+        json!("DelegateActionExpired")
+    );
+}
+
+#[tokio::test]
+async fn the_write_path_of_near_rpc_runs_against_it() {
+    let node = MockNode::new();
+    let client = node.client();
+    let alice = node.signer("alice.mock").expect("alice.mock signs");
+    assert!(node.signer("nobody.mock").is_none());
+    let before = node.with_chain(|c| balance(c, "bob.mock"));
+    let outcome = client.transfer(&alice, "bob.mock", near(3)).await.unwrap();
+    assert!(!outcome.is_failure());
+    assert_eq!(
+        node.with_chain(|c| balance(c, "bob.mock")),
+        before + 3 * NEAR
+    );
+    let outcome = client
+        .function_call(
+            &alice,
+            chain::CONTRACT,
+            "set_status",
+            json!({"message": "via the client"}),
+        )
+        .await
+        .unwrap();
+    assert!(!outcome.is_failure());
+    let status: Option<String> = client
+        .call_function(
+            chain::CONTRACT,
+            "get_status",
+            json!({"account_id": "alice.mock"}),
+        )
+        .await
+        .unwrap()
+        .json()
+        .unwrap();
+    assert_eq!(status.as_deref(), Some("via the client"));
+    // A failure on chain is the outcome's, typed.
+    let outcome = client
+        .transfer(&alice, "nobody.mock", near(1))
+        .await
+        .unwrap();
+    assert!(outcome.is_failure());
+}
+
+#[test]
+fn credential_files_for_every_account_a_client_can_sign_for() {
+    let node = MockNode::new();
+    let dir =
+        std::env::temp_dir().join(format!("near-rpc-mock-credentials-{}", std::process::id()));
+    let written = node.write_credentials(&dir).unwrap();
+    let names: Vec<String> = written
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "alice.mock.json",
+            "bob.mock.json",
+            "contract.mock.json",
+            "validator.mock.json"
+        ]
+    );
+    for path in &written {
+        assert_eq!(path.parent().unwrap(), dir.join("mock"));
+        let credentials = near_rpc::tx::Credentials::from_file(path).unwrap();
+        let id = credentials.account_id.to_string();
+        assert_eq!(credentials.public_key(), chain::public_key(&id));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = std::fs::metadata(path).unwrap().permissions().mode();
+            assert_eq!(
+                mode & 0o077,
+                0,
+                "{}: readable by its owner only",
+                path.display()
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
