@@ -342,6 +342,12 @@ pub enum Command {
         /// account with a full-access key, before printing the URL.
         #[arg(long, value_name = "DIR")]
         credentials_dir: Option<PathBuf>,
+        /// Start from the chain saved in FILE (by --save) instead of the default one.
+        #[arg(long, value_name = "FILE")]
+        load: Option<PathBuf>,
+        /// Save the chain to FILE when stopped by Ctrl-C (SIGINT).
+        #[arg(long, value_name = "FILE")]
+        save: Option<PathBuf>,
     },
     /// Run a recording proxy to the node of --url/--network, for `mock --replay`.
     ///

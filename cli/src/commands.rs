@@ -45,7 +45,15 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             port,
             replay,
             credentials_dir,
-        } => serve_mock(port, replay.as_deref(), credentials_dir.as_deref()),
+            load,
+            save,
+        } => serve_mock(MockOptions {
+            port,
+            replay: replay.as_deref(),
+            credentials: credentials_dir.as_deref(),
+            load: load.as_deref(),
+            save: save.as_deref(),
+        }),
         Command::Verify(args::VerifyCommand::Proof {
             file,
             block_merkle_root,
@@ -361,19 +369,30 @@ fn runtime() -> Result<Runtime, Failure> {
         .map_err(|e| Failure::new(EXIT_IO, format!("cannot start the async runtime: {e}")))
 }
 
+/// What `mock` was asked for.
+struct MockOptions<'a> {
+    port: u16,
+    replay: Option<&'a Path>,
+    credentials: Option<&'a Path>,
+    load: Option<&'a Path>,
+    save: Option<&'a Path>,
+}
+
 /// `mock`: serves the mock node until Ctrl-C, after writing the credential files asked
-/// for and printing its URL.
-fn serve_mock(port: u16, replay: Option<&Path>, credentials: Option<&Path>) -> Result<(), Failure> {
-    let node = match replay {
+/// for and printing its URL; then saves the chain if asked.
+fn serve_mock(options: MockOptions<'_>) -> Result<(), Failure> {
+    let mut node = match options.load {
         None => MockNode::new(),
-        Some(path) => {
-            let cassette = Cassette::load(path).map_err(|e| {
-                Failure::usage(format!("cannot read the cassette {}: {e}", path.display()))
-            })?;
-            MockNode::replaying(cassette)
-        }
+        Some(path) => MockNode::load(path)
+            .map_err(|e| Failure::usage(format!("cannot start from a saved chain: {e}")))?,
     };
-    if let Some(dir) = credentials {
+    if let Some(path) = options.replay {
+        let cassette = Cassette::load(path).map_err(|e| {
+            Failure::usage(format!("cannot read the cassette {}: {e}", path.display()))
+        })?;
+        node = node.with_replay(cassette);
+    }
+    if let Some(dir) = options.credentials {
         node.write_credentials(dir).map_err(|e| {
             Failure::new(
                 EXIT_IO,
@@ -381,6 +400,7 @@ fn serve_mock(port: u16, replay: Option<&Path>, credentials: Option<&Path>) -> R
             )
         })?;
     }
+    let port = options.port;
     runtime()?.block_on(async {
         let server = node.serve(port).await.map_err(|e| {
             Failure::new(
@@ -390,8 +410,17 @@ fn serve_mock(port: u16, replay: Option<&Path>, credentials: Option<&Path>) -> R
         })?;
         write_stdout(&format!("{}\n", server.url()))?;
         let _ = tokio::signal::ctrl_c().await;
-        Ok(())
-    })
+        Ok::<(), Failure>(())
+    })?;
+    if let Some(path) = options.save {
+        node.save(path).map_err(|e| {
+            Failure::new(
+                EXIT_IO,
+                format!("cannot save the chain to {}: {e}", path.display()),
+            )
+        })?;
+    }
+    Ok(())
 }
 
 /// `record`: a recording proxy to the first endpoint until Ctrl-C, after printing its URL.

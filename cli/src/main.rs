@@ -32,7 +32,8 @@
 //!                                 typed request (unknown fields and wrong types refused)
 //!   decode [--report-unknown] METHOD [FILE]   decode a response body (stdin without FILE),
 //!                                 offline; --report-unknown lists what the bindings don't know
-//!   mock [--port N] [--replay FILE] [--credentials-dir DIR]   serve the mock node
+//!   mock [--port N] [--replay FILE] [--credentials-dir DIR] [--load FILE] [--save FILE]
+//!                                          serve the mock node
 //!   record --out FILE [--port N]          a recording proxy to the node
 //!   completions SHELL             shell completions (bash, zsh, fish, ...)
 //! ```

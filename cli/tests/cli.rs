@@ -2064,3 +2064,42 @@ fn a_write_flow_against_near_rpc_mock_moves_exactly_the_amount() {
     assert_eq!(out.json()["result"], "hi");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `near-rpc mock --save FILE` writes the chain when stopped; `--load FILE` starts from
+/// it, with what was done before.
+#[cfg(unix)]
+#[test]
+fn the_mock_saves_its_chain_and_starts_from_it() {
+    let dir = std::env::temp_dir().join(format!("near-rpc-cli-mock-state-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let state = dir.join("chain.json");
+    let state = state.to_str().unwrap();
+    let (key_file, _) = key_file("alice.mock", "alice.mock");
+    let mock = Serving::start(&["mock", "--port", "0", "--save", state]);
+    let out = near_rpc(&[
+        "--url",
+        &mock.url,
+        "transfer",
+        "--key-file",
+        key_file.to_str().unwrap(),
+        "bob.mock",
+        "2",
+    ]);
+    assert_exit(&out, 0);
+    let bob = near_rpc(&["--url", &mock.url, "account", "bob.mock"]).json()["amount"].clone();
+    assert_eq!(mock.interrupt(), Some(0));
+
+    let mock = Serving::start(&["mock", "--port", "0", "--load", state]);
+    let out = near_rpc(&["--url", &mock.url, "account", "bob.mock"]);
+    assert_eq!(
+        out.json()["amount"],
+        bob,
+        "the transfer is in the saved chain"
+    );
+    drop(mock);
+    std::fs::write(&dir.join("chain.json"), "{}").unwrap();
+    let out = near_rpc(&["mock", "--port", "0", "--load", state]);
+    assert_exit(&out, 2);
+    assert!(out.stderr.contains("not a mock chain"), "{out:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,5 +1,7 @@
-//! A mock NEAR JSON-RPC node for tests: a small coherent chain authored here, per-method
-//! overrides, injected faults, recorded requests, and record/replay of a real node.
+//! A mock NEAR JSON-RPC node for tests: a small coherent chain authored here that
+//! executes the transactions sent to it (`runtime.rs` says what is executed and what is
+//! not), contracts written in Rust ([`Contract`]), per-method overrides, injected faults,
+//! recorded requests, and record/replay of a real node.
 //!
 //! It runs two ways, sharing one request handler:
 //!
@@ -31,6 +33,7 @@ mod handler;
 pub mod light_client;
 pub mod runtime;
 mod server;
+pub mod state_file;
 mod transport;
 
 use std::collections::HashMap;
@@ -44,6 +47,7 @@ pub use chain::Chain;
 pub use contract::{Call, Contract};
 pub use handler::RpcError;
 pub use server::{BackgroundServer, MockServer};
+pub use state_file::StateError;
 
 /// A loopback URL where nothing listens: a dead endpoint, for failover tests.
 pub fn unused_url() -> String {
@@ -376,9 +380,25 @@ impl MockNode {
     /// A node answering from a recorded [`Cassette`] (matching on method and params),
     /// and from the default chain for requests the cassette lacks.
     pub fn replaying(cassette: Cassette) -> Self {
+        Self::new().with_replay(cassette)
+    }
+
+    /// This node, answering from `cassette` first (see [`MockNode::replaying`]).
+    pub fn with_replay(self, cassette: Cassette) -> Self {
+        self.lock().replay = Some(cassette);
+        self
+    }
+
+    /// A node with the chain saved at `path` ([`MockNode::save`]).
+    pub fn load(path: &std::path::Path) -> Result<Self, StateError> {
         let node = Self::new();
-        node.lock().replay = Some(cassette);
-        node
+        node.lock().chain = Chain::load(path)?;
+        Ok(node)
+    }
+
+    /// Saves the chain to `path`, to start a node from later ([`MockNode::load`]).
+    pub fn save(&self, path: &std::path::Path) -> std::io::Result<()> {
+        self.lock().chain.save(path)
     }
 
     /// Starts a node with the default chain on `127.0.0.1` at an ephemeral port.

@@ -52,22 +52,22 @@ pub enum SubmitError {
 /// A transaction checked, waiting for the next block.
 #[derive(Debug, Clone)]
 pub(crate) struct Pending {
-    tx: CryptoHash,
-    signed: SignedTransaction,
+    pub(crate) tx: CryptoHash,
+    pub(crate) signed: SignedTransaction,
 }
 
 /// A receipt created, to execute at its height.
 #[derive(Debug, Clone)]
 pub(crate) struct DueReceipt {
-    id: CryptoHash,
-    tx: CryptoHash,
-    at: u64,
-    predecessor: String,
-    receiver: String,
-    signer: String,
-    signer_key: PublicKey,
-    gas_price: u128,
-    actions: Vec<Action>,
+    pub(crate) id: CryptoHash,
+    pub(crate) tx: CryptoHash,
+    pub(crate) at: u64,
+    pub(crate) predecessor: String,
+    pub(crate) receiver: String,
+    pub(crate) signer: String,
+    pub(crate) signer_key: PublicKey,
+    pub(crate) gas_price: u128,
+    pub(crate) actions: Vec<Action>,
 }
 
 impl DueReceipt {

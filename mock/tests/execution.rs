@@ -945,3 +945,67 @@ fn credential_files_for_every_account_a_client_can_sign_for() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_saved_chain_starts_again_with_its_hashes_and_state() {
+    let node = MockNode::new();
+    let (signed, pending) = node.with_chain(|chain| {
+        let signed = chain.sign("alice.mock", "bob.mock", vec![Action::transfer(near(2))]);
+        run(&signed, chain);
+        // One left waiting for the next block, and one receipt due after it.
+        let pending = chain.sign("bob.mock", "alice.mock", vec![Action::transfer(near(1))]);
+        chain.submit(&pending.to_borsh()).unwrap();
+        chain.advance(1);
+        (signed, pending)
+    });
+    let file =
+        std::env::temp_dir().join(format!("near-rpc-mock-state-{}.json", std::process::id()));
+    node.save(&file).unwrap();
+    let loaded = MockNode::load(&file).unwrap();
+    let same = |chain: &Chain| {
+        (
+            chain.head(),
+            chain.block_hash(chain.head()),
+            balance(chain, "alice.mock"),
+            balance(chain, "bob.mock"),
+            chain.transactions.len(),
+        )
+    };
+    assert_eq!(node.with_chain(|c| same(c)), loaded.with_chain(|c| same(c)));
+    // Both go on alike: the due receipt executes, the same blocks hash the same.
+    node.advance(3);
+    loaded.advance(3);
+    assert_eq!(node.with_chain(|c| same(c)), loaded.with_chain(|c| same(c)));
+    loaded.with_chain(|chain| {
+        for hash in [signed.hash(), pending.hash()] {
+            assert_eq!(chain.level(chain.transaction(&hash).unwrap()), Level::Final);
+        }
+    });
+
+    // Balances may be edited; history may not.
+    let mut state: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    state["accounts"][1]["amount"] = json!("5");
+    std::fs::write(&file, state.to_string()).unwrap();
+    let edited = MockNode::load(&file).unwrap();
+    assert_eq!(edited.with_chain(|c| balance(c, "bob.mock")), 5);
+    let gas = state["transactions"][0]["outcomes"][0]["gas_burnt"].clone();
+    state["transactions"][0]["outcomes"][0]["gas_burnt"] = json!(1);
+    std::fs::write(&file, state.to_string()).unwrap();
+    let error = MockNode::load(&file).unwrap_err().to_string();
+    assert!(
+        error.contains("block 105") && error.contains("edited"),
+        "{error}"
+    );
+    std::fs::write(&file, r#"{"format": "something else"}"#).unwrap();
+    let error = MockNode::load(&file).unwrap_err().to_string();
+    assert!(error.contains("not a mock chain"), "{error}");
+    state["transactions"][0]["outcomes"][0]["gas_burnt"] = gas;
+    state["accounts"][0]["amount"] = json!("lots");
+    std::fs::write(&file, state.to_string()).unwrap();
+    let error = MockNode::load(&file).unwrap_err().to_string();
+    assert!(
+        error.contains("account alice.mock: amount: `lots`"),
+        "{error}"
+    );
+    std::fs::remove_file(&file).unwrap();
+}

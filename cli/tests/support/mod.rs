@@ -177,6 +177,19 @@ impl Serving {
     }
 }
 
+impl Serving {
+    /// Sends it SIGINT (Ctrl-C) and waits for it to exit; its exit code.
+    #[cfg(unix)]
+    pub fn interrupt(mut self) -> Option<i32> {
+        let status = Command::new("kill")
+            .args(["-INT", &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success(), "kill -INT failed");
+        self.child.wait().expect("it exits").code()
+    }
+}
+
 impl Drop for Serving {
     fn drop(&mut self) {
         let _ = self.child.kill();

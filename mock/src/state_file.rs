@@ -1,0 +1,446 @@
+//! The mock chain saved to a file and started from one (users' fixtures): accounts,
+//! keys, code and contract state, transactions with their outcomes and receipts, what
+//! waits for the next block, and the blocks' outcome order. Block hashes are not trusted
+//! from the file: they are computed again on load and must equal the saved ones, so a
+//! chain started from a file has the hashes it was saved with (and an edited history is
+//! refused, naming the block). Accounts and state may be edited freely: no hash covers
+//! them. Contracts are code; register their Rust implementations ([`Chain::register`])
+//! before or after loading.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use base64::Engine as _;
+use near_rpc::tx::{Action, SignedTransaction};
+use near_rpc::{CryptoHash, PublicKey};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::chain::{Account, Chain, Key, Outcome, Permission, Transaction, GENESIS_HEIGHT};
+use crate::runtime::{DueReceipt, Pending};
+
+/// What the file's first member says, so that another file is refused by name.
+const FORMAT: &str = "near-rpc-mock chain 1";
+
+/// Why a state file cannot be read.
+#[derive(Debug)]
+pub struct StateError {
+    /// What is wrong, and where (a JSON line and column, an account, a block height).
+    pub message: String,
+}
+
+impl std::fmt::Display for StateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for StateError {}
+
+fn error(message: impl Into<String>) -> StateError {
+    StateError {
+        message: message.into(),
+    }
+}
+
+fn b64(bytes: &[u8]) -> String {
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+fn unb64(text: &str, what: &str) -> Result<Vec<u8>, StateError> {
+    base64::engine::general_purpose::STANDARD
+        .decode(text)
+        .map_err(|e| error(format!("{what}: not base64: {e}")))
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    format: String,
+    head: u64,
+    accounts: Vec<AccountFile>,
+    transactions: Vec<TransactionFile>,
+    /// Signed transactions waiting for the next block, base64 of their borsh bytes.
+    mempool: Vec<String>,
+    due: Vec<ReceiptFile>,
+    /// Per block from genesis: its hash and the ids of its outcomes, in order.
+    blocks: Vec<BlockFile>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AccountFile {
+    id: String,
+    amount: String,
+    locked: String,
+    keys: Vec<KeyFile>,
+    code_base64: Option<String>,
+    /// Contract state: base64 key to base64 value.
+    state: BTreeMap<String, String>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KeyFile {
+    public_key: PublicKey,
+    nonce: u64,
+    /// `None`: full access.
+    function_call: Option<FunctionCallFile>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FunctionCallFile {
+    receiver: String,
+    methods: Vec<String>,
+    allowance: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TransactionFile {
+    hash: CryptoHash,
+    signer: String,
+    receiver: String,
+    height: Option<u64>,
+    signed_view: Value,
+    outcomes: Vec<OutcomeFile>,
+    receipts: Vec<Value>,
+    unexecuted: usize,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OutcomeFile {
+    id: CryptoHash,
+    height: u64,
+    executor: String,
+    status: Value,
+    receipt_ids: Vec<CryptoHash>,
+    gas_burnt: u64,
+    tokens_burnt: String,
+    logs: Vec<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReceiptFile {
+    id: CryptoHash,
+    tx: CryptoHash,
+    at: u64,
+    predecessor: String,
+    receiver: String,
+    signer: String,
+    signer_key: PublicKey,
+    gas_price: String,
+    /// Base64 of each action's borsh bytes.
+    actions: Vec<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BlockFile {
+    hash: CryptoHash,
+    outcomes: Vec<CryptoHash>,
+}
+
+fn amount(text: &str, what: &str) -> Result<u128, StateError> {
+    text.parse().map_err(|e| {
+        error(format!(
+            "{what}: `{text}` is not an amount in yoctoNEAR: {e}"
+        ))
+    })
+}
+
+impl Chain {
+    /// The chain as JSON: what [`Chain::save`] writes.
+    pub fn to_state_json(&self) -> Value {
+        let file = File {
+            format: FORMAT.into(),
+            head: self.head,
+            accounts: self.accounts.iter().map(account_file).collect(),
+            transactions: self.transactions.iter().map(transaction_file).collect(),
+            mempool: self
+                .mempool
+                .iter()
+                .map(|p| b64(&p.signed.to_borsh()))
+                .collect(),
+            due: self.due.iter().map(receipt_file).collect(),
+            blocks: self
+                .blocks
+                .iter()
+                .map(|b| BlockFile {
+                    hash: b.hash,
+                    outcomes: b.leaves.iter().map(|(id, _)| *id).collect(),
+                })
+                .collect(),
+        };
+        serde_json::to_value(file).unwrap_or(Value::Null)
+    }
+
+    /// Writes the chain to `path` (JSON).
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        let text = serde_json::to_string_pretty(&self.to_state_json())
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+        std::fs::write(path, text)
+    }
+
+    /// The chain saved at `path` by [`Chain::save`], with the status-message contract
+    /// registered.
+    pub fn load(path: &Path) -> Result<Self, StateError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| error(format!("cannot read {}: {e}", path.display())))?;
+        let value: Value = serde_json::from_str(&text)
+            .map_err(|e| error(format!("{}: not JSON: {e}", path.display())))?;
+        Self::from_state_json(value)
+            .map_err(|e| error(format!("{}: {}", path.display(), e.message)))
+    }
+
+    /// The chain [`Chain::to_state_json`] gave.
+    pub fn from_state_json(value: Value) -> Result<Self, StateError> {
+        if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
+            return Err(error(format!(
+                "not a mock chain: `format` is not \"{FORMAT}\""
+            )));
+        }
+        let file: File = serde_json::from_value(value).map_err(|e| error(e.to_string()))?;
+        let mut chain = Chain::new();
+        chain.accounts = file
+            .accounts
+            .into_iter()
+            .map(account_from)
+            .collect::<Result<_, _>>()?;
+        chain.transactions = file
+            .transactions
+            .into_iter()
+            .map(transaction_from)
+            .collect::<Result<_, _>>()?;
+        chain.mempool = file
+            .mempool
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                let what = format!("mempool[{i}]");
+                let signed = SignedTransaction::from_borsh(&unb64(text, &what)?)
+                    .map_err(|e| error(format!("{what}: {e}")))?;
+                Ok(Pending {
+                    tx: signed.hash(),
+                    signed,
+                })
+            })
+            .collect::<Result<_, StateError>>()?;
+        chain.due = file
+            .due
+            .into_iter()
+            .map(receipt_from)
+            .collect::<Result<_, _>>()?;
+        // Blocks sealed again from the outcomes, in the saved order: the saved hashes
+        // must come back.
+        let outcomes: HashMap<CryptoHash, Outcome> = chain
+            .transactions
+            .iter()
+            .flat_map(|t| t.outcomes.iter().map(|o| (o.id, o.clone())))
+            .collect();
+        chain.blocks.clear();
+        for (i, block) in file.blocks.iter().enumerate() {
+            let height = GENESIS_HEIGHT + i as u64;
+            for id in &block.outcomes {
+                let outcome = outcomes.get(id).ok_or_else(|| {
+                    error(format!("block {height}: no transaction has outcome {id}"))
+                })?;
+                chain.add_leaf(outcome);
+            }
+            chain.seal_block(height);
+            let sealed = chain.block_hash(height);
+            if sealed != block.hash {
+                return Err(error(format!(
+                    "block {height}: its outcomes hash to {sealed}, not the saved {}: the \
+                     history was edited",
+                    block.hash
+                )));
+            }
+        }
+        if chain.blocks.is_empty() || file.head != GENESIS_HEIGHT + chain.blocks.len() as u64 - 1 {
+            return Err(error(format!(
+                "`head` {} does not match the {} blocks saved",
+                file.head,
+                chain.blocks.len()
+            )));
+        }
+        chain.head = file.head;
+        Ok(chain)
+    }
+}
+
+fn account_file(account: &Account) -> AccountFile {
+    AccountFile {
+        id: account.id.clone(),
+        amount: account.amount.to_string(),
+        locked: account.locked.to_string(),
+        keys: account
+            .keys
+            .iter()
+            .map(|k| KeyFile {
+                public_key: k.public_key.clone(),
+                nonce: k.nonce,
+                function_call: match &k.permission {
+                    Permission::FullAccess => None,
+                    Permission::FunctionCall {
+                        receiver,
+                        methods,
+                        allowance,
+                    } => Some(FunctionCallFile {
+                        receiver: receiver.clone(),
+                        methods: methods.clone(),
+                        allowance: allowance.map(|a| a.to_string()),
+                    }),
+                },
+            })
+            .collect(),
+        code_base64: account.code.as_deref().map(b64),
+        state: account
+            .state
+            .iter()
+            .map(|(k, v)| (b64(k), b64(v)))
+            .collect(),
+    }
+}
+
+fn account_from(file: AccountFile) -> Result<Account, StateError> {
+    let what = format!("account {}", file.id);
+    let keys = file
+        .keys
+        .into_iter()
+        .map(|k| {
+            let permission = match k.function_call {
+                None => Permission::FullAccess,
+                Some(f) => Permission::FunctionCall {
+                    receiver: f.receiver,
+                    methods: f.methods,
+                    allowance: f
+                        .allowance
+                        .map(|a| amount(&a, &format!("{what}: allowance")))
+                        .transpose()?,
+                },
+            };
+            Ok(Key {
+                public_key: k.public_key,
+                nonce: k.nonce,
+                permission,
+            })
+        })
+        .collect::<Result<_, StateError>>()?;
+    let state = file
+        .state
+        .iter()
+        .map(|(k, v)| {
+            Ok((
+                unb64(k, &format!("{what}: state key"))?,
+                unb64(v, &format!("{what}: state value"))?,
+            ))
+        })
+        .collect::<Result<_, StateError>>()?;
+    Ok(Account {
+        amount: amount(&file.amount, &format!("{what}: amount"))?,
+        locked: amount(&file.locked, &format!("{what}: locked"))?,
+        keys,
+        code: file
+            .code_base64
+            .map(|c| unb64(&c, &format!("{what}: code")))
+            .transpose()?,
+        state,
+        id: file.id,
+    })
+}
+
+fn transaction_file(tx: &Transaction) -> TransactionFile {
+    TransactionFile {
+        hash: tx.hash,
+        signer: tx.signer.clone(),
+        receiver: tx.receiver.clone(),
+        height: tx.height,
+        signed_view: tx.signed_view.clone(),
+        outcomes: tx
+            .outcomes
+            .iter()
+            .map(|o| OutcomeFile {
+                id: o.id,
+                height: o.height,
+                executor: o.executor.clone(),
+                status: o.status.clone(),
+                receipt_ids: o.receipt_ids.clone(),
+                gas_burnt: o.gas_burnt,
+                tokens_burnt: o.tokens_burnt.to_string(),
+                logs: o.logs.clone(),
+            })
+            .collect(),
+        receipts: tx.receipts.clone(),
+        unexecuted: tx.unexecuted,
+    }
+}
+
+fn transaction_from(file: TransactionFile) -> Result<Transaction, StateError> {
+    let what = format!("transaction {}", file.hash);
+    Ok(Transaction {
+        outcomes: file
+            .outcomes
+            .into_iter()
+            .map(|o| {
+                Ok(Outcome {
+                    tokens_burnt: amount(&o.tokens_burnt, &format!("{what}: tokens_burnt"))?,
+                    id: o.id,
+                    height: o.height,
+                    executor: o.executor,
+                    status: o.status,
+                    receipt_ids: o.receipt_ids,
+                    gas_burnt: o.gas_burnt,
+                    logs: o.logs,
+                })
+            })
+            .collect::<Result<_, StateError>>()?,
+        hash: file.hash,
+        signer: file.signer,
+        receiver: file.receiver,
+        height: file.height,
+        signed_view: file.signed_view,
+        receipts: file.receipts,
+        unexecuted: file.unexecuted,
+    })
+}
+
+fn receipt_file(receipt: &DueReceipt) -> ReceiptFile {
+    ReceiptFile {
+        id: receipt.id,
+        tx: receipt.tx,
+        at: receipt.at,
+        predecessor: receipt.predecessor.clone(),
+        receiver: receipt.receiver.clone(),
+        signer: receipt.signer.clone(),
+        signer_key: receipt.signer_key.clone(),
+        gas_price: receipt.gas_price.to_string(),
+        actions: receipt.actions.iter().map(|a| b64(&a.to_borsh())).collect(),
+    }
+}
+
+fn receipt_from(file: ReceiptFile) -> Result<DueReceipt, StateError> {
+    let what = format!("receipt {}", file.id);
+    Ok(DueReceipt {
+        gas_price: amount(&file.gas_price, &format!("{what}: gas_price"))?,
+        actions: file
+            .actions
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                Action::from_borsh(&unb64(a, &format!("{what}: action {i}"))?)
+                    .map_err(|e| error(format!("{what}: action {i}: {e}")))
+            })
+            .collect::<Result<_, _>>()?,
+        id: file.id,
+        tx: file.tx,
+        at: file.at,
+        predecessor: file.predecessor,
+        receiver: file.receiver,
+        signer: file.signer,
+        signer_key: file.signer_key,
+    })
+}
