@@ -2097,7 +2097,7 @@ fn the_mock_saves_its_chain_and_starts_from_it() {
         "the transfer is in the saved chain"
     );
     drop(mock);
-    std::fs::write(&dir.join("chain.json"), "{}").unwrap();
+    std::fs::write(dir.join("chain.json"), "{}").unwrap();
     let out = near_rpc(&["mock", "--port", "0", "--load", state]);
     assert_exit(&out, 2);
     assert!(out.stderr.contains("not a mock chain"), "{out:?}");
