@@ -163,8 +163,79 @@ fn account_info(chain: &Chain, height: u64, account: &str) -> Value {
     })
 }
 
-/// The answer of `method` to `params`, from `chain`.
-pub fn answer(chain: &mut Chain, method: &str, params: &Value) -> Answer {
+/// A transaction a request waits for, until it reaches a level.
+#[derive(Debug)]
+pub(crate) struct Wait {
+    hash: CryptoHash,
+    level: Level,
+    receipts: bool,
+}
+
+/// What a request asks of the node: an answer now, or to wait for a transaction while
+/// blocks are produced (`send_tx`, `broadcast_tx_commit`, `tx`, `EXPERIMENTAL_tx_status`).
+pub(crate) enum Step {
+    Now(Answer),
+    Wait(Wait),
+}
+
+impl From<Result<Wait, RpcError>> for Step {
+    fn from(wait: Result<Wait, RpcError>) -> Self {
+        match wait {
+            Ok(wait) => Self::Wait(wait),
+            Err(e) => Self::Now(Err(e)),
+        }
+    }
+}
+
+/// What `method` asks of the node.
+pub(crate) fn step(chain: &mut Chain, method: &str, params: &Value) -> Step {
+    match method {
+        "send_tx" => Step::from(wait_until(params).and_then(|level| {
+            Ok(Wait {
+                hash: submit(chain, params)?,
+                level,
+                receipts: false,
+            })
+        })),
+        // nearcore's `broadcast_tx_commit` is `send_tx` waiting for execution.
+        "broadcast_tx_commit" => Step::from(submit(chain, params).map(|hash| Wait {
+            hash,
+            level: Level::ExecutedOptimistic,
+            receipts: false,
+        })),
+        "tx" => Step::from(tx_status(chain, params, false)),
+        "EXPERIMENTAL_tx_status" => Step::from(tx_status(chain, params, true)),
+        _ => Step::Now(answer(chain, method, params)),
+    }
+}
+
+/// The answer to a waiting request once its transaction has reached its level (or is
+/// gone); `None` while it has not.
+pub(crate) fn resume(chain: &Chain, wait: &Wait) -> Option<Answer> {
+    match chain.transaction(&wait.hash) {
+        None => Some(Err(unknown_transaction(&wait.hash))),
+        Some(tx) if chain.level(tx) >= wait.level => {
+            Some(Ok(chain.transaction_status(tx, wait.receipts)))
+        }
+        Some(_) => None,
+    }
+}
+
+/// `TIMEOUT_ERROR` for a request that waited `blocks` blocks in vain.
+pub(crate) fn timeout(wait: &Wait, blocks: u64) -> RpcError {
+    RpcError::handler(
+        "TIMEOUT_ERROR",
+        Value::Null,
+        format!(
+            "Timeout: transaction {} did not reach {} in {blocks} blocks",
+            wait.hash,
+            wait.level.name()
+        ),
+    )
+}
+
+/// The answer of `method` to `params`, from `chain`, for a method that does not wait.
+fn answer(chain: &mut Chain, method: &str, params: &Value) -> Answer {
     match method {
         "block" => {
             let height = block_height(chain, params)?;
@@ -210,19 +281,7 @@ pub fn answer(chain: &mut Chain, method: &str, params: &Value) -> Answer {
         "EXPERIMENTAL_view_access_key" => view(chain, params, "view_access_key"),
         "EXPERIMENTAL_view_access_key_list" => view(chain, params, "view_access_key_list"),
         "EXPERIMENTAL_call_function" => view(chain, params, "call_function"),
-        "tx" => tx_status(chain, params, false),
-        "EXPERIMENTAL_tx_status" => tx_status(chain, params, true),
-        "send_tx" => {
-            let level = wait_until(params)?;
-            let hash = submit(chain, params)?;
-            answer_when(chain, &hash, level, false)
-        }
         "broadcast_tx_async" => Ok(json!(submit(chain, params)?.to_string())),
-        // nearcore's `broadcast_tx_commit` is `send_tx` waiting for execution.
-        "broadcast_tx_commit" => {
-            let hash = submit(chain, params)?;
-            answer_when(chain, &hash, Level::ExecutedOptimistic, false)
-        }
         "EXPERIMENTAL_receipt" => {
             let id = hash_param(params, "receipt_id")?;
             let (tx, n) = chain.receipt(&id).ok_or_else(|| unknown_receipt(&id))?;
@@ -296,22 +355,6 @@ fn submit(chain: &mut Chain, params: &Value) -> Result<CryptoHash, RpcError> {
     })
 }
 
-/// The status of transaction `hash` once it reaches `level` (the mock produces the
-/// blocks a node would wait for); `TIMEOUT_ERROR` if it does not.
-fn answer_when(chain: &mut Chain, hash: &CryptoHash, level: Level, receipts: bool) -> Answer {
-    if !chain.wait_for(hash, level) {
-        return Err(RpcError::handler(
-            "TIMEOUT_ERROR",
-            Value::Null,
-            format!("Timeout: transaction {hash} did not reach {}", level.name()),
-        ));
-    }
-    match chain.transaction(hash) {
-        Some(tx) => Ok(chain.transaction_status(tx, receipts)),
-        None => Err(unknown_transaction(hash)),
-    }
-}
-
 fn unknown_transaction(hash: &CryptoHash) -> RpcError {
     RpcError::handler(
         "UNKNOWN_TRANSACTION",
@@ -381,7 +424,7 @@ fn chunk(chain: &Chain, params: &Value) -> Answer {
     }))
 }
 
-fn tx_status(chain: &mut Chain, params: &Value, with_receipts: bool) -> Answer {
+fn tx_status(chain: &Chain, params: &Value, with_receipts: bool) -> Result<Wait, RpcError> {
     let level = wait_until(params)?;
     let (hash, sender) = if params.get("signed_tx_base64").is_some() {
         let bytes = base64_param(params, "signed_tx_base64")?;
@@ -395,7 +438,11 @@ fn tx_status(chain: &mut Chain, params: &Value, with_receipts: bool) -> Answer {
         )
     };
     match chain.transaction(&hash) {
-        Some(tx) if tx.signer == sender => answer_when(chain, &hash, level, with_receipts),
+        Some(tx) if tx.signer == sender => Ok(Wait {
+            hash,
+            level,
+            receipts: with_receipts,
+        }),
         _ => Err(unknown_transaction(&hash)),
     }
 }

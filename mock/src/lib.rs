@@ -341,7 +341,6 @@ pub(crate) struct RawRequest {
     pub body: Vec<u8>,
 }
 
-#[derive(Default)]
 struct State {
     chain: Chain,
     handlers: HashMap<String, Handler>,
@@ -351,6 +350,22 @@ struct State {
     script_from: usize,
     replay: Option<Cassette>,
     requests: Vec<Recorded>,
+    block_time: Duration,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        Self {
+            chain: Chain::default(),
+            handlers: HashMap::new(),
+            faults: Vec::new(),
+            script: Vec::new(),
+            script_from: 0,
+            replay: None,
+            requests: Vec::new(),
+            block_time: Duration::from_millis(5),
+        }
+    }
 }
 
 /// The mock node. Cheap to clone; clones share the chain, the rules and the record.
@@ -557,8 +572,51 @@ impl MockNode {
             .collect()
     }
 
+    /// How long the node waits, while a request waits for a transaction, before it
+    /// produces the next block: the window in which other requests join that block.
+    /// 5 ms unless set; a test with paused time does not wait it.
+    pub fn set_block_time(&self, block_time: Duration) {
+        self.lock().block_time = block_time;
+    }
+
     /// The one handler behind both the HTTP server and the in-process transport.
-    pub(crate) fn handle(&self, request: RawRequest) -> HttpReply {
+    pub(crate) async fn handle(&self, request: RawRequest) -> HttpReply {
+        let (wait, id, fault) = match self.begin(request) {
+            Begun::Reply(reply) => return reply,
+            Begun::Wait { wait, id, fault } => (wait, id, fault),
+        };
+        let answer = envelope(&id, self.wait(wait).await);
+        match fault {
+            None => answer,
+            Some(fault) => apply(fault, answer, &id),
+        }
+    }
+
+    /// Produces blocks, one per block time, until the transaction reaches the level
+    /// (another waiting request's block counts too).
+    async fn wait(&self, wait: handler::Wait) -> Result<Value, RpcError> {
+        for waited in 0..=runtime::MAX_WAIT_BLOCKS {
+            let (block_time, head) = {
+                let state = self.lock();
+                if let Some(answer) = handler::resume(&state.chain, &wait) {
+                    return answer;
+                }
+                (state.block_time, state.chain.head())
+            };
+            if waited == runtime::MAX_WAIT_BLOCKS {
+                break;
+            }
+            tokio::time::sleep(block_time).await;
+            let mut state = self.lock();
+            if state.chain.head() == head {
+                state.chain.advance(1);
+            }
+        }
+        Err(handler::timeout(&wait, runtime::MAX_WAIT_BLOCKS))
+    }
+
+    /// Records a request and answers it, unless it waits for a transaction.
+    fn begin(&self, request: RawRequest) -> Begun {
         let mut state = self.lock();
         let parsed: Option<Value> = serde_json::from_slice(&request.body).ok();
         let method = parsed
@@ -580,7 +638,7 @@ impl MockNode {
         let count = state.requests.len();
         if !state.script.is_empty() {
             let at = (count - 1 - state.script_from).min(state.script.len() - 1);
-            return with_id(state.script[at].clone(), &id);
+            return Begun::Reply(with_id(state.script[at].clone(), &id));
         }
         let fault = state
             .faults
@@ -596,15 +654,14 @@ impl MockNode {
             let reply = match state.handlers.get(&method).cloned() {
                 Some(handler) => {
                     drop(state);
-                    let reply = handler(&params);
-                    state = self.lock();
-                    reply
+                    handler(&params)
                 }
                 None => match state.replay.as_ref().and_then(|c| c.find(&method, &params)) {
                     Some(recorded) => Reply::Http(recorded),
-                    None => match handler::answer(&mut state.chain, &method, &params) {
-                        Ok(result) => Reply::Result(result),
-                        Err(e) => Reply::Error(e),
+                    None => match handler::step(&mut state.chain, &method, &params) {
+                        handler::Step::Now(Ok(result)) => Reply::Result(result),
+                        handler::Step::Now(Err(e)) => Reply::Error(e),
+                        handler::Step::Wait(wait) => return Begun::Wait { wait, id, fault },
                     },
                 },
             };
@@ -614,12 +671,21 @@ impl MockNode {
                 Reply::Http(reply) => with_id(reply, &id),
             }
         };
-        drop(state);
-        match fault {
+        Begun::Reply(match fault {
             None => answer,
             Some(fault) => apply(fault, answer, &id),
-        }
+        })
     }
+}
+
+/// A request begun: answered, or waiting for a transaction.
+enum Begun {
+    Reply(HttpReply),
+    Wait {
+        wait: handler::Wait,
+        id: Value,
+        fault: Option<Fault>,
+    },
 }
 
 /// Writes a file only its owner may read (on Unix; elsewhere, as the platform does).

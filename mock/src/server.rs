@@ -1,6 +1,7 @@
-//! The HTTP/1.1 server on loopback: one task per connection, one request per
-//! connection (`connection: close`), every reply shape of [`HttpReply`] put on the wire
-//! as it says, a broken one included.
+//! The HTTP/1.1 server on loopback: one task per connection, kept alive for request
+//! after request (pipelined ones too) until the client closes it or asks to
+//! (`connection: close`, or HTTP/1.0), every reply shape of [`HttpReply`] put on the
+//! wire as it says, a broken one included (which then closes the connection).
 
 use std::future::Future;
 use std::io;
@@ -142,8 +143,8 @@ pub(crate) type Handler =
 pub(crate) async fn serve(node: MockNode, port: u16) -> io::Result<MockServer> {
     let handler = node.clone();
     let handler: Handler = Arc::new(move |request| {
-        let reply = handler.handle(request);
-        Box::pin(async move { reply })
+        let node = handler.clone();
+        Box::pin(async move { node.handle(request).await })
     });
     let (url, accept) = listen(handler, port).await?;
     Ok(MockServer { node, url, accept })
@@ -157,84 +158,115 @@ pub(crate) async fn listen(handler: Handler, port: u16) -> io::Result<(String, J
         while let Ok((stream, _)) = listener.accept().await {
             let handler = handler.clone();
             tokio::spawn(async move {
-                let mut stream = stream;
-                if let Some(request) = read_request(&mut stream).await {
+                let _ = stream.set_nodelay(true);
+                let mut connection = Connection {
+                    stream,
+                    buffer: Vec::new(),
+                };
+                while let Some((request, keep_alive)) = connection.next_request().await {
                     let reply = handler(request).await;
-                    write_reply(stream, reply).await;
+                    if !write_reply(&mut connection.stream, reply, keep_alive).await {
+                        break;
+                    }
                 }
+                let _ = connection.stream.shutdown().await;
             });
         }
     });
     Ok((url, accept))
 }
 
-async fn read_request(stream: &mut TcpStream) -> Option<RawRequest> {
-    let mut data = Vec::new();
-    let mut buf = [0u8; 8192];
-    let header_end = loop {
-        let n = tokio::time::timeout(READ_TIMEOUT, stream.read(&mut buf))
-            .await
-            .ok()?
-            .ok()?;
-        if n == 0 {
-            return None;
-        }
-        data.extend_from_slice(&buf[..n]);
-        if let Some(at) = data.windows(4).position(|w| w == b"\r\n\r\n") {
-            break at + 4;
-        }
-        if data.len() > MAX_HEAD {
-            return None;
-        }
-    };
-    let head = String::from_utf8_lossy(&data[..header_end]).into_owned();
-    let mut lines = head.split("\r\n");
-    let mut first = lines.next().unwrap_or_default().split(' ');
-    let http_method = first.next().unwrap_or_default().to_owned();
-    let path = first.next().unwrap_or_default().to_owned();
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
-        .collect();
-    let length = headers
-        .iter()
-        .find(|(n, _)| n == "content-length")
-        .and_then(|(_, v)| v.parse::<usize>().ok())
-        .unwrap_or(0)
-        .min(MAX_BODY);
-    while data.len() < header_end + length {
-        let n = tokio::time::timeout(READ_TIMEOUT, stream.read(&mut buf))
-            .await
-            .ok()?
-            .ok()?;
-        if n == 0 {
-            break;
-        }
-        data.extend_from_slice(&buf[..n]);
-    }
-    data.truncate(header_end + length);
-    Some(RawRequest {
-        http_method,
-        path,
-        headers,
-        body: data[header_end..].to_vec(),
-    })
+/// A client's connection: its stream and what was read past the last request.
+struct Connection {
+    stream: TcpStream,
+    buffer: Vec<u8>,
 }
 
-async fn write_reply(mut stream: TcpStream, reply: HttpReply) {
+impl Connection {
+    /// Reads more of the stream; false at its end, on an error or after a quiet spell.
+    async fn fill(&mut self) -> bool {
+        let mut chunk = [0u8; 8192];
+        match tokio::time::timeout(READ_TIMEOUT, self.stream.read(&mut chunk)).await {
+            Ok(Ok(n)) if n > 0 => {
+                self.buffer.extend_from_slice(&chunk[..n]);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The next request, and whether the connection may stay open after its answer.
+    async fn next_request(&mut self) -> Option<(RawRequest, bool)> {
+        let header_end = loop {
+            if let Some(at) = self.buffer.windows(4).position(|w| w == b"\r\n\r\n") {
+                break at + 4;
+            }
+            if self.buffer.len() > MAX_HEAD || !self.fill().await {
+                return None;
+            }
+        };
+        let head = String::from_utf8_lossy(&self.buffer[..header_end]).into_owned();
+        let mut lines = head.split("\r\n");
+        let mut first = lines.next().unwrap_or_default().split(' ');
+        let http_method = first.next().unwrap_or_default().to_owned();
+        let path = first.next().unwrap_or_default().to_owned();
+        let version = first.next().unwrap_or_default().to_owned();
+        let headers: Vec<(String, String)> = lines
+            .filter_map(|l| l.split_once(':'))
+            .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
+            .collect();
+        let header = |name: &str| {
+            headers
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.to_ascii_lowercase())
+        };
+        let length = header("content-length")
+            .and_then(|v| v.parse::<usize>().ok())
+            .unwrap_or(0)
+            .min(MAX_BODY);
+        let keep_alive = match header("connection").as_deref() {
+            Some("close") => false,
+            Some("keep-alive") => true,
+            _ => version != "HTTP/1.0",
+        };
+        let mut complete = true;
+        while self.buffer.len() < header_end + length {
+            if !self.fill().await {
+                complete = false;
+                break;
+            }
+        }
+        let end = (header_end + length).min(self.buffer.len());
+        let body = self.buffer[header_end..end].to_vec();
+        self.buffer.drain(..end);
+        Some((
+            RawRequest {
+                http_method,
+                path,
+                headers,
+                body,
+            },
+            keep_alive && complete,
+        ))
+    }
+}
+
+/// Puts `reply` on the wire; whether the connection may carry another request.
+async fn write_reply(stream: &mut TcpStream, reply: HttpReply, keep_alive: bool) -> bool {
     if !reply.delay.is_zero() {
         tokio::time::sleep(reply.delay).await;
     }
-    let _ = stream.set_nodelay(true);
     match reply.shape {
-        Shape::Drop => {}
+        Shape::Drop => false,
         Shape::Raw => {
             let _ = stream.write_all(&reply.body).await;
+            false
         }
         Shape::Endless => {
             let head = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n";
             if stream.write_all(head.as_bytes()).await.is_err() {
-                return;
+                return false;
             }
             let frame = [
                 format!("{:x}\r\n", reply.body.len()).as_bytes(),
@@ -245,32 +277,30 @@ async fn write_reply(mut stream: TcpStream, reply: HttpReply) {
             // Bounded: 256 MiB, or until the client hangs up.
             for _ in 0..(256 * 1024 * 1024 / reply.body.len().max(1)) {
                 if stream.write_all(&frame).await.is_err() {
-                    return;
+                    break;
                 }
             }
+            false
         }
         Shape::Normal | Shape::KeepId | Shape::Truncated => {
-            let declared = reply.body.len()
-                + if reply.shape == Shape::Truncated {
-                    100
-                } else {
-                    0
-                };
+            let truncated = reply.shape == Shape::Truncated;
+            let declared = reply.body.len() + if truncated { 100 } else { 0 };
+            let keep_alive = keep_alive && !truncated;
             let mut head = format!(
-                "HTTP/1.1 {} {}\r\ncontent-length: {declared}\r\nconnection: close\r\n",
+                "HTTP/1.1 {} {}\r\ncontent-length: {declared}\r\nconnection: {}\r\n",
                 reply.status,
-                reason(reply.status)
+                reason(reply.status),
+                if keep_alive { "keep-alive" } else { "close" }
             );
             for (name, value) in &reply.headers {
                 head.push_str(&format!("{name}: {value}\r\n"));
             }
             head.push_str("\r\n");
-            let _ = stream.write_all(head.as_bytes()).await;
-            let _ = stream.write_all(&reply.body).await;
-            let _ = stream.flush().await;
+            let mut bytes = head.into_bytes();
+            bytes.extend_from_slice(&reply.body);
+            stream.write_all(&bytes).await.is_ok() && stream.flush().await.is_ok() && keep_alive
         }
     }
-    let _ = stream.shutdown().await;
 }
 
 fn reason(status: u16) -> &'static str {

@@ -11,12 +11,14 @@ use crate::{MockNode, RawRequest, Shape};
 impl Transport for MockNode {
     fn send(&self, request: RpcRequest) -> TransportFuture<'_> {
         Box::pin(async move {
-            let reply = self.handle(RawRequest {
-                http_method: String::new(),
-                path: "/".into(),
-                headers: Vec::new(),
-                body: request.body.to_vec(),
-            });
+            let reply = self
+                .handle(RawRequest {
+                    http_method: String::new(),
+                    path: "/".into(),
+                    headers: Vec::new(),
+                    body: request.body.to_vec(),
+                })
+                .await;
             if !reply.delay.is_zero() {
                 tokio::time::sleep(reply.delay).await;
             }

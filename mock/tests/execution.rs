@@ -1009,3 +1009,72 @@ fn a_saved_chain_starts_again_with_its_hashes_and_state() {
     );
     std::fs::remove_file(&file).unwrap();
 }
+
+/// Several signers at once over HTTP (keep-alive connections), each sending several
+/// transfers concurrently: what executes is charged once, nothing is lost. (A request
+/// that arrives after a block took a higher nonce of its key is refused, as a node
+/// refuses it, and the client signs again; one that loses that race too often is
+/// rejected, never executed, and counted so.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_signers_lose_no_update() {
+    let server = MockNode::start().await;
+    let senders = ["alice.mock", "bob.mock", "contract.mock", "validator.mock"];
+    let receiver = "receiver.mock";
+    let before: Vec<u128> = senders
+        .iter()
+        .map(|s| server.with_chain(|c| balance(c, s)))
+        .collect();
+    let mut tasks = Vec::new();
+    for sender in senders {
+        let client = near_rpc::client::Client::new(server.url()).unwrap();
+        let signer = server.signer(sender).unwrap();
+        for n in 1..=5u128 {
+            let (client, signer) = (client.clone(), signer.clone());
+            tasks.push(tokio::spawn(async move {
+                // A missing receiver: the transfer fails on chain and its deposit comes
+                // back, so the senders' balances move by the fees alone.
+                let amount = NearToken::from_yoctonear(n);
+                (sender, client.transfer(&signer, receiver, amount).await)
+            }));
+        }
+    }
+    let mut burnt = std::collections::HashMap::<&str, u128>::new();
+    let mut hashes = std::collections::HashSet::new();
+    for task in tasks {
+        let (sender, result) = task.await.unwrap();
+        match result {
+            Ok(outcome) => {
+                let outcome = serde_json::to_value(&outcome).unwrap();
+                assert!(hashes.insert(outcome["transaction"]["hash"].clone()));
+                *burnt.entry(sender).or_default() += total_burnt(&outcome);
+            }
+            Err(refused) => assert!(
+                matches!(
+                    refused.invalid_tx_error(),
+                    Some(near_rpc::types::InvalidTxError::InvalidNonce { .. })
+                ),
+                "{sender}: {refused}"
+            ),
+        }
+    }
+    server.advance(3);
+    for (sender, before) in senders.iter().zip(before) {
+        let after = server.with_chain(|c| balance(c, sender));
+        let paid = burnt.get(sender).copied().unwrap_or(0);
+        assert_eq!(
+            after,
+            before - paid,
+            "{sender}: the fees of what executed, no more"
+        );
+    }
+    // Each answered transaction executed exactly once, and nothing else did.
+    let executed: std::collections::HashSet<Value> = server.with_chain(|c| {
+        c.transactions
+            .iter()
+            .filter(|t| t.receiver == receiver && t.height.is_some())
+            .map(|t| json!(t.hash.to_string()))
+            .collect()
+    });
+    assert_eq!(executed, hashes);
+    assert!(!hashes.is_empty());
+}
