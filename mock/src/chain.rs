@@ -662,6 +662,16 @@ impl Chain {
             "gas_used": gas_used,
             "gas_limit": 1_000_000_000_000_000u64,
             "balance_burnt": yocto(balance_burnt),
+            // Fields nodes still send, fixed at zero since fees stopped paying them.
+            "rent_paid": "0",
+            "validator_reward": "0",
+            "congestion_info": {
+                "allowed_shard": 0,
+                "buffered_receipts_gas": "0",
+                "delayed_receipts_gas": "0",
+                "receipt_bytes": 0
+            },
+            "bandwidth_requests": null,
             "outgoing_receipts_root": hash(&format!("receipts root {height}")).to_string(),
             "tx_root": hash(&format!("tx root {height}")).to_string(),
             "validator_proposals": [],
@@ -707,6 +717,11 @@ impl Chain {
                 "block_merkle_root": lite.block_merkle_root.to_string(),
                 "epoch_sync_data_hash": null,
                 "approvals": [signature(&format!("approval {height}")).to_string()],
+                "block_body_hash": hash(&format!("block body {height}")).to_string(),
+                // One chunk, endorsed by the one validator.
+                "chunk_endorsements": [[1]],
+                "rent_paid": "0",
+                "validator_reward": "0",
                 "signature": signature(&format!("block {height}")).to_string(),
                 "latest_protocol_version": PROTOCOL_VERSION
             },
@@ -725,7 +740,7 @@ impl Chain {
             "protocol_version": PROTOCOL_VERSION,
             "latest_protocol_version": PROTOCOL_VERSION,
             "rpc_addr": "127.0.0.1:3030",
-            "validators": [{"account_id": VALIDATOR}],
+            "validators": [{"account_id": VALIDATOR, "is_slashed": false}],
             "sync_info": {
                 "latest_block_hash": self.block_hash(head).to_string(),
                 "latest_block_height": head,
@@ -839,16 +854,29 @@ impl Chain {
             "protocol_treasury_account": "treasury.mock",
             "fishermen_threshold": yocto(10 * NEAR),
             "minimum_stake_divisor": 10,
-            "shard_layout": {"V0": {"num_shards": 1, "version": 0}}
+            "shard_layout": {"V0": {"num_shards": 1, "version": 0}},
+            "minimum_stake_ratio": [1, 6_250],
+            "minimum_validators_per_shard": 1,
+            "max_kickout_stake_perc": 100,
+            "chunk_validator_only_kickout_threshold": 80,
+            "chunk_producer_assignment_changes_limit": 5,
+            "num_chunk_producer_seats": 1,
+            "num_chunk_validator_seats": 1,
+            "num_chunk_only_producer_seats": 0,
+            "target_validator_mandates_per_shard": 68,
+            "shuffle_shard_assignment_for_chunk_producers": false,
+            "protocol_upgrade_num_epochs": 2,
+            "use_production_config": false
         })
     }
 
     /// `EXPERIMENTAL_protocol_config`: the genesis parameters, less what only genesis has
-    /// (its validators, supply and shard layout), with the runtime's fees (`fees.rs`).
+    /// (its validators and supply, its production flag), with the runtime's fees
+    /// (`fees.rs`).
     pub fn protocol_config(&self) -> Value {
         let mut config = self.genesis_config();
         if let Some(fields) = config.as_object_mut() {
-            for genesis_only in ["validators", "total_supply", "shard_layout"] {
+            for genesis_only in ["validators", "total_supply", "use_production_config"] {
                 fields.remove(genesis_only);
             }
             fields.insert("runtime_config".into(), fees::runtime_config());
@@ -931,6 +959,102 @@ impl Chain {
         json!({"nonce": key.nonce, "permission": permission})
     }
 
+    /// `sandbox_patch_state`: nearcore's state records (`Account`, `AccessKey`,
+    /// `Contract`, `Data`) written into the state as they are, an account made for a
+    /// record that names one not there yet. Checked whole before anything changes; the
+    /// error names the record at fault.
+    pub fn patch_state(&mut self, records: &Value) -> Result<(), String> {
+        let Some(records) = records.as_array() else {
+            return Err("`records` must be an array of state records".into());
+        };
+        let mut patched = self.clone();
+        for (i, record) in records.iter().enumerate() {
+            patched
+                .patch_record(record)
+                .map_err(|e| format!("records[{i}]: {e}"))?;
+        }
+        self.accounts = patched.accounts;
+        Ok(())
+    }
+
+    fn patch_record(&mut self, record: &Value) -> Result<(), String> {
+        let (kind, body) = record
+            .as_object()
+            .and_then(|o| o.iter().next())
+            .ok_or("a record is an object with one member: Account, AccessKey, Contract or Data")?;
+        let id = body["account_id"]
+            .as_str()
+            .ok_or("missing `account_id`")?
+            .parse::<AccountId>()
+            .map_err(|e| format!("`account_id`: {e}"))?
+            .to_string();
+        let text = |v: &Value, what: &str| -> Result<String, String> {
+            v.as_str()
+                .map(str::to_owned)
+                .ok_or(format!("missing `{what}`"))
+        };
+        let amount = |v: &Value, what: &str| -> Result<u128, String> {
+            text(v, what)?.parse().map_err(|e| format!("`{what}`: {e}"))
+        };
+        let bytes = |v: &Value, what: &str| -> Result<Vec<u8>, String> {
+            base64::engine::general_purpose::STANDARD
+                .decode(text(v, what)?)
+                .map_err(|e| format!("`{what}`: not base64: {e}"))
+        };
+        if self.account(&id).is_none() {
+            self.accounts.push(Account {
+                keys: Vec::new(),
+                ..Account::new(&id, 0)
+            });
+        }
+        let account = self.account_mut(&id).ok_or("the account is gone")?;
+        match kind.as_str() {
+            "Account" => {
+                account.amount = amount(&body["account"]["amount"], "account.amount")?;
+                account.locked = amount(&body["account"]["locked"], "account.locked")?;
+            }
+            "Contract" => account.code = Some(bytes(&body["code"], "code")?),
+            "Data" => {
+                let key = bytes(&body["data_key"], "data_key")?;
+                let value = bytes(&body["value"], "value")?;
+                account.state.insert(key, value);
+            }
+            "AccessKey" => {
+                let public_key: PublicKey = text(&body["public_key"], "public_key")?
+                    .parse()
+                    .map_err(|e| format!("`public_key`: {e}"))?;
+                let access_key = &body["access_key"];
+                let nonce = access_key["nonce"]
+                    .as_u64()
+                    .ok_or("missing `access_key.nonce`")?;
+                let permission = match &access_key["permission"] {
+                    Value::String(s) if s == "FullAccess" => Permission::FullAccess,
+                    Value::Object(o) if o.contains_key("FunctionCall") => {
+                        let call = &o["FunctionCall"];
+                        Permission::FunctionCall {
+                            receiver: text(&call["receiver_id"], "receiver_id")?,
+                            methods: serde_json::from_value(call["method_names"].clone())
+                                .map_err(|e| format!("`method_names`: {e}"))?,
+                            allowance: match &call["allowance"] {
+                                Value::Null => None,
+                                v => Some(amount(v, "allowance")?),
+                            },
+                        }
+                    }
+                    other => return Err(format!("unknown permission {other}")),
+                };
+                account.keys.retain(|k| k.public_key != public_key);
+                account.keys.push(Key {
+                    public_key,
+                    nonce,
+                    permission,
+                });
+            }
+            other => return Err(format!("unknown record `{other}`")),
+        }
+        Ok(())
+    }
+
     /// The contract state of `account` whose keys start with `prefix`.
     pub fn state(&self, account: &Account, prefix: &[u8]) -> Value {
         let values: Vec<Value> = account
@@ -939,7 +1063,8 @@ impl Chain {
             .filter(|(k, _)| k.starts_with(prefix))
             .map(|(k, v)| json!({"key": b64(k), "value": b64(v)}))
             .collect();
-        json!({"values": values})
+        // Nodes send `proof` (empty unless asked for) beside the values.
+        json!({"values": values, "proof": []})
     }
 
     // --- light client ------------------------------------------------------------------

@@ -174,6 +174,193 @@ pub fn action_fee(action: &Action) -> (Fee, u64) {
     }
 }
 
+/// The host-function costs a node's `wasm_config` lists. The mock runs no Wasm, so none
+/// is charged: they are shown, each at one value, for clients that read the config.
+const EXT_COSTS: &[&str] = &[
+    "alt_bn128_g1_multiexp_base",
+    "alt_bn128_g1_multiexp_element",
+    "alt_bn128_g1_sum_base",
+    "alt_bn128_g1_sum_element",
+    "alt_bn128_pairing_check_base",
+    "alt_bn128_pairing_check_element",
+    "base",
+    "bls12381_g1_multiexp_base",
+    "bls12381_g1_multiexp_element",
+    "bls12381_g2_multiexp_base",
+    "bls12381_g2_multiexp_element",
+    "bls12381_map_fp2_to_g2_base",
+    "bls12381_map_fp2_to_g2_element",
+    "bls12381_map_fp_to_g1_base",
+    "bls12381_map_fp_to_g1_element",
+    "bls12381_p1_decompress_base",
+    "bls12381_p1_decompress_element",
+    "bls12381_p1_sum_base",
+    "bls12381_p1_sum_element",
+    "bls12381_p2_decompress_base",
+    "bls12381_p2_decompress_element",
+    "bls12381_p2_sum_base",
+    "bls12381_p2_sum_element",
+    "bls12381_pairing_base",
+    "bls12381_pairing_element",
+    "contract_compile_base",
+    "contract_compile_bytes",
+    "contract_loading_base",
+    "contract_loading_bytes",
+    "ecrecover_base",
+    "ed25519_verify_base",
+    "ed25519_verify_byte",
+    "keccak256_base",
+    "keccak256_byte",
+    "keccak512_base",
+    "keccak512_byte",
+    "log_base",
+    "log_byte",
+    "p256_verify_base",
+    "p256_verify_byte",
+    "promise_and_base",
+    "promise_and_per_promise",
+    "promise_return",
+    "read_cached_trie_node",
+    "read_memory_base",
+    "read_memory_byte",
+    "read_register_base",
+    "read_register_byte",
+    "ripemd160_base",
+    "ripemd160_block",
+    "sha256_base",
+    "sha256_byte",
+    "storage_has_key_base",
+    "storage_has_key_byte",
+    "storage_iter_create_from_byte",
+    "storage_iter_create_prefix_base",
+    "storage_iter_create_prefix_byte",
+    "storage_iter_create_range_base",
+    "storage_iter_create_to_byte",
+    "storage_iter_next_base",
+    "storage_iter_next_key_byte",
+    "storage_iter_next_value_byte",
+    "storage_large_read_overhead_base",
+    "storage_large_read_overhead_byte",
+    "storage_read_base",
+    "storage_read_key_byte",
+    "storage_read_value_byte",
+    "storage_remove_base",
+    "storage_remove_key_byte",
+    "storage_remove_ret_value_byte",
+    "storage_write_base",
+    "storage_write_evicted_byte",
+    "storage_write_key_byte",
+    "storage_write_value_byte",
+    "touching_trie_node",
+    "utf16_decoding_base",
+    "utf16_decoding_byte",
+    "utf8_decoding_base",
+    "utf8_decoding_byte",
+    "validator_stake_base",
+    "validator_total_stake_base",
+    "write_memory_base",
+    "write_memory_byte",
+    "write_register_base",
+    "write_register_byte",
+    "yield_create_base",
+    "yield_create_byte",
+    "yield_resume_base",
+    "yield_resume_byte",
+];
+
+/// The `limit_config` of `wasm_config`: what the mock enforces (prepaid gas, actions per
+/// receipt), the rest its own round numbers.
+const LIMITS: &[(&str, u64)] = &[
+    ("max_total_prepaid_gas", MAX_TOTAL_PREPAID_GAS),
+    ("max_actions_per_receipt", MAX_ACTIONS_PER_RECEIPT as u64),
+    ("max_gas_burnt", MAX_TOTAL_PREPAID_GAS),
+    ("max_gas_burnt_view", MAX_TOTAL_PREPAID_GAS),
+    ("account_id_validity_rules_version", 1),
+    ("contract_prepare_version", 2),
+    ("initial_memory_pages", 1_024),
+    ("max_memory_pages", 2_048),
+    ("max_stack_height", 262_144),
+    ("max_arguments_length", 4_194_304),
+    ("max_contract_size", 4_194_304),
+    ("max_transaction_size", 1_572_864),
+    ("max_receipt_size", 4_194_304),
+    ("max_length_method_name", 256),
+    ("max_length_returned_data", 4_194_304),
+    ("max_length_storage_key", 2_048),
+    ("max_length_storage_value", 4_194_304),
+    ("max_number_bytes_method_names", 2_000),
+    ("max_number_input_data_dependencies", 128),
+    ("max_number_logs", 100),
+    ("max_number_registers", 100),
+    ("max_total_log_length", 16_384),
+    ("max_register_size", 104_857_600),
+    ("registers_memory_limit", 1_073_741_824),
+    ("max_promises_per_function_call_action", 1_024),
+    ("max_functions_number_per_contract", 10_000),
+    ("max_locals_per_contract", 1_000_000),
+    ("max_yield_payload_size", 1_024),
+    ("yield_timeout_length_in_blocks", 200),
+    ("per_receipt_storage_proof_size_limit", 4_000_000),
+    ("wasmer2_stack_limit", 204_800),
+    ("max_blocks_per_contract", 10_000),
+    ("max_blocks_per_function", 10_000),
+    ("max_deploy_actions_per_receipt", 1),
+    ("max_elements_per_contract_table", 10_000),
+    ("max_function_body_size", 1_048_576),
+    ("max_instrumented_code_size", 8_388_608),
+    ("max_operand_stack_bytes_per_function", 65_536),
+    ("max_params_per_contract", 100_000),
+    ("max_params_per_function", 1_000),
+    ("max_tables_per_contract", 1),
+    ("max_types_per_contract", 10_000),
+];
+
+/// The `wasm_config` a node shows: the mock's limits (the prepaid gas and action counts
+/// it enforces, the rest its own round numbers), its host-function costs (shown, not
+/// charged), and the features a 2.x node has on.
+fn wasm_config() -> Value {
+    let ext_costs: serde_json::Map<String, Value> = EXT_COSTS
+        .iter()
+        .map(|name| ((*name).to_owned(), json!(GGAS)))
+        .collect();
+    let features = [
+        "alt_bn128",
+        "discard_custom_sections",
+        "ed25519_verify",
+        "eth_implicit_accounts",
+        "fix_contract_loading_cost",
+        "function_call_weight",
+        "global_contract_host_fns",
+        "implicit_account_creation",
+        "math_extension",
+        "reftypes_bulk_memory",
+        "yield_resume_host_functions",
+    ];
+    let mut config = json!({
+        "ext_costs": ext_costs,
+        "grow_mem_cost": 1,
+        "regular_op_cost": 800_000,
+        "linear_op_base_cost": 800_000,
+        "linear_op_unit_cost": 1_000,
+        "vm_kind": "NearVm",
+        "storage_get_mode": "FlatStorage",
+        "eth_implicit_global_contract": false,
+        "gas_key_host_fns": false,
+        "one_yocto_on_promise": true,
+        "p256_verify_host_fn": false,
+        "disable_9393_fix": false
+    });
+    for feature in features {
+        config[feature] = json!(true);
+    }
+    let limits: serde_json::Map<String, Value> = LIMITS
+        .iter()
+        .map(|(name, value)| ((*name).to_owned(), json!(value)))
+        .collect();
+    config["limit_config"] = Value::Object(limits);
+    config
+}
+
 /// The `runtime_config` member of `EXPERIMENTAL_protocol_config`: the table above.
 pub fn runtime_config() -> Value {
     let fee = |f: Fee| f.to_json();
@@ -210,11 +397,25 @@ pub fn runtime_config() -> Value {
             // The gas price never changes on this chain, so nothing is prepaid above it.
             "pessimistic_gas_price_inflation_ratio": [1, 1]
         },
-        "wasm_config": {
-            "limit_config": {
-                "max_total_prepaid_gas": MAX_TOTAL_PREPAID_GAS,
-                "max_actions_per_receipt": MAX_ACTIONS_PER_RECEIPT
-            }
+        "wasm_config": wasm_config(),
+        "congestion_control_config": {
+            "max_congestion_incoming_gas": 400_000 * GGAS * 1_000,
+            "max_congestion_outgoing_gas": 10_000 * GGAS * 1_000,
+            "max_congestion_memory_consumption": 1_000_000_000u64,
+            "max_congestion_missed_chunks": 5,
+            "max_outgoing_gas": 300 * GGAS * 1_000,
+            "min_outgoing_gas": GGAS * 1_000,
+            "allowed_shard_outgoing_gas": GGAS * 1_000,
+            "max_tx_gas": 500 * GGAS * 1_000,
+            "min_tx_gas": 20 * GGAS * 1_000,
+            "reject_tx_congestion_threshold": 0.5,
+            "outgoing_receipts_usual_size_limit": 102_400,
+            "outgoing_receipts_big_size_limit": 4_718_592
+        },
+        "witness_config": {
+            "main_storage_proof_size_soft_limit": 4_000_000,
+            "combined_transactions_size_limit": 4_194_304,
+            "new_transactions_validation_state_size_soft_limit": 572_864
         },
         "account_creation_config": {
             "min_allowed_top_level_account_length": MIN_TOP_LEVEL_ACCOUNT_LENGTH,

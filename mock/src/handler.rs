@@ -95,17 +95,38 @@ fn str_param<'a>(params: &'a Value, name: &str) -> Result<&'a str, RpcError> {
         .ok_or_else(|| RpcError::parse(format!("missing field `{name}`")))
 }
 
+/// An account id param, checked as nearcore checks it.
+fn account_param<'a>(params: &'a Value, name: &str) -> Result<&'a str, RpcError> {
+    let id = str_param(params, name)?;
+    id.parse::<near_rpc::AccountId>().map_err(|e| {
+        RpcError::parse(format!("Failed parsing args: invalid `{name}` {id:?}: {e}"))
+    })?;
+    Ok(id)
+}
+
 fn hash_param(params: &Value, name: &str) -> Result<CryptoHash, RpcError> {
     str_param(params, name)?
         .parse()
         .map_err(|e| RpcError::parse(format!("invalid `{name}`: {e}")))
 }
 
+/// Base64 as nearcore reads it: padded or not (clients send both; recorded nodes
+/// accepted both).
+const BASE64: base64::engine::GeneralPurpose = base64::engine::GeneralPurpose::new(
+    &base64::alphabet::STANDARD,
+    base64::engine::GeneralPurposeConfig::new()
+        .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
+);
+
 fn base64_param(params: &Value, name: &str) -> Result<Vec<u8>, RpcError> {
-    base64::engine::general_purpose::STANDARD
+    BASE64
         .decode(str_param(params, name)?)
         .map_err(|e| RpcError::parse(format!("invalid `{name}`: {e}")))
 }
+
+/// The most bytes of contract state a view returns (nearcore's
+/// `trie_viewer_state_size_limit` default): past it, `TOO_LARGE_CONTRACT_STATE`.
+const STATE_VIEW_LIMIT: usize = 50_000;
 
 /// The height a block reference (`finality`, `block_id` or `sync_checkpoint`) names.
 fn block_height(chain: &Chain, params: &Value) -> Result<u64, RpcError> {
@@ -125,15 +146,23 @@ fn block_height(chain: &Chain, params: &Value) -> Result<u64, RpcError> {
         });
     }
     if let Some(id) = params.get("block_id") {
+        // A height or a hash, as nearcore's untagged `BlockId` reads it; anything else
+        // does not parse.
+        let not_a_block_id = || {
+            RpcError::parse(format!(
+                "Failed parsing args: `block_id` {id} is neither a height nor a block hash"
+            ))
+        };
         let height = match id {
-            Value::Number(n) => n
-                .as_u64()
-                .filter(|h| (GENESIS_HEIGHT..=chain.head).contains(h)),
-            Value::String(s) => s
-                .parse::<CryptoHash>()
-                .ok()
-                .and_then(|h| chain.height_of(&h)),
-            _ => None,
+            Value::Number(n) => {
+                let height = n.as_u64().ok_or_else(not_a_block_id)?;
+                Some(height).filter(|h| (GENESIS_HEIGHT..=chain.head).contains(h))
+            }
+            Value::String(s) => {
+                let hash = s.parse::<CryptoHash>().map_err(|_| not_a_block_id())?;
+                chain.height_of(&hash)
+            }
+            _ => return Err(not_a_block_id()),
         };
         return height.ok_or_else(|| unknown(json!({ "block_id": id })));
     }
@@ -187,8 +216,107 @@ impl From<Result<Wait, RpcError>> for Step {
     }
 }
 
+/// `params` in the named form nearcore reads: its positional arrays (`[block_id]`,
+/// `[tx_hash, sender]`, `[signed_tx_base64]`, ...) and the legacy `query` path form
+/// (`["account/alice.near", ""]`) turned into the objects they stand for.
+fn named(method: &str, params: &Value) -> Result<Value, RpcError> {
+    let Value::Array(items) = params else {
+        return Ok(params.clone());
+    };
+    let one = |name: &str, value: &Value| {
+        let mut object = serde_json::Map::new();
+        object.insert(name.to_owned(), value.clone());
+        Value::Object(object)
+    };
+    Ok(match (method, items.as_slice()) {
+        ("block" | "EXPERIMENTAL_changes_in_block" | "block_effects", [id]) => one("block_id", id),
+        ("chunk", [id]) => one("chunk_id", id),
+        ("chunk", [block, shard]) => json!({"block_id": block, "shard_id": shard}),
+        ("gas_price" | "EXPERIMENTAL_validators_ordered", [id]) => one("block_id", id),
+        ("validators", [id]) if id.is_null() => json!("latest"),
+        ("validators", [id]) => one("block_id", id),
+        ("tx" | "EXPERIMENTAL_tx_status", [hash, sender]) => {
+            json!({"tx_hash": hash, "sender_account_id": sender})
+        }
+        (
+            "tx"
+            | "EXPERIMENTAL_tx_status"
+            | "send_tx"
+            | "broadcast_tx_async"
+            | "broadcast_tx_commit",
+            [signed],
+        ) => one("signed_tx_base64", signed),
+        ("next_light_client_block", [hash]) => one("last_block_hash", hash),
+        ("EXPERIMENTAL_receipt", [id]) => one("receipt_id", id),
+        ("query", [path, data]) => legacy_query(path, data)?,
+        // Methods without params take an empty list.
+        (
+            "status"
+            | "health"
+            | "network_info"
+            | "genesis_config"
+            | "EXPERIMENTAL_genesis_config"
+            | "client_config"
+            | "EXPERIMENTAL_client_config"
+            | "EXPERIMENTAL_split_storage_info",
+            [],
+        ) => Value::Null,
+        _ => {
+            return Err(RpcError::parse(format!(
+                "`{method}` has no positional form of {} params; send its params by name",
+                items.len()
+            )))
+        }
+    })
+}
+
+/// nearcore's legacy `query` form: a path (`account/ID`, `access_key/ID[/KEY]`,
+/// `code/ID`, `contract/ID`, `call/ID/METHOD`) and data (base58: the state prefix, the
+/// call's args), read at `optimistic` finality as nearcore reads it.
+fn legacy_query(path: &Value, data: &Value) -> Result<Value, RpcError> {
+    let (Some(path), Some(data)) = (path.as_str(), data.as_str()) else {
+        return Err(RpcError::parse(
+            "the legacy `query` form is [path, data], two strings",
+        ));
+    };
+    let data = bs58::decode(data)
+        .into_vec()
+        .map_err(|e| RpcError::parse(format!("the legacy `query` data is not base58: {e}")))?;
+    let data = base64::engine::general_purpose::STANDARD.encode(data);
+    let parts: Vec<&str> = path.split('/').collect();
+    let request = match parts.as_slice() {
+        ["account", id] => json!({"request_type": "view_account", "account_id": id}),
+        ["access_key", id] => json!({"request_type": "view_access_key_list", "account_id": id}),
+        ["access_key", id, key] => {
+            json!({"request_type": "view_access_key", "account_id": id, "public_key": key})
+        }
+        ["code", id] => json!({"request_type": "view_code", "account_id": id}),
+        ["contract", id] => {
+            json!({"request_type": "view_state", "account_id": id, "prefix_base64": data})
+        }
+        ["call", id, method] => json!({
+            "request_type": "call_function", "account_id": id, "method_name": method,
+            "args_base64": data
+        }),
+        _ => {
+            return Err(RpcError::parse(format!(
+                "Unknown path {path}: the legacy `query` paths are account/ID, \
+                 access_key/ID[/KEY], code/ID, contract/ID and call/ID/METHOD"
+            )))
+        }
+    };
+    let mut request = request;
+    request["finality"] = json!("optimistic");
+    Ok(request)
+}
+
 /// What `method` asks of the node.
 pub(crate) fn step(chain: &mut Chain, method: &str, params: &Value) -> Step {
+    let params = match named(method, params) {
+        Ok(params) => params,
+        Err(e) => return Step::Now(Err(e)),
+    };
+    let params = &params;
     match method {
         "send_tx" => Step::from(wait_until(params).and_then(|level| {
             Ok(Wait {
@@ -270,9 +398,18 @@ fn answer(chain: &mut Chain, method: &str, params: &Value) -> Answer {
             "cold_head_height": null,
             "hot_db_kind": "RPC"
         })),
-        "changes" | "EXPERIMENTAL_changes" | "block_effects" | "EXPERIMENTAL_changes_in_block" => {
+        "changes" | "EXPERIMENTAL_changes" | "EXPERIMENTAL_changes_in_block" => {
             let height = block_height(chain, params)?;
             Ok(json!({ "block_hash": chain.block_hash(height).to_string(), "changes": [] }))
+        }
+        // The spec names the list `changes`; newer nodes send `block_effects`: both.
+        "block_effects" => {
+            let height = block_height(chain, params)?;
+            Ok(json!({
+                "block_hash": chain.block_hash(height).to_string(),
+                "changes": [],
+                "block_effects": []
+            }))
         }
         "query" => query(chain, params),
         "EXPERIMENTAL_view_account" => view(chain, params, "view_account"),
@@ -282,6 +419,26 @@ fn answer(chain: &mut Chain, method: &str, params: &Value) -> Answer {
         "EXPERIMENTAL_view_access_key_list" => view(chain, params, "view_access_key_list"),
         "EXPERIMENTAL_call_function" => view(chain, params, "call_function"),
         "broadcast_tx_async" => Ok(json!(submit(chain, params)?.to_string())),
+        // A sandbox node's: write state records, produce blocks.
+        "sandbox_patch_state" => {
+            chain
+                .patch_state(&params["records"])
+                .map_err(|e| RpcError::parse(format!("Failed parsing args: {e}")))?;
+            Ok(json!({}))
+        }
+        "sandbox_fast_forward" => {
+            let blocks = params["delta_height"]
+                .as_u64()
+                .ok_or_else(|| RpcError::parse("missing field `delta_height`"))?;
+            // Each block is hashed and kept: a bound, said rather than applied quietly.
+            if blocks > 10_000 {
+                return Err(RpcError::parse(format!(
+                    "`delta_height` {blocks} is more than the mock produces at once (10000)"
+                )));
+            }
+            chain.advance(blocks);
+            Ok(json!({}))
+        }
         "EXPERIMENTAL_receipt" => {
             let id = hash_param(params, "receipt_id")?;
             let (tx, n) = chain.receipt(&id).ok_or_else(|| unknown_receipt(&id))?;
@@ -387,6 +544,8 @@ fn chunk(chain: &Chain, params: &Value) -> Answer {
                 )
             })?
     } else {
+        // The block first, then its shard, as nearcore looks them up.
+        let height = block_height(chain, params)?;
         let shard = params["shard_id"].as_u64();
         if shard != Some(0) {
             return Err(RpcError::handler(
@@ -395,7 +554,7 @@ fn chunk(chain: &Chain, params: &Value) -> Answer {
                 "Shard id does not exist",
             ));
         }
-        block_height(chain, params)?
+        height
     };
     let transactions: Vec<Value> = chain
         .transactions
@@ -426,10 +585,17 @@ fn chunk(chain: &Chain, params: &Value) -> Answer {
 
 fn tx_status(chain: &Chain, params: &Value, with_receipts: bool) -> Result<Wait, RpcError> {
     let level = wait_until(params)?;
-    let (hash, sender) = if params.get("signed_tx_base64").is_some() {
-        let bytes = base64_param(params, "signed_tx_base64")?;
-        let signed = SignedTransaction::from_borsh(&bytes)
-            .map_err(|e| RpcError::parse(format!("Failed to decode transaction: {e}")))?;
+    // nearcore reads the two forms as an untagged enum: a signed transaction that does
+    // not decode leaves the hash and sender, when they are there too.
+    let signed = params.get("signed_tx_base64").map(|_| {
+        base64_param(params, "signed_tx_base64").and_then(|bytes| {
+            SignedTransaction::from_borsh(&bytes)
+                .map_err(|e| RpcError::parse(format!("Failed to decode transaction: {e}")))
+        })
+    });
+    let by_id = params.get("tx_hash").is_some() && params.get("sender_account_id").is_some();
+    let (hash, sender) = if let Some(signed) = signed.filter(|s| s.is_ok() || !by_id) {
+        let signed = signed?;
         (signed.hash(), signed.transaction().signer_id().to_string())
     } else {
         (
@@ -540,7 +706,7 @@ impl From<RpcError> for ViewError {
 }
 
 fn view_at(chain: &Chain, params: &Value, kind: &str, height: u64) -> Result<Value, ViewError> {
-    let account_id = str_param(params, "account_id")?;
+    let account_id = account_param(params, "account_id")?;
     let Some(account) = chain.account(account_id) else {
         return Err(RpcError::handler(
             "UNKNOWN_ACCOUNT",
@@ -571,9 +737,26 @@ fn view_at(chain: &Chain, params: &Value, kind: &str, height: u64) -> Result<Val
             json!({ "code_base64": crate::chain::b64(code), "hash": account.code_hash().to_string() })
         }
         "view_state" => {
-            let prefix = base64::engine::general_purpose::STANDARD
+            let prefix = BASE64
                 .decode(params["prefix_base64"].as_str().unwrap_or(""))
                 .map_err(|e| RpcError::parse(format!("invalid `prefix_base64`: {e}")))?;
+            let size: usize = account
+                .state
+                .iter()
+                .filter(|(k, _)| k.starts_with(&prefix))
+                .map(|(k, v)| k.len() + v.len())
+                .sum();
+            if size > STATE_VIEW_LIMIT {
+                return Err(ViewError::Rpc(RpcError::handler(
+                    "TOO_LARGE_CONTRACT_STATE",
+                    json!({
+                        "contract_account_id": account_id,
+                        "block_height": height,
+                        "block_hash": chain.block_hash(height).to_string()
+                    }),
+                    format!("State of contract {account_id} is too large to be viewed"),
+                )));
+            }
             chain.state(account, &prefix)
         }
         "view_access_key" => {
