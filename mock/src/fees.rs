@@ -266,6 +266,7 @@ const EXT_COSTS: &[&str] = &[
     "yield_create_byte",
     "yield_resume_base",
     "yield_resume_byte",
+    "yield_create_with_id_base",
 ];
 
 /// The `limit_config` of `wasm_config`: what the mock enforces (prepaid gas, actions per
@@ -325,6 +326,9 @@ fn wasm_config() -> Value {
         .collect();
     let features = [
         "alt_bn128",
+        "bls12381_not_in_group_fix",
+        "chain_id_host_fn",
+        "deterministic_account_ids",
         "discard_custom_sections",
         "ed25519_verify",
         "eth_implicit_accounts",
@@ -335,6 +339,7 @@ fn wasm_config() -> Value {
         "math_extension",
         "reftypes_bulk_memory",
         "yield_resume_host_functions",
+        "yield_with_id_host_fns",
     ];
     let mut config = json!({
         "ext_costs": ext_costs,
@@ -366,6 +371,9 @@ pub fn runtime_config() -> Value {
     let fee = |f: Fee| f.to_json();
     json!({
         "storage_amount_per_byte": STORAGE_AMOUNT_PER_BYTE.to_string(),
+        // Shown as newer nodes show them; the mock charges neither.
+        "account_creation_charge": "0",
+        "min_gas_purchase_price": crate::chain::GAS_PRICE.to_string(),
         "transaction_costs": {
             "action_receipt_creation_config": fee(ACTION_RECEIPT),
             "data_receipt_creation_config": {
@@ -394,6 +402,7 @@ pub fn runtime_config() -> Value {
                 "num_extra_bytes_record": NUM_EXTRA_BYTES_RECORD
             },
             "burnt_gas_reward": [3, 10],
+            "ml_dsa_65_verification_cost": 100 * GGAS,
             // The gas price never changes on this chain, so nothing is prepaid above it.
             "pessimistic_gas_price_inflation_ratio": [1, 1]
         },
