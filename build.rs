@@ -49,11 +49,12 @@ fn select_version() -> std::path::PathBuf {
         .lines()
         .find_map(|l| value(l, "default"))
         .expect("spec/SOURCE.toml names a default version");
-    let modules: Vec<String> = source
+    let versions: Vec<String> = source
         .lines()
         .filter_map(|l| value(l, "shipped"))
-        .filter_map(|entry| entry.split_whitespace().next().map(module_name))
+        .filter_map(|entry| entry.split_whitespace().next().map(str::to_owned))
         .collect();
+    let modules: Vec<String> = versions.iter().map(|v| module_name(v)).collect();
     let chosen: Vec<&String> = modules
         .iter()
         .filter(|m| std::env::var_os(format!("CARGO_FEATURE_{}", m.to_uppercase())).is_some())
@@ -79,21 +80,31 @@ fn select_version() -> std::path::PathBuf {
     let dir = std::path::Path::new(&std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it"))
         .join("generated")
         .join(&module);
-    write_version_macros(&modules, &module);
+    write_version_macros(&versions, &module);
+    // `#[cfg(near_rpc_spec_ge = "nearcore_0_38_0")]`: the crate's own code that only
+    // the newer bindings have (the macros above are for crates that depend on it).
+    let quoted: Vec<String> = modules.iter().map(|m| format!("\"{m}\"")).collect();
+    println!(
+        "cargo::rustc-check-cfg=cfg(near_rpc_spec_ge, values({}))",
+        quoted.join(", ")
+    );
+    let chosen_at = modules.iter().position(|m| *m == module).unwrap_or(0);
+    for older in &modules[..=chosen_at] {
+        println!("cargo::rustc-cfg=near_rpc_spec_ge=\"{older}\"");
+    }
     dir
 }
 
-/// `if_spec_ge_1_2_8! { .. }` and `if_spec_lt_1_2_8! { .. }` for every shipped version:
-/// they keep their tokens or drop them by the version this build chose, so code that
-/// depends on near-rpc can follow the generated API across versions (k8s-openapi's
-/// `k8s_if_ge_1_xx!`).
-fn write_version_macros(modules: &[String], chosen: &str) {
-    let position = |m: &str| modules.iter().position(|x| x == m).unwrap_or(0);
-    let chosen_at = position(chosen);
+/// `if_spec_ge_1_2_8! { .. }` and `if_spec_lt_1_2_8! { .. }` for every shipped version
+/// (`if_spec_ge_nearcore_0_38_0!` for a derived one): they keep their tokens or drop
+/// them by the version this build chose, so code that depends on near-rpc can follow
+/// the generated API across versions (k8s-openapi's `k8s_if_ge_1_xx!`).
+fn write_version_macros(versions: &[String], chosen: &str) {
+    let modules: Vec<String> = versions.iter().map(|v| module_name(v)).collect();
+    let chosen_at = modules.iter().position(|x| x == chosen).unwrap_or(0);
     let mut out = String::new();
-    for (at, module) in modules.iter().enumerate() {
-        let suffix = module.trim_start_matches('v');
-        let version = suffix.replace('_', ".");
+    for (at, (module, version)) in modules.iter().zip(versions).enumerate() {
+        let suffix = module.strip_prefix('v').unwrap_or(module);
         for (kind, keep) in [("ge", chosen_at >= at), ("lt", chosen_at < at)] {
             let body = if keep { "$($tt)*" } else { "" };
             let relation = if kind == "ge" {
@@ -113,9 +124,13 @@ fn write_version_macros(modules: &[String], chosen: &str) {
     std::fs::write(&path, out).expect("write the version macros");
 }
 
-/// `1.2.6` → `v1_2_6`.
+/// `1.2.6` → `v1_2_6`; a document derived from a nearcore release, `nearcore-0.38.0` →
+/// `nearcore_0_38_0` (the same rule as the generator's `load::module_name`).
 fn module_name(version: &str) -> String {
-    format!("v{}", version.replace('.', "_"))
+    match version.strip_prefix("nearcore-") {
+        Some(release) => format!("nearcore_{}", release.replace('.', "_")),
+        None => format!("v{}", version.replace('.', "_")),
+    }
 }
 
 /// With the `codegen` feature and a spec at hand, the bindings regenerated from it into

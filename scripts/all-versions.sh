@@ -5,9 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEAR_RPC_SHARED="${NEAR_RPC_SHARED:-$PWD/../shared}"
-versions=$(sed -n 's/^shipped = "\([0-9.]*\) .*/\1/p' spec/SOURCE.toml)
+versions=$(sed -n 's/^shipped = "\([^ ]*\) .*/\1/p' spec/SOURCE.toml)
 for version in $versions; do
-    feature="v${version//./_}"
+    # 1.2.6 → v1_2_6; a derived document, nearcore-0.38.0 → nearcore_0_38_0.
+    case "$version" in
+        nearcore-*) feature="nearcore_${version#nearcore-}"; feature="${feature//./_}" ;;
+        *) feature="v${version//./_}" ;;
+    esac
     echo "== $version (feature $feature, at ${SECONDS}s)"
     cargo test -q -p near-rpc --features "$feature,blocking" --lib --test it -- \
         --skip all_versions --skip build_script_path

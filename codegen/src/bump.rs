@@ -76,14 +76,24 @@ pub fn bump(
         .last()
         .cloned()
         .ok_or_else(|| Error::new("spec/SOURCE.toml ships no version"))?;
-    // The previous version as shipped: its OpenAPI document beside the new one, merged
-    // with its pinned OpenRPC document, so that the diff is what users of the bindings see.
+    // A document whose version is not X.Y.Z was derived, not published by nearcore: it
+    // lives in a folder of its own beside the spec directory (`spec-derived`), which its
+    // pin records.
+    let dir = spec.parent().unwrap_or(Path::new("."));
+    let derived = !is_release_version(&new.version);
+    let folder = derived
+        .then(|| dir.file_name().and_then(|n| n.to_str()))
+        .flatten();
+    let spec_dir = match folder {
+        Some(_) => dir.parent().unwrap_or(Path::new(".")).join("spec"),
+        None => dir.to_path_buf(),
+    };
+    // The previous version as shipped: its OpenAPI document in the spec directory (or
+    // its own folder), merged with its pinned OpenRPC document, so that the diff is what
+    // users of the bindings see.
     let previous_paths = match previous {
         Some(path) => vec![path.to_owned()],
-        None => {
-            let dir = spec.parent().unwrap_or(Path::new("."));
-            load::shipped_documents(dir, &previous_version)
-        }
+        None => load::shipped_documents(&spec_dir, &previous_version),
     };
     let previous_paths: Vec<&Path> = previous_paths.iter().map(|p| p.as_path()).collect();
     let old_api = crate::api_from_spec(load::load(&previous_paths, None)?)?;
@@ -97,10 +107,11 @@ pub fn bump(
     let commit = commit.unwrap_or("unrecorded");
     edit(&root.join("spec/SOURCE.toml"), |text| {
         Ok(format!(
-            "{}shipped = \"{} {commit} {}\"\n",
+            "{}shipped = \"{} {commit} {}{}\"\n",
             with_newline(text),
             new.version,
-            new.documents[0].sha256
+            new.documents[0].sha256,
+            folder.map(|f| format!(" {f}")).unwrap_or_default()
         ))
     })?;
     let feature = module_name(&new.version);
@@ -116,6 +127,16 @@ pub fn bump(
         diff,
         crate_version: (crate_version, next),
     })
+}
+
+/// Whether `version` is a nearcore release's document version (`X.Y.Z`), not a derived
+/// one (`nearcore-0.38.0`).
+fn is_release_version(version: &str) -> bool {
+    let parts: Vec<&str> = version.split('.').collect();
+    parts.len() == 3
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The crate version a diff calls for: breaking → the next minor before 1.0 (the next

@@ -466,6 +466,39 @@ fn answer(chain: &mut Chain, method: &str, params: &Value) -> Answer {
             })?;
             Ok(json!({ "block_header_lite": chain.block_header_lite(height), "block_proof": [] }))
         }
+        // nearcore 0.38's proofs of spice (separate execution) chunks: the mock's chain
+        // executes with its blocks, so no chunk is certified by a later one.
+        "EXPERIMENTAL_light_client_chunk_execution_proof"
+        | "EXPERIMENTAL_light_client_state_proof" => {
+            let block = hash_param(&params["chunk_id"], "block_hash")?;
+            let shard = params["chunk_id"]["shard_id"]
+                .as_u64()
+                .ok_or_else(|| RpcError::parse("missing field `chunk_id.shard_id`"))?;
+            hash_param(params, "light_client_head")?;
+            Err(not_certified(chain, block, shard))
+        }
+        "EXPERIMENTAL_light_client_execution_outcome_proof" => {
+            let id = params
+                .get("transaction_hash")
+                .or_else(|| params.get("receipt_id"))
+                .and_then(Value::as_str)
+                .and_then(|s| s.parse::<CryptoHash>().ok())
+                .ok_or_else(|| RpcError::parse("`transaction_hash` or `receipt_id` is required"))?;
+            hash_param(params, "light_client_head")?;
+            let outcome = chain
+                .transactions
+                .iter()
+                .flat_map(|t| &t.outcomes)
+                .find(|o| o.id == id);
+            match outcome {
+                Some(outcome) => Err(not_certified(chain, chain.block_hash(outcome.height), 0)),
+                None => Err(RpcError::handler(
+                    "UNKNOWN_TRANSACTION_OR_RECEIPT",
+                    json!({ "transaction_or_receipt_id": id.to_string() }),
+                    format!("{id} has not been found"),
+                )),
+            }
+        }
         "next_light_client_block" => {
             let last = hash_param(params, "last_block_hash")?;
             Ok(chain.next_light_client_block(&last))
@@ -517,6 +550,30 @@ fn unknown_transaction(hash: &CryptoHash) -> RpcError {
         "UNKNOWN_TRANSACTION",
         json!({ "requested_transaction_hash": hash.to_string() }),
         format!("Transaction {hash} doesn't exist"),
+    )
+}
+
+/// Why the mock has no execution proof of a chunk: its block is unknown, its shard is
+/// not the one there is, or (the chain is not a spice chain) no block certifies it.
+fn not_certified(chain: &Chain, block: CryptoHash, shard: u64) -> RpcError {
+    if chain.height_of(&block).is_none() {
+        return RpcError::handler(
+            "UNKNOWN_BLOCK",
+            json!({ "block_hash": block.to_string() }),
+            format!("block {block} is unknown"),
+        );
+    }
+    if shard != 0 {
+        return RpcError::handler(
+            "SHARD_NOT_TRACKED",
+            json!({ "shard_id": shard }),
+            format!("shard {shard} is not tracked"),
+        );
+    }
+    RpcError::handler(
+        "CHUNK_NOT_CERTIFIED",
+        json!({ "chunk_id": { "block_hash": block.to_string(), "shard_id": shard } }),
+        format!("the chunk of shard {shard} in block {block} is not certified"),
     )
 }
 

@@ -67,6 +67,8 @@ pub use shortcuts::{
     AtBlock, ChunkRef, ContractArgs, Epoch, GasPrice, Input, NodeInfo, RawArgs, TxRef,
     DEFAULT_CALL_GAS, DEFAULT_WAIT_UNTIL, SHORTCUTS, WRITE_SHORTCUTS,
 };
+#[cfg(near_rpc_spec_ge = "nearcore_0_38_0")]
+pub use shortcuts::{MAX_KEY_PAGES, PAGED_SHORTCUTS};
 pub use signer::{Signer, BLOCK_HASH_REUSE};
 pub use transport::{
     BoxTransport, PathStyle, RedirectPolicy, Transport, DEFAULT_MAX_RESPONSE_BYTES,

@@ -160,8 +160,14 @@ pub(crate) fn invalid_tx_error(
             Ok(known) => Some(known),
         }
     };
+    // Read through its JSON: the variant holds its `info` as a tuple in some spec
+    // versions and as a named field in others.
     let info = match &error.cause {
-        crate::ErrorCause::Handler(RpcTransactionError::InvalidTransaction(info)) => from(info),
+        crate::ErrorCause::Handler(cause @ RpcTransactionError::InvalidTransaction { .. }) => {
+            serde_json::to_value(cause)
+                .ok()
+                .and_then(|v| from(&v["info"]))
+        }
         _ => None,
     };
     info.or_else(|| error.data.as_ref().and_then(from))
@@ -192,7 +198,7 @@ fn fate(error: &Error<RpcTransactionError>) -> Fate {
     };
     match &rpc.cause {
         crate::ErrorCause::RequestValidation(_) => Fate::NotProcessed,
-        crate::ErrorCause::Handler(RpcTransactionError::InvalidTransaction(_))
+        crate::ErrorCause::Handler(RpcTransactionError::InvalidTransaction { .. })
         | crate::ErrorCause::Missing => match invalid_tx_error(rpc) {
             Some(InvalidTxError::InvalidNonce { ak_nonce, .. }) => Fate::InvalidNonce(ak_nonce),
             Some(InvalidTxError::Expired) => Fate::Expired,
@@ -220,6 +226,23 @@ fn certainly_not_sent<E>(error: &Error<E>) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether a timeout says the node never observed the transaction (`NOT_OBSERVED`: the
+/// cause nodes of nearcore 0.38 give a timeout; before it, a timeout says nothing), so
+/// sending the same bytes again is what it takes.
+fn never_observed(error: &Error<RpcTransactionError>) -> bool {
+    #[cfg(near_rpc_spec_ge = "nearcore_0_38_0")]
+    if let Some(rpc) = error.rpc_error() {
+        if let crate::ErrorCause::Handler(RpcTransactionError::TimeoutError(Some(
+            crate::types::TimeoutErrorCause::NotObserved,
+        ))) = &rpc.cause
+        {
+            return true;
+        }
+    }
+    let _ = error;
+    false
 }
 
 /// Whether a `tx_status` error says the node does not know the transaction.
@@ -383,10 +406,12 @@ impl Client {
                 .and_then(|o| own_outcome::<methods::ExperimentalTxStatusMethod>(o, hash));
             error = match status {
                 Ok(outcome) => return Ok(outcome),
-                Err(e) if unknown_transaction(&e) => match self.submit(&signed).await {
-                    Ok(outcome) => return Ok(outcome),
-                    Err(e) => e,
-                },
+                Err(e) if unknown_transaction(&e) || never_observed(&e) => {
+                    match self.submit(&signed).await {
+                        Ok(outcome) => return Ok(outcome),
+                        Err(e) => e,
+                    }
+                }
                 Err(e) => e,
             };
         }

@@ -41,16 +41,23 @@ fn bump_ships_a_new_version_in_one_step() {
     let (root, specs) = (work.join("repo"), work.join("spec"));
     copy_tree(Path::new(env!("CARGO_MANIFEST_DIR")), &root);
 
-    // The shipped documents, and a "1.2.12": 1.2.11 with one more optional field.
+    // The shipped documents, laid out as `../shared` (a derived one in its folder beside
+    // the spec directory), and a "1.2.12": the latest with one more optional field.
     std::fs::create_dir_all(&specs).unwrap();
     let shipped = near_rpc_codegen::load::shipped();
     for pin in &shipped {
+        let dir = match pin.folder {
+            Some(folder) => work.join(folder),
+            None => specs.clone(),
+        };
+        std::fs::create_dir_all(&dir).unwrap();
         for document in common::shipped_documents(&shared, pin.version) {
             let name = document.file_name().unwrap();
-            std::fs::copy(&document, specs.join(name)).unwrap();
+            std::fs::copy(&document, dir.join(name)).unwrap();
         }
     }
     let latest = shipped.last().unwrap().version;
+    let latest_module = shipped.last().unwrap().module();
     let mut doc: Value =
         serde_json::from_slice(&std::fs::read(common::spec_path(&shared, latest)).unwrap())
             .unwrap();
@@ -75,7 +82,7 @@ fn bump_ships_a_new_version_in_one_step() {
     assert!(read("spec/SOURCE.toml").contains("shipped = \"1.2.12 0123abcd "));
     let manifest = read("Cargo.toml");
     assert!(
-        manifest.contains("v1_2_11 = []\nv1_2_12 = []\n"),
+        manifest.contains(&format!("{latest_module} = []\nv1_2_12 = []\n")),
         "{manifest}"
     );
     assert!(manifest.contains("latest = [\"v1_2_12\"]"));

@@ -66,10 +66,11 @@ fn requests_for_every_method_pass_their_schema() {
     if near_rpc::SPEC_VERSION == BASE_VERSION {
         assert_eq!(spec_methods, ours, "methods::ALL vs the spec's methods");
     } else {
-        assert!(
-            ours.is_subset(&spec_methods),
-            "methods::ALL vs the spec's methods"
-        );
+        // Another version's bindings: its own document's methods (checked against
+        // 1.2.6's schemas below where 1.2.6 has them).
+        let built = common::shipped_api(&shared, near_rpc::SPEC_VERSION);
+        let built: BTreeSet<&str> = built.methods.keys().map(String::as_str).collect();
+        assert_eq!(ours, built, "methods::ALL vs the spec's methods");
     }
     let with_envelope = schemas
         .keys()
@@ -81,7 +82,8 @@ fn requests_for_every_method_pass_their_schema() {
     let mut failures = Vec::new();
     let (mut total, mut valid, mut strict_ok) = (0, 0, 0);
     println!("method: instances / requests valid / params kept / strict decode accepts");
-    for method in methods::ALL {
+    // The methods 1.2.6 has (a newer version's own are not in its schemas).
+    for method in methods::ALL.iter().filter(|m| sources.contains_key(**m)) {
         // The whole request is checked against the OpenAPI envelope where there is one;
         // an OpenRPC-only method's params against its params schema.
         let request_schema =

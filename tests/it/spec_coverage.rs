@@ -92,11 +92,12 @@ fn every_schema_maps_to_a_rust_type() {
 fn every_method_has_a_marker_type() {
     let shared = common::shared_dir();
     let api = common::shipped_api(&shared, near_rpc::SPEC_VERSION);
-    // 1.2.6 merges in the two methods only its OpenRPC document has.
-    let expected = if near_rpc::SPEC_VERSION == "1.2.6" {
-        40
-    } else {
-        38
+    // 1.2.6 merges in the two methods only its OpenRPC document has; nearcore 0.38 adds
+    // three light-client proofs.
+    let expected = match near_rpc::SPEC_VERSION {
+        "1.2.6" => 40,
+        "nearcore-0.38.0" => 41,
+        _ => 38,
     };
     assert_eq!(api.methods.len(), expected);
     let names: Vec<&str> = api.methods.keys().map(String::as_str).collect();
@@ -201,15 +202,28 @@ fn version_macros_follow_the_chosen_version() {
     near_rpc::if_spec_ge_1_2_9! { kept.push("ge 1.2.9"); }
     near_rpc::if_spec_lt_1_2_9! { kept.push("lt 1.2.9"); }
     near_rpc::if_spec_ge_1_2_11! { kept.push("ge 1.2.11"); }
-    let patch: u32 = near_rpc::SPEC_VERSION
-        .rsplit('.')
-        .next()
-        .and_then(|p| p.parse().ok())
-        .expect("a 1.2.x version");
+    near_rpc::if_spec_ge_nearcore_0_38_0! { kept.push("ge nearcore-0.38.0"); }
+    near_rpc::if_spec_lt_nearcore_0_38_0! { kept.push("lt nearcore-0.38.0"); }
+    // The shipped order: 1.2.6 ... 1.2.11, then nearcore-0.38.0.
+    let derived = near_rpc::SPEC_VERSION == "nearcore-0.38.0";
+    let patch: u32 = if derived {
+        u32::MAX
+    } else {
+        near_rpc::SPEC_VERSION
+            .rsplit('.')
+            .next()
+            .and_then(|p| p.parse().ok())
+            .expect("a 1.2.x version")
+    };
     let mut expected = vec!["ge 1.2.6"];
     expected.push(if patch >= 9 { "ge 1.2.9" } else { "lt 1.2.9" });
     if patch >= 11 {
         expected.push("ge 1.2.11");
     }
+    expected.push(if derived {
+        "ge nearcore-0.38.0"
+    } else {
+        "lt nearcore-0.38.0"
+    });
     assert_eq!(kept, expected);
 }

@@ -173,6 +173,19 @@ pub fn enumeration(name: &syn::Ident, e: &Enum) -> TokenStream {
                     return quote!(#index => Self::#variant,);
                 }
                 let payload = payload(name, v, Some(content));
+                // An optional payload may be left out (nearcore 0.38's `TIMEOUT_ERROR`
+                // cause, which older nodes do not send): then it is `None`.
+                if matches!(v.payload, Payload::Newtype(TypeExpr::Option(_))) {
+                    return quote! {
+                        #index => match content {
+                            ::std::option::Option::None => Self::#variant(::std::option::Option::None),
+                            ::std::option::Option::Some(at) => {
+                                r.rewind(at);
+                                #payload
+                            }
+                        },
+                    };
+                }
                 quote! {
                     #index => {
                         let ::std::option::Option::Some(at) = content else {

@@ -385,13 +385,32 @@ impl Builder<'_> {
         Ok((tagging, variants))
     }
 
-    /// An object schema, inline or behind one `$ref`.
+    /// An object schema, inline or behind one `$ref`, or a union of them that may be
+    /// null (`anyOf: [Cause, null]`: nearcore 0.38's optional `TIMEOUT_ERROR` cause).
     pub(super) fn is_object_schema(&self, schema: &Value) -> bool {
         let schema = ref_name(schema)
             .and_then(|name| self.schemas.get(name))
             .unwrap_or(schema);
-        schema.get("type").and_then(Value::as_str) == Some("object")
+        if schema.get("type").and_then(Value::as_str) == Some("object")
             || schema.get("properties").is_some()
+        {
+            return true;
+        }
+        let is_null = |arm: &Value| {
+            arm.get("type").and_then(Value::as_str) == Some("null")
+                || arm
+                    .get("enum")
+                    .is_some_and(|e| *e == serde_json::json!([null]))
+        };
+        ["anyOf", "oneOf"].iter().any(|key| {
+            schema
+                .get(*key)
+                .and_then(Value::as_array)
+                .is_some_and(|arms| {
+                    let objects: Vec<&Value> = arms.iter().filter(|a| !is_null(a)).collect();
+                    !objects.is_empty() && objects.iter().all(|a| self.is_object_schema(a))
+                })
+        })
     }
 
     /// Arms told apart only by which properties they require.

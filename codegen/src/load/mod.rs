@@ -167,24 +167,33 @@ pub const PINNED_SOURCE: &str = include_str!("../../../spec/SOURCE.toml");
 /// One shipped spec version, as `spec/SOURCE.toml` pins it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Pin {
-    /// `info.version` (`1.2.6`).
+    /// `info.version` (`1.2.6`, `nearcore-0.38.0`).
     pub version: &'static str,
-    /// The nearcore commit it comes from.
+    /// The nearcore commit it comes from (for a derived document, the crates').
     pub commit: &'static str,
     /// sha256 of its exact bytes.
     pub sha256: &'static str,
+    /// Where the document lives beside the spec directory, when not in it
+    /// (`spec-derived`: a document nearcore did not publish, derived from its crates).
+    pub folder: Option<&'static str>,
 }
 
 impl Pin {
-    /// The directory under `generated/` and the cargo feature: `v1_2_6`.
+    /// The directory under `generated/` and the cargo feature: `v1_2_6`,
+    /// `nearcore_0_38_0`.
     pub fn module(&self) -> String {
         module_name(self.version)
     }
 }
 
-/// `1.2.6` → `v1_2_6`: the directory under `generated/` and the cargo feature.
+/// The directory under `generated/` and the cargo feature of a version: `1.2.6` →
+/// `v1_2_6`; a document derived from a nearcore release, `nearcore-0.38.0` →
+/// `nearcore_0_38_0` (build.rs applies the same rule).
 pub fn module_name(version: &str) -> String {
-    format!("v{}", version.replace('.', "_"))
+    match version.strip_prefix("nearcore-") {
+        Some(release) => format!("nearcore_{}", release.replace('.', "_")),
+        None => format!("v{}", version.replace('.', "_")),
+    }
 }
 
 /// Every shipped version, oldest first: the OpenAPI documents.
@@ -205,8 +214,17 @@ pub fn openrpc_pin(version: &str) -> Option<Pin> {
 
 /// The documents a version's shipped bindings are generated from, in `spec_dir` laid
 /// out as `../shared/spec` is (`openapi-X.Y.Z.json`, `openrpc-X.Y.Z.json`): the OpenAPI
-/// one, and the OpenRPC one where `spec/SOURCE.toml` pins it.
+/// one, and the OpenRPC one where `spec/SOURCE.toml` pins it. A version pinned with a
+/// folder is read from that folder beside `spec_dir` (`../shared/spec-derived`).
 pub fn shipped_documents(spec_dir: &Path, version: &str) -> Vec<std::path::PathBuf> {
+    let dir = match pin(version).and_then(|p| p.folder) {
+        Some(folder) => spec_dir
+            .parent()
+            .unwrap_or_else(|| Path::new(".."))
+            .join(folder),
+        None => spec_dir.to_path_buf(),
+    };
+    let spec_dir = dir.as_path();
     let mut paths = vec![spec_dir.join(Format::OpenApi.file_name(version))];
     if openrpc_pin(version).is_some() {
         paths.push(spec_dir.join(Format::OpenRpc.file_name(version)));
@@ -222,6 +240,7 @@ fn pins(key: &'static str) -> Vec<Pin> {
                 version: parts.next()?,
                 commit: parts.next()?,
                 sha256: parts.next()?,
+                folder: parts.next(),
             })
         })
         .collect()

@@ -135,6 +135,30 @@ macro_rules! example {
 // After the macros, which it uses.
 mod writes;
 
+// The shortcuts only nearcore 0.38's bindings have.
+#[cfg(near_rpc_spec_ge = "nearcore_0_38_0")]
+shortcuts! { PAGED_SHORTCUTS;
+    /// `query` `view_access_key_list`, one page (nodes of nearcore 0.38): at most
+    /// `limit` keys after the cursor `after_key` (the `last_key` of the page before;
+    /// `None`: from the first). The answer's `last_key` is the next page's cursor,
+    /// `None` on the last page. [`Client::view_access_key_list`] reads them all.
+    #[doc = example!(
+        "let page = client.view_access_key_page(\"alice.near\", None, Some(100)).await?;"
+        "if let Some(next) = page.value.last_key.clone() {"
+        "    let more = client.view_access_key_page(\"alice.near\", Some(next), Some(100)).await?;"
+        "}"
+    )]
+    pub fn view_access_key_page(
+        &self,
+        account: impl Input<AccountId>,
+        after_key: Option<crate::types::PublicKeyHandle>,
+        limit: Option<u32>,
+    ) -> Result<AtBlock<AccessKeyList>, Error<RpcQueryError>> {
+        let account_id = self.input(account, "the account id")?;
+        self.access_key_page(account_id, after_key, limit).await
+    }
+}
+
 shortcuts! { SHORTCUTS;
     /// `query` `view_account`: the account's balance, locked stake, storage and code hash.
     #[doc = example!(
@@ -172,7 +196,9 @@ shortcuts! { SHORTCUTS;
         })
     }
 
-    /// `query` `view_access_key_list`: every access key of the account.
+    /// `query` `view_access_key_list`: every access key of the account. Nodes of
+    /// nearcore 0.38 answer in pages: with those bindings, every page is read, at the
+    /// block of the first, and the keys come back together (`last_key` empty).
     #[doc = example!(
         "let keys = client.view_access_key_list(\"alice.near\").await?;"
         "for key in &keys.keys { println!(\"{}\", key.public_key); }"
@@ -182,11 +208,7 @@ shortcuts! { SHORTCUTS;
         account: impl Input<AccountId>,
     ) -> Result<AtBlock<AccessKeyList>, Error<RpcQueryError>> {
         let account_id = self.input(account, "the account id")?;
-        let kind = RpcQueryRequestKind::ViewAccessKeyList { account_id };
-        view_as(self.view(kind).await?, |kind| match kind {
-            RpcQueryResponseKind::AccessKeyList(list) => Some(list),
-            _ => None,
-        })
+        self.access_key_list(account_id).await
     }
 
     /// `query` `view_code`: the contract's code (base64) and its hash.
@@ -595,6 +617,68 @@ impl Client {
         self.query_typed(request).await
     }
 
+    /// The whole access key list (one request: nodes before nearcore 0.38 do not page).
+    #[cfg(not(near_rpc_spec_ge = "nearcore_0_38_0"))]
+    async fn access_key_list(
+        &self,
+        account_id: AccountId,
+    ) -> Result<AtBlock<AccessKeyList>, Error<RpcQueryError>> {
+        let kind = RpcQueryRequestKind::ViewAccessKeyList { account_id };
+        view_as(self.view(kind).await?, |kind| match kind {
+            RpcQueryResponseKind::AccessKeyList(list) => Some(list),
+            _ => None,
+        })
+    }
+
+    /// The whole access key list, page after page at the block of the first. A node
+    /// that hands out the same cursor twice, or more than [`MAX_KEY_PAGES`] pages, is
+    /// answered with an error rather than followed forever.
+    #[cfg(near_rpc_spec_ge = "nearcore_0_38_0")]
+    async fn access_key_list(
+        &self,
+        account_id: AccountId,
+    ) -> Result<AtBlock<AccessKeyList>, Error<RpcQueryError>> {
+        let mut first = self.access_key_page(account_id.clone(), None, None).await?;
+        let at = self.at(BlockReference::from(first.block_hash));
+        let mut seen = std::collections::HashSet::new();
+        while let Some(cursor) = first.value.last_key.take() {
+            if !seen.insert(cursor.clone()) || seen.len() > MAX_KEY_PAGES {
+                return Err(Error::UnexpectedAnswer {
+                    method: methods::QueryMethod::NAME,
+                    message: format!(
+                        "the access key list of {account_id} did not end: the node handed \
+                         out the cursor {cursor:?} again, or more than {MAX_KEY_PAGES} pages"
+                    ),
+                });
+            }
+            let page = at
+                .access_key_page(account_id.clone(), Some(cursor), None)
+                .await?;
+            first.value.keys.extend(page.value.keys);
+            first.value.last_key = page.value.last_key;
+        }
+        Ok(first)
+    }
+
+    /// One page of the access key list.
+    #[cfg(near_rpc_spec_ge = "nearcore_0_38_0")]
+    async fn access_key_page(
+        &self,
+        account_id: AccountId,
+        after_key: Option<crate::types::PublicKeyHandle>,
+        limit: Option<u32>,
+    ) -> Result<AtBlock<AccessKeyList>, Error<RpcQueryError>> {
+        let kind = RpcQueryRequestKind::ViewAccessKeyList {
+            account_id,
+            after_key,
+            limit,
+        };
+        view_as(self.view(kind).await?, |kind| match kind {
+            RpcQueryResponseKind::AccessKeyList(list) => Some(list),
+            _ => None,
+        })
+    }
+
     async fn view_state_inner(
         &self,
         account_id: AccountId,
@@ -632,6 +716,10 @@ impl Client {
 }
 
 /// The view a `query` shortcut asked for, or a decoding error naming what came instead.
+/// The most pages of access keys [`Client::view_access_key_list`] reads.
+#[cfg(near_rpc_spec_ge = "nearcore_0_38_0")]
+pub const MAX_KEY_PAGES: usize = 10_000;
+
 fn view_as<T>(
     answer: AtBlock<RpcQueryResponseKind>,
     pick: impl FnOnce(RpcQueryResponseKind) -> Option<T>,

@@ -36,7 +36,10 @@ pub fn target_dir() -> PathBuf {
 
 /// Path of spec version `version` in the shared data (its OpenAPI document).
 pub fn spec_path(shared: &Path, version: &str) -> PathBuf {
-    shared.join("spec").join(format!("openapi-{version}.json"))
+    near_rpc_codegen::load::shipped_documents(&shared.join("spec"), version)
+        .into_iter()
+        .next()
+        .expect("an OpenAPI document")
 }
 
 /// The documents the shipped bindings of `version` are generated from: its OpenAPI
