@@ -11,6 +11,12 @@
 //! documents (a test checks it), so the feature is for users who want their build to
 //! follow a spec file, e.g. a newer one, without running the generator.
 
+// The one parser of `spec/SOURCE.toml`, shared with the generator (no crate between);
+// the build reads only part of what it parses.
+#[allow(dead_code)]
+#[path = "spec/source.rs"]
+mod source;
+
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(near_rpc_generated_in_out_dir)");
     println!("cargo::rustc-check-cfg=cfg(near_rpc_conflicting_versions)");
@@ -40,18 +46,13 @@ fn main() {
 /// version macros.
 fn select_version() -> std::path::PathBuf {
     println!("cargo::rerun-if-changed=spec/SOURCE.toml");
-    let source = std::fs::read_to_string("spec/SOURCE.toml").expect("spec/SOURCE.toml");
-    let value = |line: &str, key: &str| {
-        let (k, v) = line.split_once('=')?;
-        (k.trim() == key).then(|| v.trim().trim_matches('"').to_owned())
-    };
-    let default = source
-        .lines()
-        .find_map(|l| value(l, "default"))
-        .expect("spec/SOURCE.toml names a default version");
+    println!("cargo::rerun-if-changed=spec/source.rs");
+    let text = std::fs::read_to_string("spec/SOURCE.toml").expect("spec/SOURCE.toml");
+    let source = source::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+    let default = source.default.to_owned();
     let versions: Vec<String> = source
-        .lines()
-        .filter_map(|l| value(l, "shipped"))
+        .shipped
+        .iter()
         .filter_map(|entry| entry.split_whitespace().next().map(str::to_owned))
         .collect();
     let modules: Vec<String> = versions.iter().map(|v| module_name(v)).collect();
@@ -124,14 +125,7 @@ fn write_version_macros(versions: &[String], chosen: &str) {
     std::fs::write(&path, out).expect("write the version macros");
 }
 
-/// `1.2.6` → `v1_2_6`; a document derived from a nearcore release, `nearcore-0.38.0` →
-/// `nearcore_0_38_0` (the same rule as the generator's `load::module_name`).
-fn module_name(version: &str) -> String {
-    match version.strip_prefix("nearcore-") {
-        Some(release) => format!("nearcore_{}", release.replace('.', "_")),
-        None => format!("v{}", version.replace('.', "_")),
-    }
-}
+use source::module_name;
 
 /// With the `codegen` feature and a spec at hand, the bindings regenerated from it into
 /// `OUT_DIR`.

@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEAR_RPC_SHARED="${NEAR_RPC_SHARED:-$PWD/../shared}"
-versions=$(sed -n 's/^shipped = "\([^ ]*\) .*/\1/p' spec/SOURCE.toml)
+# The first word of each entry of the `shipped` array.
+versions=$(awk '/^shipped = \[/ { inside = 1; next } inside && /^\]/ { inside = 0 } inside { gsub(/[",]/, ""); print $1 }' spec/SOURCE.toml)
 for version in $versions; do
     # 1.2.6 → v1_2_6; a derived document, nearcore-0.38.0 → nearcore_0_38_0.
     case "$version" in

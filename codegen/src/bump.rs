@@ -105,14 +105,14 @@ pub fn bump(
     crate::write::write(&generated, &files)?;
 
     let commit = commit.unwrap_or("unrecorded");
+    let entry = format!(
+        "{} {commit} {}{}",
+        new.version,
+        new.documents[0].sha256,
+        folder.map(|f| format!(" {f}")).unwrap_or_default()
+    );
     edit(&root.join("spec/SOURCE.toml"), |text| {
-        Ok(format!(
-            "{}shipped = \"{} {commit} {}{}\"\n",
-            with_newline(text),
-            new.version,
-            new.documents[0].sha256,
-            folder.map(|f| format!(" {f}")).unwrap_or_default()
-        ))
+        add_shipped(text, &entry)
     })?;
     let feature = module_name(&new.version);
     let crate_version = edit_manifest(root, &module_name(&previous_version), &feature)?;
@@ -160,22 +160,37 @@ pub fn implied_version(current: &str, diff: &ApiDiff) -> Result<String, Error> {
     })
 }
 
-/// `(version, sha256)` of every `shipped` line of the tree's `spec/SOURCE.toml`.
+/// `(version, sha256)` of every `shipped` entry of the tree's `spec/SOURCE.toml`.
 fn read_pins(root: &Path) -> Result<Vec<(String, String)>, Error> {
     let text = std::fs::read_to_string(root.join("spec/SOURCE.toml"))
         .map_err(|e| Error::new(format!("spec/SOURCE.toml: {e}")))?;
-    Ok(text
-        .lines()
-        .filter_map(|line| {
-            let (key, value) = line.split_once('=')?;
-            let mut parts = (key.trim() == "shipped")
-                .then(|| value.trim().trim_matches('"'))?
-                .split_whitespace();
+    let source = load::source::parse(&text).map_err(Error::new)?;
+    Ok(source
+        .shipped
+        .iter()
+        .filter_map(|entry| {
+            let mut parts = entry.split_whitespace();
             let version = parts.next()?.to_owned();
             let sha256 = parts.nth(1)?.to_owned();
             Some((version, sha256))
         })
         .collect())
+}
+
+/// `text` (`spec/SOURCE.toml`) with `entry` last in its `shipped` array.
+fn add_shipped(text: &str, entry: &str) -> Result<String, Error> {
+    let start = text
+        .find("\nshipped = [")
+        .ok_or_else(|| Error::new("spec/SOURCE.toml has no `shipped = [` array"))?;
+    let end = text[start + 1..]
+        .find("\n]")
+        .map(|at| start + 1 + at + 1)
+        .ok_or_else(|| Error::new("spec/SOURCE.toml: the `shipped` array is not closed"))?;
+    Ok(format!(
+        "{}    \"{entry}\",\n{}",
+        &text[..end],
+        &text[end..]
+    ))
 }
 
 /// Adds `feature = []` after the previous version's feature and points `latest` at it;

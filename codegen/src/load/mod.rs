@@ -164,6 +164,16 @@ pub struct MethodSource {
 /// The pinned specs the checked-in bindings come from (`spec/SOURCE.toml`).
 pub const PINNED_SOURCE: &str = include_str!("../../../spec/SOURCE.toml");
 
+/// The one parser of `spec/SOURCE.toml`, shared with the crate's build script.
+#[path = "../../../spec/source.rs"]
+pub mod source;
+
+/// `spec/SOURCE.toml` as parsed (checked by the generator's tests; a broken file is a
+/// build error of the crate first).
+fn pinned_source() -> source::Source<'static> {
+    source::parse(PINNED_SOURCE).unwrap_or_default()
+}
+
 /// One shipped spec version, as `spec/SOURCE.toml` pins it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Pin {
@@ -186,25 +196,17 @@ impl Pin {
     }
 }
 
-/// The directory under `generated/` and the cargo feature of a version: `1.2.6` →
-/// `v1_2_6`; a document derived from a nearcore release, `nearcore-0.38.0` →
-/// `nearcore_0_38_0` (build.rs applies the same rule).
-pub fn module_name(version: &str) -> String {
-    match version.strip_prefix("nearcore-") {
-        Some(release) => format!("nearcore_{}", release.replace('.', "_")),
-        None => format!("v{}", version.replace('.', "_")),
-    }
-}
+pub use source::module_name;
 
 /// Every shipped version, oldest first: the OpenAPI documents.
 pub fn shipped() -> Vec<Pin> {
-    pins("shipped")
+    pins(&pinned_source().shipped)
 }
 
 /// The OpenRPC documents pinned beside the OpenAPI ones: a shipped version with one is
 /// generated from both, merged ([`merge`]).
 pub fn openrpc_pins() -> Vec<Pin> {
-    pins("openrpc")
+    pins(&pinned_source().openrpc)
 }
 
 /// The pinned OpenRPC document of `version`, if there is one.
@@ -232,8 +234,10 @@ pub fn shipped_documents(spec_dir: &Path, version: &str) -> Vec<std::path::PathB
     paths
 }
 
-fn pins(key: &'static str) -> Vec<Pin> {
-    entries(key)
+/// The pins of `entries` (`"VERSION COMMIT SHA256 [FOLDER]"`).
+pub fn pins(entries: &[&'static str]) -> Vec<Pin> {
+    entries
+        .iter()
         .filter_map(|entry| {
             let mut parts = entry.split_whitespace();
             Some(Pin {
@@ -248,26 +252,12 @@ fn pins(key: &'static str) -> Vec<Pin> {
 
 /// The version built without a version feature.
 pub fn default_version() -> &'static str {
-    pinned("default").unwrap_or_default()
+    pinned_source().default
 }
 
 /// The pin of `version`, when it is shipped.
 pub fn pin(version: &str) -> Option<Pin> {
     shipped().into_iter().find(|p| p.version == version)
-}
-
-fn entries(key: &'static str) -> impl Iterator<Item = &'static str> {
-    PINNED_SOURCE.lines().filter_map(move |line| {
-        let (k, v) = line.split_once('=')?;
-        (k.trim() == key).then(|| v.trim().trim_matches('"'))
-    })
-}
-
-/// One `key = "value"` entry of `spec/SOURCE.toml`.
-///
-/// The file is flat and written by us, so a full TOML parser is not worth a dependency.
-pub fn pinned(key: &'static str) -> Option<&'static str> {
-    entries(key).next()
 }
 
 /// Reads spec files (see [`parse_all`]); `version` as in [`parse_all_as`].

@@ -1,0 +1,162 @@
+//! Reads `spec/SOURCE.toml`, the pins of the shipped spec documents: the one parser of
+//! that file, included by the crate's build script (`build.rs`) and by the generator
+//! (`codegen/src/load`), which share no crate. The file is TOML of one shape: string
+//! values and arrays of strings, comments; anything else is an error naming its line.
+
+/// The pins, as written.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Source<'a> {
+    /// The version built without a version feature.
+    pub default: &'a str,
+    /// `shipped`: one entry per version, oldest first:
+    /// `"VERSION COMMIT SHA256 [FOLDER]"`.
+    pub shipped: Vec<&'a str>,
+    /// `openrpc`: the pinned OpenRPC documents, `"VERSION COMMIT SHA256"`.
+    pub openrpc: Vec<&'a str>,
+    /// Every other `key = "value"` (`repository`, `path`).
+    pub other: Vec<(&'a str, &'a str)>,
+}
+
+/// Parses the file; an error names the line and what is wrong there.
+pub fn parse(text: &str) -> Result<Source<'_>, String> {
+    let mut source = Source::default();
+    let mut seen: Vec<&str> = Vec::new();
+    let mut lines = text.lines().enumerate();
+    while let Some((at, line)) = lines.next() {
+        let line = strip_comment(line).trim();
+        if line.is_empty() {
+            continue;
+        }
+        let where_ = |what: &str| format!("spec/SOURCE.toml line {}: {what}", at + 1);
+        let (key, value) = line
+            .split_once('=')
+            .ok_or_else(|| where_("expected `key = value`"))?;
+        let (key, value) = (key.trim(), value.trim());
+        if seen.contains(&key) {
+            return Err(where_(&format!("`{key}` is set twice")));
+        }
+        seen.push(key);
+        let values = if let Some(rest) = value.strip_prefix('[') {
+            // An array, on this line or over the following ones.
+            let mut body = rest.to_owned();
+            while !strip_comment(&body).trim_end().ends_with(']') {
+                let (_, next) = lines
+                    .next()
+                    .ok_or_else(|| where_(&format!("the array `{key}` is not closed")))?;
+                body.push('\n');
+                body.push_str(next);
+            }
+            let body = strip_comment(&body)
+                .trim_end()
+                .trim_end_matches(']')
+                .to_owned();
+            let mut items = Vec::new();
+            for item in body.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+                let item = item
+                    .lines()
+                    .map(|l| strip_comment(l).trim())
+                    .collect::<String>();
+                if item.is_empty() {
+                    continue;
+                }
+                items.push(
+                    string(text, &item)
+                        .ok_or_else(|| where_(&format!("`{key}`: {item} is not a string")))?,
+                );
+            }
+            items
+        } else {
+            vec![string(text, value).ok_or_else(|| where_(&format!("`{key}`: not a string")))?]
+        };
+        match key {
+            "default" => {
+                source.default = *values
+                    .first()
+                    .filter(|_| values.len() == 1)
+                    .ok_or_else(|| where_("`default` is one string"))?
+            }
+            "shipped" => source.shipped = values,
+            "openrpc" => source.openrpc = values,
+            other => {
+                let [value] = values[..] else {
+                    return Err(where_(&format!("`{other}` is one string")));
+                };
+                source
+                    .other
+                    .push((text_slice(text, other).unwrap_or(""), value));
+            }
+        }
+    }
+    if source.default.is_empty() {
+        return Err("spec/SOURCE.toml names no `default` version".to_owned());
+    }
+    Ok(source)
+}
+
+/// The line without its comment (no value of this file holds a `#`).
+fn strip_comment(line: &str) -> &str {
+    line.split_once('#').map_or(line, |(before, _)| before)
+}
+
+/// The contents of a basic string `"..."` (no escapes are used), borrowed from `text`.
+fn string<'a>(text: &'a str, quoted: &str) -> Option<&'a str> {
+    let inner = quoted.strip_prefix('"')?.strip_suffix('"')?;
+    if inner.contains(['"', '\\']) {
+        return None;
+    }
+    text_slice(text, inner)
+}
+
+/// `part` as a slice of `text`, so that what is parsed lives as long as the text.
+fn text_slice<'a>(text: &'a str, part: &str) -> Option<&'a str> {
+    let at = text.find(part)?;
+    Some(&text[at..at + part.len()])
+}
+
+/// `1.2.6` → `v1_2_6`; a document derived from a nearcore release, `nearcore-0.38.0` →
+/// `nearcore_0_38_0`: the directory under `generated/` and the cargo feature.
+pub fn module_name(version: &str) -> String {
+    match version.strip_prefix("nearcore-") {
+        Some(release) => format!("nearcore_{}", release.replace('.', "_")),
+        None => format!("v{}", version.replace('.', "_")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pins_parse_and_mistakes_are_named() {
+        let text = include_str!("SOURCE.toml");
+        let source = parse(text).unwrap();
+        assert_eq!(source.default, "1.2.6");
+        assert!(source.shipped.len() >= 7, "{source:?}");
+        assert!(source.shipped[0].starts_with("1.2.6 "));
+        assert_eq!(source.openrpc.len(), 1);
+        assert!(source
+            .other
+            .contains(&("repository", "https://github.com/near/nearcore")));
+
+        let two = "default = \"1.2.6\"\nshipped = [\"a\"]\nshipped = [\"b\"]\n";
+        assert!(parse(two)
+            .unwrap_err()
+            .contains("line 3: `shipped` is set twice"));
+        let open = "default = \"1.2.6\"\nshipped = [\n  \"a\",\n";
+        assert!(parse(open).unwrap_err().contains("not closed"));
+        let bare = "default = 1.2.6\n";
+        assert!(parse(bare)
+            .unwrap_err()
+            .contains("line 1: `default`: not a string"));
+        let none = "shipped = []\n";
+        assert!(parse(none).unwrap_err().contains("no `default`"));
+        let inline = "default = \"x\" # the default\nshipped = [\"a b c\", \"d e f\"] # two\n";
+        assert_eq!(parse(inline).unwrap().shipped, ["a b c", "d e f"]);
+    }
+
+    #[test]
+    fn module_names() {
+        assert_eq!(module_name("1.2.6"), "v1_2_6");
+        assert_eq!(module_name("nearcore-0.38.0"), "nearcore_0_38_0");
+    }
+}
