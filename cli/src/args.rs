@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use clap::parser::ValueSource;
 use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use near_rpc::client::looks_like_secret;
+use near_rpc::client::{looks_like_secret, Secrets, MASK};
 use near_rpc::types::{Finality, TxExecutionStatus};
 use near_rpc::{methods, AccountId, BlockId, CryptoHash, PublicKey};
 
@@ -19,8 +19,6 @@ use near_rpc::{methods, AccountId, BlockId, CryptoHash, PublicKey};
 pub const URL_ENV: &str = "NEAR_RPC_URL";
 /// The environment variable `--api-key` falls back to.
 pub const API_KEY_ENV: &str = "NEAR_RPC_API_KEY";
-/// What secrets are replaced with in messages.
-const MASK: &str = "***";
 
 /// Printed after the option list of `near-rpc --help`.
 const AFTER_HELP: &str = "\
@@ -710,21 +708,15 @@ pub fn scrub(text: &str, args: &[OsString]) -> String {
             keys.push(value.to_string_lossy().into_owned());
         }
     }
+    // A key too short for the client's redaction to look for in free text (it would
+    // mask ordinary words) is masked where clap quotes it; everything else goes through
+    // the client's redaction, the one every other message of the CLI passes.
     let mut text = text.to_owned();
-    // A key too short to replace everywhere is replaced where clap quotes it.
     for key in keys.iter().filter(|k| !k.is_empty()) {
-        if key.chars().count() >= 4 {
-            secrets.push(key.clone());
-        } else {
-            text = text.replace(&format!("'{key}'"), &format!("'{MASK}'"));
-        }
+        text = text.replace(&format!("'{key}'"), &format!("'{MASK}'"));
     }
-    secrets.retain(|s| !s.is_empty());
-    secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-    for secret in secrets {
-        text = text.replace(&secret, MASK);
-    }
-    text
+    secrets.extend(keys);
+    Secrets::new(secrets).scrub(&text).into_owned()
 }
 
 /// A short plain word (letters, digits, `-`, `_`, `.`) that does not look like a key:
