@@ -8,8 +8,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::diff::ApiDiff;
+use crate::error::Error;
 use crate::load::{self, module_name};
-use crate::Error;
 
 /// What a bump did.
 #[derive(Debug)]

@@ -34,37 +34,22 @@
 pub mod bump;
 pub mod crosscheck;
 pub mod diff;
+pub mod doc_text;
 pub mod emit;
+mod error;
 pub mod handwritten;
 pub mod ir;
+pub mod json_schema;
 pub mod load;
+pub mod naming;
 pub mod normalize;
 pub mod patch;
 pub mod write;
 
-use std::fmt;
 use std::path::Path;
 
 pub use emit::{Files, Options};
-
-/// A generator error: what went wrong, in words for the person running it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Error(String);
-
-impl Error {
-    /// An error with this message.
-    pub fn new(message: impl Into<String>) -> Self {
-        Self(message.into())
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Error {}
+pub use error::Error;
 
 /// Loads, normalizes and builds the IR of a spec document (stages 1 to 3).
 pub fn api_from_bytes(bytes: &[u8]) -> Result<ir::Api, Error> {

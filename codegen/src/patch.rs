@@ -8,7 +8,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::Error;
+use crate::error::Error;
 
 /// The patches, compiled in so that the generator needs no files besides the spec.
 pub const PATCHES: &[(&str, &str)] = &[

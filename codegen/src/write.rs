@@ -5,7 +5,7 @@ use std::fmt;
 use std::path::Path;
 
 use crate::emit::Files;
-use crate::Error;
+use crate::error::Error;
 
 /// How a directory differs from the generated files.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]

@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use base64::Engine as _;
 use near_rpc::tx::{Action, SecretKey, SignedTransaction};
+use near_rpc::types::{ActionView, LightClientBlockLiteView};
 use near_rpc::{AccountId, CryptoHash, NearGas, NearToken, PublicKey, Signature};
 use serde_json::{json, Value};
 
@@ -33,8 +34,8 @@ pub const INITIAL_HEAD: u64 = GENESIS_HEIGHT + 20;
 pub const PROTOCOL_VERSION: u64 = 73;
 /// Blocks per epoch.
 pub const EPOCH_LENGTH: u64 = 43_200;
-/// Gas price, in yoctoNEAR per gas unit.
-pub const GAS_PRICE: u128 = 100_000_000;
+/// Gas price, in yoctoNEAR per gas unit (`fees.rs`, with the other runtime parameters).
+pub use crate::fees::GAS_PRICE;
 /// The height the two finished transactions were included at.
 pub const TX_HEIGHT: u64 = GENESIS_HEIGHT + 5;
 /// The validator (the only block and chunk producer).
@@ -388,6 +389,69 @@ impl Level {
     }
 }
 
+/// The signer and predecessor of refunds.
+pub(crate) const SYSTEM: &str = "system";
+
+/// A transaction checked, waiting for the next block.
+#[derive(Debug, Clone)]
+pub(crate) struct Pending {
+    pub(crate) tx: CryptoHash,
+    pub(crate) signed: SignedTransaction,
+}
+
+/// A receipt created, to execute at its height.
+#[derive(Debug, Clone)]
+pub(crate) struct DueReceipt {
+    pub(crate) id: CryptoHash,
+    pub(crate) tx: CryptoHash,
+    pub(crate) at: u64,
+    pub(crate) predecessor: String,
+    pub(crate) receiver: String,
+    pub(crate) signer: String,
+    pub(crate) signer_key: PublicKey,
+    pub(crate) gas_price: u128,
+    pub(crate) actions: Vec<Action>,
+}
+
+impl DueReceipt {
+    pub(crate) fn is_refund(&self) -> bool {
+        self.predecessor == SYSTEM
+    }
+
+    /// The receipt as nodes show it (`ReceiptView`).
+    pub(crate) fn view(&self) -> Value {
+        let actions: Vec<Value> = self
+            .actions
+            .iter()
+            .map(|a| serde_json::to_value(ActionView::from(a)).unwrap_or(Value::Null))
+            .collect();
+        json!({
+            "predecessor_id": self.predecessor,
+            "receiver_id": self.receiver,
+            "receipt_id": self.id.to_string(),
+            "receipt": {"Action": {
+                "signer_id": self.signer,
+                "signer_public_key": self.signer_key.to_string(),
+                "gas_price": yocto(self.gas_price),
+                "output_data_receivers": [],
+                "input_data_ids": [],
+                "actions": actions,
+                "is_promise_yield": false
+            }},
+            "priority": 0
+        })
+    }
+}
+
+/// A produced block as a light client sees it: its header parts, its hash, and the
+/// outcomes in it (ids and Merkle leaves, in order).
+#[derive(Debug, Clone)]
+pub(crate) struct SealedBlock {
+    pub(crate) hash: CryptoHash,
+    pub(crate) lite: LightClientBlockLiteView,
+    pub(crate) leaves: Vec<(CryptoHash, CryptoHash)>,
+}
+
 /// The whole chain state.
 #[derive(Debug, Clone)]
 pub struct Chain {
@@ -400,12 +464,12 @@ pub struct Chain {
     pub transactions: Vec<Transaction>,
     /// Contracts by code hash.
     pub(crate) contracts: HashMap<CryptoHash, Contract>,
-    /// Transactions checked and charged, for the next block.
-    pub(crate) mempool: Vec<crate::runtime::Pending>,
+    /// Transactions checked, for the next block.
+    pub(crate) mempool: Vec<Pending>,
     /// Receipts created, for the block at their height.
-    pub(crate) due: Vec<crate::runtime::DueReceipt>,
+    pub(crate) due: Vec<DueReceipt>,
     /// The blocks produced, from genesis.
-    pub(crate) blocks: Vec<crate::light_client::SealedBlock>,
+    pub(crate) blocks: Vec<SealedBlock>,
     /// Outcome leaves of the block being produced.
     pub(crate) producing: Vec<(CryptoHash, CryptoHash)>,
 }

@@ -58,6 +58,9 @@ impl Fee {
     }
 }
 
+/// The gas price, in yoctoNEAR per gas unit: the same at every block.
+pub const GAS_PRICE: u128 = 100_000_000;
+
 /// Gas per unit of work, in the mock's own round numbers.
 const GGAS: u64 = 1_000_000_000;
 
@@ -373,7 +376,7 @@ pub fn runtime_config() -> Value {
         "storage_amount_per_byte": STORAGE_AMOUNT_PER_BYTE.to_string(),
         // Shown as newer nodes show them; the mock charges neither.
         "account_creation_charge": "0",
-        "min_gas_purchase_price": crate::chain::GAS_PRICE.to_string(),
+        "min_gas_purchase_price": GAS_PRICE.to_string(),
         "transaction_costs": {
             "action_receipt_creation_config": fee(ACTION_RECEIPT),
             "data_receipt_creation_config": {

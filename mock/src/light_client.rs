@@ -16,7 +16,9 @@ use near_rpc::verify::combine_hash as combine;
 use near_rpc::{CryptoHash, NearToken};
 use serde_json::{json, Value};
 
-use crate::chain::{hash, public_key, secret_key, Chain, Outcome, GENESIS_HEIGHT, VALIDATOR};
+use crate::chain::{
+    hash, public_key, secret_key, Chain, Outcome, SealedBlock, GENESIS_HEIGHT, VALIDATOR,
+};
 
 /// The validator's stake, as `validators` shows it.
 const STAKE: u128 = 500 * 1_000_000_000_000_000_000_000_000;
@@ -74,15 +76,6 @@ fn merkle(leaves: &[CryptoHash], index: Option<usize>) -> (CryptoHash, Vec<Merkl
             .collect();
     }
     (level[0], path)
-}
-
-/// A produced block as a light client sees it: its header parts, its hash, and the
-/// outcomes in it (ids and Merkle leaves, in order).
-#[derive(Debug, Clone)]
-pub(crate) struct SealedBlock {
-    pub(crate) hash: CryptoHash,
-    pub(crate) lite: LightClientBlockLiteView,
-    pub(crate) leaves: Vec<(CryptoHash, CryptoHash)>,
 }
 
 impl Chain {

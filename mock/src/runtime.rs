@@ -18,12 +18,13 @@
 //! Rust, `contract.rs`). Staking locks and unlocks at once rather than at an epoch's end.
 
 use near_rpc::tx::{AccessKeyPermission, Action, SignedTransaction};
-use near_rpc::types::{ActionView, SignedTransactionView};
+use near_rpc::types::SignedTransactionView;
 use near_rpc::{CryptoHash, PublicKey};
 use serde_json::{json, Value};
 
 use crate::chain::{
-    hash, yocto, Account, Chain, Key, Level, Outcome, Permission, Transaction, GAS_PRICE,
+    hash, yocto, Account, Chain, DueReceipt, Key, Level, Outcome, Pending, Permission, Transaction,
+    GAS_PRICE, SYSTEM,
 };
 use crate::contract::Call;
 use crate::fees::{self, action_fee, ACTION_RECEIPT};
@@ -35,8 +36,6 @@ pub const TRANSACTION_VALIDITY_PERIOD: u64 = 86_400;
 const NONCE_RANGE_MULTIPLIER: u64 = 1_000_000;
 /// The most blocks a request waits for a transaction to reach a level.
 pub const MAX_WAIT_BLOCKS: u64 = 16;
-/// The signer of refunds.
-const SYSTEM: &str = "system";
 
 /// Why a submission is refused.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,57 +46,6 @@ pub enum SubmitError {
     Invalid(Value),
     /// A transaction with an action the mock does not execute.
     Unsupported(String),
-}
-
-/// A transaction checked, waiting for the next block.
-#[derive(Debug, Clone)]
-pub(crate) struct Pending {
-    pub(crate) tx: CryptoHash,
-    pub(crate) signed: SignedTransaction,
-}
-
-/// A receipt created, to execute at its height.
-#[derive(Debug, Clone)]
-pub(crate) struct DueReceipt {
-    pub(crate) id: CryptoHash,
-    pub(crate) tx: CryptoHash,
-    pub(crate) at: u64,
-    pub(crate) predecessor: String,
-    pub(crate) receiver: String,
-    pub(crate) signer: String,
-    pub(crate) signer_key: PublicKey,
-    pub(crate) gas_price: u128,
-    pub(crate) actions: Vec<Action>,
-}
-
-impl DueReceipt {
-    fn is_refund(&self) -> bool {
-        self.predecessor == SYSTEM
-    }
-
-    /// The receipt as nodes show it (`ReceiptView`).
-    fn view(&self) -> Value {
-        let actions: Vec<Value> = self
-            .actions
-            .iter()
-            .map(|a| serde_json::to_value(ActionView::from(a)).unwrap_or(Value::Null))
-            .collect();
-        json!({
-            "predecessor_id": self.predecessor,
-            "receiver_id": self.receiver,
-            "receipt_id": self.id.to_string(),
-            "receipt": {"Action": {
-                "signer_id": self.signer,
-                "signer_public_key": self.signer_key.to_string(),
-                "gas_price": yocto(self.gas_price),
-                "output_data_receivers": [],
-                "input_data_ids": [],
-                "actions": actions,
-                "is_promise_yield": false
-            }},
-            "priority": 0
-        })
-    }
 }
 
 fn invalid(error: Value) -> SubmitError {

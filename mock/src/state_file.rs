@@ -16,8 +16,9 @@ use near_rpc::{CryptoHash, PublicKey};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::chain::{Account, Chain, Key, Outcome, Permission, Transaction, GENESIS_HEIGHT};
-use crate::runtime::{DueReceipt, Pending};
+use crate::chain::{
+    Account, Chain, DueReceipt, Key, Outcome, Pending, Permission, Transaction, GENESIS_HEIGHT,
+};
 
 /// What the file's first member says, so that another file is refused by name.
 const FORMAT: &str = "near-rpc-mock chain 1";

@@ -14,8 +14,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::visit_mut::{self, VisitMut};
 
+use crate::error::Error;
 use crate::ir::{Api, Kind};
-use crate::Error;
 
 /// The generated files, by file name, formatted and with their `@generated` header.
 pub type Files = BTreeMap<String, String>;

@@ -20,7 +20,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::punctuated::Punctuated;
 
-use crate::Error;
+use crate::error::Error;
 
 /// Replaces `#[derive(Deserialize)]` on every struct of `file` this pass can handle with
 /// a `deserialize_struct!` call after the struct.

@@ -7,8 +7,8 @@ use quote::ToTokens;
 use schemars::schema::Schema;
 use typify::{TypeSpace, TypeSpaceSettings};
 
+use crate::error::Error;
 use crate::ir::{Api, Kind};
-use crate::Error;
 
 /// Renders every struct and newtype of the IR.
 pub fn emit(api: &Api) -> Result<TokenStream, Error> {

@@ -1,9 +1,9 @@
 //! Each method of the spec: its params, result and handler error types, and whether it
 //! submits a transaction (the client never repeats those).
 
-use super::naming::*;
 use super::schema::*;
 use super::*;
+use crate::naming::*;
 
 impl Builder<'_> {
     pub(super) fn methods(

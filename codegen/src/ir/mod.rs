@@ -22,7 +22,6 @@
 //! and `validate` (names that would not compile or would collide).
 
 mod methods;
-pub mod naming;
 mod resolve;
 mod schema;
 mod shapes;
@@ -32,11 +31,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
+use crate::error::Error;
 use crate::load::{Document, Envelope, MethodSource, Spec};
-use crate::Error;
 
-pub use naming::{method_marker_name, rust_field_name, rust_type_name};
-pub use schema::{alternatives, collect_refs, ref_name};
+pub use crate::json_schema::{alternatives, collect_refs, ref_name};
+pub use crate::naming::{self, method_marker_name, rust_field_name, rust_type_name};
 
 /// The whole generated API of one spec version.
 #[derive(Debug, Clone)]

@@ -2,10 +2,10 @@
 //! alternatives hoisted to named enums, integer formats to Rust integers, maps, arrays and
 //! tuples.
 
-use super::naming::*;
 use super::schema::*;
 use super::*;
 use crate::handwritten;
+use crate::naming::*;
 
 impl Builder<'_> {
     /// The Rust type of a schema in field position. An inline object with properties is

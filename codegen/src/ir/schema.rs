@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-pub(super) const REF_PREFIX: &str = "#/components/schemas/";
+pub use crate::json_schema::{alternatives, collect_refs, ref_name, REF_PREFIX};
 
 pub(super) fn integer_type(format: Option<&str>) -> &'static str {
     match format {
@@ -19,18 +19,6 @@ pub(super) fn integer_type(format: Option<&str>) -> &'static str {
         Some("int64") => "i64",
         _ => "u64",
     }
-}
-
-/// The `oneOf` or `anyOf` alternatives of a schema.
-pub fn alternatives(schema: &Value) -> Option<Vec<Value>> {
-    ["oneOf", "anyOf"]
-        .iter()
-        .find_map(|k| schema.get(*k).and_then(Value::as_array).cloned())
-}
-
-/// The target schema name of a `$ref`.
-pub fn ref_name(schema: &Value) -> Option<&str> {
-    schema.get("$ref")?.as_str()?.strip_prefix(REF_PREFIX)
 }
 
 pub(super) fn is_string_enum(schema: &Value) -> bool {
@@ -131,7 +119,7 @@ pub(super) fn doc_of(schema: &Value) -> Option<String> {
 }
 
 pub(super) fn clean_doc(text: &str) -> String {
-    crate::normalize::clean_description(text)
+    crate::doc_text::clean_description(text)
 }
 
 /// Every schema reachable through `$ref`s from `roots`.
@@ -147,18 +135,4 @@ pub(super) fn reachable(schemas: &Map<String, Value>, roots: Vec<String>) -> BTr
         }
     }
     seen
-}
-
-/// Every schema name a `$ref` inside `schema` names, in document order.
-pub fn collect_refs(schema: &Value, out: &mut Vec<String>) {
-    match schema {
-        Value::Object(map) => {
-            if let Some(name) = ref_name(schema) {
-                out.push(name.to_owned());
-            }
-            map.values().for_each(|v| collect_refs(v, out));
-        }
-        Value::Array(items) => items.iter().for_each(|v| collect_refs(v, out)),
-        _ => {}
-    }
 }

@@ -2,10 +2,10 @@
 //! docs: hand-written, envelope alias, flattened struct, enum (and how its variants are
 //! told apart on the wire), or typify's.
 
-use super::naming::*;
 use super::schema::*;
 use super::*;
 use crate::handwritten;
+use crate::naming::*;
 
 impl Builder<'_> {
     pub(super) fn schema(&self, name: &str) -> Result<&Value, Error> {

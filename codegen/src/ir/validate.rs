@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::{Api, Kind, Payload, TypeExpr};
-use crate::Error;
+use crate::error::Error;
 
 /// Validation pass: names that would not compile or would collide, and references that
 /// name no type.

@@ -8,8 +8,8 @@
 //!   method taken from it needs it, so nothing unused joins the bindings.
 
 use super::Spec;
-use crate::ir::collect_refs;
-use crate::Error;
+use crate::error::Error;
+use crate::json_schema::collect_refs;
 
 /// The OpenAPI spec with what only the OpenRPC one of the same version adds.
 pub(super) fn merge(mut openapi: Spec, openrpc: Spec) -> Result<Spec, Error> {

@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::{Document, Envelope, Format, MethodSource, Spec};
+use crate::error::Error;
 use crate::handwritten::{ERROR_WRAPPER_PREFIX, REQUEST_PREFIX, RESPONSE_PREFIX};
-use crate::ir::{alternatives, ref_name};
-use crate::Error;
+use crate::json_schema::{alternatives, ref_name};
 
 /// Restates an OpenAPI document as a [`Spec`].
 pub(super) fn read(document: &Value, version: &str, sha256: &str) -> Result<Spec, Error> {

@@ -11,8 +11,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{json, Map, Value};
 
 use super::{Document, Format, MethodSource, Spec};
-use crate::ir::{collect_refs, rust_type_name};
-use crate::Error;
+use crate::error::Error;
+use crate::json_schema::collect_refs;
+use crate::naming::rust_type_name;
 
 /// The name under which the params of an OpenRPC method are added to the schemas:
 /// `light_client_block_proof` → `LightClientBlockProofParams`.

@@ -37,7 +37,7 @@ pub fn rust_field_name(wire: &str) -> String {
     }
 }
 
-pub(super) fn variant_name(wire: &str) -> String {
+pub(crate) fn variant_name(wire: &str) -> String {
     let name = rust_type_name(wire);
     if name.starts_with(|c: char| c.is_ascii_digit()) {
         format!("V{name}")
