@@ -27,64 +27,69 @@ pub fn parse(text: &str) -> Result<Source<'_>, String> {
         if line.is_empty() {
             continue;
         }
-        let where_ = |what: &str| format!("spec/SOURCE.toml line {}: {what}", at + 1);
+        let where_ = |at: usize, what: &str| format!("spec/SOURCE.toml line {}: {what}", at + 1);
         let (key, value) = line
             .split_once('=')
-            .ok_or_else(|| where_("expected `key = value`"))?;
+            .ok_or_else(|| where_(at, "expected `key = value`"))?;
         let (key, value) = (key.trim(), value.trim());
+        if key.is_empty()
+            || !key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
+            return Err(where_(at, &format!("`{key}` is not a bare key")));
+        }
         if seen.contains(&key) {
-            return Err(where_(&format!("`{key}` is set twice")));
+            return Err(where_(at, &format!("`{key}` is set twice")));
         }
         seen.push(key);
-        let values = if let Some(rest) = value.strip_prefix('[') {
-            // An array, on this line or over the following ones.
-            let mut body = rest.to_owned();
-            while !strip_comment(&body).trim_end().ends_with(']') {
-                let (_, next) = lines
-                    .next()
-                    .ok_or_else(|| where_(&format!("the array `{key}` is not closed")))?;
-                body.push('\n');
-                body.push_str(next);
-            }
-            let body = strip_comment(&body)
-                .trim_end()
-                .trim_end_matches(']')
-                .to_owned();
-            let mut items = Vec::new();
-            for item in body.split(',').map(str::trim).filter(|i| !i.is_empty()) {
-                let item = item
-                    .lines()
-                    .map(|l| strip_comment(l).trim())
-                    .collect::<String>();
-                if item.is_empty() {
-                    continue;
+        let array = key == "shipped" || key == "openrpc";
+        let values =
+            match value.strip_prefix('[') {
+                Some(rest) if array => {
+                    // Items separated by commas, over this line and the following ones, each
+                    // line's comment left out, up to the closing `]`.
+                    let mut items = Vec::new();
+                    let (mut part, mut part_at) = (rest.trim().to_owned(), at);
+                    loop {
+                        let (body, closed) = match part.strip_suffix(']') {
+                            Some(body) => (body.trim_end().to_owned(), true),
+                            None => (part.clone(), false),
+                        };
+                        let pieces: Vec<&str> = body.split(',').map(str::trim).collect();
+                        for (i, piece) in pieces.iter().enumerate() {
+                            // Only the last piece of a line may be empty (a trailing comma).
+                            if piece.is_empty() && i + 1 < pieces.len() {
+                                return Err(where_(part_at, &format!("`{key}`: an empty item")));
+                            }
+                            if !piece.is_empty() {
+                                items.push(string(text, piece).ok_or_else(|| {
+                                    where_(part_at, &format!("`{key}`: {piece} is not a string"))
+                                })?);
+                            }
+                        }
+                        if closed {
+                            break;
+                        }
+                        let (next_at, next) = lines.next().ok_or_else(|| {
+                            where_(at, &format!("the array `{key}` is not closed"))
+                        })?;
+                        part = strip_comment(next).trim().to_owned();
+                        part_at = next_at;
+                    }
+                    items
                 }
-                items.push(
-                    string(text, &item)
-                        .ok_or_else(|| where_(&format!("`{key}`: {item} is not a string")))?,
-                );
-            }
-            items
-        } else {
-            vec![string(text, value).ok_or_else(|| where_(&format!("`{key}`: not a string")))?]
-        };
+                _ if array => return Err(where_(at, &format!("`{key}` is an array of strings"))),
+                _ => vec![string(text, value)
+                    .ok_or_else(|| where_(at, &format!("`{key}`: not a string")))?],
+            };
         match key {
-            "default" => {
-                source.default = *values
-                    .first()
-                    .filter(|_| values.len() == 1)
-                    .ok_or_else(|| where_("`default` is one string"))?
-            }
+            "default" => source.default = values[0],
             "shipped" => source.shipped = values,
             "openrpc" => source.openrpc = values,
-            other => {
-                let [value] = values[..] else {
-                    return Err(where_(&format!("`{other}` is one string")));
-                };
-                source
-                    .other
-                    .push((text_slice(text, other).unwrap_or(""), value));
-            }
+            other => source
+                .other
+                .push((text_slice(text, other).unwrap_or(""), values[0])),
         }
     }
     if source.default.is_empty() {
@@ -152,6 +157,25 @@ mod tests {
         assert!(parse(none).unwrap_err().contains("no `default`"));
         let inline = "default = \"x\" # the default\nshipped = [\"a b c\", \"d e f\"] # two\n";
         assert_eq!(parse(inline).unwrap().shipped, ["a b c", "d e f"]);
+        let commented = "default = \"x\"\nshipped = [ # oldest first\n  \"a\", # one\n  # a note\n  \"b\"\n] # done\n";
+        assert_eq!(parse(commented).unwrap().shipped, ["a", "b"]);
+        let cases = [
+            ("default = [\"x\"]\n", "`default`: not a string"),
+            (
+                "default = \"x\"\nshipped = \"a\"\n",
+                "`shipped` is an array of strings",
+            ),
+            (
+                "default = \"x\"\nshipped = [\"a\",,\"b\"]\n",
+                "an empty item",
+            ),
+            ("default = \"x\"\nshipped = [\"a\"]]\n", "is not a string"),
+            ("a b = \"x\"\n", "not a bare key"),
+        ];
+        for (text, expected) in cases {
+            let error = parse(text).unwrap_err();
+            assert!(error.contains(expected), "{text:?}: {error}");
+        }
     }
 
     #[test]

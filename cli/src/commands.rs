@@ -369,6 +369,9 @@ fn runtime() -> Result<Runtime, Failure> {
         .map_err(|e| Failure::new(EXIT_IO, format!("cannot start the async runtime: {e}")))
 }
 
+/// The requests `near-rpc mock` keeps (nothing reads them but its memory).
+const MOCK_REQUESTS_KEPT: usize = 1_000;
+
 /// What `mock` was asked for.
 struct MockOptions<'a> {
     port: u16,
@@ -386,6 +389,8 @@ fn serve_mock(options: MockOptions<'_>) -> Result<(), Failure> {
         Some(path) => MockNode::load(path)
             .map_err(|e| Failure::usage(format!("cannot start from a saved chain: {e}")))?,
     };
+    // A node that runs until stopped keeps its last requests, not all of them.
+    node.keep_requests(MOCK_REQUESTS_KEPT);
     if let Some(path) = options.replay {
         let cassette = Cassette::load(path).map_err(|e| {
             Failure::usage(format!("cannot read the cassette {}: {e}", path.display()))

@@ -177,7 +177,8 @@ fn read_pins(root: &Path) -> Result<Vec<(String, String)>, Error> {
         .collect())
 }
 
-/// `text` (`spec/SOURCE.toml`) with `entry` last in its `shipped` array.
+/// `text` (`spec/SOURCE.toml`) with `entry` last in its `shipped` array (the file's one
+/// layout: the array opens on its key's line and closes on a line of its own).
 fn add_shipped(text: &str, entry: &str) -> Result<String, Error> {
     let start = text
         .find("\nshipped = [")
@@ -186,9 +187,15 @@ fn add_shipped(text: &str, entry: &str) -> Result<String, Error> {
         .find("\n]")
         .map(|at| start + 1 + at + 1)
         .ok_or_else(|| Error::new("spec/SOURCE.toml: the `shipped` array is not closed"))?;
+    // The entry before may lack its trailing comma.
+    let before = text[..end].trim_end_matches('\n');
+    let comma = if before.ends_with(',') || before.ends_with('[') {
+        ""
+    } else {
+        ","
+    };
     Ok(format!(
-        "{}    \"{entry}\",\n{}",
-        &text[..end],
+        "{before}{comma}\n    \"{entry}\",\n{}",
         &text[end..]
     ))
 }
@@ -250,6 +257,22 @@ fn edit(path: &Path, change: impl FnOnce(&str) -> Result<String, Error>) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shipped_entry_goes_last_in_its_array() {
+        for last in ["\"b\",", "\"b\""] {
+            let text = format!(
+                "default = \"a\"\nshipped = [\n    \"a\",\n    {last}\n]\nopenrpc = [\n]\n"
+            );
+            let added = add_shipped(&text, "c 1 2").unwrap();
+            let source = load::source::parse(&added).unwrap();
+            assert_eq!(source.shipped, ["a", "b", "c 1 2"], "{added}");
+            assert!(source.openrpc.is_empty());
+        }
+        assert!(is_release_version("1.2.11"));
+        assert!(!is_release_version("nearcore-0.38.0"));
+        assert!(!is_release_version("1.2"));
+    }
 
     #[test]
     fn sections_go_first_and_versions_follow_semver() {

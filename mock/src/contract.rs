@@ -16,7 +16,8 @@ use serde_json::Value;
 /// What one method does with a call: `Ok(return value)` or `Err(panic message)`.
 pub type MethodResult = Result<Vec<u8>, String>;
 
-type Method = Arc<dyn Fn(&mut Call<'_>) -> MethodResult + Send + Sync>;
+/// A method of a contract.
+pub(crate) type Method = Arc<dyn Fn(&mut Call<'_>) -> MethodResult + Send + Sync>;
 
 /// A contract: a name (which makes its code) and its methods.
 #[derive(Clone)]

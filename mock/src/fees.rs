@@ -158,19 +158,35 @@ pub fn action_fee(action: &Action) -> (Fee, u64) {
         },
         Action::DeleteKey { .. } => (DELETE_KEY, 0),
         Action::DeleteAccount { .. } => (DELETE_ACCOUNT, 0),
+        // The delegate action's own fee, the inner actions' send fees and their
+        // receipt's, and, prepaid like a call's gas, what executing that receipt costs.
         Action::Delegate(signed) => {
-            signed
+            let inner: Vec<(Fee, u64)> = signed
                 .delegate_action
                 .actions
                 .iter()
-                .fold((DELEGATE, 0), |(fee, gas), inner| {
-                    let (inner_fee, inner_gas) = action_fee(inner.action());
-                    // The inner actions' receipt is created and executed too.
-                    (
-                        fee.plus(inner_fee).plus(ACTION_RECEIPT),
-                        gas.saturating_add(inner_gas),
-                    )
+                .map(|a| action_fee(a.action()))
+                .collect();
+            let send = |own: u64, receipt: u64, of: fn(&Fee) -> u64| {
+                inner.iter().fold(own.saturating_add(receipt), |g, (f, _)| {
+                    g.saturating_add(of(f))
                 })
+            };
+            let prepaid = inner
+                .iter()
+                .fold(ACTION_RECEIPT.execution, |g, (f, attached)| {
+                    g.saturating_add(f.execution).saturating_add(*attached)
+                });
+            (
+                Fee {
+                    send_sir: send(DELEGATE.send_sir, ACTION_RECEIPT.send_sir, |f| f.send_sir),
+                    send_not_sir: send(DELEGATE.send_not_sir, ACTION_RECEIPT.send_not_sir, |f| {
+                        f.send_not_sir
+                    }),
+                    execution: DELEGATE.execution,
+                },
+                prepaid,
+            )
         }
         // Actions the mock does not execute are charged as a transfer; they fail.
         _ => (TRANSFER, 0),

@@ -350,6 +350,10 @@ struct State {
     script_from: usize,
     replay: Option<Cassette>,
     requests: Vec<Recorded>,
+    /// How many requests arrived, kept or not.
+    received: usize,
+    /// The most requests kept (`None`: all).
+    request_limit: Option<usize>,
     block_time: Duration,
 }
 
@@ -363,6 +367,8 @@ impl Default for State {
             script_from: 0,
             replay: None,
             requests: Vec::new(),
+            received: 0,
+            request_limit: None,
             block_time: Duration::from_millis(5),
         }
     }
@@ -552,11 +558,21 @@ impl MockNode {
     /// last, the last repeats. Overrides everything else.
     pub fn script(&self, replies: Vec<HttpReply>) {
         let mut state = self.lock();
-        state.script_from = state.requests.len();
+        state.script_from = state.received;
         state.script = replies;
     }
 
-    /// Every request received so far.
+    /// Keeps at most the last `limit` requests ([`MockNode::requests`]), so that a node
+    /// that runs long (`near-rpc mock`) does not grow without bound; counting by
+    /// number ([`FaultRule::nth_request`], scripts) is unaffected. Tests keep them all.
+    pub fn keep_requests(&self, limit: usize) {
+        let mut state = self.lock();
+        state.request_limit = Some(limit);
+        let excess = state.requests.len().saturating_sub(limit);
+        state.requests.drain(..excess);
+    }
+
+    /// Every request received so far (the last ones, after [`MockNode::keep_requests`]).
     pub fn requests(&self) -> Vec<Recorded> {
         self.lock().requests.clone()
     }
@@ -635,7 +651,12 @@ impl MockNode {
             headers: request.headers,
             body: request.body,
         });
-        let count = state.requests.len();
+        state.received += 1;
+        if let Some(limit) = state.request_limit {
+            let excess = state.requests.len().saturating_sub(limit);
+            state.requests.drain(..excess);
+        }
+        let count = state.received;
         if !state.script.is_empty() {
             let at = (count - 1 - state.script_from).min(state.script.len() - 1);
             return Begun::Reply(with_id(state.script[at].clone(), &id));

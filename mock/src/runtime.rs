@@ -7,10 +7,13 @@
 //! - **Blocks** ([`Chain::advance`]): each block takes the submitted transactions in
 //!   nonce order per key, checks each again and charges it (the signer's balance, the
 //!   key's nonce and allowance; one that no longer passes is dropped, as nodes drop
-//!   it), records its outcome (its send fees), then executes the receipts due at its
-//!   height: a receipt to its own signer in the same block, others in the next. A
-//!   receipt's actions apply all or nothing; its failure is nearcore's `ActionError`.
-//!   Unused gas and failed deposits come back in refund receipts a block later.
+//!   it), records its outcome (its send fees); once every transaction is in, it
+//!   executes the receipts due at its height: those to their own signer from this
+//!   block's transactions, then those made in the block before. A receipt's actions
+//!   apply all or nothing; its failure is nearcore's `ActionError`; a Rust panic in a
+//!   contract is the contract's panic. Unused gas (back into a function-call key's
+//!   allowance too) and failed deposits come back in refund receipts a block later; a
+//!   delegate action's inner receipt runs on the gas its relayer prepaid.
 //!
 //! Fees are `fees.rs`'s, the ones the protocol config shows. Not executed: promises
 //! (a contract calls no other contract), global contracts, deterministic state init and
@@ -66,7 +69,7 @@ fn deposit_of(action: &Action) -> u128 {
             .actions
             .iter()
             .map(|a| deposit_of(a.action()))
-            .sum(),
+            .fold(0u128, u128::saturating_add),
         _ => 0,
     }
 }
@@ -103,6 +106,17 @@ fn validate_actions(actions: &[Action]) -> Result<(), SubmitError> {
             }
             Action::FunctionCall(call) if call.gas.as_gas() == 0 => {
                 return Err(validation(json!("FunctionCallZeroAttachedGas")));
+            }
+            Action::AddKey { access_key, .. }
+                if matches!(
+                    access_key.permission,
+                    AccessKeyPermission::GasKeyFunctionCall(..)
+                        | AccessKeyPermission::GasKeyFullAccess(..)
+                ) =>
+            {
+                return Err(SubmitError::Unsupported(format!(
+                    "the mock node does not execute gas keys (action {i} adds one)"
+                )));
             }
             Action::DeployGlobalContract { .. }
             | Action::UseGlobalContract { .. }
@@ -221,8 +235,17 @@ impl Chain {
         }
         let (send_gas, exec_gas) = gas_of(tx.actions(), signer_id == receiver_id);
         let gas_cost = u128::from(send_gas.saturating_add(exec_gas)) * GAS_PRICE;
-        let deposits: u128 = tx.actions().iter().map(deposit_of).sum();
-        let total = gas_cost.saturating_add(deposits);
+        // Deposits past what a balance can hold are nearcore's `CostOverflow`.
+        let deposits = tx
+            .actions()
+            .iter()
+            .map(deposit_of)
+            .try_fold(0u128, u128::checked_add)
+            .filter(|d| *d < u128::MAX)
+            .ok_or_else(|| invalid(json!("CostOverflow")))?;
+        let total = gas_cost
+            .checked_add(deposits)
+            .ok_or_else(|| invalid(json!("CostOverflow")))?;
         if account.amount < total {
             return Err(invalid(json!({"NotEnoughBalance": {
                 "signer_id": signer_id,
@@ -343,9 +366,12 @@ impl Chain {
                 b.nonce(),
             ))
         });
+        // Every transaction first, then the receipts to their own signers (nearcore's
+        // local receipts), then those that came from earlier blocks.
+        let mut local = Vec::new();
         for pending in pool {
             match self.charge(&pending.signed, true) {
-                Ok(send_gas) => self.include(pending, send_gas, height),
+                Ok(send_gas) => local.extend(self.include(pending, send_gas, height)),
                 // No longer valid (its nonce taken, its balance spent): dropped.
                 Err(_) => self.transactions.retain(|t| t.hash != pending.tx),
             }
@@ -354,19 +380,21 @@ impl Chain {
             .into_iter()
             .partition(|r| r.at <= height);
         self.due = later;
-        for receipt in due {
+        for receipt in local.into_iter().chain(due) {
             self.execute(receipt, height);
         }
         self.seal_block(height);
     }
 
-    /// A transaction joins the block at `height`: its outcome, its receipt (executed at
-    /// once when it is to its own signer, as nearcore does local receipts).
-    fn include(&mut self, pending: Pending, send_gas: u64, height: u64) {
+    /// A transaction joins the block at `height`: its outcome, and its receipt, which is
+    /// returned when it is to the signer itself (a local receipt, executed in this
+    /// block), else due at the next.
+    fn include(&mut self, pending: Pending, send_gas: u64, height: u64) -> Option<DueReceipt> {
         let tx = pending.signed.transaction();
-        let Some(index) = self.transactions.iter().position(|t| t.hash == pending.tx) else {
-            return;
-        };
+        let index = self
+            .transactions
+            .iter()
+            .position(|t| t.hash == pending.tx)?;
         let receipt_id = self.transactions[index].receipt_id(0);
         let sir = tx.signer_id() == tx.receiver_id();
         let receipt = DueReceipt {
@@ -394,20 +422,21 @@ impl Chain {
                 logs: Vec::new(),
             },
         );
-        self.schedule(receipt, height);
+        self.schedule(receipt, height)
     }
 
-    /// Adds a receipt to its transaction; executes it now if it is due.
-    fn schedule(&mut self, receipt: DueReceipt, height: u64) {
+    /// Adds a receipt to its transaction; returns it if it is due in this block, else
+    /// keeps it for its block.
+    fn schedule(&mut self, receipt: DueReceipt, height: u64) -> Option<DueReceipt> {
         if let Some(tx) = self.transactions.iter_mut().find(|t| t.hash == receipt.tx) {
             tx.receipts.push(receipt.view());
             tx.unexecuted += 1;
         }
         if receipt.at <= height {
-            self.execute(receipt, height);
-        } else {
-            self.due.push(receipt);
+            return Some(receipt);
         }
+        self.due.push(receipt);
+        None
     }
 
     /// Records an outcome of transaction `tx` in the block being produced.
@@ -439,19 +468,20 @@ impl Chain {
     }
 
     /// A refund of `amount` to `receiver`, from the system.
+    /// `key`: for a refund of gas, the key that paid for it (a function-call key gets
+    /// its allowance back, as nearcore refunds it); none for a refund of deposits.
     fn refund(
         &self,
         parent: &DueReceipt,
         height: u64,
         n: usize,
-        receiver: &str,
-        amount: u128,
+        (receiver, amount, key): (&str, u128, Option<&PublicKey>),
     ) -> DueReceipt {
         DueReceipt {
             predecessor: SYSTEM.into(),
             receiver: receiver.into(),
             signer: SYSTEM.into(),
-            signer_key: PublicKey::ed25519([0; 32]),
+            signer_key: key.cloned().unwrap_or_else(|| PublicKey::ed25519([0; 32])),
             gas_price: 0,
             actions: vec![Action::transfer(near_rpc::NearToken::from_yoctonear(
                 amount,
@@ -465,10 +495,26 @@ impl Chain {
     /// predecessor).
     fn execute(&mut self, receipt: DueReceipt, height: u64) {
         if receipt.is_refund() {
-            let amount: u128 = receipt.actions.iter().map(deposit_of).sum();
+            let amount = receipt
+                .actions
+                .iter()
+                .map(deposit_of)
+                .fold(0u128, u128::saturating_add);
             let status = match self.account_mut(&receipt.receiver) {
                 Some(account) => {
-                    account.amount += amount;
+                    account.amount = account.amount.saturating_add(amount);
+                    // A refund of gas restores the allowance of the key that paid.
+                    if let Some(Permission::FunctionCall {
+                        allowance: Some(allowance),
+                        ..
+                    }) = account
+                        .keys
+                        .iter_mut()
+                        .find(|k| k.public_key == receipt.signer_key)
+                        .map(|k| &mut k.permission)
+                    {
+                        *allowance = allowance.saturating_add(amount);
+                    }
                     json!({"SuccessValue": ""})
                 }
                 None => action_failure(
@@ -506,6 +552,7 @@ impl Chain {
             value: Vec::new(),
             children: Vec::new(),
             payouts: Vec::new(),
+            forwarded: 0,
             actor: receipt.predecessor.clone(),
         };
         let mut result = Ok(());
@@ -551,20 +598,33 @@ impl Chain {
                 ..self.child(&receipt, height, n)
             });
         }
-        let deposits: u128 = receipt.actions.iter().map(deposit_of).sum();
-        let gas_refund = u128::from(prepaid.saturating_sub(run.gas_burnt)) * receipt.gas_price;
+        let deposits = receipt
+            .actions
+            .iter()
+            .map(deposit_of)
+            .fold(0u128, u128::saturating_add);
+        // What was prepaid and neither burnt nor handed to a receipt made here (a
+        // delegate action's) comes back.
+        let unused = prepaid
+            .saturating_sub(run.gas_burnt)
+            .saturating_sub(run.forwarded);
+        let gas_refund = u128::from(unused) * receipt.gas_price;
         if failed && deposits > 0 {
             refunds.push((receipt.predecessor.clone(), deposits));
         }
-        if gas_refund > 0 {
-            match refunds.iter_mut().find(|(to, _)| *to == receipt.signer) {
-                Some((_, amount)) => *amount += gas_refund,
-                None => refunds.push((receipt.signer.clone(), gas_refund)),
-            }
-        }
         for (to, amount) in refunds {
             let n = made.len();
-            made.push(self.refund(&receipt, height, n, &to, amount));
+            made.push(self.refund(&receipt, height, n, (&to, amount, None)));
+        }
+        if gas_refund > 0 {
+            let n = made.len();
+            let key = receipt.signer_key.clone();
+            made.push(self.refund(
+                &receipt,
+                height,
+                n,
+                (&receipt.signer, gas_refund, Some(&key)),
+            ));
         }
         self.record(
             receipt.tx,
@@ -580,7 +640,8 @@ impl Chain {
             },
         );
         for child in made {
-            self.schedule(child, height);
+            // Children are due at the next block: none comes back.
+            let _ = self.schedule(child, height);
         }
     }
 
@@ -655,7 +716,7 @@ impl Chain {
             Action::Transfer { deposit } => {
                 let amount = deposit.as_yoctonear();
                 if let Some(account) = self.account_mut(receiver) {
-                    account.amount += amount;
+                    account.amount = account.amount.saturating_add(amount);
                     return Ok(());
                 }
                 // A transfer creates the implicit account it is sent to.
@@ -690,7 +751,9 @@ impl Chain {
                 if stake == 0 && account.locked == 0 {
                     return Err(json!({"TriesToUnstake": {"account_id": receiver}}));
                 }
-                if stake > account.amount + account.locked {
+                // Held and staked together (a patched state may hold near u128::MAX).
+                let holdings = account.amount.saturating_add(account.locked);
+                if stake > holdings {
                     return Err(json!({"TriesToStake": {
                         "account_id": receiver,
                         "stake": yocto(stake),
@@ -698,7 +761,7 @@ impl Chain {
                         "balance": yocto(account.amount)
                     }}));
                 }
-                account.amount = account.amount + account.locked - stake;
+                account.amount = holdings - stake;
                 account.locked = stake;
                 Ok(())
             }
@@ -789,7 +852,7 @@ impl Chain {
         let Some(account) = self.account_mut(receiver) else {
             return Err(json!({"AccountDoesNotExist": {"account_id": receiver}}));
         };
-        account.amount += call.deposit.as_yoctonear();
+        account.amount = account.amount.saturating_add(call.deposit.as_yoctonear());
         let mut state = account.state.clone();
         let mut context = Call {
             contract: receiver,
@@ -803,7 +866,7 @@ impl Chain {
             wrote_in_view: false,
             bytes_written: 0,
         };
-        let returned = method(&mut context);
+        let returned = run_method(&method, &mut context);
         let used = fees::CALL_BASE_GAS.saturating_add(
             fees::CALL_GAS_PER_BYTE.saturating_mul(call.args.len() as u64 + context.bytes_written),
         );
@@ -890,10 +953,11 @@ impl Chain {
             }
         }
         key.nonce = action.nonce;
-        run.children.push((
-            action.receiver_id.to_string(),
-            action.actions.iter().map(|a| a.action().clone()).collect(),
-        ));
+        let actions: Vec<Action> = action.actions.iter().map(|a| a.action().clone()).collect();
+        // The receipt made here executes on what the relayer prepaid for it.
+        let sir = receipt.signer == action.receiver_id.as_str();
+        run.forwarded = run.forwarded.saturating_add(gas_of(&actions, sir).1);
+        run.children.push((action.receiver_id.to_string(), actions));
         Ok(())
     }
 
@@ -928,7 +992,7 @@ impl Chain {
             wrote_in_view: false,
             bytes_written: 0,
         };
-        let returned = method_fn(&mut context);
+        let returned = run_method(&method_fn, &mut context);
         if context.wrote_in_view {
             return Err((
                 "wasm execution failed with error: HostError(ProhibitedInView { method_name: \"storage_write\" })".into(),
@@ -954,8 +1018,28 @@ struct Run {
     children: Vec<(String, Vec<Action>)>,
     /// Balances to send on success, as refunds: receiver and amount.
     payouts: Vec<(String, u128)>,
+    /// Prepaid gas handed to a receipt made here (a delegate action's), not refunded.
+    forwarded: u64,
     /// Whom the account-changing actions act as (the predecessor, or a new account).
     actor: String,
+}
+
+/// Runs a contract method; a Rust panic in it is the contract's panic (its message),
+/// never the node's: the chain is left as it was before the call.
+fn run_method(
+    method: &crate::contract::Method,
+    call: &mut Call<'_>,
+) -> crate::contract::MethodResult {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| method(call))).unwrap_or_else(
+        |payload| {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "the method panicked".to_owned());
+            Err(message)
+        },
+    )
 }
 
 fn action_failure(index: Option<u64>, kind: Value) -> Value {

@@ -163,9 +163,21 @@ pub(crate) async fn listen(handler: Handler, port: u16) -> io::Result<(String, J
                     stream,
                     buffer: Vec::new(),
                 };
-                while let Some((request, keep_alive)) = connection.next_request().await {
-                    let reply = handler(request).await;
-                    if !write_reply(&mut connection.stream, reply, keep_alive).await {
+                loop {
+                    let reply = match connection.next_request().await {
+                        Some(Next::Request(request, keep_alive)) => {
+                            let reply = handler(request).await;
+                            (reply, keep_alive)
+                        }
+                        // A body the server cannot delimit: answered, then the
+                        // connection closes (its next bytes could be read as a request).
+                        Some(Next::Refuse(status, message)) => (
+                            HttpReply::status(status, &format!("{{\"error\":\"{message}\"}}")),
+                            false,
+                        ),
+                        None => break,
+                    };
+                    if !write_reply(&mut connection.stream, reply.0, reply.1).await {
                         break;
                     }
                 }
@@ -174,6 +186,14 @@ pub(crate) async fn listen(handler: Handler, port: u16) -> io::Result<(String, J
         }
     });
     Ok((url, accept))
+}
+
+/// What a connection sends next.
+enum Next {
+    /// A request, and whether the connection may stay open after its answer.
+    Request(RawRequest, bool),
+    /// A request whose body cannot be read as one: the status and why.
+    Refuse(u16, &'static str),
 }
 
 /// A client's connection: its stream and what was read past the last request.
@@ -196,7 +216,7 @@ impl Connection {
     }
 
     /// The next request, and whether the connection may stay open after its answer.
-    async fn next_request(&mut self) -> Option<(RawRequest, bool)> {
+    async fn next_request(&mut self) -> Option<Next> {
         let header_end = loop {
             if let Some(at) = self.buffer.windows(4).position(|w| w == b"\r\n\r\n") {
                 break at + 4;
@@ -221,10 +241,17 @@ impl Connection {
                 .find(|(n, _)| n == name)
                 .map(|(_, v)| v.to_ascii_lowercase())
         };
-        let length = header("content-length")
-            .and_then(|v| v.parse::<usize>().ok())
-            .unwrap_or(0)
-            .min(MAX_BODY);
+        if header("transfer-encoding").is_some() {
+            return Some(Next::Refuse(411, "send the body with a content-length"));
+        }
+        let length = match header("content-length") {
+            None => 0,
+            Some(value) => match value.parse::<usize>() {
+                Ok(length) if length <= MAX_BODY => length,
+                Ok(_) => return Some(Next::Refuse(413, "the body is larger than 16 MiB")),
+                Err(_) => return Some(Next::Refuse(400, "the content-length is not a number")),
+            },
+        };
         let keep_alive = match header("connection").as_deref() {
             Some("close") => false,
             Some("keep-alive") => true,
@@ -240,7 +267,7 @@ impl Connection {
         let end = (header_end + length).min(self.buffer.len());
         let body = self.buffer[header_end..end].to_vec();
         self.buffer.drain(..end);
-        Some((
+        Some(Next::Request(
             RawRequest {
                 http_method,
                 path,
@@ -313,6 +340,8 @@ fn reason(status: u16) -> &'static str {
         400 => "Bad Request",
         401 => "Unauthorized",
         404 => "Not Found",
+        411 => "Length Required",
+        413 => "Content Too Large",
         408 => "Request Timeout",
         422 => "Unprocessable Entity",
         429 => "Too Many Requests",

@@ -3,7 +3,7 @@
 //! waits for the next block, and the blocks' outcome order. Block hashes are not trusted
 //! from the file: they are computed again on load and must equal the saved ones, so a
 //! chain started from a file has the hashes it was saved with (and an edited history is
-//! refused, naming the block). Accounts and state may be edited freely: no hash covers
+//! refused, naming the block); transactions, the pool and the blocks must agree. Accounts and state may be edited freely: no hash covers
 //! them. Contracts are code; register their Rust implementations ([`Chain::register`])
 //! before or after loading.
 
@@ -235,6 +235,35 @@ impl Chain {
             .into_iter()
             .map(receipt_from)
             .collect::<Result<_, _>>()?;
+        // A transaction in a block has its outcome there; one in none waits in the pool.
+        for tx in &chain.transactions {
+            let waiting = chain.mempool.iter().any(|p| p.tx == tx.hash);
+            match tx.height {
+                Some(height) if tx.outcomes.first().is_none_or(|o| o.height != height) => {
+                    return Err(error(format!(
+                        "transaction {}: included at {height} without its outcome there",
+                        tx.hash
+                    )))
+                }
+                None if !waiting => {
+                    return Err(error(format!(
+                        "transaction {}: in no block and not in `mempool`",
+                        tx.hash
+                    )))
+                }
+                _ => {}
+            }
+        }
+        if let Some(stray) = chain
+            .mempool
+            .iter()
+            .find(|p| chain.transaction(&p.tx).is_none_or(|t| t.height.is_some()))
+        {
+            return Err(error(format!(
+                "mempool: {} is not a transaction waiting for a block",
+                stray.tx
+            )));
+        }
         // Blocks sealed again from the outcomes, in the saved order: the saved hashes
         // must come back.
         let outcomes: HashMap<CryptoHash, Outcome> = chain

@@ -247,6 +247,30 @@ fn submissions_are_refused_as_nearcore_refuses_them() {
         ),
         json!({"ActionsValidation": "FunctionCallZeroAttachedGas"})
     );
+    let gas_key = Action::AddKey {
+        public_key: chain::public_key("gas key"),
+        access_key: AccessKey {
+            nonce: 0,
+            permission: near_rpc::tx::AccessKeyPermission::GasKeyFullAccess(
+                near_rpc::tx::GasKeyInfo {
+                    balance: NearToken::from_yoctonear(0),
+                    num_nonces: 1,
+                },
+            ),
+        },
+    };
+    assert!(matches!(
+        chain.submit(&chain.sign("alice.mock", "alice.mock", vec![gas_key]).to_borsh()),
+        Err(SubmitError::Unsupported(message)) if message.contains("gas keys")
+    ));
+    let huge = vec![
+        Action::transfer(NearToken::from_yoctonear(u128::MAX)),
+        Action::transfer(NearToken::from_yoctonear(1)),
+    ];
+    assert_eq!(
+        refusal(&chain.sign("alice.mock", "bob.mock", huge), &mut chain),
+        json!("CostOverflow")
+    );
     // Nothing refused changed anything.
     assert_eq!(chain.account("alice.mock").unwrap().keys[0].nonce, 9);
     assert!(chain.transactions.len() == 2);
@@ -327,7 +351,8 @@ fn a_function_call_key_signs_only_what_it_may() {
         &mut chain,
     );
     assert_eq!(answer["status"], json!({"SuccessValue": ""}));
-    assert!(allowance(&chain) < before, "fees come out of the allowance");
+    // What was burnt comes out of the allowance; the unused gas comes back into it.
+    assert_eq!(allowance(&chain), before - total_burnt(&answer));
     // An allowance too small for the fees.
     if let Some(account) = chain.accounts.iter_mut().find(|a| a.id == "alice.mock") {
         if let Permission::FunctionCall { allowance, .. } = &mut account.keys[1].permission {
@@ -749,7 +774,11 @@ fn contracts_in_rust_see_the_call_keep_state_log_and_fail() {
             Ok(n.to_string().into_bytes())
         })
         .method("get", |call| Ok(call.read(b"n").unwrap_or(b"0").to_vec()))
-        .method("fail", |_| Err("nothing to do".into()));
+        .method("fail", |call| {
+            call.write(b"n", b"999");
+            Err("nothing to do".into())
+        })
+        .method("explode", |_| panic!("a bug in the contract"));
     node.deploy("counter.mock", counter.clone());
     node.with_chain(|chain| {
         let call = |method: &str, deposit: u128| {
@@ -780,6 +809,22 @@ fn contracts_in_rust_see_the_call_keep_state_log_and_fail() {
             json!({"FunctionCallError": {"ExecutionError": "Smart contract panicked: nothing to do"}})
         );
         assert_eq!(balance(chain, "alice.mock"), alice - total_burnt(&answer));
+        assert_eq!(
+            chain.account("counter.mock").unwrap().state.get(&b"n"[..]).map(Vec::as_slice),
+            Some(&b"1"[..]),
+            "a failed call's writes are undone"
+        );
+        // A Rust panic in a method is the contract's panic, and the chain goes on.
+        let head = chain.head();
+        let answer = run(&chain.sign("alice.mock", "counter.mock", vec![call("explode", 0)]), chain);
+        assert_eq!(
+            failure_kind(&answer),
+            json!({"FunctionCallError": {"ExecutionError": "Smart contract panicked: a bug in the contract"}})
+        );
+        assert_eq!(chain.account("counter.mock").unwrap().state.get(&b"n"[..]).map(Vec::as_slice), Some(&b"1"[..]));
+        assert!(chain.head() > head && chain.block_hash(chain.head()) != chain.block_hash(head));
+        let account = chain.account("counter.mock").unwrap();
+        assert!(chain.view_call(account, "explode", b"{}").unwrap_err().0.contains("a bug in the contract"));
         // Too little gas: all of it burnt, nothing changed.
         let starved = Action::function_call("increment", b"{}".to_vec(), NearGas::from_gas(1), NearToken::from_yoctonear(0));
         let answer = run(&chain.sign("alice.mock", "counter.mock", vec![starved]), chain);
@@ -816,6 +861,7 @@ fn a_delegate_action_runs_its_actions_as_the_sender() {
         .sign(&bob)
     };
     let bob_balance = balance(&chain, "bob.mock");
+    let relayer = balance(&chain, "alice.mock");
     let signed = chain.sign(
         "alice.mock",
         "bob.mock",
@@ -836,6 +882,11 @@ fn a_delegate_action_runs_its_actions_as_the_sender() {
     assert_eq!(inner["predecessor_id"], "bob.mock");
     assert_eq!(inner["receipt"]["Action"]["signer_id"], "alice.mock");
     assert_eq!(balance(&chain, "bob.mock"), bob_balance);
+    // The relayer pays what was burnt, in both receipts, and gets the rest back.
+    assert_eq!(
+        balance(&chain, "alice.mock"),
+        relayer - total_burnt(&answer)
+    );
     assert_eq!(
         chain.account("bob.mock").unwrap().keys[0].nonce,
         bob_nonce + 1

@@ -345,3 +345,93 @@ async fn a_script_starts_with_the_next_request() {
     client.call::<methods::HealthMethod>(()).await.unwrap();
     assert_eq!(node.requests().len(), 4);
 }
+
+/// One connection carries request after request, pipelined ones too; a body the server
+/// cannot delimit (chunked, too large, a length that is no number) is refused and the
+/// connection closed, so that none of its bytes is read as a request.
+#[tokio::test]
+async fn connections_stay_open_and_bodies_are_delimited() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = MockNode::start().await;
+    let address = server.url().trim_start_matches("http://").to_owned();
+    let request = |id: u32| {
+        let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"health","params":[]}}"#);
+        format!(
+            "POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+            body.len()
+        )
+    };
+    let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+    // Two at once, then a third on the same connection.
+    stream
+        .write_all(format!("{}{}", request(1), request(2)).as_bytes())
+        .await
+        .unwrap();
+    stream.write_all(request(3).as_bytes()).await.unwrap();
+    let mut seen = String::new();
+    let mut buf = [0u8; 4096];
+    while seen.matches("HTTP/1.1 200").count() < 3 {
+        let n = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut buf))
+            .await
+            .expect("answers within the deadline")
+            .unwrap();
+        assert!(n > 0, "closed early: {seen}");
+        seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    assert!(seen.contains("connection: keep-alive"), "{seen}");
+    for id in [1, 2, 3] {
+        assert!(seen.contains(&format!(r#""id":{id}"#)), "{seen}");
+    }
+    assert_eq!(server.requests_for("health").len(), 3);
+
+    for (head, status) in [
+        ("transfer-encoding: chunked\r\n", "411"),
+        ("content-length: 99999999999\r\n", "413"),
+        ("content-length: ten\r\n", "400"),
+    ] {
+        let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
+        let smuggled = request(9);
+        let raw = format!("POST / HTTP/1.1\r\nhost: x\r\n{head}\r\n{smuggled}");
+        stream.write_all(raw.as_bytes()).await.unwrap();
+        let mut answer = Vec::new();
+        tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer))
+            .await
+            .expect("the server closes the connection")
+            .unwrap();
+        let answer = String::from_utf8_lossy(&answer);
+        assert!(
+            answer.starts_with(&format!("HTTP/1.1 {status}")),
+            "{head}: {answer}"
+        );
+        assert_eq!(
+            answer.matches("HTTP/1.1").count(),
+            1,
+            "nothing after: {answer}"
+        );
+    }
+    assert_eq!(
+        server.requests_for("health").len(),
+        3,
+        "no smuggled request was answered"
+    );
+}
+
+/// A node that keeps its last requests only still counts every one.
+#[tokio::test]
+async fn a_node_can_keep_only_its_last_requests() {
+    let node = MockNode::new();
+    node.keep_requests(2);
+    node.inject(FaultRule::new(Fault::status(503)).nth_request(4));
+    let client = Client::builder()
+        .transport(node.clone())
+        .retry(RetryPolicy::none())
+        .build()
+        .unwrap();
+    for _ in 0..3 {
+        client.call::<methods::StatusMethod>(()).await.unwrap();
+    }
+    assert_eq!(node.requests().len(), 2);
+    // The fourth request is still the fourth.
+    assert!(client.call::<methods::StatusMethod>(()).await.is_err());
+    assert_eq!(node.requests().len(), 2);
+}

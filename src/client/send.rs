@@ -337,7 +337,7 @@ impl Client {
                 Some(TxExecutionStatus::None),
             )
             .await;
-        matches!(status, Err(e) if unknown_transaction(&e))
+        matches!(status, Err(e) if unknown_transaction(&e) || never_observed(&e))
     }
 
     /// The nonce and block hash for the signer's next transaction: counted locally when

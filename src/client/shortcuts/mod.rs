@@ -642,7 +642,8 @@ impl Client {
         let at = self.at(BlockReference::from(first.block_hash));
         let mut seen = std::collections::HashSet::new();
         while let Some(cursor) = first.value.last_key.take() {
-            if !seen.insert(cursor.clone()) || seen.len() > MAX_KEY_PAGES {
+            // The first page was one; each cursor seen is one more.
+            if !seen.insert(cursor.clone()) || seen.len() >= MAX_KEY_PAGES {
                 return Err(Error::UnexpectedAnswer {
                     method: methods::QueryMethod::NAME,
                     message: format!(
@@ -715,11 +716,11 @@ impl Client {
     }
 }
 
-/// The view a `query` shortcut asked for, or a decoding error naming what came instead.
 /// The most pages of access keys [`Client::view_access_key_list`] reads.
 #[cfg(near_rpc_spec_ge = "nearcore_0_38_0")]
 pub const MAX_KEY_PAGES: usize = 10_000;
 
+/// The view a `query` shortcut asked for, or a decoding error naming what came instead.
 fn view_as<T>(
     answer: AtBlock<RpcQueryResponseKind>,
     pick: impl FnOnce(RpcQueryResponseKind) -> Option<T>,
