@@ -831,9 +831,35 @@ fn view_at(chain: &Chain, params: &Value, kind: &str, height: u64) -> Result<Val
             }
         }
         "view_access_key_list" => {
-            let keys: Vec<Value> = account
-                .keys
+            // nearcore 0.38 pages the list when asked to (`limit`, after the cursor
+            // `after_key`, a key the page before ended at); the cursor is the key.
+            let after = params["after_key"].as_str();
+            let limit = match &params["limit"] {
+                Value::Null => usize::MAX,
+                limit => limit
+                    .as_u64()
+                    .and_then(|l| usize::try_from(l).ok())
+                    .ok_or_else(|| RpcError::parse("`limit` is not a count"))?,
+            };
+            let mut keys: Vec<&crate::chain::Key> = account.keys.iter().collect();
+            keys.sort_by_key(|k| k.public_key.to_string());
+            let start = match after {
+                Some(cursor) => keys
+                    .iter()
+                    .position(|k| k.public_key.to_string() == cursor)
+                    .map(|i| i + 1)
+                    .ok_or_else(|| RpcError::parse(format!("unknown `after_key` {cursor}")))?,
+                None if params["limit"].is_null() => {
+                    // Unpaged, in the account's own order, as nodes before 0.38 answer.
+                    keys = account.keys.iter().collect();
+                    0
+                }
+                None => 0,
+            };
+            let page: Vec<Value> = keys
                 .iter()
+                .skip(start)
+                .take(limit)
                 .map(|k| {
                     json!({
                         "public_key": k.public_key.to_string(),
@@ -841,7 +867,14 @@ fn view_at(chain: &Chain, params: &Value, kind: &str, height: u64) -> Result<Val
                     })
                 })
                 .collect();
-            json!({ "keys": keys })
+            let mut list = json!({ "keys": page });
+            let shown = start.saturating_add(limit.min(keys.len()));
+            if shown < keys.len() {
+                if let Some(last) = keys.get(shown.saturating_sub(1)) {
+                    list["last_key"] = json!(last.public_key.to_string());
+                }
+            }
+            list
         }
         "call_function" => {
             if account.code.is_none() {

@@ -581,3 +581,68 @@ fn node_info_compares_the_node_with_the_bindings() {
         assert!(info.verdict().starts_with(&expected), "{info}");
     });
 }
+
+// nearcore 0.38 pages access key lists.
+near_rpc::if_spec_ge_nearcore_0_38_0! {
+    /// One page at a time from the mock node (`limit`, `after_key`), and the whole list
+    /// read page by page at the first page's block; a node that hands out a cursor again
+    /// is an error, not a loop.
+    #[tokio::test]
+    async fn access_key_lists_come_in_pages() {
+        use near_rpc_mock::{MockNode, Reply};
+        let node = MockNode::new();
+        let client = node.client();
+        let first = client.view_access_key_page("alice.mock", None, Some(1)).await.unwrap();
+        assert_eq!(first.value.keys.len(), 1);
+        let cursor = first.value.last_key.clone().expect("a second page");
+        let second = client
+            .view_access_key_page("alice.mock", Some(cursor), Some(1))
+            .await
+            .unwrap();
+        assert_eq!(second.value.keys.len(), 1);
+        assert_eq!(second.value.last_key, None, "alice.mock has two keys");
+        assert_ne!(first.value.keys[0].public_key, second.value.keys[0].public_key);
+
+        // A node that pages by itself: one key per page, three pages.
+        let paged = MockNode::new();
+        let at = paged.with_chain(|c| c.block_hash(c.head()).to_string());
+        let keys: Vec<String> = (0..3)
+            .map(|i| near_rpc_mock::chain::public_key(&format!("key {i}")).to_string())
+            .collect();
+        let served = keys.clone();
+        let block = at.clone();
+        paged.on("query", move |params| {
+            let after = params["after_key"].as_str();
+            let i = after.map_or(0, |a| served.iter().position(|k| k == a).unwrap() + 1);
+            let mut page = json!({
+                "keys": [{"public_key": served[i], "access_key": {"nonce": 1, "permission": "FullAccess"}}],
+                "block_height": 120, "block_hash": block
+            });
+            if i + 1 < served.len() {
+                page["last_key"] = json!(served[i]);
+            }
+            Reply::Result(page)
+        });
+        let list = paged.client().view_access_key_list("alice.mock").await.unwrap();
+        let got: Vec<String> = list.value.keys.iter().map(|k| k.public_key.to_string()).collect();
+        assert_eq!(got, keys);
+        assert_eq!(list.value.last_key, None);
+        let asked = paged.requests_for("query");
+        assert_eq!(asked.len(), 3);
+        assert_eq!(asked[0].params["finality"], "final");
+        for later in &asked[1..] {
+            assert_eq!(later.params["block_id"], json!(at), "every page at the first one's block");
+        }
+
+        // The same cursor again: an error naming it.
+        let looping = MockNode::new();
+        looping.on("query", |_| {
+            Reply::Result(json!({
+                "keys": [], "last_key": "again", "block_height": 120,
+                "block_hash": "11111111111111111111111111111111"
+            }))
+        });
+        let error = looping.client().view_access_key_list("alice.mock").await.unwrap_err();
+        assert!(error.to_string().contains("did not end"), "{error}");
+    }
+}
