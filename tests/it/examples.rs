@@ -558,3 +558,55 @@ fn the_readme_comparison_shows_these_snippets_with_their_line_counts() {
         "README.md compares more tasks than this file"
     );
 }
+
+/// The README's count of the opt-out run (`NEAR_RPC_SKIP_SHARED=1`) is this binary's:
+/// its tests, less those marked to be ignored without the upstream data. Checked in the
+/// default build, the one the README's command makes.
+#[test]
+#[cfg(near_rpc_default_spec)]
+fn the_readme_counts_the_opt_out_run() {
+    let listed = Command::new(std::env::current_exe().expect("this test binary"))
+        .args(["--list", "--format", "terse"])
+        .output()
+        .expect("the test binary lists its tests");
+    let total = String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .filter(|l| l.ends_with(": test"))
+        .count();
+    fn marked(dir: &Path) -> usize {
+        std::fs::read_dir(dir)
+            .expect("tests/it")
+            .map(|entry| entry.expect("entry").path())
+            .map(|path| {
+                if path.is_dir() {
+                    marked(&path)
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    std::fs::read_to_string(&path)
+                        .expect("a test source")
+                        .lines()
+                        .filter(|l| {
+                            l.trim_start()
+                                .starts_with("#[cfg_attr(near_rpc_skip_shared, ignore")
+                        })
+                        .count()
+                } else {
+                    0
+                }
+            })
+            .sum()
+    }
+    let ignored = marked(&root().join("tests/it"));
+    assert!(
+        total > ignored && ignored > 0,
+        "{total} tests, {ignored} marked"
+    );
+    let expected = format!(
+        "`{} passed; 0 failed; {ignored} ignored` in `tests/it`",
+        total - ignored
+    );
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    assert!(
+        readme.contains(&expected),
+        "README.md should say {expected}"
+    );
+}
