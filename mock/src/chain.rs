@@ -453,6 +453,8 @@ pub(crate) struct SealedBlock {
     pub(crate) hash: CryptoHash,
     pub(crate) lite: LightClientBlockLiteView,
     pub(crate) leaves: Vec<(CryptoHash, CryptoHash)>,
+    /// The state changes of the block, as nearcore's `StateChangeWithCauseView`s.
+    pub(crate) changes: Vec<Value>,
 }
 
 /// The whole chain state.
@@ -475,6 +477,8 @@ pub struct Chain {
     pub(crate) blocks: Vec<SealedBlock>,
     /// Outcome leaves of the block being produced.
     pub(crate) producing: Vec<(CryptoHash, CryptoHash)>,
+    /// State changes of the block being produced.
+    pub(crate) changing: Vec<Value>,
 }
 
 impl Default for Chain {
@@ -524,6 +528,7 @@ impl Chain {
             due: Vec::new(),
             blocks: Vec::new(),
             producing: Vec::new(),
+            changing: Vec::new(),
         };
         chain.register(status_message);
         chain.seal_block(GENESIS_HEIGHT);

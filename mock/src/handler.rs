@@ -398,17 +398,26 @@ fn answer(chain: &mut Chain, method: &str, params: &Value) -> Answer {
             "cold_head_height": null,
             "hot_db_kind": "RPC"
         })),
-        "changes" | "EXPERIMENTAL_changes" | "EXPERIMENTAL_changes_in_block" => {
+        "changes" | "EXPERIMENTAL_changes" => {
             let height = block_height(chain, params)?;
-            Ok(json!({ "block_hash": chain.block_hash(height).to_string(), "changes": [] }))
+            let changes = changes_of(chain, height, params)?;
+            Ok(json!({ "block_hash": chain.block_hash(height).to_string(), "changes": changes }))
+        }
+        "EXPERIMENTAL_changes_in_block" => {
+            let height = block_height(chain, params)?;
+            Ok(json!({
+                "block_hash": chain.block_hash(height).to_string(),
+                "changes": touched(chain, height)
+            }))
         }
         // The spec names the list `changes`; newer nodes send `block_effects`: both.
         "block_effects" => {
             let height = block_height(chain, params)?;
+            let touched = touched(chain, height);
             Ok(json!({
                 "block_hash": chain.block_hash(height).to_string(),
-                "changes": [],
-                "block_effects": []
+                "changes": touched,
+                "block_effects": touched
             }))
         }
         "query" => query(chain, params),
@@ -551,6 +560,92 @@ fn unknown_transaction(hash: &CryptoHash) -> RpcError {
         json!({ "requested_transaction_hash": hash.to_string() }),
         format!("Transaction {hash} doesn't exist"),
     )
+}
+
+/// The state changes of the block at `height` that `params` ask for (`changes_type`
+/// with `account_ids`, `keys` or `key_prefix_base64`), as `EXPERIMENTAL_changes` answers.
+fn changes_of(chain: &Chain, height: u64, params: &Value) -> Result<Vec<Value>, RpcError> {
+    let kind = str_param(params, "changes_type")?;
+    let ids = |name: &str| -> Result<Vec<String>, RpcError> {
+        serde_json::from_value(params[name].clone())
+            .map_err(|e| RpcError::parse(format!("invalid `{name}`: {e}")))
+    };
+    let types: &[&str] = match kind {
+        "account_changes" => &["account_update", "account_deletion"],
+        "single_access_key_changes" | "all_access_key_changes" => {
+            &["access_key_update", "access_key_deletion"]
+        }
+        "data_changes" => &["data_update", "data_deletion"],
+        "contract_code_changes" => &["contract_code_update", "contract_code_deletion"],
+        other => {
+            return Err(RpcError::parse(format!(
+                "unknown variant `{other}` of `changes_type`"
+            )))
+        }
+    };
+    let wanted: Vec<(String, Option<String>)> = if kind == "single_access_key_changes" {
+        params["keys"]
+            .as_array()
+            .ok_or_else(|| RpcError::parse("missing field `keys`"))?
+            .iter()
+            .map(|k| {
+                let id = k["account_id"].as_str().unwrap_or_default().to_owned();
+                (id, k["public_key"].as_str().map(str::to_owned))
+            })
+            .collect()
+    } else {
+        ids("account_ids")?
+            .into_iter()
+            .map(|id| (id, None))
+            .collect()
+    };
+    let prefix = match params.get("key_prefix_base64").and_then(Value::as_str) {
+        Some(prefix) => BASE64
+            .decode(prefix)
+            .map_err(|e| RpcError::parse(format!("invalid `key_prefix_base64`: {e}")))?,
+        None => Vec::new(),
+    };
+    let block = chain.sealed(height);
+    Ok(block
+        .changes
+        .iter()
+        .filter(|c| types.contains(&c["type"].as_str().unwrap_or_default()))
+        .filter(|c| {
+            let change = &c["change"];
+            wanted.iter().any(|(id, key)| {
+                change["account_id"] == json!(id)
+                    && key
+                        .as_ref()
+                        .is_none_or(|k| change["public_key"] == json!(k))
+            })
+        })
+        .filter(|c| {
+            c["change"]["key_base64"]
+                .as_str()
+                .and_then(|k| BASE64.decode(k).ok())
+                .is_none_or(|k| k.starts_with(&prefix))
+        })
+        .cloned()
+        .collect())
+}
+
+/// What the block at `height` touched, once per account and kind, as
+/// `EXPERIMENTAL_changes_in_block` answers.
+fn touched(chain: &Chain, height: u64) -> Vec<Value> {
+    let mut touched: Vec<Value> = Vec::new();
+    for change in &chain.sealed(height).changes {
+        let kind = match change["type"].as_str().unwrap_or_default() {
+            "account_update" | "account_deletion" => "account_touched",
+            "access_key_update" | "access_key_deletion" => "access_key_touched",
+            "data_update" | "data_deletion" => "data_touched",
+            _ => "contract_code_touched",
+        };
+        let entry = json!({"type": kind, "account_id": change["change"]["account_id"]});
+        if !touched.contains(&entry) {
+            touched.push(entry);
+        }
+    }
+    touched
 }
 
 /// Why the mock has no execution proof of a chunk: its block is unknown, its shard is

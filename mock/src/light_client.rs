@@ -92,6 +92,7 @@ impl Chain {
     /// its outcome root, its place in the block Merkle tree, its hash.
     pub(crate) fn seal_block(&mut self, height: u64) {
         let leaves = std::mem::take(&mut self.producing);
+        let changes = std::mem::take(&mut self.changing);
         let only: Vec<CryptoHash> = leaves.iter().map(|(_, l)| *l).collect();
         let outcome_root = CryptoHash::hash_bytes(&merkle(&only, None).0 .0);
         let hashes: Vec<CryptoHash> = self.blocks.iter().map(|b| b.hash).collect();
@@ -117,7 +118,12 @@ impl Chain {
             prev_block_hash: prev,
         };
         let hash = verify::block_hash(&lite).expect("the mock's timestamps are numbers");
-        self.blocks.push(SealedBlock { hash, lite, leaves });
+        self.blocks.push(SealedBlock {
+            hash,
+            lite,
+            leaves,
+            changes,
+        });
     }
 
     /// The block at `height` (genesis below it, the head above it).

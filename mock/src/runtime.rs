@@ -370,8 +370,14 @@ impl Chain {
         // local receipts), then those that came from earlier blocks.
         let mut local = Vec::new();
         for pending in pool {
+            let before = self.accounts.clone();
+            let cause =
+                json!({"type": "transaction_processing", "tx_hash": pending.tx.to_string()});
             match self.charge(&pending.signed, true) {
-                Ok(send_gas) => local.extend(self.include(pending, send_gas, height)),
+                Ok(send_gas) => {
+                    self.note_changes(&before, cause);
+                    local.extend(self.include(pending, send_gas, height));
+                }
                 // No longer valid (its nonce taken, its balance spent): dropped.
                 Err(_) => self.transactions.retain(|t| t.hash != pending.tx),
             }
@@ -381,7 +387,11 @@ impl Chain {
             .partition(|r| r.at <= height);
         self.due = later;
         for receipt in local.into_iter().chain(due) {
+            let before = self.accounts.clone();
+            let cause =
+                json!({"type": "receipt_processing", "receipt_hash": receipt.id.to_string()});
             self.execute(receipt, height);
+            self.note_changes(&before, cause);
         }
         self.seal_block(height);
     }
@@ -423,6 +433,111 @@ impl Chain {
             },
         );
         self.schedule(receipt, height)
+    }
+
+    /// Records, for the block being produced, how the state differs from `before`, as
+    /// nearcore reports it (`EXPERIMENTAL_changes`): accounts, keys, data and code
+    /// updated or deleted, with their cause.
+    fn note_changes(&mut self, before: &[Account], cause: Value) {
+        let mut changes = Vec::new();
+        let mut change = |kind: &str, body: Value| {
+            changes.push(json!({"cause": cause, "type": kind, "change": body}));
+        };
+        let find = |accounts: &[Account], id: &str| accounts.iter().position(|a| a.id == id);
+        let mut ids: Vec<&str> = before.iter().map(|a| a.id.as_str()).collect();
+        ids.extend(self.accounts.iter().map(|a| a.id.as_str()));
+        ids.sort_unstable();
+        ids.dedup();
+        for id in ids {
+            let old = find(before, id).map(|i| &before[i]);
+            let new = find(&self.accounts, id).map(|i| &self.accounts[i]);
+            let Some(new) = new else {
+                if let Some(old) = old {
+                    change("account_deletion", json!({"account_id": id}));
+                    for key in &old.keys {
+                        let key = key.public_key.to_string();
+                        change(
+                            "access_key_deletion",
+                            json!({"account_id": id, "public_key": key}),
+                        );
+                    }
+                    for k in old.state.keys() {
+                        change(
+                            "data_deletion",
+                            json!({"account_id": id, "key_base64": crate::chain::b64(k)}),
+                        );
+                    }
+                    if old.code.is_some() {
+                        change("contract_code_deletion", json!({"account_id": id}));
+                    }
+                }
+                continue;
+            };
+            let unchanged = old.is_some_and(|o| {
+                o.amount == new.amount
+                    && o.locked == new.locked
+                    && o.code == new.code
+                    && o.storage_usage() == new.storage_usage()
+            });
+            if !unchanged {
+                let mut view = self.account_view(new);
+                view["account_id"] = json!(id);
+                change("account_update", view);
+            }
+            for key in &new.keys {
+                let was = old.and_then(|o| o.key(&key.public_key));
+                if was.is_none_or(|w| w.nonce != key.nonce || w.permission != key.permission) {
+                    change(
+                        "access_key_update",
+                        json!({
+                            "account_id": id,
+                            "public_key": key.public_key.to_string(),
+                            "access_key": self.access_key_view(key)
+                        }),
+                    );
+                }
+            }
+            for key in old.map(|o| o.keys.as_slice()).unwrap_or_default() {
+                if new.key(&key.public_key).is_none() {
+                    let key = key.public_key.to_string();
+                    change(
+                        "access_key_deletion",
+                        json!({"account_id": id, "public_key": key}),
+                    );
+                }
+            }
+            for (k, v) in &new.state {
+                if old.and_then(|o| o.state.get(k)) != Some(v) {
+                    change(
+                        "data_update",
+                        json!({
+                            "account_id": id,
+                            "key_base64": crate::chain::b64(k),
+                            "value_base64": crate::chain::b64(v)
+                        }),
+                    );
+                }
+            }
+            for k in old
+                .map(|o| o.state.keys().collect::<Vec<_>>())
+                .unwrap_or_default()
+            {
+                if !new.state.contains_key(k) {
+                    change(
+                        "data_deletion",
+                        json!({"account_id": id, "key_base64": crate::chain::b64(k)}),
+                    );
+                }
+            }
+            if new.code.is_some() && old.is_none_or(|o| o.code != new.code) {
+                let code = new.code.as_deref().map(crate::chain::b64);
+                change(
+                    "contract_code_update",
+                    json!({"account_id": id, "code_base64": code}),
+                );
+            }
+        }
+        self.changing.extend(changes);
     }
 
     /// Adds a receipt to its transaction; returns it if it is due in this block, else

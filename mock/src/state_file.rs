@@ -143,6 +143,9 @@ struct ReceiptFile {
 struct BlockFile {
     hash: CryptoHash,
     outcomes: Vec<CryptoHash>,
+    /// Its state changes (`EXPERIMENTAL_changes`), as nodes show them.
+    #[serde(default)]
+    changes: Vec<Value>,
 }
 
 fn amount(text: &str, what: &str) -> Result<u128, StateError> {
@@ -173,6 +176,7 @@ impl Chain {
                 .map(|b| BlockFile {
                     hash: b.hash,
                     outcomes: b.leaves.iter().map(|(id, _)| *id).collect(),
+                    changes: b.changes.clone(),
                 })
                 .collect(),
         };
@@ -280,6 +284,7 @@ impl Chain {
                 })?;
                 chain.add_leaf(outcome);
             }
+            chain.changing = block.changes.clone();
             chain.seal_block(height);
             let sealed = chain.block_hash(height);
             if sealed != block.hash {

@@ -1129,3 +1129,107 @@ async fn concurrent_signers_lose_no_update() {
     assert_eq!(executed, hashes);
     assert!(!hashes.is_empty());
 }
+
+/// The raw answer of `node` to one request.
+async fn ask(node: &MockNode, method: &'static str, params: Value) -> Value {
+    use near_rpc::client::transport::{RpcRequest, Transport};
+    let body = json!({"jsonrpc": "2.0", "id": "1", "method": method, "params": params});
+    let request = RpcRequest::new(method, 1, serde_json::to_vec(&body).unwrap(), false);
+    let response = node.send(request).await.expect("the mock answers");
+    serde_json::from_slice(&response.body).unwrap()
+}
+
+/// What a transaction changed is what `EXPERIMENTAL_changes` and
+/// `EXPERIMENTAL_changes_in_block` report, at the blocks its outcomes name, with causes.
+#[tokio::test]
+async fn state_changes_are_reported_where_they_happened() {
+    let node = MockNode::new();
+    let (tx, set) = node.with_chain(|chain| {
+        let tx = chain.sign("alice.mock", "bob.mock", vec![Action::transfer(near(1))]);
+        run(&tx, chain);
+        let call = Action::function_call(
+            "set_status",
+            br#"{"message":"changed"}"#.to_vec(),
+            NearGas::from_tgas(10),
+            NearToken::from_yoctonear(0),
+        );
+        let set = chain.sign("alice.mock", chain::CONTRACT, vec![call]);
+        run(&set, chain);
+        (tx.hash(), set.hash())
+    });
+    let (tx_height, receipt_height, receipt, bob) = node.with_chain(|chain| {
+        let t = chain.transaction(&tx).unwrap();
+        (
+            t.outcomes[0].height,
+            t.outcomes[1].height,
+            t.outcomes[1].id,
+            balance(chain, "bob.mock"),
+        )
+    });
+    let changes = ask(
+        &node,
+        "EXPERIMENTAL_changes",
+        json!({"block_id": receipt_height, "changes_type": "account_changes", "account_ids": ["bob.mock"]}),
+    )
+    .await;
+    let changes = changes["result"]["changes"].as_array().unwrap().clone();
+    assert_eq!(changes.len(), 1, "{changes:?}");
+    assert_eq!(changes[0]["type"], "account_update");
+    assert_eq!(changes[0]["change"]["amount"], bob.to_string());
+    assert_eq!(
+        changes[0]["cause"],
+        json!({"type": "receipt_processing", "receipt_hash": receipt.to_string()})
+    );
+    // The signer was charged where the transaction was included.
+    let charged = ask(
+        &node,
+        "changes",
+        json!({"block_id": tx_height, "changes_type": "account_changes", "account_ids": ["alice.mock"]}),
+    )
+    .await;
+    assert_eq!(
+        charged["result"]["changes"][0]["cause"],
+        json!({"type": "transaction_processing", "tx_hash": tx.to_string()})
+    );
+    let touched = ask(
+        &node,
+        "EXPERIMENTAL_changes_in_block",
+        json!({"block_id": receipt_height}),
+    )
+    .await;
+    assert!(
+        touched["result"]["changes"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"type": "account_touched", "account_id": "bob.mock"})),
+        "{touched}"
+    );
+    // The contract's storage, by key prefix.
+    let call_height = node.with_chain(|chain| chain.transaction(&set).unwrap().outcomes[1].height);
+    let data = ask(
+        &node,
+        "EXPERIMENTAL_changes",
+        json!({"block_id": call_height, "changes_type": "data_changes", "account_ids": [chain::CONTRACT], "key_prefix_base64": "YWxpY2U="}),
+    )
+    .await;
+    assert_eq!(
+        data["result"]["changes"][0]["type"], "data_update",
+        "{data}"
+    );
+    assert_eq!(
+        data["result"]["changes"][0]["change"]["key_base64"],
+        "YWxpY2UubW9jaw=="
+    );
+    assert_eq!(
+        data["result"]["changes"][0]["change"]["value_base64"],
+        "Y2hhbmdlZA=="
+    );
+    // A block without changes has none.
+    let quiet = ask(
+        &node,
+        "EXPERIMENTAL_changes_in_block",
+        json!({"block_id": chain::GENESIS_HEIGHT}),
+    )
+    .await;
+    assert_eq!(quiet["result"]["changes"], json!([]));
+}
