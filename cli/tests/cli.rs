@@ -1119,21 +1119,11 @@ fn views_against_the_mock_node() {
     assert_exit(&out, 3);
 }
 
-/// A 1 yoctoNEAR transfer from bob.mock to alice.mock with `nonce`, signed with bob's
-/// key against the mock chain's head as it starts.
-fn mock_transfer(nonce: u64) -> near_rpc::tx::SignedTransaction {
-    use near_rpc::tx::{Action, Transaction};
-    use near_rpc_mock::chain;
-    let chain = chain::Chain::new();
-    Transaction::new(
-        "bob.mock".parse().unwrap(),
-        chain::public_key("bob.mock"),
-        nonce,
-        "alice.mock".parse().unwrap(),
-        chain.block_hash(chain.head()),
-        vec![Action::transfer(near_rpc::NearToken::from_yoctonear(1))],
-    )
-    .sign(&chain::secret_key("bob.mock"))
+/// A 1 yoctoNEAR transfer from bob.mock to alice.mock, signed as a client would for the
+/// mock chain as it starts.
+fn mock_transfer() -> near_rpc::tx::SignedTransaction {
+    let transfer = near_rpc::tx::Action::transfer(near_rpc::NearToken::from_yoctonear(1));
+    near_rpc_mock::Chain::new().sign("bob.mock", "alice.mock", vec![transfer])
 }
 
 #[test]
@@ -1173,7 +1163,7 @@ fn calls_against_the_mock_node() {
     let out = mock(&[
         "send-tx",
         "--base64",
-        &mock_transfer(2).to_base64(),
+        &mock_transfer().to_base64(),
         "--wait-until",
         "Included_Final",
     ]);
@@ -1184,7 +1174,7 @@ fn calls_against_the_mock_node() {
     let dir = std::env::temp_dir().join(format!("near-rpc-send-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("tx.borsh");
-    std::fs::write(&file, mock_transfer(2).to_borsh()).unwrap();
+    std::fs::write(&file, mock_transfer().to_borsh()).unwrap();
     let out = mock(&["send-tx", "--file", file.to_str().unwrap()]);
     assert_exit(&out, 0);
     assert_eq!(out.json()["status"], json!({"SuccessValue": ""}), "{out:?}");

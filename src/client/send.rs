@@ -160,14 +160,8 @@ pub(crate) fn invalid_tx_error(
             Ok(known) => Some(known),
         }
     };
-    // Read through its JSON: the variant holds its `info` as a tuple in some spec
-    // versions and as a named field in others.
     let info = match &error.cause {
-        crate::ErrorCause::Handler(cause @ RpcTransactionError::InvalidTransaction { .. }) => {
-            serde_json::to_value(cause)
-                .ok()
-                .and_then(|v| from(&v["info"]))
-        }
+        crate::ErrorCause::Handler(RpcTransactionError::InvalidTransaction(info)) => from(info),
         _ => None,
     };
     info.or_else(|| error.data.as_ref().and_then(from))
@@ -198,7 +192,7 @@ fn fate(error: &Error<RpcTransactionError>) -> Fate {
     };
     match &rpc.cause {
         crate::ErrorCause::RequestValidation(_) => Fate::NotProcessed,
-        crate::ErrorCause::Handler(RpcTransactionError::InvalidTransaction { .. })
+        crate::ErrorCause::Handler(RpcTransactionError::InvalidTransaction(_))
         | crate::ErrorCause::Missing => match invalid_tx_error(rpc) {
             Some(InvalidTxError::InvalidNonce { ak_nonce, .. }) => Fate::InvalidNonce(ak_nonce),
             Some(InvalidTxError::Expired) => Fate::Expired,

@@ -261,19 +261,10 @@ fn every_example_is_run() {
 /// A 1 yoctoNEAR transfer from alice.mock to bob.mock, signed for a fresh mock node (the
 /// `send_tx` example's transaction "signed elsewhere").
 fn signed_by_alice() -> String {
-    use near_rpc::tx::{Action, Transaction};
-    let chain = Chain::new();
-    let key = near_rpc_mock::chain::secret_key("alice.mock");
-    Transaction::new(
-        "alice.mock".parse().unwrap(),
-        key.public_key(),
-        10,
-        "bob.mock".parse().unwrap(),
-        chain.block_hash(chain.head()),
-        vec![Action::transfer(near_rpc::NearToken::from_yoctonear(1))],
-    )
-    .sign(&key)
-    .to_base64()
+    let transfer = near_rpc::tx::Action::transfer(near_rpc::NearToken::from_yoctonear(1));
+    Chain::new()
+        .sign("alice.mock", "bob.mock", vec![transfer])
+        .to_base64()
 }
 
 #[test]

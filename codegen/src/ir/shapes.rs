@@ -396,12 +396,6 @@ impl Builder<'_> {
         {
             return true;
         }
-        let is_null = |arm: &Value| {
-            arm.get("type").and_then(Value::as_str) == Some("null")
-                || arm
-                    .get("enum")
-                    .is_some_and(|e| *e == serde_json::json!([null]))
-        };
         ["anyOf", "oneOf"].iter().any(|key| {
             schema
                 .get(*key)
