@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use near_rpc::client::Error;
+use near_rpc::client::{Error, ErrorKind};
 use near_rpc::decode::DecodeError;
 use near_rpc::ErrorWrapper;
 use serde::Serialize;
@@ -102,15 +102,11 @@ pub fn report<R: Serialize, E: Serialize + std::fmt::Debug>(
 /// when there is one. Every text in a client error went through the client's
 /// redaction, so no key a server echoed reaches the terminal.
 pub fn failure<E: Serialize + std::fmt::Debug>(error: Error<E>) -> Failure {
-    match error {
-        Error::Rpc {
-            method,
-            endpoint,
-            status,
-            error,
-            ..
-        } => {
-            if let Err(failure) = print_json(&*error) {
+    let method = error.method();
+    let endpoint = error.endpoint().unwrap_or("the node").to_owned();
+    match error.kind() {
+        ErrorKind::Rpc { status, error, .. } => {
+            if let Err(failure) = print_json(&**error) {
                 return failure;
             }
             Failure::new(
@@ -118,23 +114,17 @@ pub fn failure<E: Serialize + std::fmt::Debug>(error: Error<E>) -> Failure {
                 format!("`{method}` on {endpoint} failed (HTTP {status}): {error}"),
             )
         }
-        Error::Decode {
-            method,
-            endpoint,
-            status,
-            error,
-            ..
-        } => Failure::new(
+        ErrorKind::Decode { status, error, .. } => Failure::new(
             EXIT_DECODE,
             format!(
                 "cannot decode the response of `{method}` from {endpoint} (HTTP {status}) {}",
-                describe_decode_error(&error)
+                describe_decode_error(error)
             ),
         ),
-        error if error.is_usage() => Failure::usage(one_line(&error.to_string())),
+        _ if error.is_usage() => Failure::usage(one_line(&error.to_string())),
         // Transport failures, HTTP errors, refused redirects, wrong ids, deadlines, every
         // endpoint failing: the node could not be used.
-        error => Failure::new(EXIT_TRANSPORT, one_line(&error.to_string())),
+        _ => Failure::new(EXIT_TRANSPORT, one_line(&error.to_string())),
     }
 }
 
@@ -191,6 +181,7 @@ pub fn note(text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use near_rpc::client::{TransportError, TransportErrorKind};
     use near_rpc::ErrorCause;
     use serde_json::Value;
 
@@ -235,46 +226,54 @@ mod tests {
     #[test]
     fn client_errors_map_to_exit_codes() {
         let endpoint = "http://127.0.0.1:1/***".to_owned();
-        let http: Error<Value> = Error::Http {
-            method: "block",
-            endpoint: endpoint.clone(),
+        let error = |kind| Error::<Value>::new("block", Some(endpoint.clone()), kind);
+        let http = error(ErrorKind::Http {
             status: 503,
             body: "<html>\n<b>busy</b>\n</html>".into(),
             json: None,
             retry_after: None,
-        };
+        });
         let failure = report::<Value, Value>(Err(http)).unwrap_err();
         assert_eq!(failure.code, EXIT_TRANSPORT);
         assert!(!failure.message.contains('\n'), "{}", failure.message);
-        let large: Error<Value> = Error::TooLarge {
-            method: "block",
-            endpoint: endpoint.clone(),
+        let transport = |kind| {
+            error(ErrorKind::Transport(TransportError::new(
+                endpoint.as_str(),
+                kind,
+                "",
+            )))
+        };
+        let large = transport(TransportErrorKind::TooLarge {
             status: 200,
             limit: 10,
-        };
+        });
         assert_eq!(report::<Value, Value>(Err(large)).unwrap_err().code, 5);
-        let decode: Error<Value> = Error::Decode {
-            method: "block",
-            endpoint,
+        let decode = error(ErrorKind::Decode {
             status: 200,
             error: DecodeError::new("result.header.height", "invalid type"),
             body: String::new(),
-        };
+        });
         let failure = report::<Value, Value>(Err(decode)).unwrap_err();
         assert_eq!(failure.code, EXIT_DECODE);
         assert!(failure.message.contains("`result.header.height`"));
-        let encode: Error<Value> = Error::Encode {
-            method: "block",
-            message: "boom".into(),
-        };
+        let encode = Error::<Value>::new(
+            "block",
+            None,
+            ErrorKind::Encode {
+                message: "boom".into(),
+            },
+        );
         assert_eq!(report::<Value, Value>(Err(encode)).unwrap_err().code, 2);
-        let everywhere: Error<Value> = Error::AllEndpointsFailed {
-            method: "block",
-            failures: vec![Error::Deadline {
-                method: "block",
-                limit: std::time::Duration::from_secs(1),
-            }],
-        };
+        let too_big = transport(TransportErrorKind::RequestTooLarge {
+            size: 11,
+            limit: 10,
+        });
+        assert_eq!(report::<Value, Value>(Err(too_big)).unwrap_err().code, 2);
+        let deadline = transport(TransportErrorKind::Deadline {
+            limit: std::time::Duration::from_secs(1),
+        });
+        let everywhere =
+            Error::<Value>::new("block", None, ErrorKind::AllEndpointsFailed(vec![deadline]));
         assert_eq!(report::<Value, Value>(Err(everywhere)).unwrap_err().code, 5);
     }
 }

@@ -473,6 +473,7 @@ pub fn render(ty: &TypeExpr) -> String {
         TypeExpr::Named(name) => short(name),
         TypeExpr::Prim(p) => (*p).to_owned(),
         TypeExpr::Vec(inner) => format!("Vec<{}>", render(inner)),
+        TypeExpr::Array(inner, len) => format!("[{}; {len}]", render(inner)),
         TypeExpr::Option(inner) => format!("Option<{}>", render(inner)),
         TypeExpr::Map(inner) => format!("Map<String, {}>", render(inner)),
         TypeExpr::Tuple(items) => format!(
@@ -480,6 +481,7 @@ pub fn render(ty: &TypeExpr) -> String {
             items.iter().map(render).collect::<Vec<_>>().join(", ")
         ),
         TypeExpr::Value => "Value".into(),
+        TypeExpr::Object => "Map<String, Value>".into(),
         TypeExpr::Unit => "()".into(),
         TypeExpr::Generic(name, args) => {
             format!(

@@ -12,17 +12,24 @@
 //!    for rustdoc, and our corrections from `spec/patches/` applied;
 //! 3. [`ir`]: decide the Rust shape of every schema and method, fully typed (and validate
 //!    names and references);
-//! 4. [`emit`]: typify (pinned to 0.8.0) renders the IR's structs and newtypes from their
-//!    schemas, checked against the IR (their plain structs then get
-//!    `deserialize_struct!` instead of serde_derive's `Deserialize`); our own emitters
-//!    render enums, flattened alternatives, the envelope aliases and the method stubs;
-//!    schemas with a hand-written replacement are listed in [`handwritten`];
+//! 4. [`emit`]: render the IR, and nothing else: structs (with `deserialize_struct!`
+//!    instead of serde_derive's `Deserialize`) and newtypes, enums, flattened
+//!    alternatives, the envelope aliases and the method stubs; schemas with a
+//!    hand-written replacement are listed in [`handwritten`];
 //! 5. format with prettyplease;
 //! 6. [`mod@write`]: add the `@generated` header and write only files that changed.
 //!
 //! [`diff`] compares the IRs of two spec versions: what changed in the generated API,
 //! classified for semver. [`crosscheck`] compares the IRs of one version's OpenAPI and
 //! OpenRPC documents.
+//!
+//! # Why no typify
+//! typify 0.8 rendered the structs and newtypes before the first release, from
+//! their schemas: a second model of each struct beside the IR, checked against it by
+//! field names only, whose types could differ (fixed-length arrays were `[T; N]` in
+//! typify's structs and `Vec<T>` in the IR's enums). The IR now says everything the
+//! structs need, and `emit/structs.rs` renders them as typify did, so the API did not
+//! change; the generator lost typify and schemars from its build.
 //!
 //! # Why not progenitor
 //! progenitor was measured on this spec and rejected: it rejects the tuple `items` used

@@ -1,9 +1,10 @@
-//! What each item is called in Rust: types as typify spells them, method markers with a
+//! What each item is called in Rust: types in PascalCase, method markers with a
 //! `Method` suffix, fields with keywords avoided, variants never starting with a digit.
 
 use heck::{ToPascalCase, ToSnakeCase};
 
-/// The Rust name of a schema, spelled the way typify spells it so both emitters agree.
+/// The Rust name of a schema (the spelling typify used, so that no name changed when the
+/// generator stopped using it).
 pub fn rust_type_name(schema_name: &str) -> String {
     let cleaned = schema_name
         .replace('\'', "")
@@ -19,7 +20,7 @@ pub fn method_marker_name(wire: &str) -> String {
 }
 
 /// The name of a type hoisted out of property `wire` of `owner` (an inline object):
-/// `{Owner}{Property}`, as typify names such types.
+/// `{Owner}{Property}`.
 pub fn hoisted_name(owner: &str, wire: &str) -> String {
     format!("{owner}{}", rust_type_name(wire))
 }

@@ -1,5 +1,5 @@
-//! Stage 2: turn the OpenAPI 3.0 dialect into plain JSON schema that the IR builder and
-//! typify understand, apply our own corrections (`spec/patches/`), and clean doc text
+//! Stage 2: turn the OpenAPI 3.0 dialect into plain JSON schema that the IR builder
+//! understands, apply our own corrections (`spec/patches/`), and clean doc text
 //! (`doc_text.rs`).
 //!
 //! Every rewrite here is structural and version-independent, so the same code serves all

@@ -13,7 +13,7 @@ is set to `(block_height - 1) * 1e6` to avoid tx hash collision on access key re
 See <https://github.com/near/nearcore/issues/3779> for more details.*/
     pub nonce: u64,
     ///Defines permissions for this access key.
-    pub permission: crate::types::AccessKeyPermission,
+    pub permission: AccessKeyPermission,
 }
 crate::deserialize_struct!(
     AccessKey { nonce "nonce" required, permission "permission" required }
@@ -66,7 +66,7 @@ pub struct AccessKeyView {
     ///Current nonce; each transaction signed with this key must use a strictly greater value.
     pub nonce: u64,
     ///Access scope: full access, or a function-call permission with an optional allowance and method/receiver limits.
-    pub permission: crate::types::AccessKeyPermissionView,
+    pub permission: AccessKeyPermissionView,
 }
 crate::deserialize_struct!(
     AccessKeyView { nonce "nonce" required, permission "permission" required }
@@ -196,7 +196,7 @@ client to learn the nonce it must carry: there is no access key to query.*/
 uninitialized: it has no access keys, code or data until a
 `UniversalStateInit` arrives. Omitted for initialized accounts.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub state: ::std::option::Option<crate::types::AccountState>,
+    pub state: ::std::option::Option<AccountState>,
     /**Deprecated and unused. TODO(2271): remove.
 
 Default: `0`.*/
@@ -279,7 +279,7 @@ Action index is not defined if ActionError.kind is `ActionErrorKind::LackBalance
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub index: ::std::option::Option<u64>,
     ///The kind of ActionError happened
-    pub kind: crate::types::ActionErrorKind,
+    pub kind: ActionErrorKind,
 }
 crate::deserialize_struct!(ActionError { index "index" default, kind "kind" required });
 ///An action that adds key with public key associated
@@ -407,7 +407,7 @@ Default: `"0"`.*/
     pub timestamp: u64,
     pub timestamp_nanosec: ::std::string::String,
     pub total_supply: crate::NearToken,
-    pub validator_proposals: ::std::vec::Vec<crate::types::ValidatorStakeView>,
+    pub validator_proposals: ::std::vec::Vec<ValidatorStakeView>,
     /**TODO(2271): deprecated.
 
 Default: `"0"`.*/
@@ -507,7 +507,7 @@ that a light client can trust via its `light_client_head`.
 pub struct ChunkExecutionProofView {
     pub certifying_block_header_lite: LightClientBlockLiteView,
     pub certifying_block_proof: ::std::vec::Vec<MerklePathItem>,
-    pub roots: crate::types::ChunkExecutionRoots,
+    pub roots: ChunkExecutionRoots,
     pub roots_proof: ::std::vec::Vec<MerklePathItem>,
 }
 crate::deserialize_struct!(
@@ -554,7 +554,7 @@ impl ::std::convert::From<crate::CryptoHash> for ChunkHash {
 pub struct ChunkHeaderView {
     pub balance_burnt: crate::NearToken,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub bandwidth_requests: ::std::option::Option<crate::types::BandwidthRequests>,
+    pub bandwidth_requests: ::std::option::Option<BandwidthRequests>,
     pub chunk_hash: crate::CryptoHash,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub congestion_info: ::std::option::Option<CongestionInfoView>,
@@ -582,7 +582,7 @@ Default: `"0"`.*/
     pub shard_id: ShardId,
     pub signature: crate::Signature,
     pub tx_root: crate::CryptoHash,
-    pub validator_proposals: ::std::vec::Vec<crate::types::ValidatorStakeView>,
+    pub validator_proposals: ::std::vec::Vec<ValidatorStakeView>,
     /**TODO(2271): deprecated.
 
 Default: `"0"`.*/
@@ -875,7 +875,7 @@ pub struct DelegateAction {
 
 With the meta transactions MVP defined in NEP-366, nested
 DelegateActions are not allowed. A separate type is used to enforce it.*/
-    pub actions: ::std::vec::Vec<crate::types::NonDelegateAction>,
+    pub actions: ::std::vec::Vec<NonDelegateAction>,
     ///The maximal height of the block in the blockchain below which the given DelegateAction is valid.
     pub max_block_height: u64,
     /**Nonce to ensure that the same delegate action is not sent twice by a
@@ -900,12 +900,12 @@ key's nonce or one of a gas key's parallel nonces by index, mirroring
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct DelegateActionV2 {
     ///List of actions to be executed.
-    pub actions: ::std::vec::Vec<crate::types::NonDelegateAction>,
+    pub actions: ::std::vec::Vec<NonDelegateAction>,
     ///The maximal height of the block in the blockchain below which the given DelegateActionV2 is valid.
     pub max_block_height: u64,
     /**Nonce of the signing key, advanced when this action is processed. For
 a gas key it also selects which of the parallel nonces to advance.*/
-    pub nonce: crate::types::TransactionNonce,
+    pub nonce: TransactionNonce,
     ///Public key used to sign this delegated action.
     pub public_key: crate::PublicKey,
     ///Receiver of the delegated actions.
@@ -945,7 +945,7 @@ crate::deserialize_struct!(DeployContractAction { code "code" required });
 pub struct DeployGlobalContractAction {
     ///WebAssembly binary
     pub code: ::std::string::String,
-    pub deploy_mode: crate::types::GlobalContractDeployMode,
+    pub deploy_mode: GlobalContractDeployMode,
 }
 crate::deserialize_struct!(
     DeployGlobalContractAction { code "code" required, deploy_mode "deploy_mode" required
@@ -971,7 +971,7 @@ crate::deserialize_struct!(
 ///`DeterministicAccountStateInitV1`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct DeterministicAccountStateInitV1 {
-    pub code: crate::types::GlobalContractIdentifier,
+    pub code: GlobalContractIdentifier,
     pub data: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
 }
 crate::deserialize_struct!(
@@ -981,7 +981,7 @@ crate::deserialize_struct!(
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct DeterministicStateInitAction {
     pub deposit: crate::NearToken,
-    pub state_init: crate::types::DeterministicAccountStateInit,
+    pub state_init: DeterministicAccountStateInit,
 }
 crate::deserialize_struct!(
     DeterministicStateInitAction { deposit "deposit" required, state_init "state_init"
@@ -999,7 +999,7 @@ Feel free to set to `None`, defaults are sensible.*/
     pub iteration_delay: ::std::option::Option<DurationAsStdSchemaProvider>,
     ///Specifies where to write the obtained state parts.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub location: ::std::option::Option<crate::types::ExternalStorageLocation>,
+    pub location: ::std::option::Option<ExternalStorageLocation>,
     /**Use in case a node that dumps state to the external storage
 gets in trouble.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -1072,7 +1072,7 @@ account with no code, or one that did not yet exist). The outer
 `Option` is `None` for older metadata versions.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub contracts: ::std::option::Option<
-        ::std::vec::Vec<::std::option::Option<crate::types::AccountContractView>>,
+        ::std::vec::Vec<::std::option::Option<AccountContractView>>,
     >,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub gas_profile: ::std::option::Option<::std::vec::Vec<CostGasUsed>>,
@@ -1100,7 +1100,7 @@ Default: `{"gas_profile":null,"version":1}`.*/
     ///Receipt IDs generated by this transaction or receipt.
     pub receipt_ids: ::std::vec::Vec<crate::CryptoHash>,
     ///Execution status. Contains the result in case of successful execution.
-    pub status: crate::types::ExecutionStatusView,
+    pub status: ExecutionStatusView,
     /**The amount of tokens burnt corresponding to the burnt gas amount.
 This value doesn't always equal to the `gas_burnt` multiplied by the gas price, because
 the prepaid gas price might be lower than the actual gas price and it creates a deficit.
@@ -1518,7 +1518,7 @@ FinalExecutionStatus::NotStarted - the tx is not converted to the receipt yet
 FinalExecutionStatus::Started - we have at least 1 receipt, but the first leaf receipt_id (using dfs) hasn't finished the execution
 FinalExecutionStatus::Failure - the result of the first leaf receipt_id
 FinalExecutionStatus::SuccessValue - the result of the first leaf receipt_id*/
-    pub status: crate::types::FinalExecutionStatus,
+    pub status: FinalExecutionStatus,
     ///Signed Transaction
     pub transaction: SignedTransactionView,
     ///The execution outcome of the signed transaction.
@@ -1542,7 +1542,7 @@ FinalExecutionStatus::NotStarted - the tx is not converted to the receipt yet
 FinalExecutionStatus::Started - we have at least 1 receipt, but the first leaf receipt_id (using dfs) hasn't finished the execution
 FinalExecutionStatus::Failure - the result of the first leaf receipt_id
 FinalExecutionStatus::SuccessValue - the result of the first leaf receipt_id*/
-    pub status: crate::types::FinalExecutionStatus,
+    pub status: FinalExecutionStatus,
     ///Signed Transaction
     pub transaction: SignedTransactionView,
     ///The execution outcome of the signed transaction.
@@ -1736,7 +1736,7 @@ Default: `[4,5]`.*/
 
 Default: `{"V2":{"boundary_accounts":[],"id_to_index_map":{"0":0},"index_to_id_map":{"0":0},"shard_ids":[0],"shards_parent_map":null,"shards_split_map":null,"version":0}}`.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub shard_layout: ::std::option::Option<crate::types::ShardLayout>,
+    pub shard_layout: ::std::option::Option<ShardLayout>,
     /**If true, shuffle the chunk producers across shards. In other words, if
 the shard assignments were `[S_0, S_1, S_2, S_3]` where `S_i` represents
 the set of chunk producers for shard `i`, if this flag were true, the
@@ -2034,7 +2034,7 @@ crate::deserialize_struct!(
 ///`MerklePathItem`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct MerklePathItem {
-    pub direction: crate::types::Direction,
+    pub direction: Direction,
     pub hash: crate::CryptoHash,
 }
 crate::deserialize_struct!(
@@ -2043,7 +2043,7 @@ crate::deserialize_struct!(
 ///`MissingTrieValue`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct MissingTrieValue {
-    pub context: crate::types::MissingTrieValueContext,
+    pub context: MissingTrieValueContext,
     pub hash: crate::CryptoHash,
 }
 crate::deserialize_struct!(
@@ -2293,7 +2293,7 @@ pub struct ReceiptView {
 Default: `0`.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub priority: ::std::option::Option<u64>,
-    pub receipt: crate::types::ReceiptEnumView,
+    pub receipt: ReceiptEnumView,
     pub receipt_id: crate::CryptoHash,
     pub receiver_id: crate::AccountId,
 }
@@ -2434,7 +2434,7 @@ The default is disabled.*/
     pub log_summary_period: ::std::option::Option<[u64; 2usize]>,
     ///Enable coloring of the logs
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub log_summary_style: ::std::option::Option<crate::types::LogSummaryStyle>,
+    pub log_summary_style: ::std::option::Option<LogSummaryStyle>,
     ///Maximum wait for approvals before producing block.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub max_block_production_delay: ::std::option::Option<MutableConfigValue>,
@@ -2480,9 +2480,7 @@ longer than the specified duration, which helps to produce the chunk quickly.*/
     /**Determines whether client should exit if the protocol version is not supported
 for the next or next next epoch.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub protocol_version_check: ::std::option::Option<
-        crate::types::ProtocolVersionCheckConfig,
-    >,
+    pub protocol_version_check: ::std::option::Option<ProtocolVersionCheckConfig>,
     /**Max `±window` accepted on `EXPERIMENTAL_receipt_to_tx` requests.
 Caps caller's `window`. Applies to pre-first-scan `CenterOut`
 against caller's literal hint; ancestor scans use
@@ -2580,7 +2578,7 @@ Throttling window for state requests (headers and parts).*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub sync_step_period: ::std::option::Option<[u64; 2usize]>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub tracked_shards_config: ::std::option::Option<crate::types::TrackedShardsConfig>,
+    pub tracked_shards_config: ::std::option::Option<TrackedShardsConfig>,
     /**Limit of the size of per-shard transaction pool measured in bytes. If not set, the size
 will be unbounded.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -2787,9 +2785,7 @@ pub struct RpcLightClientNextBlockResponse {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub next_block_inner_hash: ::std::option::Option<crate::CryptoHash>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub next_bps: ::std::option::Option<
-        ::std::vec::Vec<crate::types::ValidatorStakeView>,
-    >,
+    pub next_bps: ::std::option::Option<::std::vec::Vec<ValidatorStakeView>>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub prev_block_hash: ::std::option::Option<crate::CryptoHash>,
 }
@@ -2804,7 +2800,7 @@ crate::deserialize_struct!(
 pub struct RpcLightClientStateProofRequest {
     pub chunk_id: SpiceChunkId,
     pub light_client_head: crate::CryptoHash,
-    pub target: crate::types::StateProofTarget,
+    pub target: StateProofTarget,
 }
 crate::deserialize_struct!(
     RpcLightClientStateProofRequest { chunk_id "chunk_id" required, light_client_head
@@ -2946,7 +2942,7 @@ See <https://github.com/near/NEPs/pull/167> for details*/
     pub runtime_config: ::std::option::Option<RuntimeConfigView>,
     ///Layout information regarding how to split accounts to shards
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub shard_layout: ::std::option::Option<crate::types::ShardLayout>,
+    pub shard_layout: ::std::option::Option<ShardLayout>,
     /**If true, shuffle the chunk producers across shards. In other words, if
 the shard assignments were `[S_0, S_1, S_2, S_3]` where `S_i` represents
 the set of chunk producers for shard `i`, if this flag were true, the
@@ -3000,7 +2996,7 @@ pub struct RpcReceiptResponse {
 Default: `0`.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub priority: ::std::option::Option<u64>,
-    pub receipt: crate::types::ReceiptEnumView,
+    pub receipt: ReceiptEnumView,
     pub receipt_id: crate::CryptoHash,
     pub receiver_id: crate::AccountId,
 }
@@ -3066,7 +3062,7 @@ pub struct RpcSendTransactionRequest {
     pub signed_tx_base64: crate::SignedTransaction,
     ///Default: `"EXECUTED_OPTIMISTIC"`.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub wait_until: ::std::option::Option<crate::types::TxExecutionStatus>,
+    pub wait_until: ::std::option::Option<TxExecutionStatus>,
 }
 crate::deserialize_struct!(
     RpcSendTransactionRequest { signed_tx_base64 "signed_tx_base64" required, wait_until
@@ -3120,7 +3116,7 @@ crate::deserialize_struct!(
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcStateChangesInBlockByTypeResponse {
     pub block_hash: crate::CryptoHash,
-    pub changes: ::std::vec::Vec<crate::types::StateChangeKindView>,
+    pub changes: ::std::vec::Vec<StateChangeKindView>,
 }
 crate::deserialize_struct!(
     RpcStateChangesInBlockByTypeResponse { block_hash "block_hash" required, changes
@@ -3130,7 +3126,7 @@ crate::deserialize_struct!(
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcStateChangesInBlockResponse {
     pub block_hash: crate::CryptoHash,
-    pub changes: ::std::vec::Vec<crate::types::StateChangeWithCauseView>,
+    pub changes: ::std::vec::Vec<StateChangeWithCauseView>,
 }
 crate::deserialize_struct!(
     RpcStateChangesInBlockResponse { block_hash "block_hash" required, changes "changes"
@@ -3187,9 +3183,9 @@ crate::deserialize_struct!(
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcValidatorResponse {
     ///Fishermen for the current epoch
-    pub current_fishermen: ::std::vec::Vec<crate::types::ValidatorStakeView>,
+    pub current_fishermen: ::std::vec::Vec<ValidatorStakeView>,
     ///Proposals in the current epoch
-    pub current_proposals: ::std::vec::Vec<crate::types::ValidatorStakeView>,
+    pub current_proposals: ::std::vec::Vec<ValidatorStakeView>,
     ///Validators for the current epoch
     pub current_validators: ::std::vec::Vec<CurrentEpochValidatorInfo>,
     ///Epoch height
@@ -3197,7 +3193,7 @@ pub struct RpcValidatorResponse {
     ///Epoch start block height
     pub epoch_start_height: u64,
     ///Fishermen for the next epoch
-    pub next_fishermen: ::std::vec::Vec<crate::types::ValidatorStakeView>,
+    pub next_fishermen: ::std::vec::Vec<ValidatorStakeView>,
     ///Validators for the next epoch
     pub next_validators: ::std::vec::Vec<NextEpochValidatorInfo>,
     ///Kickout in the previous epoch
@@ -3208,10 +3204,7 @@ added to validator and treasury balances at the first block of epoch
 E-1 (via `ValidatorAccountsUpdate`).
 
 Default: `{}`.*/
-    #[serde(
-        default,
-        skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty"
-    )]
+    #[serde(default, skip_serializing_if = "::std::collections::BTreeMap::is_empty")]
     pub validator_reward_paid_prev_epoch: ::std::collections::BTreeMap<
         ::std::string::String,
         crate::NearToken,
@@ -3257,7 +3250,7 @@ pub struct RpcViewAccessKeyResponse {
     ///Current nonce; each transaction signed with this key must use a strictly greater value.
     pub nonce: u64,
     ///Access scope: full access, or a function-call permission with an optional allowance and method/receiver limits.
-    pub permission: crate::types::AccessKeyPermissionView,
+    pub permission: AccessKeyPermissionView,
 }
 crate::deserialize_struct!(
     RpcViewAccessKeyResponse { block_hash "block_hash" required, block_height
@@ -3290,7 +3283,7 @@ client to learn the nonce it must carry: there is no access key to query.*/
 uninitialized: it has no access keys, code or data until a
 `UniversalStateInit` arrives. Omitted for initialized accounts.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub state: ::std::option::Option<crate::types::AccountState>,
+    pub state: ::std::option::Option<AccountState>,
     /**Deprecated and unused. TODO(2271): remove.
 
 Default: `0`.*/
@@ -3585,13 +3578,13 @@ crate::deserialize_struct!(
 ///`SignedTransactionView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct SignedTransactionView {
-    pub actions: ::std::vec::Vec<crate::types::ActionView>,
+    pub actions: ::std::vec::Vec<ActionView>,
     pub hash: crate::CryptoHash,
     pub nonce: u64,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub nonce_index: ::std::option::Option<u16>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub nonce_mode: ::std::option::Option<crate::types::NonceMode>,
+    pub nonce_mode: ::std::option::Option<NonceMode>,
     /**Deprecated, retained for backward compatibility.
 
 Default: `0`.*/
@@ -3684,7 +3677,7 @@ Default: `1`.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub parts_compression_lvl: ::std::option::Option<i32>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub sync: ::std::option::Option<crate::types::SyncConfig>,
+    pub sync: ::std::option::Option<SyncConfig>,
 }
 crate::deserialize_struct!(
     StateSyncConfig { concurrency "concurrency" default, dump "dump" default,
@@ -3912,7 +3905,7 @@ crate::deserialize_struct!(
 ///Use global contract action
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct UseGlobalContractAction {
-    pub contract_identifier: crate::types::GlobalContractIdentifier,
+    pub contract_identifier: GlobalContractIdentifier,
 }
 crate::deserialize_struct!(
     UseGlobalContractAction { contract_identifier "contract_identifier" required }
@@ -3927,7 +3920,7 @@ crate::deserialize_struct!(ValidatorInfo { account_id "account_id" required });
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ValidatorKickoutView {
     pub account_id: crate::AccountId,
-    pub reason: crate::types::ValidatorKickoutReason,
+    pub reason: ValidatorKickoutReason,
 }
 crate::deserialize_struct!(
     ValidatorKickoutView { account_id "account_id" required, reason "reason" required }
@@ -3961,7 +3954,7 @@ crate::deserialize_struct!(
 ///`VersionedSignedDelegateAction`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct VersionedSignedDelegateAction {
-    pub delegate_action: crate::types::VersionedDelegateActionPayload,
+    pub delegate_action: VersionedDelegateActionPayload,
     pub signature: crate::Signature,
 }
 crate::deserialize_struct!(
@@ -4047,13 +4040,13 @@ on runtime.*/
     pub sha3_host_fns: ::std::option::Option<bool>,
     ///See VMConfig::storage_get_mode.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub storage_get_mode: ::std::option::Option<crate::types::StorageGetMode>,
+    pub storage_get_mode: ::std::option::Option<StorageGetMode>,
     ///See VMConfig::universal_accounts.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub universal_accounts: ::std::option::Option<bool>,
     ///See VMConfig::vm_kind.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub vm_kind: ::std::option::Option<crate::types::VmKind>,
+    pub vm_kind: ::std::option::Option<VmKind>,
     ///See VMConfig::yield_with_id_host_fns.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub yield_with_id_host_fns: ::std::option::Option<bool>,

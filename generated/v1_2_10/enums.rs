@@ -5400,7 +5400,7 @@ impl crate::__private::native::Decode for ReceiptValidationError {
 #[non_exhaustive]
 pub enum RpcBlockError {
     #[serde(rename = "UNKNOWN_BLOCK")]
-    UnknownBlock(::serde_json::Value),
+    UnknownBlock(::serde_json::Map<::std::string::String, ::serde_json::Value>),
     #[serde(rename = "NOT_SYNCED_YET")]
     NotSyncedYet,
     #[serde(rename = "INTERNAL_ERROR")]
@@ -5724,7 +5724,7 @@ pub enum RpcChunkError {
     #[serde(rename = "INTERNAL_ERROR")]
     InternalError { error_message: ::std::string::String },
     #[serde(rename = "UNKNOWN_BLOCK")]
-    UnknownBlock(::serde_json::Value),
+    UnknownBlock(::serde_json::Map<::std::string::String, ::serde_json::Value>),
     #[serde(rename = "INVALID_SHARD_ID")]
     InvalidShardId { shard_id: ShardId },
     #[serde(rename = "UNKNOWN_CHUNK")]
@@ -6073,7 +6073,7 @@ pub enum RpcGasPriceError {
     #[serde(rename = "INTERNAL_ERROR")]
     InternalError { error_message: ::std::string::String },
     #[serde(rename = "UNKNOWN_BLOCK")]
-    UnknownBlock(::serde_json::Value),
+    UnknownBlock(::serde_json::Map<::std::string::String, ::serde_json::Value>),
     /// A variant this version of the bindings does not know (sent by a newer
     /// node), kept as the raw JSON.
     #[serde(skip)]
@@ -6226,7 +6226,7 @@ pub enum RpcLightClientNextBlockError {
     #[serde(rename = "INTERNAL_ERROR")]
     InternalError { error_message: ::std::string::String },
     #[serde(rename = "UNKNOWN_BLOCK")]
-    UnknownBlock(::serde_json::Value),
+    UnknownBlock(::serde_json::Map<::std::string::String, ::serde_json::Value>),
     #[serde(rename = "EPOCH_OUT_OF_BOUNDS")]
     EpochOutOfBounds { epoch_id: EpochId },
     /// A variant this version of the bindings does not know (sent by a newer
@@ -6342,7 +6342,7 @@ impl crate::__private::native::Decode for RpcLightClientNextBlockError {
 #[non_exhaustive]
 pub enum RpcLightClientProofError {
     #[serde(rename = "UNKNOWN_BLOCK")]
-    UnknownBlock(::serde_json::Value),
+    UnknownBlock(::serde_json::Map<::std::string::String, ::serde_json::Value>),
     #[serde(rename = "INCONSISTENT_STATE")]
     InconsistentState { execution_outcome_shard_id: ShardId, number_or_shards: u64 },
     #[serde(rename = "NOT_CONFIRMED")]
@@ -6690,7 +6690,7 @@ impl crate::__private::native::Decode for RpcNetworkInfoError {
 #[non_exhaustive]
 pub enum RpcProtocolConfigError {
     #[serde(rename = "UNKNOWN_BLOCK")]
-    UnknownBlock(::serde_json::Value),
+    UnknownBlock(::serde_json::Map<::std::string::String, ::serde_json::Value>),
     #[serde(rename = "INTERNAL_ERROR")]
     InternalError { error_message: ::std::string::String },
     /// A variant this version of the bindings does not know (sent by a newer
@@ -8036,7 +8036,7 @@ impl crate::__private::native::Decode for RpcSplitStorageInfoError {
 #[non_exhaustive]
 pub enum RpcStateChangesError {
     #[serde(rename = "UNKNOWN_BLOCK")]
-    UnknownBlock(::serde_json::Value),
+    UnknownBlock(::serde_json::Map<::std::string::String, ::serde_json::Value>),
     #[serde(rename = "NOT_SYNCED_YET")]
     NotSyncedYet,
     #[serde(rename = "INTERNAL_ERROR")]
@@ -8294,7 +8294,7 @@ pub enum RpcStatusError {
     #[serde(rename = "NODE_IS_SYNCING")]
     NodeIsSyncing,
     #[serde(rename = "NO_NEW_BLOCKS")]
-    NoNewBlocks { elapsed: ::std::vec::Vec<u64> },
+    NoNewBlocks { elapsed: [u64; 2usize] },
     #[serde(rename = "EPOCH_OUT_OF_BOUNDS")]
     EpochOutOfBounds { epoch_id: EpochId },
     #[serde(rename = "INTERNAL_ERROR")]
@@ -8422,7 +8422,7 @@ impl crate::__private::native::Decode for RpcStatusError {
 #[non_exhaustive]
 pub enum RpcTransactionError {
     #[serde(rename = "INVALID_TRANSACTION")]
-    InvalidTransaction(::serde_json::Value),
+    InvalidTransaction(::serde_json::Map<::std::string::String, ::serde_json::Value>),
     #[serde(rename = "DOES_NOT_TRACK_SHARD")]
     DoesNotTrackShard,
     #[serde(rename = "REQUEST_ROUTED")]

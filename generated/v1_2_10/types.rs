@@ -13,7 +13,7 @@ is set to `(block_height - 1) * 1e6` to avoid tx hash collision on access key re
 See <https://github.com/near/nearcore/issues/3779> for more details.*/
     pub nonce: u64,
     ///Defines permissions for this access key.
-    pub permission: crate::types::AccessKeyPermission,
+    pub permission: AccessKeyPermission,
 }
 crate::deserialize_struct!(
     AccessKey { nonce "nonce" required, permission "permission" required }
@@ -57,7 +57,7 @@ crate::deserialize_struct!(AccessKeyList { keys "keys" required });
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct AccessKeyView {
     pub nonce: u64,
-    pub permission: crate::types::AccessKeyPermissionView,
+    pub permission: AccessKeyPermissionView,
 }
 crate::deserialize_struct!(
     AccessKeyView { nonce "nonce" required, permission "permission" required }
@@ -252,7 +252,7 @@ Action index is not defined if ActionError.kind is `ActionErrorKind::LackBalance
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub index: ::std::option::Option<u64>,
     ///The kind of ActionError happened
-    pub kind: crate::types::ActionErrorKind,
+    pub kind: ActionErrorKind,
 }
 crate::deserialize_struct!(ActionError { index "index" default, kind "kind" required });
 ///An action that adds key with public key associated
@@ -373,7 +373,7 @@ Default: `"0"`.*/
     pub timestamp: u64,
     pub timestamp_nanosec: ::std::string::String,
     pub total_supply: crate::NearToken,
-    pub validator_proposals: ::std::vec::Vec<crate::types::ValidatorStakeView>,
+    pub validator_proposals: ::std::vec::Vec<ValidatorStakeView>,
     /**TODO(2271): deprecated.
 
 Default: `"0"`.*/
@@ -490,7 +490,7 @@ impl ::std::convert::From<crate::CryptoHash> for ChunkHash {
 pub struct ChunkHeaderView {
     pub balance_burnt: crate::NearToken,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub bandwidth_requests: ::std::option::Option<crate::types::BandwidthRequests>,
+    pub bandwidth_requests: ::std::option::Option<BandwidthRequests>,
     pub chunk_hash: crate::CryptoHash,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub congestion_info: ::std::option::Option<CongestionInfoView>,
@@ -518,7 +518,7 @@ Default: `"0"`.*/
     pub shard_id: ShardId,
     pub signature: crate::Signature,
     pub tx_root: crate::CryptoHash,
-    pub validator_proposals: ::std::vec::Vec<crate::types::ValidatorStakeView>,
+    pub validator_proposals: ::std::vec::Vec<ValidatorStakeView>,
     /**TODO(2271): deprecated.
 
 Default: `"0"`.*/
@@ -805,7 +805,7 @@ pub struct DelegateAction {
 
 With the meta transactions MVP defined in NEP-366, nested
 DelegateActions are not allowed. A separate type is used to enforce it.*/
-    pub actions: ::std::vec::Vec<crate::types::NonDelegateAction>,
+    pub actions: ::std::vec::Vec<NonDelegateAction>,
     ///The maximal height of the block in the blockchain below which the given DelegateAction is valid.
     pub max_block_height: u64,
     /**Nonce to ensure that the same delegate action is not sent twice by a
@@ -851,7 +851,7 @@ crate::deserialize_struct!(DeployContractAction { code "code" required });
 pub struct DeployGlobalContractAction {
     ///WebAssembly binary
     pub code: ::std::string::String,
-    pub deploy_mode: crate::types::GlobalContractDeployMode,
+    pub deploy_mode: GlobalContractDeployMode,
 }
 crate::deserialize_struct!(
     DeployGlobalContractAction { code "code" required, deploy_mode "deploy_mode" required
@@ -877,7 +877,7 @@ crate::deserialize_struct!(
 ///`DeterministicAccountStateInitV1`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct DeterministicAccountStateInitV1 {
-    pub code: crate::types::GlobalContractIdentifier,
+    pub code: GlobalContractIdentifier,
     pub data: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
 }
 crate::deserialize_struct!(
@@ -887,7 +887,7 @@ crate::deserialize_struct!(
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct DeterministicStateInitAction {
     pub deposit: crate::NearToken,
-    pub state_init: crate::types::DeterministicAccountStateInit,
+    pub state_init: DeterministicAccountStateInit,
 }
 crate::deserialize_struct!(
     DeterministicStateInitAction { deposit "deposit" required, state_init "state_init"
@@ -905,7 +905,7 @@ Feel free to set to `None`, defaults are sensible.*/
     pub iteration_delay: ::std::option::Option<DurationAsStdSchemaProvider>,
     ///Specifies where to write the obtained state parts.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub location: ::std::option::Option<crate::types::ExternalStorageLocation>,
+    pub location: ::std::option::Option<ExternalStorageLocation>,
     /**Use in case a node that dumps state to the external storage
 gets in trouble.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -978,7 +978,7 @@ account with no code, or one that did not yet exist). The outer
 `Option` is `None` for older metadata versions.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub contracts: ::std::option::Option<
-        ::std::vec::Vec<::std::option::Option<crate::types::AccountContractView>>,
+        ::std::vec::Vec<::std::option::Option<AccountContractView>>,
     >,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub gas_profile: ::std::option::Option<::std::vec::Vec<CostGasUsed>>,
@@ -1006,7 +1006,7 @@ Default: `{"version":1}`.*/
     ///Receipt IDs generated by this transaction or receipt.
     pub receipt_ids: ::std::vec::Vec<crate::CryptoHash>,
     ///Execution status. Contains the result in case of successful execution.
-    pub status: crate::types::ExecutionStatusView,
+    pub status: ExecutionStatusView,
     /**The amount of tokens burnt corresponding to the burnt gas amount.
 This value doesn't always equal to the `gas_burnt` multiplied by the gas price, because
 the prepaid gas price might be lower than the actual gas price and it creates a deficit.
@@ -1369,7 +1369,7 @@ Default: `3`.*/
     pub external_storage_fallback_threshold: ::std::option::Option<u64>,
     ///Location of state parts.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub location: ::std::option::Option<crate::types::ExternalStorageLocation>,
+    pub location: ::std::option::Option<ExternalStorageLocation>,
     /**When fetching state parts from external storage, throttle fetch requests
 to this many concurrent requests.
 
@@ -1419,7 +1419,7 @@ FinalExecutionStatus::NotStarted - the tx is not converted to the receipt yet
 FinalExecutionStatus::Started - we have at least 1 receipt, but the first leaf receipt_id (using dfs) hasn't finished the execution
 FinalExecutionStatus::Failure - the result of the first leaf receipt_id
 FinalExecutionStatus::SuccessValue - the result of the first leaf receipt_id*/
-    pub status: crate::types::FinalExecutionStatus,
+    pub status: FinalExecutionStatus,
     ///Signed Transaction
     pub transaction: SignedTransactionView,
     ///The execution outcome of the signed transaction.
@@ -1443,7 +1443,7 @@ FinalExecutionStatus::NotStarted - the tx is not converted to the receipt yet
 FinalExecutionStatus::Started - we have at least 1 receipt, but the first leaf receipt_id (using dfs) hasn't finished the execution
 FinalExecutionStatus::Failure - the result of the first leaf receipt_id
 FinalExecutionStatus::SuccessValue - the result of the first leaf receipt_id*/
-    pub status: crate::types::FinalExecutionStatus,
+    pub status: FinalExecutionStatus,
     ///Signed Transaction
     pub transaction: SignedTransactionView,
     ///The execution outcome of the signed transaction.
@@ -1637,7 +1637,7 @@ Default: `[4,5]`.*/
 
 Default: `{"V2":{"boundary_accounts":[],"id_to_index_map":{"0":0},"index_to_id_map":{"0":0},"shard_ids":[0],"version":0}}`.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub shard_layout: ::std::option::Option<crate::types::ShardLayout>,
+    pub shard_layout: ::std::option::Option<ShardLayout>,
     /**If true, shuffle the chunk producers across shards. In other words, if
 the shard assignments were `[S_0, S_1, S_2, S_3]` where `S_i` represents
 the set of chunk producers for shard `i`, if this flag were true, the
@@ -1898,7 +1898,7 @@ crate::deserialize_struct!(
 ///`MerklePathItem`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct MerklePathItem {
-    pub direction: crate::types::Direction,
+    pub direction: Direction,
     pub hash: crate::CryptoHash,
 }
 crate::deserialize_struct!(
@@ -1907,7 +1907,7 @@ crate::deserialize_struct!(
 ///`MissingTrieValue`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct MissingTrieValue {
-    pub context: crate::types::MissingTrieValueContext,
+    pub context: MissingTrieValueContext,
     pub hash: crate::CryptoHash,
 }
 crate::deserialize_struct!(
@@ -2099,7 +2099,7 @@ pub struct ReceiptView {
 Default: `0`.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub priority: ::std::option::Option<u64>,
-    pub receipt: crate::types::ReceiptEnumView,
+    pub receipt: ReceiptEnumView,
     pub receipt_id: crate::CryptoHash,
     pub receiver_id: crate::AccountId,
 }
@@ -2237,7 +2237,7 @@ The default is disabled.*/
     pub log_summary_period: ::std::option::Option<[u64; 2usize]>,
     ///Enable coloring of the logs
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub log_summary_style: ::std::option::Option<crate::types::LogSummaryStyle>,
+    pub log_summary_style: ::std::option::Option<LogSummaryStyle>,
     ///Maximum wait for approvals before producing block.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub max_block_production_delay: ::std::option::Option<MutableConfigValue>,
@@ -2283,9 +2283,7 @@ longer than the specified duration, which helps to produce the chunk quickly.*/
     /**Determines whether client should exit if the protocol version is not supported
 for the next or next next epoch.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub protocol_version_check: ::std::option::Option<
-        crate::types::ProtocolVersionCheckConfig,
-    >,
+    pub protocol_version_check: ::std::option::Option<ProtocolVersionCheckConfig>,
     /**Max `±window` accepted on `EXPERIMENTAL_receipt_to_tx` requests.
 Caps caller's `window`. Applies to pre-first-scan `CenterOut`
 against caller's literal hint; ancestor scans use
@@ -2389,7 +2387,7 @@ Throttling window for state requests (headers and parts).*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub sync_step_period: ::std::option::Option<[u64; 2usize]>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub tracked_shards_config: ::std::option::Option<crate::types::TrackedShardsConfig>,
+    pub tracked_shards_config: ::std::option::Option<TrackedShardsConfig>,
     /**Limit of the size of per-shard transaction pool measured in bytes. If not set, the size
 will be unbounded.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -2564,9 +2562,7 @@ pub struct RpcLightClientNextBlockResponse {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub next_block_inner_hash: ::std::option::Option<crate::CryptoHash>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub next_bps: ::std::option::Option<
-        ::std::vec::Vec<crate::types::ValidatorStakeView>,
-    >,
+    pub next_bps: ::std::option::Option<::std::vec::Vec<ValidatorStakeView>>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub prev_block_hash: ::std::option::Option<crate::CryptoHash>,
 }
@@ -2702,7 +2698,7 @@ See <https://github.com/near/NEPs/pull/167> for details*/
     pub runtime_config: ::std::option::Option<RuntimeConfigView>,
     ///Layout information regarding how to split accounts to shards
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub shard_layout: ::std::option::Option<crate::types::ShardLayout>,
+    pub shard_layout: ::std::option::Option<ShardLayout>,
     /**If true, shuffle the chunk producers across shards. In other words, if
 the shard assignments were `[S_0, S_1, S_2, S_3]` where `S_i` represents
 the set of chunk producers for shard `i`, if this flag were true, the
@@ -2756,7 +2752,7 @@ pub struct RpcReceiptResponse {
 Default: `0`.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub priority: ::std::option::Option<u64>,
-    pub receipt: crate::types::ReceiptEnumView,
+    pub receipt: ReceiptEnumView,
     pub receipt_id: crate::CryptoHash,
     pub receiver_id: crate::AccountId,
 }
@@ -2822,7 +2818,7 @@ pub struct RpcSendTransactionRequest {
     pub signed_tx_base64: crate::SignedTransaction,
     ///Default: `"EXECUTED_OPTIMISTIC"`.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub wait_until: ::std::option::Option<crate::types::TxExecutionStatus>,
+    pub wait_until: ::std::option::Option<TxExecutionStatus>,
 }
 crate::deserialize_struct!(
     RpcSendTransactionRequest { signed_tx_base64 "signed_tx_base64" required, wait_until
@@ -2876,7 +2872,7 @@ crate::deserialize_struct!(
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcStateChangesInBlockByTypeResponse {
     pub block_hash: crate::CryptoHash,
-    pub changes: ::std::vec::Vec<crate::types::StateChangeKindView>,
+    pub changes: ::std::vec::Vec<StateChangeKindView>,
 }
 crate::deserialize_struct!(
     RpcStateChangesInBlockByTypeResponse { block_hash "block_hash" required, changes
@@ -2886,7 +2882,7 @@ crate::deserialize_struct!(
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcStateChangesInBlockResponse {
     pub block_hash: crate::CryptoHash,
-    pub changes: ::std::vec::Vec<crate::types::StateChangeWithCauseView>,
+    pub changes: ::std::vec::Vec<StateChangeWithCauseView>,
 }
 crate::deserialize_struct!(
     RpcStateChangesInBlockResponse { block_hash "block_hash" required, changes "changes"
@@ -2943,9 +2939,9 @@ crate::deserialize_struct!(
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcValidatorResponse {
     ///Fishermen for the current epoch
-    pub current_fishermen: ::std::vec::Vec<crate::types::ValidatorStakeView>,
+    pub current_fishermen: ::std::vec::Vec<ValidatorStakeView>,
     ///Proposals in the current epoch
-    pub current_proposals: ::std::vec::Vec<crate::types::ValidatorStakeView>,
+    pub current_proposals: ::std::vec::Vec<ValidatorStakeView>,
     ///Validators for the current epoch
     pub current_validators: ::std::vec::Vec<CurrentEpochValidatorInfo>,
     ///Epoch height
@@ -2953,7 +2949,7 @@ pub struct RpcValidatorResponse {
     ///Epoch start block height
     pub epoch_start_height: u64,
     ///Fishermen for the next epoch
-    pub next_fishermen: ::std::vec::Vec<crate::types::ValidatorStakeView>,
+    pub next_fishermen: ::std::vec::Vec<ValidatorStakeView>,
     ///Validators for the next epoch
     pub next_validators: ::std::vec::Vec<NextEpochValidatorInfo>,
     ///Kickout in the previous epoch
@@ -2964,10 +2960,7 @@ added to validator and treasury balances at the first block of epoch
 E-1 (via `ValidatorAccountsUpdate`).
 
 Default: `{}`.*/
-    #[serde(
-        default,
-        skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty"
-    )]
+    #[serde(default, skip_serializing_if = "::std::collections::BTreeMap::is_empty")]
     pub validator_reward_paid_prev_epoch: ::std::collections::BTreeMap<
         ::std::string::String,
         crate::NearToken,
@@ -3006,7 +2999,7 @@ pub struct RpcViewAccessKeyResponse {
     pub block_hash: crate::CryptoHash,
     pub block_height: u64,
     pub nonce: u64,
-    pub permission: crate::types::AccessKeyPermissionView,
+    pub permission: AccessKeyPermissionView,
 }
 crate::deserialize_struct!(
     RpcViewAccessKeyResponse { block_hash "block_hash" required, block_height
@@ -3302,13 +3295,13 @@ crate::deserialize_struct!(
 ///`SignedTransactionView`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct SignedTransactionView {
-    pub actions: ::std::vec::Vec<crate::types::ActionView>,
+    pub actions: ::std::vec::Vec<ActionView>,
     pub hash: crate::CryptoHash,
     pub nonce: u64,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub nonce_index: ::std::option::Option<u16>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub nonce_mode: ::std::option::Option<crate::types::NonceMode>,
+    pub nonce_mode: ::std::option::Option<NonceMode>,
     /**Deprecated, retained for backward compatibility.
 
 Default: `0`.*/
@@ -3380,7 +3373,7 @@ Default: `1`.*/
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub parts_compression_lvl: ::std::option::Option<i32>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub sync: ::std::option::Option<crate::types::SyncConfig>,
+    pub sync: ::std::option::Option<SyncConfig>,
 }
 crate::deserialize_struct!(
     StateSyncConfig { concurrency "concurrency" default, dump "dump" default,
@@ -3592,7 +3585,7 @@ crate::deserialize_struct!(
 ///Use global contract action
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct UseGlobalContractAction {
-    pub contract_identifier: crate::types::GlobalContractIdentifier,
+    pub contract_identifier: GlobalContractIdentifier,
 }
 crate::deserialize_struct!(
     UseGlobalContractAction { contract_identifier "contract_identifier" required }
@@ -3607,7 +3600,7 @@ crate::deserialize_struct!(ValidatorInfo { account_id "account_id" required });
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ValidatorKickoutView {
     pub account_id: crate::AccountId,
-    pub reason: crate::types::ValidatorKickoutReason,
+    pub reason: ValidatorKickoutReason,
 }
 crate::deserialize_struct!(
     ValidatorKickoutView { account_id "account_id" required, reason "reason" required }
@@ -3713,10 +3706,10 @@ on runtime.*/
     pub regular_op_cost: ::std::option::Option<u32>,
     ///See VMConfig::storage_get_mode.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub storage_get_mode: ::std::option::Option<crate::types::StorageGetMode>,
+    pub storage_get_mode: ::std::option::Option<StorageGetMode>,
     ///See VMConfig::vm_kind.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub vm_kind: ::std::option::Option<crate::types::VmKind>,
+    pub vm_kind: ::std::option::Option<VmKind>,
     ///See VMConfig::yield_with_id_host_fns.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub yield_with_id_host_fns: ::std::option::Option<bool>,

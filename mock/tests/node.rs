@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use near_rpc::client::transport::HttpTransport;
-use near_rpc::client::{Client, Error, RetryPolicy, TransportKind};
+use near_rpc::client::{Client, Error, ErrorKind, RetryPolicy, TransportError, TransportErrorKind};
 use near_rpc::methods;
 use near_rpc::types::{Finality, RpcBlockRequest, RpcGasPriceRequest};
 use near_rpc_mock::{Cassette, Fault, FaultRule, HttpReply, MockNode, Recorder, Reply};
@@ -69,11 +69,11 @@ async fn the_server_answers_records_and_stops_when_dropped() {
         .unwrap_err();
     assert!(
         matches!(
-            err,
-            Error::Transport {
-                kind: TransportKind::Connect,
+            err.kind(),
+            ErrorKind::Transport(TransportError {
+                kind: TransportErrorKind::Connect,
                 ..
-            }
+            })
         ),
         "{err}"
     );
@@ -84,14 +84,14 @@ async fn every_fault_reaches_the_client_as_its_own_error() {
     type Check = fn(&Error<near_rpc::types::RpcBlockError>) -> bool;
     let cases: Vec<(Fault, Check)> = vec![
         (Fault::status(503), |e| {
-            matches!(e, Error::Rpc { status: 503, .. })
+            matches!(e.kind(), ErrorKind::Rpc { status: 503, .. })
         }),
         (
             Fault::Status {
                 status: 502,
                 json_rpc: false,
             },
-            |e| matches!(e, Error::Http { status: 502, .. }),
+            |e| matches!(e.kind(), ErrorKind::Http { status: 502, .. }),
         ),
         (
             Fault::RetryAfter {
@@ -99,20 +99,28 @@ async fn every_fault_reaches_the_client_as_its_own_error() {
                 seconds: 7,
             },
             |e| {
-                matches!(e, Error::Http { status: 429, .. })
+                matches!(e.kind(), ErrorKind::Http { status: 429, .. })
                     && e.retry_after() == Some(Duration::from_secs(7))
             },
         ),
         (
             Fault::HtmlPage { status: 502 },
-            |e| matches!(e, Error::Http { status: 502, body, .. } if body.contains("<html>")),
+            |e| matches!(e.kind(), ErrorKind::Http { status: 502, body, .. } if body.contains("<html>")),
         ),
-        (Fault::Truncated, |e| matches!(e, Error::Transport { .. })),
+        (Fault::Truncated, |e| {
+            matches!(e.kind(), ErrorKind::Transport(_))
+        }),
         (Fault::Oversized { bytes: 100_000 }, |e| {
-            matches!(e, Error::TooLarge { .. })
+            matches!(
+                e.kind(),
+                ErrorKind::Transport(TransportError {
+                    kind: TransportErrorKind::TooLarge { .. },
+                    ..
+                })
+            )
         }),
         (Fault::DropConnection, |e| {
-            matches!(e, Error::Transport { .. })
+            matches!(e.kind(), ErrorKind::Transport(_))
         }),
         (
             Fault::Redirect {
@@ -121,12 +129,17 @@ async fn every_fault_reaches_the_client_as_its_own_error() {
             },
             |e| {
                 matches!(
-                    e,
-                    Error::Redirect { status: 307, .. } | Error::Http { status: 307, .. }
+                    e.kind(),
+                    ErrorKind::Transport(TransportError {
+                        kind: TransportErrorKind::Redirect { status: 307, .. },
+                        ..
+                    }) | ErrorKind::Http { status: 307, .. }
                 )
             },
         ),
-        (Fault::WrongId, |e| matches!(e, Error::IdMismatch { .. })),
+        (Fault::WrongId, |e| {
+            matches!(e.kind(), ErrorKind::IdMismatch { .. })
+        }),
     ];
     for (fault, expected) in cases {
         let server = MockNode::start().await;
@@ -153,7 +166,16 @@ async fn latency_is_felt_and_bounded_by_the_deadline() {
         .build()
         .unwrap();
     let err = client.call::<methods::StatusMethod>(()).await.unwrap_err();
-    assert!(matches!(err, Error::Deadline { .. }), "{err}");
+    assert!(
+        matches!(
+            err.kind(),
+            ErrorKind::Transport(TransportError {
+                kind: TransportErrorKind::Deadline { .. },
+                ..
+            })
+        ),
+        "{err}"
+    );
 }
 
 #[tokio::test]
@@ -340,7 +362,10 @@ async fn a_script_starts_with_the_next_request() {
         HttpReply::json(r#"{"jsonrpc":"2.0","id":"1","result":null}"#),
     ]);
     let err = client.call::<methods::HealthMethod>(()).await.unwrap_err();
-    assert!(matches!(err, Error::Http { status: 503, .. }), "{err}");
+    assert!(
+        matches!(err.kind(), ErrorKind::Http { status: 503, .. }),
+        "{err}"
+    );
     client.call::<methods::HealthMethod>(()).await.unwrap();
     client.call::<methods::HealthMethod>(()).await.unwrap();
     assert_eq!(node.requests().len(), 4);

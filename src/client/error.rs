@@ -1,61 +1,74 @@
-//! The client's error: what went wrong, kept apart by kind, with the HTTP status and the
-//! node's answer wherever there was one. No variant holds or prints a secret: endpoints
-//! show as their origin only, and every text that came from a server passed through the
-//! redaction layer.
+//! The client's error: the call's context (method, endpoint, the retry verdict) once, and
+//! a `#[non_exhaustive]` kind of what went wrong with the transport's error nested, the
+//! shape of smithy-rs's `SdkError` and alloy's `RpcError`. No part holds or prints a
+//! secret: endpoints show as their origin only, and every text that came from a server
+//! passed through the redaction layer.
 
 use std::fmt;
 use std::time::Duration;
 
 use serde::Serialize;
 
-use super::layers::RETRYABLE_STATUSES;
+use super::transport::{TransportError, TransportErrorKind};
 use crate::decode::DecodeError;
 use crate::ErrorWrapper;
 
 /// At most this much of a response body is kept in an error's `body` text.
 pub const ERROR_BODY_LIMIT: usize = 4096;
 
-/// A failed call of one method, whose handler errors are `E`.
+/// A failed call of one method, whose handler errors are `E`: where it failed (the
+/// method, the endpoint), what happened ([`ErrorKind`]), and whether another attempt may
+/// succeed, decided once by the same rule the retry layer follows.
+///
+/// Match on [`Error::kind`]; the accessors answer the common questions without a match:
+///
+/// ```no_run
+/// # async fn run(client: near_rpc::client::Client) {
+/// use near_rpc::client::{ErrorKind, TransportErrorKind};
+/// use near_rpc::types::RpcQueryError;
+///
+/// match client.view_account("nobody.near").await {
+///     Ok(account) => println!("{}", account.amount),
+///     Err(e) if matches!(e.handler_error(), Some(RpcQueryError::UnknownAccount { .. })) => {
+///         println!("no such account")
+///     }
+///     Err(e) => match e.kind() {
+///         ErrorKind::Transport(t) if matches!(t.kind, TransportErrorKind::Timeout) => {
+///             eprintln!("{} timed out; retryable: {}", e.method(), e.is_retryable())
+///         }
+///         ErrorKind::Rpc { error, .. } => eprintln!("the node refused: {error}"),
+///         _ => eprintln!("{e}"),
+///     },
+/// }
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct Error<E> {
+    method: &'static str,
+    endpoint: Option<String>,
+    retryable: bool,
+    nothing_sent: bool,
+    // Boxed: the context is what a `Result` carries on the happy path's stack.
+    kind: Box<ErrorKind<E>>,
+}
+
+/// What went wrong in a call. The HTTP status and the node's answer are kept wherever
+/// there was one.
 #[derive(Debug)]
 #[non_exhaustive]
-pub enum Error<E> {
+pub enum ErrorKind<E> {
     /// The params could not be encoded (including signed transactions and function-call
     /// args that are not valid base64): a usage error, nothing was sent.
     Encode {
-        /// The method called.
-        method: &'static str,
         /// What was wrong.
         message: String,
     },
-    /// No HTTP response: connect, TLS or timeout failure, or a broken connection.
-    Transport {
-        /// The method called.
-        method: &'static str,
-        /// The node (redacted).
-        endpoint: String,
-        /// What failed.
-        kind: TransportKind,
-        /// The underlying message, without the URL.
-        message: String,
-    },
-    /// The node redirected, and the redirect policy refused to follow.
-    Redirect {
-        /// The method called.
-        method: &'static str,
-        /// The node (redacted).
-        endpoint: String,
-        /// The 3xx status.
-        status: u16,
-        /// Where it pointed (redacted like an endpoint).
-        location: String,
-    },
+    /// No usable HTTP response: connect, TLS or timeout failure, a broken connection, a
+    /// refused redirect, a body over the size limit (either way), the call's deadline.
+    Transport(TransportError),
     /// An HTTP error status without a JSON-RPC error in the body (an HTML page, a
     /// gateway's text, or even a JSON-RPC `result`: a non-2xx status is never a success).
     Http {
-        /// The method called.
-        method: &'static str,
-        /// The node (redacted).
-        endpoint: String,
         /// The status code.
         status: u16,
         /// The start of the body, for diagnosis.
@@ -66,12 +79,8 @@ pub enum Error<E> {
         retry_after: Option<Duration>,
     },
     /// The node answered with a JSON-RPC error (with any HTTP status: nearcore uses 200,
-    /// 400, 408, 422 and 500).
+    /// 400, 408, 422 and 500), or put a handler error inside a `result`.
     Rpc {
-        /// The method called.
-        method: &'static str,
-        /// The node (redacted).
-        endpoint: String,
         /// The HTTP status.
         status: u16,
         /// The typed error.
@@ -81,10 +90,6 @@ pub enum Error<E> {
     },
     /// The response could not be decoded.
     Decode {
-        /// The method called.
-        method: &'static str,
-        /// The node (redacted).
-        endpoint: String,
         /// The HTTP status.
         status: u16,
         /// Where and why decoding failed.
@@ -94,139 +99,106 @@ pub enum Error<E> {
     },
     /// The response's `id` is not the request's: it answers some other request.
     IdMismatch {
-        /// The method called.
-        method: &'static str,
-        /// The node (redacted).
-        endpoint: String,
         /// The id sent.
         expected: String,
         /// The id received (`null` when absent).
         got: String,
     },
-    /// The response body was larger than the limit; reading stopped there.
-    TooLarge {
-        /// The method called.
-        method: &'static str,
-        /// The node (redacted).
-        endpoint: String,
-        /// The HTTP status.
-        status: u16,
-        /// The limit, in bytes.
-        limit: usize,
-    },
-    /// The request was larger than the limit; nothing was sent.
-    RequestTooLarge {
-        /// The method called.
-        method: &'static str,
-        /// The request's size, in bytes.
-        size: usize,
-        /// The limit, in bytes.
-        limit: usize,
-    },
-    /// The call's overall deadline passed (across retries and endpoints).
-    Deadline {
-        /// The method called.
-        method: &'static str,
-        /// The deadline.
-        limit: Duration,
-    },
     /// The node answered, but not with what the shortcut asked for (a `query` for an
     /// account answered with contract code, say).
     UnexpectedAnswer {
-        /// The method called.
-        method: &'static str,
         /// What came instead.
         message: String,
     },
     /// Every endpoint failed: each one's failure, in order.
-    AllEndpointsFailed {
-        /// The method called.
-        method: &'static str,
-        /// One error per endpoint tried.
-        failures: Vec<Error<E>>,
-    },
-}
-
-/// What kind of transport failure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum TransportKind {
-    /// The connection could not be made (DNS, refused): nothing was sent.
-    Connect,
-    /// The TLS handshake failed (bad certificate, not TLS): nothing was sent.
-    Tls,
-    /// The attempt timed out.
-    Timeout,
-    /// The connection broke while sending or receiving.
-    Connection,
-    /// Anything else.
-    Other,
-}
-
-impl fmt::Display for TransportKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Self::Connect => "connect",
-            Self::Tls => "TLS",
-            Self::Timeout => "timeout",
-            Self::Connection => "connection",
-            Self::Other => "transport",
-        })
-    }
-}
-
-impl<E: Serialize> Error<E> {
-    /// Whether trying again (after a wait, maybe elsewhere) may succeed: transport
-    /// failures, HTTP 408/429/502/503/504 (whatever the body) and the node's
-    /// `TIMEOUT_ERROR`; not request
-    /// validation errors, other handler errors, undecodable responses, refused redirects
-    /// or wrong ids. The retry layer decides by the same rules.
-    pub fn is_retryable(&self) -> bool {
-        match self {
-            Self::Transport { kind, .. } => *kind != TransportKind::Other,
-            Self::Http { status, .. } => RETRYABLE_STATUSES.contains(status),
-            Self::Rpc { status, error, .. } => {
-                RETRYABLE_STATUSES.contains(status)
-                    || handler_error_name(error).as_deref() == Some("TIMEOUT_ERROR")
-            }
-            Self::AllEndpointsFailed { failures, .. } => failures.iter().any(Self::is_retryable),
-            // A rate limiter's or gateway's body that looks like JSON-RPC but isn't ours.
-            Self::Decode { status, .. } => RETRYABLE_STATUSES.contains(status),
-            Self::Encode { .. }
-            | Self::Redirect { .. }
-            | Self::IdMismatch { .. }
-            | Self::TooLarge { .. }
-            | Self::RequestTooLarge { .. }
-            | Self::Deadline { .. }
-            | Self::UnexpectedAnswer { .. } => false,
-        }
-    }
+    AllEndpointsFailed(Vec<Error<E>>),
 }
 
 impl<E> Error<E> {
+    /// An error of `kind` in a call of `method` to `endpoint`: for tests and transports
+    /// of your own. It is not retryable, and counts as sent unless it is an encoding
+    /// error; the client's own errors carry the retry layer's verdict instead.
+    pub fn new(method: &'static str, endpoint: Option<String>, kind: ErrorKind<E>) -> Self {
+        let nothing_sent = matches!(kind, ErrorKind::Encode { .. });
+        Self {
+            method,
+            endpoint,
+            retryable: false,
+            nothing_sent,
+            kind: Box::new(kind),
+        }
+    }
+
+    /// The caller's params could not be encoded: nothing was sent.
+    pub(crate) fn encode(method: &'static str, message: String) -> Self {
+        Self::new(method, None, ErrorKind::Encode { message })
+    }
+
+    /// The node answered with something other than what was asked for.
+    pub(crate) fn unexpected(method: &'static str, message: String) -> Self {
+        Self::new(method, None, ErrorKind::UnexpectedAnswer { message })
+    }
+
+    /// The retry layer's verdict on the outcome this error comes from.
+    pub(crate) fn with_verdict(mut self, retryable: bool, nothing_sent: bool) -> Self {
+        self.retryable = retryable;
+        self.nothing_sent = nothing_sent;
+        self
+    }
+
     /// The method called.
     pub fn method(&self) -> &'static str {
-        match self {
-            Self::Encode { method, .. }
-            | Self::Transport { method, .. }
-            | Self::Redirect { method, .. }
-            | Self::Http { method, .. }
-            | Self::Rpc { method, .. }
-            | Self::Decode { method, .. }
-            | Self::IdMismatch { method, .. }
-            | Self::TooLarge { method, .. }
-            | Self::RequestTooLarge { method, .. }
-            | Self::Deadline { method, .. }
-            | Self::UnexpectedAnswer { method, .. }
-            | Self::AllEndpointsFailed { method, .. } => method,
+        self.method
+    }
+
+    /// The endpoint that failed, as it may be printed (its origin, secrets masked);
+    /// `None` when no endpoint was involved (an encoding error) or several were.
+    pub fn endpoint(&self) -> Option<&str> {
+        self.endpoint.as_deref()
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind<E> {
+        &self.kind
+    }
+
+    /// What went wrong, by value.
+    pub fn into_kind(self) -> ErrorKind<E> {
+        *self.kind
+    }
+
+    /// Whether trying again (after a wait, maybe elsewhere) may succeed: transport
+    /// failures, HTTP 408/429/502/503/504 (whatever the body) and the node's
+    /// `TIMEOUT_ERROR`; not request validation errors, other handler errors, undecodable
+    /// 2xx responses, refused redirects or wrong ids. This is the verdict the retry layer
+    /// gave the same outcome ([`layers::verdict`](super::layers::verdict)), not a second
+    /// rule.
+    pub fn is_retryable(&self) -> bool {
+        self.retryable
+    }
+
+    /// Whether no byte of the request can have reached a node (an encoding error, a
+    /// request over the size limit, no connection or TLS session on any endpoint), so
+    /// that sending it again is safe even for a transaction.
+    pub fn nothing_sent(&self) -> bool {
+        self.nothing_sent
+    }
+
+    /// The transport's error, when the call got no usable HTTP response.
+    pub fn transport_error(&self) -> Option<&TransportError> {
+        match &*self.kind {
+            ErrorKind::Transport(error) => Some(error),
+            _ => None,
         }
     }
 
     /// `Retry-After` sent with the failure (the longest, over several endpoints).
     pub fn retry_after(&self) -> Option<Duration> {
-        match self {
-            Self::Http { retry_after, .. } | Self::Rpc { retry_after, .. } => *retry_after,
-            Self::AllEndpointsFailed { failures, .. } => {
+        match &*self.kind {
+            ErrorKind::Http { retry_after, .. } | ErrorKind::Rpc { retry_after, .. } => {
+                *retry_after
+            }
+            ErrorKind::AllEndpointsFailed(failures) => {
                 failures.iter().filter_map(Self::retry_after).max()
             }
             _ => None,
@@ -235,22 +207,25 @@ impl<E> Error<E> {
 
     /// The HTTP status, when there was a response (the last endpoint's, over several).
     pub fn status(&self) -> Option<u16> {
-        match self {
-            Self::Http { status, .. }
-            | Self::Rpc { status, .. }
-            | Self::Redirect { status, .. }
-            | Self::Decode { status, .. }
-            | Self::TooLarge { status, .. } => Some(*status),
-            Self::AllEndpointsFailed { failures, .. } => failures.last()?.status(),
+        match &*self.kind {
+            ErrorKind::Http { status, .. }
+            | ErrorKind::Rpc { status, .. }
+            | ErrorKind::Decode { status, .. } => Some(*status),
+            ErrorKind::Transport(error) => match &error.kind {
+                TransportErrorKind::Redirect { status, .. }
+                | TransportErrorKind::TooLarge { status, .. } => Some(*status),
+                _ => None,
+            },
+            ErrorKind::AllEndpointsFailed(failures) => failures.last()?.status(),
             _ => None,
         }
     }
 
     /// The JSON-RPC error, when the node sent one (the last endpoint's, over several).
     pub fn rpc_error(&self) -> Option<&ErrorWrapper<E>> {
-        match self {
-            Self::Rpc { error, .. } => Some(error),
-            Self::AllEndpointsFailed { failures, .. } => failures.last()?.rpc_error(),
+        match &*self.kind {
+            ErrorKind::Rpc { error, .. } => Some(error),
+            ErrorKind::AllEndpointsFailed(failures) => failures.last()?.rpc_error(),
             _ => None,
         }
     }
@@ -281,49 +256,28 @@ impl<E> Error<E> {
     /// Whether the error is the caller's own: params that could not be encoded, or a
     /// request over the size limit. Nothing was sent.
     pub fn is_usage(&self) -> bool {
-        matches!(self, Self::Encode { .. } | Self::RequestTooLarge { .. })
-    }
-}
-
-/// The wire `name` of a handler error's cause (`"TIMEOUT_ERROR"`, ...).
-fn handler_error_name<E: Serialize>(error: &ErrorWrapper<E>) -> Option<String> {
-    match &error.cause {
-        crate::ErrorCause::Handler(cause) => crate::envelope::tag_of(cause),
-        _ => None,
+        match &*self.kind {
+            ErrorKind::Encode { .. } => true,
+            ErrorKind::Transport(error) => {
+                matches!(error.kind, TransportErrorKind::RequestTooLarge { .. })
+            }
+            _ => false,
+        }
     }
 }
 
 impl<E: fmt::Debug + Serialize> fmt::Display for Error<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Encode { method, message } => {
+        let method = self.method;
+        let endpoint = self.endpoint.as_deref().unwrap_or("the node");
+        match &*self.kind {
+            ErrorKind::Encode { message } => {
                 write!(f, "cannot encode the params of `{method}`: {message}")
             }
-            Self::Transport {
-                method,
-                endpoint,
-                kind,
-                message,
-            } => write!(
-                f,
-                "{kind} error calling `{method}` on {endpoint}: {message}"
-            ),
-            Self::Redirect {
-                method,
-                endpoint,
-                status,
-                location,
-            } => write!(
-                f,
-                "`{method}` on {endpoint}: HTTP {status} redirect to {location} not followed"
-            ),
-            Self::Http {
-                method,
-                endpoint,
-                status,
-                body,
-                ..
-            } => {
+            ErrorKind::Transport(error) => {
+                transport_message(f, method, endpoint, &error.kind, &error.message)
+            }
+            ErrorKind::Http { status, body, .. } => {
                 write!(f, "HTTP {status} calling `{method}` on {endpoint}")?;
                 let snippet: String = body.chars().take(200).collect();
                 let snippet = snippet.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -332,59 +286,21 @@ impl<E: fmt::Debug + Serialize> fmt::Display for Error<E> {
                 }
                 Ok(())
             }
-            Self::Rpc {
-                method,
-                endpoint,
-                status,
-                error,
-                ..
-            } => write!(
-                f,
-                "`{method}` on {endpoint} failed (HTTP {status}): {error}"
-            ),
-            Self::Decode {
-                method,
-                endpoint,
-                status,
-                error,
-                ..
-            } => write!(
+            ErrorKind::Rpc { status, error, .. } => {
+                write!(f, "`{method}` on {endpoint} failed (HTTP {status}): {error}")
+            }
+            ErrorKind::Decode { status, error, .. } => write!(
                 f,
                 "cannot decode the response of `{method}` from {endpoint} (HTTP {status}): {error}"
             ),
-            Self::IdMismatch {
-                method,
-                endpoint,
-                expected,
-                got,
-            } => write!(
+            ErrorKind::IdMismatch { expected, got } => write!(
                 f,
                 "the response of `{method}` from {endpoint} has id {got}, not the request's {expected}"
             ),
-            Self::TooLarge {
-                method,
-                endpoint,
-                limit,
-                ..
-            } => write!(
-                f,
-                "the response of `{method}` from {endpoint} is larger than {limit} bytes"
-            ),
-            Self::RequestTooLarge {
-                method,
-                size,
-                limit,
-            } => write!(
-                f,
-                "the request of `{method}` is {size} bytes, over the {limit}-byte limit"
-            ),
-            Self::Deadline { method, limit } => {
-                write!(f, "`{method}` did not finish within its {limit:?} deadline")
-            }
-            Self::UnexpectedAnswer { method, message } => {
+            ErrorKind::UnexpectedAnswer { message } => {
                 write!(f, "unexpected answer to `{method}`: {message}")
             }
-            Self::AllEndpointsFailed { method, failures } => {
+            ErrorKind::AllEndpointsFailed(failures) => {
                 write!(f, "`{method}` failed on every endpoint:")?;
                 for (i, failure) in failures.iter().enumerate() {
                     write!(f, " [{}] {failure}", i + 1)?;
@@ -398,10 +314,56 @@ impl<E: fmt::Debug + Serialize> fmt::Display for Error<E> {
     }
 }
 
+/// A transport failure in words, with the call's context.
+fn transport_message(
+    f: &mut fmt::Formatter<'_>,
+    method: &str,
+    endpoint: &str,
+    kind: &TransportErrorKind,
+    message: &str,
+) -> fmt::Result {
+    let what = match kind {
+        TransportErrorKind::Redirect { status, location } => {
+            return write!(
+                f,
+                "`{method}` on {endpoint}: HTTP {status} redirect to {location} not followed"
+            )
+        }
+        TransportErrorKind::TooLarge { limit, .. } => {
+            return write!(
+                f,
+                "the response of `{method}` from {endpoint} is larger than {limit} bytes"
+            )
+        }
+        TransportErrorKind::RequestTooLarge { size, limit } => {
+            return write!(
+                f,
+                "the request of `{method}` is {size} bytes, over the {limit}-byte limit"
+            )
+        }
+        TransportErrorKind::Deadline { limit } => {
+            return write!(f, "`{method}` did not finish within its {limit:?} deadline")
+        }
+        TransportErrorKind::AllEndpointsFailed(attempts) => {
+            return write!(f, "`{method}` failed on all {} endpoints", attempts.len())
+        }
+        TransportErrorKind::Connect => "connect",
+        TransportErrorKind::Tls => "TLS",
+        TransportErrorKind::Timeout => "timeout",
+        TransportErrorKind::Connection => "connection",
+        _ => "transport",
+    };
+    write!(
+        f,
+        "{what} error calling `{method}` on {endpoint}: {message}"
+    )
+}
+
 impl<E: fmt::Debug + Serialize> std::error::Error for Error<E> {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Self::Decode { error, .. } => Some(error),
+        match &*self.kind {
+            ErrorKind::Transport(error) => Some(error),
+            ErrorKind::Decode { error, .. } => Some(error),
             _ => None,
         }
     }

@@ -59,7 +59,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use endpoint::{ApiKey, Endpoint, InvalidApiKey, InvalidEndpoint};
-pub use error::{Error, TransportKind, ERROR_BODY_LIMIT};
+pub use error::{Error, ErrorKind, ERROR_BODY_LIMIT};
 pub use layers::{RetryPolicy, DEFAULT_DEADLINE, DEFAULT_MAX_REQUEST_BYTES};
 pub use redact::{looks_like_secret, Secrets, MASK};
 pub use send::{SendError, MAX_RESIGNS, RESOLVE_ATTEMPTS, RESOLVE_BACKOFF};
@@ -71,7 +71,8 @@ pub use shortcuts::{
 pub use shortcuts::{MAX_KEY_PAGES, PAGED_SHORTCUTS};
 pub use signer::{Signer, BLOCK_HASH_REUSE};
 pub use transport::{
-    BoxTransport, PathStyle, RedirectPolicy, Transport, DEFAULT_MAX_RESPONSE_BYTES,
+    BoxTransport, PathStyle, RedirectPolicy, Transport, TransportError, TransportErrorKind,
+    DEFAULT_MAX_RESPONSE_BYTES,
 };
 pub use verified::{Verified, VerifiedClient, VerifyError, MAX_SYNC_BLOCKS};
 
@@ -80,7 +81,7 @@ pub use transport::DEFAULT_TIMEOUT;
 use crate::types::{BlockReference, Finality, TxExecutionStatus};
 use crate::{ErrorWrapper, Id, RpcMethod};
 use layers::{Deadline, Fallback, Redact, Retry, SizeLimit};
-use transport::{HttpResponse, HttpTransport, RpcRequest, TransportError, TransportErrorKind};
+use transport::{HttpResponse, HttpTransport, RpcRequest};
 
 /// Builds a [`Client`].
 #[derive(Debug, Clone)]
@@ -356,9 +357,14 @@ impl Client {
         params: M::Params,
     ) -> Result<Answered<M::Result>, Error<M::Error>> {
         let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
-        let body = M::encode_request(id, &params).map_err(|e| Error::Encode {
-            method: M::NAME,
-            message: e.to_string(),
+        let body = M::encode_request(id, &params).map_err(|e| {
+            Error::new(
+                M::NAME,
+                None,
+                ErrorKind::Encode {
+                    message: e.to_string(),
+                },
+            )
         })?;
         let request = RpcRequest::new(M::NAME, id, body, M::SUBMITS_TRANSACTION);
         let outcome = self.inner.transport.send(request).await;
@@ -380,74 +386,58 @@ impl<T> Answered<T> {
     /// The error a node reported inside a successful `result`, as a handler error with
     /// the node's text.
     fn handler_error<E>(&self, cause: E, text: &str) -> Error<E> {
-        Error::Rpc {
-            method: self.method,
-            endpoint: self.endpoint.clone(),
+        let error = Box::new(ErrorWrapper {
+            cause: crate::ErrorCause::Handler(cause),
+            code: None,
+            message: None,
+            data: Some(serde_json::Value::String(text.to_owned())),
+        });
+        let kind = ErrorKind::Rpc {
             status: self.status,
-            error: Box::new(ErrorWrapper {
-                cause: crate::ErrorCause::Handler(cause),
-                code: None,
-                message: None,
-                data: Some(serde_json::Value::String(text.to_owned())),
-            }),
+            error,
             retry_after: None,
-        }
+        };
+        Error::new(self.method, Some(self.endpoint.clone()), kind)
     }
 }
 
-/// The typed result of one outcome of the transport stack.
+/// The typed result of one outcome of the transport stack. An error carries the retry
+/// layer's verdict on the same outcome, so the client and the layers never disagree.
 fn outcome_to_result<M: RpcMethod>(
     outcome: Result<HttpResponse, TransportError>,
     id: u64,
 ) -> Result<Answered<M::Result>, Error<M::Error>> {
-    match outcome {
+    let retryable = matches!(
+        layers::verdict(&outcome),
+        layers::Verdict::Failure {
+            retryable: true,
+            ..
+        }
+    );
+    let nothing_sent = outcome.as_ref().is_err_and(TransportError::nothing_sent);
+    let result = match outcome {
         Ok(response) => decode_response::<M>(response, id),
         Err(error) => Err(transport_error::<M>(error, id)),
-    }
+    };
+    result.map_err(|e| e.with_verdict(retryable, nothing_sent))
 }
 
 fn transport_error<M: RpcMethod>(error: TransportError, id: u64) -> Error<M::Error> {
-    let method = M::NAME;
-    let endpoint = error.endpoint.to_string();
-    let transport = |kind| Error::Transport {
-        method,
-        endpoint: endpoint.clone(),
-        kind,
-        message: error.message.clone(),
-    };
     match error.kind {
-        TransportErrorKind::Connect => transport(TransportKind::Connect),
-        TransportErrorKind::Tls => transport(TransportKind::Tls),
-        TransportErrorKind::Timeout => transport(TransportKind::Timeout),
-        TransportErrorKind::Connection => transport(TransportKind::Connection),
-        TransportErrorKind::Redirect { status, location } => Error::Redirect {
-            method,
-            endpoint,
-            status,
-            location,
-        },
-        TransportErrorKind::TooLarge { status, limit } => Error::TooLarge {
-            method,
-            endpoint,
-            status,
-            limit,
-        },
-        TransportErrorKind::RequestTooLarge { size, limit } => Error::RequestTooLarge {
-            method,
-            size,
-            limit,
-        },
-        TransportErrorKind::Deadline { limit } => Error::Deadline { method, limit },
-        TransportErrorKind::AllEndpointsFailed(attempts) => Error::AllEndpointsFailed {
-            method,
-            failures: attempts
+        TransportErrorKind::AllEndpointsFailed(attempts) => {
+            let failures = attempts
                 .into_iter()
                 // An attempt is only recorded as a failure; one that decodes after all
                 // (the classification read less than the decoder) has no error to show.
                 .filter_map(|a| outcome_to_result::<M>(a.outcome, id).err())
-                .collect(),
-        },
-        _ => transport(TransportKind::Other),
+                .collect();
+            Error::new(M::NAME, None, ErrorKind::AllEndpointsFailed(failures))
+        }
+        _ => Error::new(
+            M::NAME,
+            Some(error.endpoint.to_string()),
+            ErrorKind::Transport(error),
+        ),
     }
 }
 
@@ -465,13 +455,21 @@ fn decode_response<M: RpcMethod>(
     let endpoint = endpoint.to_string();
     let status = *status;
     let retry_after = response.retry_after();
-    let http_error = |json| Error::Http {
-        method,
-        endpoint: endpoint.clone(),
-        status,
-        body: error::body_snippet(body),
-        json,
-        retry_after,
+    let error = |kind| Error::new(method, Some(endpoint.clone()), kind);
+    let http_error = |json| {
+        error(ErrorKind::Http {
+            status,
+            body: error::body_snippet(body),
+            json,
+            retry_after,
+        })
+    };
+    let decode_error = |decoding| {
+        error(ErrorKind::Decode {
+            status,
+            error: decoding,
+            body: error::body_snippet(body),
+        })
     };
     // Decoding is compiled in near-rpc for every generated method: this generic
     // function, instantiated in the caller's crate, only moves the pieces.
@@ -481,40 +479,24 @@ fn decode_response<M: RpcMethod>(
         // An error status whose body is not JSON-RPC (a gateway's HTML page, a rate
         // limiter's text) is an HTTP error; a JSON-RPC body that doesn't decode is a
         // decoding error whatever the status.
-        Err(error) if !response.is_success() => {
+        Err(decoding) if !response.is_success() => {
             // Read as JSON once: to tell JSON-RPC from a page, and to keep it.
             let json: Option<serde_json::Value> = serde_json::from_slice(body).ok();
             if json.as_ref().is_some_and(|v| v.get("jsonrpc").is_some()) {
-                return Err(Error::Decode {
-                    method,
-                    endpoint,
-                    status,
-                    error,
-                    body: error::body_snippet(body),
-                });
+                return Err(decode_error(decoding));
             }
             return Err(http_error(json.map(Box::new)));
         }
-        Err(error) => {
-            return Err(Error::Decode {
-                method,
-                endpoint,
-                status,
-                error,
-                body: error::body_snippet(body),
-            })
-        }
+        Err(decoding) => return Err(decode_error(decoding)),
     };
     if !id_matches(envelope.id.as_ref(), id, envelope.payload.is_err()) {
-        return Err(Error::IdMismatch {
-            method,
-            endpoint,
+        return Err(error(ErrorKind::IdMismatch {
             expected: id.to_string(),
             got: envelope
                 .id
                 .as_ref()
                 .map_or_else(|| "null".to_owned(), Id::to_string),
-        });
+        }));
     }
     match envelope.payload {
         Ok(result) if response.is_success() => Ok(Answered {
@@ -526,13 +508,11 @@ fn decode_response<M: RpcMethod>(
         }),
         // A non-2xx status is never a success, whatever the body says.
         Ok(_) => Err(http_error(serde_json::from_slice(body).ok().map(Box::new))),
-        Err(error) => Err(Error::Rpc {
-            method,
-            endpoint,
+        Err(rpc) => Err(error(ErrorKind::Rpc {
             status,
-            error: Box::new(error),
+            error: Box::new(rpc),
             retry_after,
-        }),
+        })),
     }
 }
 
@@ -549,16 +529,15 @@ fn id_matches(got: Option<&Id>, id: u64, is_error: bool) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::layers::{verdict, Verdict};
     use super::transport::{MockReply, MockTransport};
     use super::*;
     use crate::methods;
     use crate::types::{Finality, RpcBlockRequest};
 
-    /// The client's `is_retryable` and the retry layer's verdict agree on every kind of
-    /// outcome, so what a user would retry by hand is what the client retries itself.
+    /// Every error carries the verdict the retry layer gave its outcome: retryable or
+    /// not, and whether nothing was sent, decided once (`layers::verdict`).
     #[test]
-    fn is_retryable_agrees_with_the_retry_layer() {
+    fn errors_carry_the_retry_layers_verdict() {
         let handler = |cause: &str| {
             format!(
                 r#"{{"jsonrpc":"2.0","id":"1","error":{{"name":"HANDLER_ERROR","cause":{{"name":"{cause}"}}}}}}"#
@@ -566,35 +545,37 @@ mod tests {
         };
         let internal = r#"{"jsonrpc":"2.0","id":"1","error":{"name":"INTERNAL_ERROR","cause":{"name":"INTERNAL_ERROR","info":{"error_message":"x"}}}}"#;
         let result = r#"{"jsonrpc":"2.0","id":"1","result":null}"#;
-        let outcomes: Vec<(u16, String)> = vec![
-            (200, handler("UNKNOWN_BLOCK")),
-            (200, handler("TIMEOUT_ERROR")),
-            (408, handler("TIMEOUT_ERROR")),
-            (429, handler("UNKNOWN_BLOCK")),
+        let status = |code: u16, body: &str| MockReply::status(code, body.as_bytes().to_vec());
+        // (reply, retryable, nothing sent)
+        let cases = [
+            (status(200, &handler("UNKNOWN_BLOCK")), false, false),
+            (status(200, &handler("TIMEOUT_ERROR")), true, false),
+            (status(408, &handler("TIMEOUT_ERROR")), true, false),
+            (status(429, &handler("UNKNOWN_BLOCK")), true, false),
+            (status(500, internal), false, false),
+            (status(503, result), true, false),
+            (status(404, "not found"), false, false),
+            (status(502, "<html>bad gateway</html>"), true, false),
+            (status(200, "<html>proxy</html>"), false, false),
+            (status(429, "slow down"), true, false),
+            (MockReply::error(TransportErrorKind::Connect), true, true),
+            (MockReply::error(TransportErrorKind::Tls), true, true),
+            (MockReply::error(TransportErrorKind::Timeout), true, false),
             (
-                429,
-                handler("UNKNOWN_BLOCK").replace(r#""}}}"#, r#"","info":{}}}}"#),
+                MockReply::error(TransportErrorKind::Connection),
+                true,
+                false,
             ),
-            (500, internal.to_owned()),
-            (503, result.to_owned()),
-            (404, "not found".to_owned()),
-            (502, "<html>bad gateway</html>".to_owned()),
-            (200, "<html>proxy</html>".to_owned()),
-            (429, "slow down".to_owned()),
+            (MockReply::error(TransportErrorKind::Other), false, false),
         ];
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .unwrap();
-        for (status, body) in outcomes {
-            let response = HttpResponse::new("mock", status, body.as_bytes());
-            let Verdict::Failure { retryable, .. } = verdict(&Ok(response)) else {
-                // A final answer: the client returns it as an error that is not retryable.
-                continue;
-            };
-            let mock = MockTransport::new("mock", [MockReply::status(status, body.as_bytes())]);
+        for (reply, retryable, nothing_sent) in cases {
+            let described = format!("{reply:?}");
             let client = Client::builder()
-                .transport(mock)
+                .transport(MockTransport::new("mock", [reply]))
                 .retry(RetryPolicy::none())
                 .build()
                 .unwrap();
@@ -604,21 +585,9 @@ mod tests {
             let err = runtime
                 .block_on(client.call::<methods::BlockMethod>(request))
                 .unwrap_err();
-            assert_eq!(err.is_retryable(), retryable, "{status} {body}: {err}");
-        }
-        for kind in [
-            TransportErrorKind::Connect,
-            TransportErrorKind::Tls,
-            TransportErrorKind::Timeout,
-            TransportErrorKind::Connection,
-            TransportErrorKind::Other,
-        ] {
-            let error = TransportError::new("mock", kind.clone(), "");
-            let Verdict::Failure { retryable, .. } = verdict(&Err(error.clone())) else {
-                panic!("{kind:?}")
-            };
-            let err = transport_error::<methods::BlockMethod>(error, 1);
-            assert_eq!(err.is_retryable(), retryable, "{kind:?}");
+            assert_eq!(err.is_retryable(), retryable, "{described}: {err}");
+            assert_eq!(err.nothing_sent(), nothing_sent, "{described}: {err}");
+            assert_eq!(err.method(), "block");
         }
     }
 }

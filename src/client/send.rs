@@ -27,7 +27,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::{Client, Error, Signer, TransportKind};
+use super::{Client, Error, Signer};
 use crate::tx::{Action, SignedTransaction, Transaction};
 use crate::types::{
     Finality, InvalidTxError, RpcQueryError, RpcSendTransactionRequest, RpcTransactionError,
@@ -161,7 +161,9 @@ pub(crate) fn invalid_tx_error(
         }
     };
     let info = match &error.cause {
-        crate::ErrorCause::Handler(RpcTransactionError::InvalidTransaction(info)) => from(info),
+        crate::ErrorCause::Handler(RpcTransactionError::InvalidTransaction(info)) => {
+            from(&serde_json::Value::Object(info.clone()))
+        }
         _ => None,
     };
     info.or_else(|| error.data.as_ref().and_then(from))
@@ -184,7 +186,7 @@ enum Fate {
 }
 
 fn fate(error: &Error<RpcTransactionError>) -> Fate {
-    if certainly_not_sent(error) {
+    if error.nothing_sent() {
         return Fate::NotProcessed;
     }
     let Some(rpc) = error.rpc_error() else {
@@ -205,20 +207,6 @@ fn fate(error: &Error<RpcTransactionError>) -> Fate {
         // A timeout, a routed or untracked transaction, an internal error: the node may
         // hold it.
         _ => Fate::Unknown,
-    }
-}
-
-/// Whether no byte of the request can have reached a node.
-fn certainly_not_sent<E>(error: &Error<E>) -> bool {
-    match error {
-        Error::Encode { .. } | Error::RequestTooLarge { .. } => true,
-        Error::Transport { kind, .. } => {
-            matches!(kind, TransportKind::Connect | TransportKind::Tls)
-        }
-        Error::AllEndpointsFailed { failures, .. } => {
-            !failures.is_empty() && failures.iter().all(certainly_not_sent)
-        }
-        _ => false,
     }
 }
 
@@ -254,13 +242,13 @@ fn own_outcome<M: crate::RpcMethod>(
     hash: CryptoHash,
 ) -> Result<RpcTransactionResponse, Error<RpcTransactionError>> {
     match &response.outcome {
-        Some(outcome) if outcome.transaction_outcome().id != hash => Err(Error::UnexpectedAnswer {
-            method: M::NAME,
-            message: format!(
+        Some(outcome) if outcome.transaction_outcome().id != hash => Err(Error::unexpected(
+            M::NAME,
+            format!(
                 "the outcome of transaction {}, not of {hash}",
                 outcome.transaction_outcome().id
             ),
-        }),
+        )),
         _ => Ok(response),
     }
 }

@@ -1,5 +1,5 @@
-//! Plain structs: the `deserialize_struct!` macro the generator's `struct_de` pass writes
-//! in place of serde_derive's `Deserialize`.
+//! Plain structs: the `deserialize_struct!` macro the generator writes after each struct
+//! (`codegen/src/emit/structs.rs`) in place of serde_derive's `Deserialize`.
 
 /// Implements a plain struct's native decoder (`Decode`: one loop over the object's keys,
 /// a `match` from field name to field) and its serde `Deserialize` through it

@@ -104,7 +104,7 @@ impl<E: Serialize, V: Serialize, I: Serialize> ErrorWrapper<E, V, I> {
 }
 
 /// The `name` a cause serializes with (`{"name": "UNKNOWN_BLOCK", "info": ...}`).
-pub(crate) fn tag_of<T: Serialize>(cause: &T) -> Option<String> {
+fn tag_of<T: Serialize>(cause: &T) -> Option<String> {
     serde_json::to_value(cause)
         .ok()?
         .get("name")?

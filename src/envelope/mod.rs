@@ -7,8 +7,6 @@ pub mod response;
 pub mod untyped_cause;
 pub(crate) mod version;
 
-#[cfg(feature = "client")]
-pub(crate) use error::tag_of;
 pub use error::{
     ErrorCause, ErrorWrapper, HANDLER_ERROR, INTERNAL_ERROR, REQUEST_VALIDATION_ERROR,
 };

@@ -4,7 +4,7 @@
 
 use crate::support;
 
-use near_rpc::client::{Client, Error};
+use near_rpc::client::{Client, ErrorKind};
 use near_rpc::types::{Finality, TxExecutionStatus};
 use serde_json::json;
 use support::{Reply, TestServer};
@@ -34,7 +34,10 @@ fn blocking_calls_reach_the_node_and_decode() {
     let config = client.protocol_config_at(Finality::Optimistic).unwrap();
     assert_eq!(config.protocol_version, Some(73));
     let err = client.genesis_config().unwrap_err();
-    assert!(matches!(err, Error::Rpc { status: 500, .. }), "{err}");
+    assert!(
+        matches!(err.kind(), ErrorKind::Rpc { status: 500, .. }),
+        "{err}"
+    );
     let params: Vec<_> = server
         .requests()
         .iter()

@@ -10,7 +10,8 @@ use crate::support;
 use std::time::{Duration, Instant};
 
 use near_rpc::client::{
-    ApiKey, Client, ClientBuilder, Error, PathStyle, RetryPolicy, TransportKind,
+    ApiKey, Client, ClientBuilder, Error, ErrorKind, PathStyle, RetryPolicy, TransportError,
+    TransportErrorKind,
 };
 use near_rpc::types::{
     Finality, RpcBlockRequest, RpcTransactionError, SyncCheckpoint, TxExecutionStatus,
@@ -131,9 +132,9 @@ async fn core_method_wrappers_send_the_right_params() {
         .unwrap();
     // That result is no genesis config: the decode error names what is missing.
     let err = client.genesis_config().await.unwrap_err();
-    let Error::Decode {
+    let ErrorKind::Decode {
         error, status: 200, ..
-    } = &err
+    } = err.kind()
     else {
         panic!("{err}")
     };
@@ -168,9 +169,9 @@ async fn json_rpc_errors_are_decoded_whatever_the_http_status() {
             .unwrap();
         let err = client.tx_status(tx_ref(), None).await.unwrap_err();
         assert_redacted(&err);
-        let Error::Rpc {
+        let ErrorKind::Rpc {
             status: got, error, ..
-        } = &err
+        } = err.kind()
         else {
             panic!("HTTP {status}: {err}")
         };
@@ -226,12 +227,12 @@ async fn http_errors_without_a_json_rpc_body_keep_status_and_body() {
         .await
         .unwrap_err();
     assert_redacted(&err);
-    let Error::Http {
+    let ErrorKind::Http {
         status: 502,
         body,
         json: None,
         ..
-    } = &err
+    } = err.kind()
     else {
         panic!("{err}")
     };
@@ -248,12 +249,12 @@ async fn undecodable_responses_name_the_path_and_keep_the_body() {
     let client = builder(&server.url(&format!("/{KEY}"))).build().unwrap();
     let err = client.tx(tx_ref(), None).await.unwrap_err();
     assert_redacted(&err);
-    let Error::Decode {
+    let ErrorKind::Decode {
         error,
         body: kept,
         status: 200,
         ..
-    } = &err
+    } = err.kind()
     else {
         panic!("{err}")
     };
@@ -280,7 +281,13 @@ async fn oversized_responses_are_refused() {
         .unwrap_err();
     assert_redacted(&err);
     assert!(
-        matches!(err, Error::TooLarge { limit: 10_000, .. }),
+        matches!(
+            err.kind(),
+            ErrorKind::Transport(TransportError {
+                kind: TransportErrorKind::TooLarge { limit: 10_000, .. },
+                ..
+            })
+        ),
         "{err}"
     );
 }
@@ -299,11 +306,11 @@ async fn timeouts_are_transport_errors() {
     assert_redacted(&err);
     assert!(
         matches!(
-            err,
-            Error::Transport {
-                kind: TransportKind::Timeout,
+            err.kind(),
+            ErrorKind::Transport(TransportError {
+                kind: TransportErrorKind::Timeout,
                 ..
-            }
+            })
         ),
         "{err}"
     );
@@ -318,11 +325,11 @@ async fn connection_failures_are_transport_errors_without_the_key() {
     assert_redacted(&err);
     assert!(
         matches!(
-            err,
-            Error::Transport {
-                kind: TransportKind::Connect,
+            err.kind(),
+            ErrorKind::Transport(TransportError {
+                kind: TransportErrorKind::Connect,
                 ..
-            }
+            })
         ),
         "{err}"
     );
@@ -476,7 +483,7 @@ async fn decoding_errors_inside_a_query_answer_name_the_full_path() {
             .call::<methods::QueryMethod>(request)
             .await
             .unwrap_err();
-        let Error::Decode { error, .. } = &err else {
+        let ErrorKind::Decode { error, .. } = err.kind() else {
             panic!("{err}")
         };
         assert_eq!(error.path(), path, "{err}");

@@ -12,8 +12,10 @@ use crate::support;
 
 use std::time::Duration;
 
-use near_rpc::client::{ApiKey, Client, ClientBuilder, Error, RedirectPolicy, RetryPolicy};
-use near_rpc::client::{TransportKind, DEFAULT_MAX_RESPONSE_BYTES};
+use near_rpc::client::{
+    ApiKey, Client, ClientBuilder, Error, ErrorKind, RedirectPolicy, RetryPolicy, TransportError,
+    TransportErrorKind, DEFAULT_MAX_RESPONSE_BYTES,
+};
 use near_rpc::methods;
 use near_rpc::types::{
     Finality, RpcBlockRequest, RpcSendTransactionRequest, RpcTransactionError, SignedTransaction,
@@ -126,11 +128,19 @@ impl Echo {
 
     fn expected(self, error: &Error<RpcTransactionError>) -> bool {
         match self {
-            Self::HtmlPage | Self::Header => matches!(error, Error::Http { .. }),
-            Self::RpcMessage | Self::RpcData => matches!(error, Error::Rpc { .. }),
-            Self::UndecodableBody | Self::BadValue => matches!(error, Error::Decode { .. }),
-            Self::Id => matches!(error, Error::IdMismatch { .. }),
-            Self::RedirectTarget => matches!(error, Error::Redirect { .. }),
+            Self::HtmlPage | Self::Header => matches!(error.kind(), ErrorKind::Http { .. }),
+            Self::RpcMessage | Self::RpcData => matches!(error.kind(), ErrorKind::Rpc { .. }),
+            Self::UndecodableBody | Self::BadValue => {
+                matches!(error.kind(), ErrorKind::Decode { .. })
+            }
+            Self::Id => matches!(error.kind(), ErrorKind::IdMismatch { .. }),
+            Self::RedirectTarget => matches!(
+                error.kind(),
+                ErrorKind::Transport(TransportError {
+                    kind: TransportErrorKind::Redirect { .. },
+                    ..
+                })
+            ),
         }
     }
 }
@@ -156,13 +166,13 @@ async fn no_key_is_ever_printed_whatever_the_server_echoes() {
                 let shown = printed(&err);
                 assert!(!shown.contains(KEY), "{place:?} × {echo:?}: {shown}");
                 assert!(!shown.contains("QmX4tR7z"), "a part of the key: {shown}");
-                let single = match &err {
-                    Error::AllEndpointsFailed { failures, .. } => {
+                let single = match err.kind() {
+                    ErrorKind::AllEndpointsFailed(failures) => {
                         assert!(second_endpoint, "{err}");
                         assert_eq!(failures.len(), 2, "{err}");
                         &failures[0]
                     }
-                    other => other,
+                    _ => &err,
                 };
                 assert!(echo.expected(single), "{place:?} × {echo:?}: {err}");
                 // The echoed text itself is kept, masked.
@@ -205,9 +215,12 @@ async fn cross_origin_redirects_are_refused_by_default() {
     let server = TestServer::start(vec![Reply::redirect(307, &target)]);
     let client = no_retry(KeyPlace::Header.builder(&server)).build().unwrap();
     let err = client.tx_status(tx_ref(), None).await.unwrap_err();
-    let Error::Redirect {
-        status, location, ..
-    } = &err
+    let ErrorKind::Transport(TransportError {
+        kind: TransportErrorKind::Redirect {
+            status, location, ..
+        },
+        ..
+    }) = err.kind()
     else {
         panic!("{err}")
     };
@@ -265,7 +278,16 @@ async fn redirect_policy_none_and_loops_end_with_an_error() {
         .build()
         .unwrap();
     let err = client.tx_status(tx_ref(), None).await.unwrap_err();
-    assert!(matches!(err, Error::Redirect { status: 302, .. }), "{err}");
+    assert!(
+        matches!(
+            err.kind(),
+            ErrorKind::Transport(TransportError {
+                kind: TransportErrorKind::Redirect { status: 302, .. },
+                ..
+            })
+        ),
+        "{err}"
+    );
     assert_eq!(server.requests().len(), 6, "one request and five redirects");
 
     let server = TestServer::start(vec![Reply::redirect(302, "/again")]);
@@ -274,7 +296,16 @@ async fn redirect_policy_none_and_loops_end_with_an_error() {
         .build()
         .unwrap();
     let err = client.tx_status(tx_ref(), None).await.unwrap_err();
-    assert!(matches!(err, Error::Redirect { .. }), "{err}");
+    assert!(
+        matches!(
+            err.kind(),
+            ErrorKind::Transport(TransportError {
+                kind: TransportErrorKind::Redirect { .. },
+                ..
+            })
+        ),
+        "{err}"
+    );
     assert_eq!(server.requests().len(), 1);
 }
 
@@ -348,7 +379,7 @@ async fn permanent_errors_are_answers_not_failed_over() {
             .build()
             .unwrap();
         let err = client.tx_status(tx_ref(), None).await.unwrap_err();
-        assert!(matches!(err, Error::Rpc { .. }), "{err}");
+        assert!(matches!(err.kind(), ErrorKind::Rpc { .. }), "{err}");
         assert_eq!((first.requests().len(), second.requests().len()), (1, 0));
     }
 }
@@ -369,18 +400,24 @@ async fn every_endpoint_failing_lists_each_failure() {
         .build()
         .unwrap();
     let err = client.tx_status(tx_ref(), None).await.unwrap_err();
-    let Error::AllEndpointsFailed { failures, .. } = &err else {
+    let ErrorKind::AllEndpointsFailed(failures) = err.kind() else {
         panic!("{err}")
     };
     assert!(matches!(
-        failures[0],
-        Error::Transport {
-            kind: TransportKind::Connect,
+        failures[0].kind(),
+        ErrorKind::Transport(TransportError {
+            kind: TransportErrorKind::Connect,
             ..
-        }
+        })
     ));
-    assert!(matches!(failures[1], Error::Http { status: 502, .. }));
-    assert!(matches!(failures[2], Error::Decode { status: 200, .. }));
+    assert!(matches!(
+        failures[1].kind(),
+        ErrorKind::Http { status: 502, .. }
+    ));
+    assert!(matches!(
+        failures[2].kind(),
+        ErrorKind::Decode { status: 200, .. }
+    ));
     let shown = err.to_string();
     for endpoint in [format!("{a}/***"), b.url(""), c.url("")] {
         assert!(shown.contains(&endpoint), "{endpoint} in {shown}");
@@ -449,9 +486,9 @@ async fn a_non_2xx_status_is_an_error_even_with_a_result() {
         .build()
         .unwrap();
     let err = client.tx_status(tx_ref(), None).await.unwrap_err();
-    let Error::Http {
+    let ErrorKind::Http {
         status: 503, json, ..
-    } = &err
+    } = err.kind()
     else {
         panic!("{err}")
     };
@@ -485,7 +522,10 @@ async fn response_ids_must_match() {
         let outcome = client.tx_status(tx_ref(), None).await;
         match (outcome, ok) {
             (Ok(_), true) => {}
-            (Err(Error::IdMismatch { expected, .. }), false) => assert_eq!(expected, "1"),
+            (Err(err), false) => match err.kind() {
+                ErrorKind::IdMismatch { expected, .. } => assert_eq!(expected, "1"),
+                _ => panic!("{body}: {err:?}"),
+            },
             (other, _) => panic!("{body}: {other:?}"),
         }
     }
@@ -500,7 +540,7 @@ async fn response_ids_must_match() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&err, Error::Decode { error, .. } if error.message().contains("`id`")),
+        matches!(err.kind(), ErrorKind::Decode { error, .. } if error.message().contains("`id`")),
         "{err}"
     );
 }
@@ -518,14 +558,23 @@ async fn bodies_over_the_limit_are_never_read_whole() {
         .build()
         .unwrap();
     let err = client.tx_status(tx_ref(), None).await.unwrap_err();
-    assert!(matches!(err, Error::TooLarge { limit: 1024, .. }), "{err}");
+    assert!(
+        matches!(
+            err.kind(),
+            ErrorKind::Transport(TransportError {
+                kind: TransportErrorKind::TooLarge { limit: 1024, .. },
+                ..
+            })
+        ),
+        "{err}"
+    );
 
     // Chunked and endless: reading stops at the default limit.
     let server = TestServer::start(vec![Reply::endless()]);
     let client = Client::new(&server.url("")).unwrap();
     let err = client.tx_status(tx_ref(), None).await.unwrap_err();
     assert!(
-        matches!(err, Error::TooLarge { limit, .. } if limit == DEFAULT_MAX_RESPONSE_BYTES),
+        matches!(err.kind(), ErrorKind::Transport(TransportError { kind: TransportErrorKind::TooLarge { limit, .. }, .. }) if *limit == DEFAULT_MAX_RESPONSE_BYTES),
         "{err}"
     );
     assert_eq!(server.requests().len(), 1, "too large is not retried");
@@ -547,7 +596,13 @@ async fn oversized_requests_are_never_sent() {
         .await
         .unwrap_err();
     assert!(
-        matches!(err, Error::RequestTooLarge { limit: 100, .. }),
+        matches!(
+            err.kind(),
+            ErrorKind::Transport(TransportError {
+                kind: TransportErrorKind::RequestTooLarge { limit: 100, .. },
+                ..
+            })
+        ),
         "{err}"
     );
     assert!(err.is_usage());
@@ -574,10 +629,18 @@ async fn the_deadline_bounds_the_whole_call() {
         "{:?}",
         started.elapsed()
     );
-    let deadline = |e: &Error<_>| matches!(e, Error::Deadline { .. });
-    let ended = match &err {
-        Error::AllEndpointsFailed { failures, .. } => failures.iter().any(deadline),
-        other => deadline(other),
+    let deadline = |e: &Error<_>| {
+        matches!(
+            e.kind(),
+            ErrorKind::Transport(TransportError {
+                kind: TransportErrorKind::Deadline { .. },
+                ..
+            })
+        )
+    };
+    let ended = match err.kind() {
+        ErrorKind::AllEndpointsFailed(failures) => failures.iter().any(deadline),
+        _ => deadline(&err),
     };
     assert!(ended, "{err}");
 }
@@ -615,11 +678,11 @@ async fn tls_failures_are_their_own_kind() {
         let err = client.tx_status(tx_ref(), None).await.unwrap_err();
         assert!(
             matches!(
-                err,
-                Error::Transport {
-                    kind: TransportKind::Tls,
+                err.kind(),
+                ErrorKind::Transport(TransportError {
+                    kind: TransportErrorKind::Tls,
                     ..
-                }
+                })
             ),
             "{err}"
         );
@@ -644,7 +707,10 @@ async fn broken_connections_are_transport_errors() {
             })
             .await
             .unwrap_err();
-        assert!(matches!(err, Error::Transport { .. }), "{reply:?}: {err}");
+        assert!(
+            matches!(err.kind(), ErrorKind::Transport(_)),
+            "{reply:?}: {err}"
+        );
         assert!(err.is_retryable(), "{reply:?}");
     }
 }
@@ -659,7 +725,7 @@ async fn base64_that_does_not_decode_is_a_usage_error_before_sending() {
         .call::<methods::SendTxMethod>(request)
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::Encode { .. }), "{err}");
+    assert!(matches!(err.kind(), ErrorKind::Encode { .. }), "{err}");
     assert!(err.is_usage());
     assert!(err.to_string().contains("not valid base64"), "{err}");
 

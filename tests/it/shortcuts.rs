@@ -3,7 +3,7 @@
 //! result included) into its typed value or a typed error.
 
 use near_rpc::client::transport::{MockReply, MockTransport};
-use near_rpc::client::{Client, Epoch, Error, RawArgs, RetryPolicy};
+use near_rpc::client::{Client, Epoch, ErrorKind, RawArgs, RetryPolicy};
 use near_rpc::types::{
     BlockReference, Finality, FunctionCallError, MethodResolveError, RpcBlockError, RpcChunkError,
     RpcLightClientExecutionProofRequestKind, RpcQueryError,
@@ -176,7 +176,7 @@ fn errors_inside_a_query_result_are_typed_errors() {
             shown.contains("UNKNOWN_ACCESS_KEY: access key ed25519:H9k5eiU4xXS3M4z8HzKJSLaZdqGdGwBG49o7orNC4eZW does not exist while viewing"),
             "{shown}"
         );
-        assert!(matches!(err, Error::Rpc { status: 200, .. }));
+        assert!(matches!(err.kind(), ErrorKind::Rpc { status: 200, .. }));
         assert!(!err.is_retryable());
 
         let (client, _) =
@@ -232,7 +232,10 @@ fn a_view_answered_with_another_kind_is_an_error() {
     run(async {
         let (client, _) = replaying("query/neardocs-view_code-4.json");
         let err = client.view_account("guest-book.testnet").await.unwrap_err();
-        assert!(matches!(err, Error::UnexpectedAnswer { .. }), "{err:?}");
+        assert!(
+            matches!(err.kind(), ErrorKind::UnexpectedAnswer { .. }),
+            "{err:?}"
+        );
         assert_eq!(
             err.to_string(),
             "unexpected answer to `query`: the node answered with contract code"

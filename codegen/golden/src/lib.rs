@@ -307,6 +307,9 @@ mod tests {
         fn nullable_fields_are_options() {
             let m: Maybe = round_trip(json!({"count": null, "items": null}));
             assert_eq!((m.count, m.items, m.other), (None, None, None));
+            // Required and nullable: `null` is fine, a missing key is not.
+            let err = decode::<Maybe>(json!({"count": null})).unwrap_err();
+            assert!(err.contains("items"), "{err}");
             let e: HealthError = round_trip(json!({"name": "NODE_IS_SYNCING", "info": {"maybe": {
                 "count": 4, "items": ["a"], "other": "red"}}}));
             assert!(matches!(e, HealthError::NodeIsSyncing { .. }));

@@ -1,7 +1,7 @@
 //! Native decoders (`near_rpc`'s `Decode`, read from one concrete JSON reader) for the
 //! types our emitter renders: enums of every tagging, and structs with flattened enums.
-//! Plain structs get theirs from `deserialize_struct!`, typify's newtypes from
-//! `decode_newtype!` (see `struct_de`).
+//! Plain structs get theirs from `deserialize_struct!`, newtypes from `decode_newtype!`
+//! (see `structs.rs`).
 //!
 //! Each decoder asks the runtime which variant comes next (`external_variant`,
 //! `adjacent_variant`, ...: the tagging rules and the catch-all live there, once), then

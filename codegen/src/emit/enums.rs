@@ -1,6 +1,6 @@
-//! Our emitter for the shapes typify renders badly: enums (named variants, open enums
-//! with a catch-all, untagged enums told apart by their required properties), structs
-//! with flattened alternatives, and aliases (the envelope, `null`).
+//! The enums (named variants, open enums with a catch-all, untagged enums told apart by
+//! their required properties), structs with flattened alternatives, and aliases (the
+//! envelope, `null`).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};

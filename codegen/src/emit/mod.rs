@@ -4,9 +4,8 @@ mod decode;
 mod enums;
 mod methods;
 mod schemas;
-mod struct_de;
+mod structs;
 mod tokens;
-mod typify;
 
 use std::collections::BTreeMap;
 
@@ -48,7 +47,7 @@ pub fn emit(api: &Api, options: &Options) -> Result<Files, Error> {
         files.insert(name.to_owned(), format!("{header}{body}"));
         Ok(())
     };
-    add("types.rs", typify::emit(api)?)?;
+    add("types.rs", structs::emit(api))?;
     // Our emitter's items, one kind per file.
     let ours = |kind: fn(&Kind) -> bool| {
         enums::emit(

@@ -30,6 +30,10 @@ pub fn type_tokens(ty: &TypeExpr, scope: Scope) -> TokenStream {
             let inner = type_tokens(inner, scope);
             quote!(::std::vec::Vec<#inner>)
         }
+        TypeExpr::Array(inner, len) => {
+            let inner = type_tokens(inner, scope);
+            quote!([#inner; #len])
+        }
         TypeExpr::Option(inner) => {
             let inner = type_tokens(inner, scope);
             quote!(::std::option::Option<#inner>)
@@ -43,6 +47,7 @@ pub fn type_tokens(ty: &TypeExpr, scope: Scope) -> TokenStream {
             quote!((#(#items,)*))
         }
         TypeExpr::Value => quote!(::serde_json::Value),
+        TypeExpr::Object => quote!(::serde_json::Map<::std::string::String, ::serde_json::Value>),
         TypeExpr::Unit => quote!(()),
         TypeExpr::Generic(name, args) => {
             let name = path(name);

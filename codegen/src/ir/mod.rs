@@ -13,7 +13,11 @@
 //! 4. other `oneOf`/`anyOf` schemas become enums (see [`Tagging`] for how the wire format
 //!    is recognised and [`Enum::open`] for which enums keep unknown variants);
 //! 5. everything else is a struct (objects with properties) or a newtype (strings,
-//!    numbers, maps), typed here and rendered by typify.
+//!    numbers, maps).
+//!
+//! Every type's shape comes from here alone: the emitters render the IR and read no
+//! schema (before the first release, typify rendered the structs from the schemas: a second
+//! model, checked against this one by field names only).
 //!
 //! The module, by concern: [`naming`] (what each item is called in Rust), `methods` (each
 //! method's params, result and error), `shapes` (which Rust shape each schema becomes:
@@ -61,10 +65,6 @@ pub struct TypeDef {
     pub doc: Option<String>,
     /// What it is.
     pub kind: Kind,
-    /// The normalized schema, which typify renders [`Kind::Struct`] and [`Kind::Newtype`]
-    /// from (with inline objects the IR hoisted turned into references to them). Nothing
-    /// else reads it: the API diff and the crosscheck read the typed kinds.
-    pub schema: Value,
 }
 
 /// What a type is, fully typed: every field, variant and target is a [`TypeExpr`] with
@@ -81,14 +81,13 @@ pub enum Kind {
         /// The aliased type.
         target: TypeExpr,
     },
-    /// A struct with named fields (rendered by typify).
+    /// A struct with named fields.
     Struct(Struct),
-    /// A tuple struct around one value: a string, a number, a map, ... (rendered by
-    /// typify).
+    /// A tuple struct around one value: a string, a number, a map, ...
     Newtype(TypeExpr),
-    /// An enum rendered by our emitter.
+    /// An enum.
     Enum(Enum),
-    /// Properties plus flattened alternatives, rendered by our emitter.
+    /// Properties plus flattened alternatives.
     Flattened(Flattened),
 }
 
@@ -214,13 +213,6 @@ impl TypeDef {
     }
 }
 
-impl Kind {
-    /// Whether typify renders this kind (from [`TypeDef::schema`]).
-    pub fn rendered_by_typify(&self) -> bool {
-        matches!(self, Kind::Struct(_) | Kind::Newtype(_))
-    }
-}
-
 /// A struct whose alternatives are flattened enums.
 #[derive(Debug, Clone)]
 pub struct Flattened {
@@ -239,6 +231,8 @@ pub enum TypeExpr {
     Prim(&'static str),
     /// `Vec<T>`.
     Vec(Box<TypeExpr>),
+    /// `[T; N]`: an array whose length the schema fixes (`minItems` = `maxItems`).
+    Array(Box<TypeExpr>, usize),
     /// `Option<T>`.
     Option(Box<TypeExpr>),
     /// Map from string keys.
@@ -247,6 +241,8 @@ pub enum TypeExpr {
     Tuple(Vec<TypeExpr>),
     /// Any JSON.
     Value,
+    /// Any JSON object (an `object` schema that says nothing of its properties).
+    Object,
     /// JSON `null`.
     Unit,
     /// A hand-written generic applied to arguments.

@@ -9,7 +9,7 @@ use crate::naming::*;
 
 impl Builder<'_> {
     /// The Rust type of a schema in field position. An inline object with properties is
-    /// hoisted into a named struct (`hoist`) that typify renders.
+    /// hoisted into a named struct (`hoist`).
     pub(super) fn type_expr(&mut self, schema: &Value, hoist: &str) -> Result<TypeExpr, Error> {
         if let Some(name) = ref_name(schema) {
             self.schema(name)?;
@@ -69,25 +69,35 @@ impl Builder<'_> {
                         .map(|i| self.type_expr(i, hoist))
                         .collect::<Result<_, _>>()?,
                 ),
-                Some(item) => TypeExpr::Vec(Box::new(self.type_expr(item, hoist)?)),
+                Some(item) => {
+                    let item = Box::new(self.type_expr(item, hoist)?);
+                    let bound = |key| schema.get(key).and_then(Value::as_u64);
+                    match (bound("minItems"), bound("maxItems")) {
+                        (Some(min), Some(max)) if min == max && min > 0 => {
+                            TypeExpr::Array(item, min as usize)
+                        }
+                        _ => TypeExpr::Vec(item),
+                    }
+                }
                 None => TypeExpr::Vec(Box::new(TypeExpr::Value)),
             },
             Some("object") | None => {
                 match (schema.get("properties"), schema.get("additionalProperties")) {
                     (Some(_), _) => {
-                        let (kind, rendered) = self.typify_kind(hoist, schema)?;
+                        let kind = self.struct_or_newtype(hoist, schema)?;
                         self.insert(TypeDef {
                             rust_name: hoist.to_owned(),
                             schema_name: None,
                             doc: doc_of(schema),
                             kind,
-                            schema: rendered,
                         })?;
                         TypeExpr::Named(hoist.to_owned())
                     }
                     (None, Some(value)) if value.is_object() => {
                         TypeExpr::Map(Box::new(self.type_expr(value, hoist)?))
                     }
+                    // `"type": "object"` and nothing of its properties: any object.
+                    _ if schema.get("type").is_some() => TypeExpr::Object,
                     _ => TypeExpr::Value,
                 }
             }

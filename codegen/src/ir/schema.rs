@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-pub use crate::json_schema::{alternatives, collect_refs, ref_name, REF_PREFIX};
+pub use crate::json_schema::{alternatives, collect_refs, ref_name};
 
 pub(super) fn integer_type(format: Option<&str>) -> &'static str {
     match format {

@@ -1,6 +1,6 @@
 //! Which Rust shape each schema becomes, in the order of the decisions in the module
 //! docs: hand-written, envelope alias, flattened struct, enum (and how its variants are
-//! told apart on the wire), or typify's.
+//! told apart on the wire), struct or newtype.
 
 use super::schema::*;
 use super::*;
@@ -33,7 +33,6 @@ impl Builder<'_> {
             schema_name: Some(name.to_owned()),
             doc: doc.clone(),
             kind,
-            schema: schema.clone(),
         };
         if let Some(r) = handwritten::replacement(name) {
             return self.insert(def(Kind::HandWritten {
@@ -70,11 +69,8 @@ impl Builder<'_> {
                 self.insert(def(Kind::Enum(e)))
             }
             _ => {
-                let (kind, rendered) = self.typify_kind(&rust_name, schema)?;
-                self.insert(TypeDef {
-                    schema: rendered,
-                    ..def(kind)
-                })
+                let kind = self.struct_or_newtype(&rust_name, schema)?;
+                self.insert(def(kind))
             }
         }
     }
@@ -104,39 +100,20 @@ impl Builder<'_> {
         })
     }
 
-    /// The typed kind of a schema typify renders, and the schema it renders from: an
-    /// inline object of a property is hoisted into a struct of its own
-    /// (`{Owner}{Property}`, the name typify would give it) and the property refers to
-    /// it, so that the IR and typify's output name every type alike.
-    pub(super) fn typify_kind(
+    /// A struct (an object with properties) or a newtype (a string, a number, a map, ...).
+    /// An inline object of a property is hoisted into a struct of its own,
+    /// `{Owner}{Property}` (see `type_expr`).
+    pub(super) fn struct_or_newtype(
         &mut self,
         rust_name: &str,
         schema: &Value,
-    ) -> Result<(Kind, Value), Error> {
+    ) -> Result<Kind, Error> {
         if schema.get("properties").is_none() {
-            return Ok((
-                Kind::Newtype(self.type_expr(schema, rust_name)?),
-                schema.clone(),
-            ));
+            return Ok(Kind::Newtype(self.type_expr(schema, rust_name)?));
         }
-        let fields = self.fields(rust_name, schema)?;
-        let mut rendered = schema.clone();
-        for field in &fields {
-            let hoisted = hoisted_name(rust_name, &field.wire_name);
-            let is_hoisted = self
-                .types
-                .get(&hoisted)
-                .is_some_and(|d| d.schema_name.is_none())
-                && names(&field.ty, &hoisted);
-            if !is_hoisted {
-                continue;
-            }
-            let pointer = format!("/properties/{}", pointer_escape(&field.wire_name));
-            if let Some(prop) = rendered.pointer_mut(&pointer) {
-                refer_to(prop, &hoisted);
-            }
-        }
-        Ok((Kind::Struct(Struct { fields }), rendered))
+        Ok(Kind::Struct(Struct {
+            fields: self.fields(rust_name, schema)?,
+        }))
     }
 
     /// Properties plus flattened alternatives.
@@ -214,7 +191,6 @@ impl Builder<'_> {
                     "The alternatives of [`{rust_name}`], flattened into it on the wire."
                 )),
                 kind: Kind::Enum(e),
-                schema: Value::Array(part),
             })?;
             flattened.push((format!("kind{suffix}"), enum_name));
         }
@@ -506,41 +482,4 @@ impl Builder<'_> {
         }
         Ok(fields)
     }
-}
-
-/// Whether a type expression names `name` anywhere.
-fn names(ty: &TypeExpr, name: &str) -> bool {
-    let mut named = Vec::new();
-    super::validate::collect_named(ty, &mut named);
-    named.contains(&name)
-}
-
-/// Replaces the inline object inside a property schema (through arrays, nullable
-/// wrappers and single `allOf`s) with a reference to `name`.
-fn refer_to(schema: &mut Value, name: &str) {
-    if schema.get("properties").is_some() {
-        let mut reference = serde_json::json!({ "$ref": format!("{REF_PREFIX}{name}") });
-        if let Some(doc) = schema.get("description") {
-            reference["description"] = doc.clone();
-        }
-        *schema = reference;
-        return;
-    }
-    for key in ["items", "additionalProperties"] {
-        if let Some(inner) = schema.get_mut(key).filter(|v| v.is_object()) {
-            return refer_to(inner, name);
-        }
-    }
-    for key in ["anyOf", "oneOf", "allOf"] {
-        if let Some(Value::Array(arms)) = schema.get_mut(key) {
-            if let Some(arm) = arms.iter_mut().find(|a| !is_null(a)) {
-                return refer_to(arm, name);
-            }
-        }
-    }
-}
-
-/// A property name as a JSON pointer segment.
-fn pointer_escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }

@@ -101,12 +101,13 @@ fn resolved(api: &Api) -> Result<(), Error> {
 pub(super) fn collect_named<'a>(ty: &'a TypeExpr, out: &mut Vec<&'a str>) {
     match ty {
         TypeExpr::Named(name) => out.push(name),
-        TypeExpr::Vec(inner) | TypeExpr::Option(inner) | TypeExpr::Map(inner) => {
-            collect_named(inner, out)
-        }
+        TypeExpr::Vec(inner)
+        | TypeExpr::Array(inner, _)
+        | TypeExpr::Option(inner)
+        | TypeExpr::Map(inner) => collect_named(inner, out),
         TypeExpr::Tuple(items) | TypeExpr::Generic(_, items) => {
             items.iter().for_each(|i| collect_named(i, out))
         }
-        TypeExpr::Prim(_) | TypeExpr::Value | TypeExpr::Unit => {}
+        TypeExpr::Prim(_) | TypeExpr::Value | TypeExpr::Object | TypeExpr::Unit => {}
     }
 }

@@ -1,6 +1,6 @@
 //! What the shortcuts accept for account ids, public keys and hashes: the value itself, a
 //! reference to one, or text parsed as one. Text that does not parse is a usage error
-//! ([`Error::Encode`](super::super::Error::Encode)) naming the parameter; nothing is
+//! ([`ErrorKind::Encode`](super::super::ErrorKind::Encode)) naming the parameter; nothing is
 //! sent.
 
 use std::str::FromStr;

@@ -11,7 +11,7 @@
 //! Views (`view_*`, `call_function`, `changes`) read at the client's block, latest final
 //! unless set with [`Client::at`]; they return the value with the block it was read at
 //! ([`AtBlock`]). A `query` answer that carries an error inside its `result` (old nodes
-//! do that) is an [`Error::Rpc`] with the typed cause, never an `Ok`.
+//! do that) is an [`ErrorKind::Rpc`](super::ErrorKind::Rpc) with the typed cause, never an `Ok`.
 
 mod input;
 mod node_info;
@@ -273,10 +273,7 @@ shortcuts! { SHORTCUTS;
         args: impl ContractArgs,
     ) -> Result<AtBlock<CallResult>, Error<RpcQueryError>> {
         let account_id = self.input(contract, "the contract account id")?;
-        let args = args.into_bytes().map_err(|message| Error::Encode {
-            method: methods::QueryMethod::NAME,
-            message,
-        })?;
+        let args = args.into_bytes().map_err(|message| Error::encode(methods::QueryMethod::NAME, message))?;
         let kind = RpcQueryRequestKind::CallFunction {
             account_id,
             method_name: method.to_owned(),
@@ -289,7 +286,7 @@ shortcuts! { SHORTCUTS;
     }
 
     /// `query` with any request: the answer's kind at its block, with errors a legacy
-    /// node put inside `result` turned into [`Error::Rpc`] (unlike
+    /// node put inside `result` turned into [`ErrorKind::Rpc`](super::ErrorKind::Rpc) (unlike
     /// `call::<methods::QueryMethod>`, which returns the bindings' raw
     /// [`RpcQueryResponseKind::LegacyError`]).
     #[doc = example!(
@@ -599,10 +596,9 @@ impl Client {
     }
 
     fn input<T, E>(&self, value: impl Input<T>, what: &str) -> Result<T, Error<E>> {
-        value.into_value(what).map_err(|message| Error::Encode {
-            method: methods::QueryMethod::NAME,
-            message,
-        })
+        value
+            .into_value(what)
+            .map_err(|message| Error::encode(methods::QueryMethod::NAME, message))
     }
 
     /// A `query` at the client's block.
@@ -644,13 +640,13 @@ impl Client {
         while let Some(cursor) = first.value.last_key.take() {
             // The first page was one; each cursor seen is one more.
             if !seen.insert(cursor.clone()) || seen.len() >= MAX_KEY_PAGES {
-                return Err(Error::UnexpectedAnswer {
-                    method: methods::QueryMethod::NAME,
-                    message: format!(
+                return Err(Error::unexpected(
+                    methods::QueryMethod::NAME,
+                    format!(
                         "the access key list of {account_id} did not end: the node handed \
                          out the cursor {cursor:?} again, or more than {MAX_KEY_PAGES} pages"
                     ),
-                });
+                ));
             }
             let page = at
                 .access_key_page(account_id.clone(), Some(cursor), None)
@@ -737,10 +733,10 @@ fn view_as<T>(
             block_height,
             block_hash,
         }),
-        None => Err(Error::UnexpectedAnswer {
-            method: methods::QueryMethod::NAME,
-            message: format!("the node answered with {answered}"),
-        }),
+        None => Err(Error::unexpected(
+            methods::QueryMethod::NAME,
+            format!("the node answered with {answered}"),
+        )),
     }
 }
 

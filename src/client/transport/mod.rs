@@ -193,9 +193,13 @@ impl TransportError {
             TransportErrorKind::Connect
             | TransportErrorKind::Tls
             | TransportErrorKind::RequestTooLarge { .. } => true,
-            TransportErrorKind::AllEndpointsFailed(attempts) => attempts
-                .iter()
-                .all(|a| a.outcome.as_ref().is_err_and(TransportError::nothing_sent)),
+            // No attempt at all proves nothing.
+            TransportErrorKind::AllEndpointsFailed(attempts) => {
+                !attempts.is_empty()
+                    && attempts
+                        .iter()
+                        .all(|a| a.outcome.as_ref().is_err_and(TransportError::nothing_sent))
+            }
             _ => false,
         }
     }

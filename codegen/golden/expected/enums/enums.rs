@@ -7,7 +7,7 @@
 #[non_exhaustive]
 pub enum ActError {
     #[serde(rename = "UNKNOWN_BLOCK")]
-    UnknownBlock(::serde_json::Value),
+    UnknownBlock(::serde_json::Map<::std::string::String, ::serde_json::Value>),
     #[serde(rename = "TIMEOUT_ERROR")]
     TimeoutError { after: u32 },
     #[serde(rename = "NOT_SYNCED_YET")]

@@ -4,16 +4,16 @@
 ///`ActRequest`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActRequest {
-    pub speed: crate::enums::types::Speed,
+    pub speed: Speed,
 }
 crate::enums::deserialize_struct!(ActRequest { speed "speed" required });
 ///`ActResult`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActResult {
-    pub actions: ::std::vec::Vec<crate::enums::types::Action>,
-    pub cause: crate::enums::types::Cause,
-    pub kind: crate::enums::types::Kind,
-    pub status: crate::enums::types::Status,
+    pub actions: ::std::vec::Vec<Action>,
+    pub cause: Cause,
+    pub kind: Kind,
+    pub status: Status,
 }
 crate::enums::deserialize_struct!(
     ActResult { actions "actions" required, cause "cause" required, kind "kind" required,

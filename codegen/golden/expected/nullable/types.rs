@@ -2,13 +2,13 @@
 // Do not edit by hand: see the README, "Regenerating".
 
 ///`Maybe`
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct Maybe {
-    #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub count: ::std::option::Option<u32>,
-    #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub items: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub other: ::std::option::Option<crate::nullable::types::Color>,
+    pub other: ::std::option::Option<Color>,
 }
-crate::nullable::decode_with_serde!(Maybe);
+crate::nullable::deserialize_struct!(
+    Maybe { count "count" required, items "items" required, other "other" default }
+);

@@ -8,7 +8,7 @@ pub struct LookupParams {
     pub block_id: ::std::option::Option<crate::openrpc::BlockId>,
     ///How final the answer must be.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub finality: ::std::option::Option<crate::openrpc::types::Finality>,
+    pub finality: ::std::option::Option<Finality>,
     pub thing_id: crate::openrpc::CryptoHash,
 }
 crate::openrpc::deserialize_struct!(
@@ -27,7 +27,7 @@ pub struct Thing {
     pub id: crate::openrpc::CryptoHash,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub note: ::std::option::Option<::std::string::String>,
-    pub state: crate::openrpc::types::ThingState,
+    pub state: ThingState,
 }
 crate::openrpc::deserialize_struct!(
     Thing { id "id" required, note "note" default, state "state" required }

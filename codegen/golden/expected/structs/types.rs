@@ -4,10 +4,7 @@
 ///A thing. See the docs and <https://near.org>.
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct Thing {
-    #[serde(
-        default,
-        skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty"
-    )]
+    #[serde(default, skip_serializing_if = "::std::collections::BTreeMap::is_empty")]
     pub by_shard: ::std::collections::BTreeMap<
         ::std::string::String,
         ::std::string::String,
@@ -28,10 +25,7 @@ pub struct Thing {
     pub small: ::std::option::Option<u8>,
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub tags: ::std::vec::Vec<::std::string::String>,
-    #[serde(
-        default,
-        skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty"
-    )]
+    #[serde(default, skip_serializing_if = "::std::collections::BTreeMap::is_empty")]
     pub weights: ::std::collections::BTreeMap<::std::string::String, u64>,
 }
 crate::structs::deserialize_struct!(
