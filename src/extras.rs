@@ -3,11 +3,14 @@
 
 use base64::Engine as _;
 
-use crate::types::{
+use crate::de::tx_response::RpcTransactionResponse;
+use crate::de::tx_response::TransactionOutcome;
+use crate::generated::types::{
     BlockReference, ExecutionOutcomeWithIdView, ExecutionStatusView, FinalExecutionStatus,
     Finality, ReceiptView, SyncCheckpoint, TxExecutionError,
 };
-use crate::{BlockId, CryptoHash, RpcTransactionResponse, TransactionOutcome};
+use crate::primitives::BlockId;
+use crate::primitives::CryptoHash;
 
 impl From<Finality> for BlockReference {
     fn from(finality: Finality) -> Self {

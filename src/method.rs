@@ -3,6 +3,8 @@
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use crate::de::native::Decode;
+
 /// One JSON-RPC method of the NEAR API: its name and the types of its params, result and
 /// handler error.
 ///
@@ -27,10 +29,12 @@ pub trait RpcMethod {
     const SUBMITS_TRANSACTION: bool;
     /// The `params` of a request.
     type Params: Serialize + DeserializeOwned + std::fmt::Debug;
-    /// The `result` of a successful response.
-    type Result: Serialize + DeserializeOwned + std::fmt::Debug;
-    /// The `cause` of a `HANDLER_ERROR` response.
-    type Error: Serialize + DeserializeOwned + std::fmt::Debug;
+    /// The `result` of a successful response. Decoded by the crate's decoder
+    /// ([`Decode`]): every generated type has it, and a type of your own gets it from
+    /// its serde `Deserialize` with [`decode_with_serde!`](crate::decode_with_serde).
+    type Result: Serialize + DeserializeOwned + std::fmt::Debug + Decode;
+    /// The `cause` of a `HANDLER_ERROR` response (decoded like the result).
+    type Error: Serialize + DeserializeOwned + std::fmt::Debug + Decode;
 
     /// Decodes a whole response body to this method, reporting the JSON path of a
     /// failure (as [`decode::from_slice`](crate::decode::from_slice) does).
@@ -53,11 +57,11 @@ pub trait RpcMethod {
     ///     .unwrap_err();
     /// assert_eq!(err.path(), "result.gas_price");
     /// ```
-    fn decode_response(body: &[u8]) -> Result<EnvelopeOf<Self>, crate::decode::DecodeError>
+    fn decode_response(body: &[u8]) -> Result<EnvelopeOf<Self>, crate::de::decode::DecodeError>
     where
         Self: Sized,
     {
-        crate::decode::from_slice(body)
+        crate::de::native::from_slice(body)
     }
 
     /// Encodes a request for this method with the given id (a string, as nodes echo it).
@@ -77,12 +81,13 @@ pub fn encode_request<P: Serialize>(
     id: u64,
     params: &P,
 ) -> Result<Vec<u8>, serde_json::Error> {
-    serde_json::to_vec(&crate::Request::new(method, params).with_id(id.to_string()))
+    serde_json::to_vec(&crate::envelope::Request::new(method, params).with_id(id.to_string()))
 }
 
 /// A whole decoded response to method `M`: the echoed id, and the result or the error
 /// (what [`RpcMethod::decode_response`] returns).
-pub type EnvelopeOf<M> = crate::Response<ResponseOf<M>, crate::ErrorWrapper<ErrorOf<M>>>;
+pub type EnvelopeOf<M> =
+    crate::envelope::Response<ResponseOf<M>, crate::generated::ErrorWrapper<ErrorOf<M>>>;
 
 /// Something to do with a method chosen by name at run time (see
 /// [`methods::visit`](crate::methods::visit)).

@@ -2,11 +2,11 @@
 //! decoding support of `crate::de`. Not part of the public API; nothing else belongs
 //! here.
 
-use crate::decode::DecodeError;
+use crate::de::decode::DecodeError;
 pub use crate::method::encode_request;
 
 /// What a generated `RpcMethod::decode_response` returns.
-pub type Decoded<M> = Result<crate::EnvelopeOf<M>, DecodeError>;
+pub type Decoded<M> = Result<crate::method::EnvelopeOf<M>, DecodeError>;
 /// What a generated `RpcMethod::encode_request` returns.
 pub type Encoded = Result<Vec<u8>, serde_json::Error>;
 

@@ -5,8 +5,9 @@
 
 use std::fmt;
 
-use crate::types::{RpcProtocolConfigResponse, RuntimeConfigView, ShardLayout};
-use crate::{NearGas, NearToken};
+use crate::generated::types::{RpcProtocolConfigResponse, RuntimeConfigView, ShardLayout};
+use crate::primitives::NearGas;
+use near_token::NearToken;
 
 /// A field the node left out of its answer.
 #[derive(Debug, Clone, PartialEq, Eq)]

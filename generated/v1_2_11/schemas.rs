@@ -396,7 +396,7 @@ pub fn visit<V: crate::SchemaVisitor>(
         "AccountDataView" => {
             ::std::option::Option::Some(visitor.visit::<super::types::AccountDataView>())
         }
-        "AccountId" => ::std::option::Option::Some(visitor.visit::<super::AccountId>()),
+        "AccountId" => ::std::option::Option::Some(visitor.visit::<crate::AccountId>()),
         "AccountIdValidityRulesVersion" => {
             ::std::option::Option::Some(
                 visitor.visit::<super::types::AccountIdValidityRulesVersion>(),
@@ -463,7 +463,7 @@ pub fn visit<V: crate::SchemaVisitor>(
         "BlockHeaderView" => {
             ::std::option::Option::Some(visitor.visit::<super::types::BlockHeaderView>())
         }
-        "BlockId" => ::std::option::Option::Some(visitor.visit::<super::BlockId>()),
+        "BlockId" => ::std::option::Option::Some(visitor.visit::<crate::BlockId>()),
         "BlockReference" => {
             ::std::option::Option::Some(visitor.visit::<super::types::BlockReference>())
         }
@@ -527,7 +527,7 @@ pub fn visit<V: crate::SchemaVisitor>(
                 visitor.visit::<super::types::CreateAccountAction>(),
             )
         }
-        "CryptoHash" => ::std::option::Option::Some(visitor.visit::<super::CryptoHash>()),
+        "CryptoHash" => ::std::option::Option::Some(visitor.visit::<crate::CryptoHash>()),
         "CurrentEpochValidatorInfo" => {
             ::std::option::Option::Some(
                 visitor.visit::<super::types::CurrentEpochValidatorInfo>(),
@@ -833,7 +833,7 @@ pub fn visit<V: crate::SchemaVisitor>(
             ::std::option::Option::Some(visitor.visit::<super::types::Finality>())
         }
         "FunctionArgs" => {
-            ::std::option::Option::Some(visitor.visit::<super::FunctionArgs>())
+            ::std::option::Option::Some(visitor.visit::<crate::FunctionArgs>())
         }
         "FunctionCallAction" => {
             ::std::option::Option::Some(
@@ -1440,8 +1440,8 @@ pub fn visit<V: crate::SchemaVisitor>(
                 visitor.visit::<super::types::MutableConfigValue>(),
             )
         }
-        "NearGas" => ::std::option::Option::Some(visitor.visit::<super::NearGas>()),
-        "NearToken" => ::std::option::Option::Some(visitor.visit::<super::NearToken>()),
+        "NearGas" => ::std::option::Option::Some(visitor.visit::<crate::NearGas>()),
+        "NearToken" => ::std::option::Option::Some(visitor.visit::<crate::NearToken>()),
         "NetworkInfoView" => {
             ::std::option::Option::Some(visitor.visit::<super::types::NetworkInfoView>())
         }
@@ -1470,7 +1470,7 @@ pub fn visit<V: crate::SchemaVisitor>(
                 visitor.visit::<super::types::ProtocolVersionCheckConfig>(),
             )
         }
-        "PublicKey" => ::std::option::Option::Some(visitor.visit::<super::PublicKey>()),
+        "PublicKey" => ::std::option::Option::Some(visitor.visit::<crate::PublicKey>()),
         "PublicKeyHandle" => {
             ::std::option::Option::Some(visitor.visit::<super::types::PublicKeyHandle>())
         }
@@ -1771,7 +1771,7 @@ pub fn visit<V: crate::SchemaVisitor>(
             )
         }
         "RpcTransactionResponse" => {
-            ::std::option::Option::Some(visitor.visit::<super::RpcTransactionResponse>())
+            ::std::option::Option::Some(visitor.visit::<crate::RpcTransactionResponse>())
         }
         "RpcTransactionStatusRequest" => {
             ::std::option::Option::Some(
@@ -1904,14 +1904,14 @@ pub fn visit<V: crate::SchemaVisitor>(
         "ShardUId" => {
             ::std::option::Option::Some(visitor.visit::<super::types::ShardUId>())
         }
-        "Signature" => ::std::option::Option::Some(visitor.visit::<super::Signature>()),
+        "Signature" => ::std::option::Option::Some(visitor.visit::<crate::Signature>()),
         "SignedDelegateAction" => {
             ::std::option::Option::Some(
                 visitor.visit::<super::types::SignedDelegateAction>(),
             )
         }
         "SignedTransaction" => {
-            ::std::option::Option::Some(visitor.visit::<super::SignedTransaction>())
+            ::std::option::Option::Some(visitor.visit::<crate::SignedTransaction>())
         }
         "SignedTransactionView" => {
             ::std::option::Option::Some(

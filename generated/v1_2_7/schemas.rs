@@ -385,7 +385,7 @@ pub fn visit<V: crate::SchemaVisitor>(
         "AccountDataView" => {
             ::std::option::Option::Some(visitor.visit::<super::types::AccountDataView>())
         }
-        "AccountId" => ::std::option::Option::Some(visitor.visit::<super::AccountId>()),
+        "AccountId" => ::std::option::Option::Some(visitor.visit::<crate::AccountId>()),
         "AccountIdValidityRulesVersion" => {
             ::std::option::Option::Some(
                 visitor.visit::<super::types::AccountIdValidityRulesVersion>(),
@@ -452,7 +452,7 @@ pub fn visit<V: crate::SchemaVisitor>(
         "BlockHeaderView" => {
             ::std::option::Option::Some(visitor.visit::<super::types::BlockHeaderView>())
         }
-        "BlockId" => ::std::option::Option::Some(visitor.visit::<super::BlockId>()),
+        "BlockId" => ::std::option::Option::Some(visitor.visit::<crate::BlockId>()),
         "BlockReference" => {
             ::std::option::Option::Some(visitor.visit::<super::types::BlockReference>())
         }
@@ -516,7 +516,7 @@ pub fn visit<V: crate::SchemaVisitor>(
                 visitor.visit::<super::types::CreateAccountAction>(),
             )
         }
-        "CryptoHash" => ::std::option::Option::Some(visitor.visit::<super::CryptoHash>()),
+        "CryptoHash" => ::std::option::Option::Some(visitor.visit::<crate::CryptoHash>()),
         "CurrentEpochValidatorInfo" => {
             ::std::option::Option::Some(
                 visitor.visit::<super::types::CurrentEpochValidatorInfo>(),
@@ -817,7 +817,7 @@ pub fn visit<V: crate::SchemaVisitor>(
             ::std::option::Option::Some(visitor.visit::<super::types::Finality>())
         }
         "FunctionArgs" => {
-            ::std::option::Option::Some(visitor.visit::<super::FunctionArgs>())
+            ::std::option::Option::Some(visitor.visit::<crate::FunctionArgs>())
         }
         "FunctionCallAction" => {
             ::std::option::Option::Some(
@@ -1424,8 +1424,8 @@ pub fn visit<V: crate::SchemaVisitor>(
                 visitor.visit::<super::types::MutableConfigValue>(),
             )
         }
-        "NearGas" => ::std::option::Option::Some(visitor.visit::<super::NearGas>()),
-        "NearToken" => ::std::option::Option::Some(visitor.visit::<super::NearToken>()),
+        "NearGas" => ::std::option::Option::Some(visitor.visit::<crate::NearGas>()),
+        "NearToken" => ::std::option::Option::Some(visitor.visit::<crate::NearToken>()),
         "NetworkInfoView" => {
             ::std::option::Option::Some(visitor.visit::<super::types::NetworkInfoView>())
         }
@@ -1454,7 +1454,7 @@ pub fn visit<V: crate::SchemaVisitor>(
                 visitor.visit::<super::types::ProtocolVersionCheckConfig>(),
             )
         }
-        "PublicKey" => ::std::option::Option::Some(visitor.visit::<super::PublicKey>()),
+        "PublicKey" => ::std::option::Option::Some(visitor.visit::<crate::PublicKey>()),
         "PublicKeyHandle" => {
             ::std::option::Option::Some(visitor.visit::<super::types::PublicKeyHandle>())
         }
@@ -1755,7 +1755,7 @@ pub fn visit<V: crate::SchemaVisitor>(
             )
         }
         "RpcTransactionResponse" => {
-            ::std::option::Option::Some(visitor.visit::<super::RpcTransactionResponse>())
+            ::std::option::Option::Some(visitor.visit::<crate::RpcTransactionResponse>())
         }
         "RpcTransactionStatusRequest" => {
             ::std::option::Option::Some(
@@ -1888,14 +1888,14 @@ pub fn visit<V: crate::SchemaVisitor>(
         "ShardUId" => {
             ::std::option::Option::Some(visitor.visit::<super::types::ShardUId>())
         }
-        "Signature" => ::std::option::Option::Some(visitor.visit::<super::Signature>()),
+        "Signature" => ::std::option::Option::Some(visitor.visit::<crate::Signature>()),
         "SignedDelegateAction" => {
             ::std::option::Option::Some(
                 visitor.visit::<super::types::SignedDelegateAction>(),
             )
         }
         "SignedTransaction" => {
-            ::std::option::Option::Some(visitor.visit::<super::SignedTransaction>())
+            ::std::option::Option::Some(visitor.visit::<crate::SignedTransaction>())
         }
         "SignedTransactionView" => {
             ::std::option::Option::Some(

@@ -1,11 +1,26 @@
-//! Decoding support behind the generated types, one concern per file. Generated code
-//! reaches it through `near_rpc::__private` (see `src/private.rs`); the rest of the
-//! crate uses it directly.
+//! Decoding: the one room for turning JSON into the crate's types. [`decode`] is its
+//! public face (`near_rpc::decode`); generated code reaches the rest through
+//! `near_rpc::__private` (see `src/private.rs`); the crate uses it directly.
+//!
+//! By concern: `native` (the one JSON reader every type decodes from, with the
+//! envelope's rules in `native/envelope.rs`), `via_native` (serde's `Deserialize`
+//! through it), `value` (a serde deserializer over a borrowed `Value` that keeps the
+//! path), `fields` and `open_enum` (what the generated structs and enums expand to),
+//! `tx_response` (the transaction responses, whose two shapes are told apart after
+//! one pass), `legacy_query_error` (errors old nodes put inside a `query` result),
+//! `locate`, `paths` and `mode` (where in a document a failure is, and how it is
+//! reported).
 
+pub mod decode;
 pub mod fields;
+pub mod legacy_query_error;
 pub mod locate;
 pub mod mode;
+// `macro_use`: the decoding macros stay in scope for the modules after it.
+#[macro_use]
 pub mod native;
 pub mod open_enum;
 pub mod paths;
+pub mod tx_response;
+pub mod value;
 pub mod via_native;

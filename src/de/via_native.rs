@@ -427,7 +427,7 @@ mod tests {
 
     #[test]
     fn a_failure_names_its_path_inside_the_value() {
-        let err = crate::types::AccessKeyView::deserialize(json!({
+        let err = crate::generated::types::AccessKeyView::deserialize(json!({
             "nonce": 1, "permission": {"FunctionCall": {"allowance": null, "method_names": [], "receiver_id": 5}}
         }))
         .unwrap_err();

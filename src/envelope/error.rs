@@ -12,10 +12,9 @@
 
 use std::fmt;
 
-use serde::de::{self, DeserializeOwned, MapAccess, Visitor};
 use serde::ser::SerializeMap;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::{Map, Value};
+use serde::{Serialize, Serializer};
+use serde_json::Value;
 
 /// Wire name of [`ErrorCause::RequestValidation`].
 pub const REQUEST_VALIDATION_ERROR: &str = "REQUEST_VALIDATION_ERROR";
@@ -218,131 +217,10 @@ impl<E: Serialize, V: Serialize, I: Serialize> Serialize for ErrorWrapper<E, V, 
     }
 }
 
-/// Decodes `cause` as `T`; on failure the message is `cause: <inner path>: <error>`,
-/// which [`crate::decode`] folds into one path.
-fn decode_cause<T: DeserializeOwned, Err: de::Error>(cause: Value) -> Result<T, Err> {
-    crate::value_deserializer::decode::<T, Err>(&cause)
-        .map_err(|e| Err::custom(format_args!("cause: {e}")))
-}
-
-/// Collects the object into a map, rejecting duplicate keys.
-struct ObjectVisitor;
-
-impl<'de> Visitor<'de> for ObjectVisitor {
-    type Value = Map<String, Value>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON-RPC error object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
-        let mut map = Map::new();
-        while let Some(key) = access.next_key::<String>()? {
-            let value: Value = access.next_value()?;
-            if map.contains_key(&key) {
-                return Err(de::Error::custom(format_args!(
-                    "duplicate key `{key}` in error object"
-                )));
-            }
-            map.insert(key, value);
-        }
-        Ok(map)
-    }
-}
-
-impl<'de, E, V, I> Deserialize<'de> for ErrorWrapper<E, V, I>
-where
-    E: DeserializeOwned,
-    V: DeserializeOwned,
-    I: DeserializeOwned,
-{
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let mut map = deserializer.deserialize_map(ObjectVisitor)?;
-
-        let code = match map.remove("code") {
-            None | Some(Value::Null) => None,
-            Some(Value::Number(n)) => match n.as_i64() {
-                Some(code) => Some(code),
-                None => {
-                    return Err(de::Error::custom(format_args!(
-                        "code: expected an integer error code, got {n}"
-                    )))
-                }
-            },
-            Some(other) => {
-                return Err(de::Error::custom(format_args!(
-                    "code: expected an integer error code, got {other}"
-                )))
-            }
-        };
-        let message = match map.remove("message") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s),
-            Some(other) => {
-                return Err(de::Error::custom(format_args!(
-                    "message: expected a string, got {other}"
-                )))
-            }
-        };
-        let data = map.remove("data");
-        let raw_cause = map.remove("cause");
-
-        let cause = match map.remove("name") {
-            None | Some(Value::Null) => {
-                if raw_cause.is_some() {
-                    return Err(de::Error::custom(
-                        "error object has a `cause` but no `name`",
-                    ));
-                }
-                ErrorCause::Missing
-            }
-            Some(Value::String(name)) => {
-                let known = matches!(
-                    name.as_str(),
-                    REQUEST_VALIDATION_ERROR | HANDLER_ERROR | INTERNAL_ERROR
-                );
-                match raw_cause {
-                    None if known => {
-                        return Err(de::Error::custom(format_args!(
-                            "error object named {name} has no `cause`"
-                        )))
-                    }
-                    None => ErrorCause::Unknown {
-                        name,
-                        cause: Value::Null,
-                    },
-                    Some(cause) => match name.as_str() {
-                        REQUEST_VALIDATION_ERROR => {
-                            ErrorCause::RequestValidation(decode_cause(cause)?)
-                        }
-                        HANDLER_ERROR => ErrorCause::Handler(decode_cause(cause)?),
-                        INTERNAL_ERROR => ErrorCause::Internal(decode_cause(cause)?),
-                        _ => {
-                            crate::de::mode::note_unknown(&cause);
-                            ErrorCause::Unknown { name, cause }
-                        }
-                    },
-                }
-            }
-            Some(other) => {
-                return Err(de::Error::custom(format_args!(
-                    "name: expected a string, got {other}"
-                )))
-            }
-        };
-
-        Ok(ErrorWrapper {
-            cause,
-            code,
-            message,
-            data,
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::Deserialize;
     use serde_json::json;
 
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -367,6 +245,11 @@ mod tests {
     enum InternalError {
         InternalError { error_message: String },
     }
+
+    // Types of a test's own: decoded with their serde `Deserialize`.
+    crate::decode_with_serde!(HandlerError);
+    crate::decode_with_serde!(ValidationError);
+    crate::decode_with_serde!(InternalError);
 
     type Wrapper = ErrorWrapper<HandlerError, ValidationError, InternalError>;
 
@@ -510,6 +393,8 @@ mod tests {
         block_height: u64,
     }
 
+    crate::decode_with_serde!(PlainCause);
+
     #[test]
     fn bad_cause_names_its_path() {
         let body = json!({
@@ -522,7 +407,7 @@ mod tests {
             .map(|e| e.to_string())
             .unwrap_or_default();
         assert!(
-            err.starts_with("cause: info.block_height: invalid type: string \"x\""),
+            err.starts_with("cause.info.block_height: invalid type: string \"x\""),
             "{err}"
         );
         // Inside a serde-derived tagged enum the inner path is lost (serde buffers the

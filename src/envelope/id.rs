@@ -2,8 +2,7 @@
 
 use std::fmt;
 
-use serde::de::{self, Unexpected, Visitor};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 
 /// A JSON-RPC request id: a non-negative integer or a string.
 ///
@@ -50,41 +49,6 @@ impl Serialize for Id {
             Id::Number(n) => serializer.serialize_u64(*n),
             Id::String(s) => serializer.serialize_str(s),
         }
-    }
-}
-
-struct IdVisitor;
-
-impl Visitor<'_> for IdVisitor {
-    type Value = Id;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON-RPC id (non-negative integer or string)")
-    }
-
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Id, E> {
-        Ok(Id::Number(v))
-    }
-
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Id, E> {
-        match u64::try_from(v) {
-            Ok(n) => Ok(Id::Number(n)),
-            Err(_) => Err(E::invalid_value(Unexpected::Signed(v), &self)),
-        }
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Id, E> {
-        Ok(Id::String(v.to_owned()))
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Id, E> {
-        Ok(Id::String(v))
-    }
-}
-
-impl<'de> Deserialize<'de> for Id {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(IdVisitor)
     }
 }
 

@@ -1,14 +1,10 @@
 //! [`Response`]: a JSON-RPC 2.0 response.
 
-use std::fmt;
-use std::marker::PhantomData;
-
-use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde::ser::SerializeStruct;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 
 use super::id::Id;
-use super::version::{Version2, VERSION};
+use super::version::VERSION;
 
 /// A JSON-RPC 2.0 response: either a `result` of type `R` or an `error` of
 /// type `E` (the whole error object, e.g. [`ErrorWrapper`](super::ErrorWrapper)).
@@ -22,9 +18,13 @@ use super::version::{Version2, VERSION};
 ///   counts as absent, since an error object is never null;
 /// * unknown keys are ignored.
 ///
-/// `result` and `error` are decoded in place, without buffering the body. To
-/// get the JSON path of a failure (`result.foo[3].bar`), decode through
-/// [`crate::decode::from_slice`] or [`crate::decode::from_value`].
+/// `result` and `error` are decoded in place, without buffering the body, by the
+/// crate's one decoder of the envelope (serde's `Deserialize` goes through it too), so
+/// `R` and `E` are types it can decode: every generated type, the standard containers,
+/// `serde_json::Value`. A type of your own joins with
+/// `near_rpc::decode_with_serde!(MyType);`, which decodes it with its serde
+/// `Deserialize`. To get the JSON path of a failure (`result.foo[3].bar`), decode
+/// through [`crate::decode::from_slice`] or [`crate::decode::from_value`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Response<R, E> {
     /// The id echoed from the request; `None` when the node sent `"id": null`.
@@ -69,122 +69,14 @@ impl<R: Serialize, E: Serialize> Serialize for Response<R, E> {
     }
 }
 
-/// The keys of a response object.
-enum Field {
-    Jsonrpc,
-    Id,
-    Result,
-    Error,
-    Other,
-}
-
-struct FieldVisitor;
-
-impl Visitor<'_> for FieldVisitor {
-    type Value = Field;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a response key")
-    }
-
-    fn visit_str<Er: de::Error>(self, v: &str) -> Result<Field, Er> {
-        Ok(match v {
-            "jsonrpc" => Field::Jsonrpc,
-            "id" => Field::Id,
-            "result" => Field::Result,
-            "error" => Field::Error,
-            _ => Field::Other,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Field {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_identifier(FieldVisitor)
-    }
-}
-
-struct ResponseVisitor<R, E>(PhantomData<(R, E)>);
-
-impl<'de, R: Deserialize<'de>, E: Deserialize<'de>> Visitor<'de> for ResponseVisitor<R, E> {
-    type Value = Response<R, E>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON-RPC 2.0 response object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Response<R, E>, A::Error> {
-        let mut version = false;
-        let mut id: Option<Option<Id>> = None;
-        let mut result: Option<R> = None;
-        let mut error_seen = false;
-        let mut error: Option<E> = None;
-        while let Some(key) = map.next_key::<Field>()? {
-            match key {
-                Field::Jsonrpc => {
-                    if version {
-                        return Err(de::Error::duplicate_field("jsonrpc"));
-                    }
-                    map.next_value::<Version2>()?;
-                    version = true;
-                }
-                Field::Id => {
-                    if id.is_some() {
-                        return Err(de::Error::duplicate_field("id"));
-                    }
-                    id = Some(map.next_value()?);
-                }
-                Field::Result => {
-                    if result.is_some() {
-                        return Err(de::Error::duplicate_field("result"));
-                    }
-                    result = Some(map.next_value()?);
-                }
-                Field::Error => {
-                    if error_seen {
-                        return Err(de::Error::duplicate_field("error"));
-                    }
-                    error = map.next_value()?;
-                    error_seen = true;
-                }
-                Field::Other => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-        }
-        if !version {
-            return Err(de::Error::custom(
-                "response is missing `jsonrpc` (expected \"2.0\")",
-            ));
-        }
-        let id = id.ok_or_else(|| de::Error::missing_field("id"))?;
-        let payload = match (result, error) {
-            (Some(result), None) => Ok(result),
-            (None, Some(error)) => Err(error),
-            (Some(_), Some(_)) => {
-                return Err(de::Error::custom("response has both `result` and `error`"))
-            }
-            (None, None) => {
-                return Err(de::Error::custom(
-                    "response has neither `result` nor `error`",
-                ))
-            }
-        };
-        Ok(Response { id, payload })
-    }
-}
-
-impl<'de, R: Deserialize<'de>, E: Deserialize<'de>> Deserialize<'de> for Response<R, E> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_map(ResponseVisitor(PhantomData))
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use std::fmt;
+
     use super::*;
-    use crate::decode::{from_slice, from_value};
+    use crate::de::decode::{from_slice, from_value};
     use crate::envelope::error::{ErrorCause, ErrorWrapper};
+    use serde::Deserialize;
     use serde_json::{json, Value};
 
     #[derive(Debug, PartialEq, Serialize, Deserialize)]
@@ -204,10 +96,15 @@ mod tests {
         UnknownAccount { requested_account_id: String },
     }
 
+    // Types of a test's own: decoded with their serde `Deserialize`.
+    crate::decode_with_serde!(Bar);
+    crate::decode_with_serde!(Foo);
+    crate::decode_with_serde!(HandlerError);
+
     type Wrapper = ErrorWrapper<HandlerError, Value, Value>;
     type Resp<R> = Response<R, Wrapper>;
 
-    fn err_of<R: serde::de::DeserializeOwned + fmt::Debug>(body: &str) -> (String, String) {
+    fn err_of<R: crate::de::native::Decode + fmt::Debug>(body: &str) -> (String, String) {
         match from_slice::<Resp<R>>(body.as_bytes()) {
             Ok(r) => (String::new(), format!("unexpected success: {r:?}")),
             Err(e) => (e.path().to_owned(), e.message().to_owned()),

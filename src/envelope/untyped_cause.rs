@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 /// The `cause` of a `HANDLER_ERROR` for a method the spec documents no error type for
@@ -49,18 +49,6 @@ impl fmt::Display for UntypedCause {
 impl Serialize for UntypedCause {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.0.serialize(serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for UntypedCause {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Value::deserialize(deserializer).map(UntypedCause)
-    }
-}
-
-impl crate::de::native::Decode for UntypedCause {
-    fn decode(r: &mut crate::de::native::Reader<'_>) -> Result<Self, crate::de::native::Error> {
-        r.value().map(UntypedCause)
     }
 }
 

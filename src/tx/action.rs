@@ -5,7 +5,12 @@
 use std::collections::BTreeMap;
 
 use super::borsh::{field, token, Borsh, BorshError, Reader, Writer};
-use crate::{AccountId, CryptoHash, NearGas, NearToken, PublicKey, Signature};
+use crate::primitives::CryptoHash;
+use crate::primitives::NearGas;
+use crate::primitives::PublicKey;
+use crate::primitives::Signature;
+use near_account_id::AccountId;
+use near_token::NearToken;
 
 /// One action of a transaction (nearcore's `Action`).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,7 +9,11 @@
 
 use std::fmt;
 
-use crate::{AccountId, CryptoHash, NearToken, PublicKey, Signature};
+use crate::primitives::CryptoHash;
+use crate::primitives::PublicKey;
+use crate::primitives::Signature;
+use near_account_id::AccountId;
+use near_token::NearToken;
 
 /// Appends the borsh encoding of values to a buffer.
 #[derive(Debug, Default)]
@@ -408,10 +412,10 @@ impl Borsh for Signature {
     }
 }
 
-fn key_tag(key_type: crate::KeyType) -> u8 {
+fn key_tag(key_type: crate::primitives::KeyType) -> u8 {
     match key_type {
-        crate::KeyType::Ed25519 => 0,
-        crate::KeyType::Secp256k1 => 1,
+        crate::primitives::KeyType::Ed25519 => 0,
+        crate::primitives::KeyType::Secp256k1 => 1,
     }
 }
 

@@ -17,7 +17,8 @@ use serde_json::value::RawValue;
 use zeroize::Zeroizing;
 
 use super::SecretKey;
-use crate::{AccountId, PublicKey};
+use crate::primitives::PublicKey;
+use near_account_id::AccountId;
 
 /// The environment variable [`Credentials::from_env`] reads the account from.
 pub const ACCOUNT_ID_ENV: &str = "NEAR_ACCOUNT_ID";

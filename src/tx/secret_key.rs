@@ -13,7 +13,9 @@ use ed25519_dalek::Signer as _;
 use zeroize::Zeroizing;
 
 use super::signature::prehash;
-use crate::{KeyType, PublicKey, Signature};
+use crate::primitives::KeyType;
+use crate::primitives::PublicKey;
+use crate::primitives::Signature;
 
 /// A secret key that signs transactions.
 ///
@@ -246,7 +248,7 @@ impl Eq for SecretKey {}
 mod tests {
     use super::super::verify;
     use super::*;
-    use crate::CryptoHash;
+    use crate::primitives::CryptoHash;
 
     const SEED_TEXT: &str = "ed25519:3KyUuch8pYP47krBq4DosFEVBMR5wDTMQ8AThzM8kAEcBQEpsPdYTZ2FPX5ZnSoLrerjwg66hwwJaW1wHzprd5k3";
 

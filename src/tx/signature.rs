@@ -1,6 +1,9 @@
 //! [`verify`]: whether a signature is a public key's, as nearcore checks it.
 
-use crate::{CryptoHash, KeyType, PublicKey, Signature};
+use crate::primitives::CryptoHash;
+use crate::primitives::KeyType;
+use crate::primitives::PublicKey;
+use crate::primitives::Signature;
 
 /// What secp256k1 signs for `message`: the message itself when it is a 32-byte hash (a
 /// transaction's, a delegate action's), its sha256 otherwise.

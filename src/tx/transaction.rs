@@ -11,7 +11,10 @@
 use super::action::Action;
 use super::borsh::{self, field, Borsh, BorshError, Reader, Writer};
 use super::SecretKey;
-use crate::{AccountId, CryptoHash, PublicKey, Signature};
+use crate::primitives::CryptoHash;
+use crate::primitives::PublicKey;
+use crate::primitives::Signature;
+use near_account_id::AccountId;
 
 /// A transaction: who signs it with which key and nonce, what it does to whom, and the
 /// recent block it is valid after.

@@ -21,10 +21,11 @@ use super::action::{
 use super::transaction::{
     NonceMode, SignedTransaction, Transaction, TransactionNonce, TransactionV1,
 };
-use crate::types::{
+use crate::generated::types::{
     self, AccessKeyPermissionView, AccessKeyView, ActionView, SignedTransactionView,
 };
-use crate::{CryptoHash, FunctionArgs};
+use crate::primitives::CryptoHash;
+use crate::primitives::FunctionArgs;
 
 /// Why a view does not convert to the codec's type.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -544,7 +545,7 @@ fn state_data(
 }
 
 fn access_key_from_view(view: &AccessKeyView, at: &str) -> Result<AccessKey, ViewError> {
-    let function_call = |allowance: &Option<crate::NearToken>,
+    let function_call = |allowance: &Option<near_token::NearToken>,
                          method_names: &Vec<String>,
                          receiver_id: &String| FunctionCallPermission {
         allowance: *allowance,

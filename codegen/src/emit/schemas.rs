@@ -16,13 +16,9 @@ pub fn emit(api: &Api) -> TokenStream {
         .filter_map(|def| {
             let schema = def.schema_name.clone()?;
             let path: syn::Path = match &def.kind {
-                // Relative paths: the module sits beside `types`, under the root of the
-                // hand-written items, wherever the bindings are rooted; its text does not
-                // change with the root.
-                Kind::HandWritten { rust_path } => {
-                    let item = rust_path.strip_prefix("crate::")?;
-                    syn::parse_str(&format!("super::{item}")).ok()?
-                }
+                // The hand-written type's own path (rerooted with the rest); the
+                // generated types by a path relative to this module, beside `types`.
+                Kind::HandWritten { rust_path } => syn::parse_str(rust_path).ok()?,
                 _ if def.is_envelope() => {
                     syn::parse_str(&format!("super::types::envelope::{}", def.rust_name)).ok()?
                 }

@@ -1,10 +1,8 @@
 //! What an outcome means for retry and failover: an answer to pass up, or a failure of
 //! the endpoint that another attempt or another endpoint may not have.
 
-use serde::de::IgnoredAny;
-use serde::Deserialize;
-
 use super::super::transport::{HttpResponse, TransportError, TransportErrorKind};
+use crate::de::native::Peek;
 
 /// HTTP statuses worth retrying: timeout, rate limit, and gateway trouble.
 pub const RETRYABLE_STATUSES: [u16; 5] = [408, 429, 502, 503, 504];
@@ -96,24 +94,6 @@ enum ErrorClass {
     Permanent,
 }
 
-/// Only what classification needs; `result` is skipped without being built.
-#[derive(Deserialize)]
-struct Envelope {
-    jsonrpc: Option<IgnoredAny>,
-    error: Option<ErrorPeek>,
-}
-
-#[derive(Deserialize)]
-struct ErrorPeek {
-    name: Option<String>,
-    cause: Option<CausePeek>,
-}
-
-#[derive(Deserialize)]
-struct CausePeek {
-    name: Option<String>,
-}
-
 fn peek(response: &HttpResponse) -> Body {
     let body = &response.body;
     let first = body.iter().find(|b| !b.is_ascii_whitespace());
@@ -124,20 +104,15 @@ fn peek(response: &HttpResponse) -> Body {
     if response.is_success() && memchr::memmem::find(body, b"\"error\"").is_none() {
         return Body::Result;
     }
-    let Ok(envelope) = serde_json::from_slice::<Envelope>(body) else {
-        return Body::NotJsonRpc;
-    };
-    match envelope.error {
-        Some(error) => {
-            let cause = error.cause.and_then(|c| c.name);
-            Body::Error(match (error.name.as_deref(), cause.as_deref()) {
-                (_, Some("TIMEOUT_ERROR")) => ErrorClass::Timeout,
-                (Some("INTERNAL_ERROR"), _) => ErrorClass::Internal,
-                _ => ErrorClass::Permanent,
-            })
-        }
-        None if envelope.jsonrpc.is_some() => Body::Result,
-        None => Body::NotJsonRpc,
+    // The decoder's own rules for the envelope and the error object.
+    match crate::de::native::peek(body) {
+        Peek::NotJsonRpc => Body::NotJsonRpc,
+        Peek::Result => Body::Result,
+        Peek::Error { name, cause } => Body::Error(match (name.as_deref(), cause.as_deref()) {
+            (_, Some("TIMEOUT_ERROR")) => ErrorClass::Timeout,
+            (Some("INTERNAL_ERROR"), _) => ErrorClass::Internal,
+            _ => ErrorClass::Permanent,
+        }),
     }
 }
 
@@ -188,6 +163,36 @@ mod tests {
                 failure(false),
             ),
             (200, String::new(), failure(false)),
+            // What the decoder refuses is no JSON-RPC error either: another endpoint
+            // may do better.
+            (
+                200,
+                handler("UNKNOWN_BLOCK").replace(r#""error""#, r#""error":{},"error""#),
+                failure(false),
+            ),
+            (
+                200,
+                r#"{"jsonrpc":"2.0","id":"1","error":{"name":"HANDLER_ERROR","cause":5}}"#
+                    .to_owned(),
+                failure(false),
+            ),
+            (
+                200,
+                format!("{} trailing", handler("UNKNOWN_BLOCK")),
+                failure(false),
+            ),
+            (
+                200,
+                r#"{"jsonrpc":"2.0","id":"1","error":{"cause":{"name":"TIMEOUT_ERROR"}}}"#
+                    .to_owned(),
+                failure(false),
+            ),
+            // `"error": null` is no error.
+            (
+                200,
+                r#"{"jsonrpc":"2.0","id":"1","error":null,"result":1}"#.to_owned(),
+                Verdict::Final,
+            ),
         ];
         for (status, body, expected) in cases {
             assert_eq!(

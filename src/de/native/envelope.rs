@@ -1,13 +1,18 @@
-//! [`Decode`] for the JSON-RPC envelope: [`Response`], its [`Id`], and nearcore's error
-//! object ([`ErrorWrapper`]), with the rules of their serde impls (`crate::envelope`).
+//! The JSON-RPC envelope's decoding, written once: [`Decode`] for [`Response`], its
+//! [`Id`], nearcore's error object ([`ErrorWrapper`]) and [`UntypedCause`], and their
+//! serde `Deserialize` through it (`crate::de::via_native`), as the generated types
+//! have theirs. The retry layer's classification reads bodies with the same rules
+//! ([`classify`]).
 
 use std::borrow::Cow;
 
+use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::{Decode, Error, Next, Reader};
+use crate::de::via_native;
 use crate::envelope::error::{ErrorCause, HANDLER_ERROR, INTERNAL_ERROR, REQUEST_VALIDATION_ERROR};
-use crate::envelope::{ErrorWrapper, Id, Response};
+use crate::envelope::{ErrorWrapper, Id, Response, UntypedCause};
 
 impl Decode for Id {
     fn decode(r: &mut Reader<'_>) -> Result<Self, Error> {
@@ -227,4 +232,124 @@ impl<E: Decode, V: Decode, I: Decode> Decode for ErrorWrapper<E, V, I> {
             data: members.data,
         })
     }
+}
+
+impl Decode for UntypedCause {
+    fn decode(r: &mut Reader<'_>) -> Result<Self, Error> {
+        r.value().map(UntypedCause)
+    }
+}
+
+// serde's `Deserialize` for the envelope: the decoders above, through the value's JSON
+// text, so that both ways accept and refuse the same bodies with the same paths.
+
+impl<'de, R: Decode, E: Decode> Deserialize<'de> for Response<R, E> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        via_native::deserialize(deserializer)
+    }
+}
+
+impl<'de, E: Decode, V: Decode, I: Decode> Deserialize<'de> for ErrorWrapper<E, V, I> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        via_native::deserialize(deserializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Id {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        via_native::deserialize(deserializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for UntypedCause {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        via_native::deserialize(deserializer)
+    }
+}
+
+/// What the retry layer needs of a body (`client::layers::classify`): whether it is a
+/// JSON-RPC response, and if it is an error, its `name` and its cause's `name`. The
+/// error object is read by the decoder's own rules (`error_members`); anything those
+/// refuse is not JSON-RPC.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Peek {
+    /// Not a JSON-RPC response object (an HTML page, a gateway's JSON, a broken body).
+    NotJsonRpc,
+    /// A response without an error (its `result` is not read).
+    Result,
+    /// An error response.
+    Error {
+        /// The error's `name` (`HANDLER_ERROR`, ...).
+        name: Option<String>,
+        /// Its cause's `name` (`TIMEOUT_ERROR`, ...).
+        cause: Option<String>,
+    },
+}
+
+/// Reads what [`Peek`] says of `body`, skipping `result` without building it.
+pub fn peek(body: &[u8]) -> Peek {
+    let mut r = Reader::new(body);
+    peek_members(&mut r)
+        .and_then(|peeked| r.end().map(|()| peeked))
+        .unwrap_or(Peek::NotJsonRpc)
+}
+
+fn peek_members(r: &mut Reader<'_>) -> Result<Peek, Error> {
+    r.begin_object("a JSON-RPC 2.0 response object")?;
+    let mut first = true;
+    let (mut version_seen, mut error_seen) = (false, false);
+    let mut error = None;
+    let duplicate = |r: &Reader<'_>, name: &str| r.data_error(format!("duplicate field `{name}`"));
+    while let Some(key) = r.next_key(&mut first)? {
+        match &*key {
+            "jsonrpc" if version_seen => return Err(duplicate(r, "jsonrpc")),
+            "jsonrpc" => {
+                version_seen = true;
+                r.skip()?;
+            }
+            "error" if error_seen => return Err(duplicate(r, "error")),
+            "error" => {
+                error_seen = true;
+                // `"error": null` counts as absent, as when decoding.
+                if !r.null()? {
+                    error = Some(error_names(r)?);
+                }
+            }
+            _ => r.skip()?,
+        }
+    }
+    Ok(match error {
+        Some((name, cause)) => Peek::Error { name, cause },
+        None if version_seen => Peek::Result,
+        None => Peek::NotJsonRpc,
+    })
+}
+
+/// An error object's `name` and its cause's `name`.
+fn error_names(r: &mut Reader<'_>) -> Result<(Option<String>, Option<String>), Error> {
+    let members = error_members(r)?;
+    let cause = match members.cause_at {
+        Some(at) => {
+            r.rewind(at);
+            let name = cause_name(r)?;
+            r.rewind(members.end);
+            name
+        }
+        None => None,
+    };
+    Ok((members.name, cause))
+}
+
+/// The `name` of a cause object (which must be an object, its `name` a string if any).
+fn cause_name(r: &mut Reader<'_>) -> Result<Option<String>, Error> {
+    r.begin_object("an error cause object")?;
+    let mut first = true;
+    let mut name = None;
+    while let Some(key) = r.next_key(&mut first)? {
+        match &*key {
+            "name" => name = member(r, "name", "a string", string)?,
+            _ => r.skip()?,
+        }
+    }
+    Ok(name)
 }

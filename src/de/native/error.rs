@@ -2,8 +2,8 @@
 //! the JSON path, collected segment by segment as the error travels up (so that success
 //! pays nothing for it).
 
+use crate::de::decode::DecodeError;
 use crate::de::paths::{render, Segment};
-use crate::decode::DecodeError;
 
 /// A failure of a native decoder. Boxed: `Result<T, Error>` stays one pointer wide on the
 /// error side, which keeps the hot path's returns small.

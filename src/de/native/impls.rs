@@ -236,7 +236,7 @@ fn parsed<T: std::str::FromStr>(
     })
 }
 
-impl Decode for crate::CryptoHash {
+impl Decode for crate::primitives::CryptoHash {
     #[inline]
     fn decode(r: &mut Reader<'_>) -> Result<Self, Error> {
         parsed(
@@ -247,7 +247,7 @@ impl Decode for crate::CryptoHash {
     }
 }
 
-impl Decode for crate::PublicKey {
+impl Decode for crate::primitives::PublicKey {
     fn decode(r: &mut Reader<'_>) -> Result<Self, Error> {
         parsed(
             r,
@@ -257,7 +257,7 @@ impl Decode for crate::PublicKey {
     }
 }
 
-impl Decode for crate::Signature {
+impl Decode for crate::primitives::Signature {
     fn decode(r: &mut Reader<'_>) -> Result<Self, Error> {
         parsed(
             r,
@@ -267,7 +267,7 @@ impl Decode for crate::Signature {
     }
 }
 
-impl Decode for crate::AccountId {
+impl Decode for near_account_id::AccountId {
     #[inline]
     fn decode(r: &mut Reader<'_>) -> Result<Self, Error> {
         parsed(
@@ -278,21 +278,21 @@ impl Decode for crate::AccountId {
     }
 }
 
-impl Decode for crate::NearToken {
+impl Decode for near_token::NearToken {
     fn decode(r: &mut Reader<'_>) -> Result<Self, Error> {
         if let Some(yocto) = r.digits_in_string(u128::MAX) {
-            return Ok(crate::NearToken::from_yoctonear(yocto));
+            return Ok(near_token::NearToken::from_yoctonear(yocto));
         }
         parsed(r, "a string", |_, e: std::num::ParseIntError| e.to_string())
-            .map(crate::NearToken::from_yoctonear)
+            .map(near_token::NearToken::from_yoctonear)
     }
 }
 
-impl Decode for crate::NearGas {
+impl Decode for crate::primitives::NearGas {
     fn decode(r: &mut Reader<'_>) -> Result<Self, Error> {
         // near-gas reads a number or a string of one.
         if let Some(gas) = r.digits_in_string(u128::from(u64::MAX)) {
-            return Ok(crate::NearGas::from_gas(gas as u64));
+            return Ok(crate::primitives::NearGas::from_gas(gas as u64));
         }
         let gas = match r.peek()? {
             Next::Number => r.u64("a string or a number")?,
@@ -303,15 +303,15 @@ impl Decode for crate::NearGas {
             )?,
             _ => return Err(r.invalid_type("a string or a number")),
         };
-        Ok(crate::NearGas::from_gas(gas))
+        Ok(crate::primitives::NearGas::from_gas(gas))
     }
 }
 
-impl Decode for crate::BlockId {
+impl Decode for crate::primitives::BlockId {
     fn decode(r: &mut Reader<'_>) -> Result<Self, Error> {
         super::with_serde(r)
     }
 }
 
-crate::decode_with_serde!(crate::SignedTransaction);
-crate::decode_with_serde!(crate::FunctionArgs);
+decode_with_serde!(crate::primitives::SignedTransaction);
+decode_with_serde!(crate::primitives::FunctionArgs);

@@ -16,22 +16,36 @@
 //! every recorded response alike, and fail at the same paths
 //! (`tests/it/decode_native.rs`, `decode_paths.rs`).
 
-mod enums;
-mod envelope;
-mod error;
-mod impls;
-mod reader;
-
 pub use enums::{
     adjacent_variant, end_external, external_variant, internal_variant, not_a_unit, shape_variant,
     untagged_failed, Adjacent, External, Tagged,
 };
+pub use envelope::{peek, Peek};
 pub use error::Error;
 pub use reader::{Next, Reader};
 
-use crate::decode::DecodeError;
+use crate::de::decode::DecodeError;
 
-/// A type that decodes itself from the [`Reader`].
+/// A type that decodes itself from the [`Reader`]: what the envelope's `result` and
+/// `error` must be, and every generated type is. A type of your own gets it from its
+/// serde `Deserialize` with [`decode_with_serde!`](crate::decode_with_serde):
+///
+/// ```
+/// use near_rpc::{decode, ErrorWrapper, Response};
+///
+/// #[derive(Debug, serde::Deserialize)]
+/// struct Height {
+///     height: u64,
+/// }
+/// near_rpc::decode_with_serde!(Height);
+///
+/// let body = br#"{"jsonrpc":"2.0","id":1,"result":{"height":"x"}}"#;
+/// let err = decode::from_slice::<Response<Height, ErrorWrapper<serde_json::Value>>>(body)
+///     .unwrap_err();
+/// assert_eq!(err.path(), "result.height");
+/// ```
+///
+/// The reader's own methods are not a stable API: implement it through the macro.
 pub trait Decode: Sized {
     /// Decodes one value from `r`, leaving `r` just after it.
     fn decode(r: &mut Reader<'_>) -> Result<Self, Error>;
@@ -47,7 +61,7 @@ pub fn from_slice<T: Decode>(bytes: &[u8]) -> Result<T, DecodeError> {
             // A type error met before the text stops being JSON: the syntax is what is
             // wrong (`[1,` read as an object says "invalid type: sequence" first).
             let syntax = if !e.is_syntax() && e.message().starts_with("invalid type") {
-                crate::decode::syntax_error(bytes)
+                crate::de::decode::syntax_error(bytes)
             } else {
                 None
             };
@@ -139,10 +153,11 @@ macro_rules! decode_newtype {
     };
 }
 
-/// Implements [`Decode`] through the type's serde `Deserialize`, for the few shapes the
-/// generator leaves to serde_derive: the value's text is decoded by serde_json, and a
+/// Implements the crate's decoder ([`decode::Decode`](crate::decode::Decode)) for a type
+/// of your own through its serde `Deserialize`, so that it can be the `result` or the
+/// handler error of a [`Response`](crate::Response) or an
+/// [`RpcMethod`](crate::RpcMethod): the value's text is decoded by serde_json, and a
 /// failure keeps its path inside the value.
-#[doc(hidden)]
 #[macro_export]
 macro_rules! decode_with_serde {
     ($name:ty) => {
@@ -156,10 +171,17 @@ macro_rules! decode_with_serde {
     };
 }
 
+// After the macros, so that these files name them without a path (textual scope).
+mod enums;
+mod envelope;
+mod error;
+mod impls;
+mod reader;
+
 /// Decodes the next value with its serde `Deserialize` (see `decode_with_serde!`).
 pub fn with_serde<T: serde::de::DeserializeOwned>(r: &mut Reader<'_>) -> Result<T, Error> {
     let raw = r.raw()?;
-    crate::decode::from_slice::<T>(raw).map_err(|e| nested_error(r, &e))
+    crate::de::decode::from_slice::<T>(raw).map_err(|e| nested_error(r, &e))
 }
 
 /// A serde failure inside the value being read, as a native error with the same path.

@@ -856,7 +856,7 @@ mod tests {
     use super::super::{from_slice, Decode};
     use super::*;
 
-    fn read<T: Decode>(text: &str) -> Result<T, crate::decode::DecodeError> {
+    fn read<T: Decode>(text: &str) -> Result<T, crate::de::decode::DecodeError> {
         from_slice(text.as_bytes())
     }
 

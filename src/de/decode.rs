@@ -15,6 +15,8 @@ use std::fmt;
 
 use serde::de::DeserializeOwned;
 
+pub use crate::de::native::Decode;
+
 /// A decoding failure: where it happened and what went wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeError {
@@ -153,7 +155,7 @@ pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, De
 
 /// [`from_value`] without taking the value (the reporting decode walks it afterwards).
 fn from_value_ref<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, DecodeError> {
-    let decode = || crate::value_deserializer::decode::<T, serde_json::Error>(value);
+    let decode = || crate::de::value::decode::<T, serde_json::Error>(value);
     // The value is decoded with its path tracked, except inside values that are buffered
     // (serde's flattened structs, this crate's types): only a failure is worth decoding
     // again to track those.

@@ -10,8 +10,12 @@
 
 use serde_json::{Map, Value};
 
-use crate::types::{FunctionCallError, RpcQueryError, RpcQueryResponse, RpcQueryResponseKind};
-use crate::{AccountId, CryptoHash, PublicKey};
+use crate::generated::types::{
+    FunctionCallError, RpcQueryError, RpcQueryResponse, RpcQueryResponseKind,
+};
+use crate::primitives::CryptoHash;
+use crate::primitives::PublicKey;
+use near_account_id::AccountId;
 
 impl RpcQueryResponse {
     /// The error a legacy node reported inside `result`, typed, with the node's text.
@@ -205,7 +209,7 @@ fn tagged(tag: &str, value: Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::{HostError, MethodResolveError};
+    use crate::generated::types::{HostError, MethodResolveError};
 
     fn hash() -> CryptoHash {
         CryptoHash([7; 32])

@@ -3,7 +3,7 @@
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::types::{
+use crate::generated::types::{
     ExecutionOutcomeWithIdView, FinalExecutionOutcomeView, FinalExecutionOutcomeWithReceiptView,
     FinalExecutionStatus, ReceiptView, SignedTransactionView, TxExecutionStatus,
 };
@@ -132,7 +132,7 @@ impl<'de> Deserialize<'de> for RpcTransactionResponse {
 
 impl crate::de::native::Decode for RpcTransactionResponse {
     fn decode(r: &mut crate::de::native::Reader<'_>) -> Result<Self, crate::de::native::Error> {
-        let wire = crate::decode_fields!(r, "struct RpcTransactionResponse", Wire {
+        let wire = decode_fields!(r, "struct RpcTransactionResponse", Wire {
             final_execution_status "final_execution_status" required,
             status "status" default,
             transaction "transaction" default,
