@@ -27,7 +27,9 @@ pub fn visit<V: crate::merged::SchemaVisitor>(
                 visitor.visit::<super::types::CountThingsParams>(),
             )
         }
-        "CryptoHash" => ::std::option::Option::Some(visitor.visit::<super::CryptoHash>()),
+        "CryptoHash" => {
+            ::std::option::Option::Some(visitor.visit::<crate::merged::CryptoHash>())
+        }
         "ErrorWrapper_for_ThingError" => {
             ::std::option::Option::Some(
                 visitor.visit::<super::types::envelope::ErrorWrapperForThingError>(),

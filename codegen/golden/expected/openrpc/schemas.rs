@@ -19,8 +19,12 @@ pub fn visit<V: crate::openrpc::SchemaVisitor>(
     visitor: V,
 ) -> ::std::option::Option<V::Output> {
     match name {
-        "BlockId" => ::std::option::Option::Some(visitor.visit::<super::BlockId>()),
-        "CryptoHash" => ::std::option::Option::Some(visitor.visit::<super::CryptoHash>()),
+        "BlockId" => {
+            ::std::option::Option::Some(visitor.visit::<crate::openrpc::BlockId>())
+        }
+        "CryptoHash" => {
+            ::std::option::Option::Some(visitor.visit::<crate::openrpc::CryptoHash>())
+        }
         "Finality" => {
             ::std::option::Option::Some(visitor.visit::<super::types::Finality>())
         }

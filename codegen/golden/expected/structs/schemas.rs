@@ -21,8 +21,12 @@ pub fn visit<V: crate::structs::SchemaVisitor>(
     visitor: V,
 ) -> ::std::option::Option<V::Output> {
     match name {
-        "AccountId" => ::std::option::Option::Some(visitor.visit::<super::AccountId>()),
-        "CryptoHash" => ::std::option::Option::Some(visitor.visit::<super::CryptoHash>()),
+        "AccountId" => {
+            ::std::option::Option::Some(visitor.visit::<crate::structs::AccountId>())
+        }
+        "CryptoHash" => {
+            ::std::option::Option::Some(visitor.visit::<crate::structs::CryptoHash>())
+        }
         "ErrorWrapper_for_ThingError" => {
             ::std::option::Option::Some(
                 visitor.visit::<super::types::envelope::ErrorWrapperForThingError>(),
