@@ -1,6 +1,9 @@
 //! `near-rpc-codegen bump` on a copy of the tree: a new spec version is shipped in one
-//! step, and the copy is left current (`generate --check` finds no drift) and building,
-//! with the new version's library tests passing.
+//! step, and the copy is left current (`generate --check` finds no drift) and compiling
+//! with the new version as `latest`, its library's unit tests included (`cargo check
+//! --profile test`: the same hand-written tests run against every shipped version in
+//! `scripts/all-versions.sh`; here what the bump must prove is that the crate it left
+//! compiles, and a check proves it without code generation and linking).
 
 use std::path::Path;
 use std::process::Command;
@@ -103,7 +106,7 @@ fn bump_ships_a_new_version_in_one_step() {
     assert!(near_rpc_codegen::bump::bump(&root, &new_spec, None, None).is_err());
     assert_eq!(read("spec/SOURCE.toml"), pins);
 
-    // The copy is current and builds; the new version's library tests pass in it.
+    // The copy is current, and it compiles with the new version as `latest`.
     let cargo = |args: &[&str]| {
         let output = Command::new(env!("CARGO"))
             .current_dir(&root)
@@ -137,16 +140,17 @@ fn bump_ships_a_new_version_in_one_step() {
         shipped.len() + 1,
         "{checked}"
     );
-    let tested = cargo(&[
-        "test",
+    cargo(&[
+        "check",
         "--quiet",
         "-p",
         "near-rpc",
         "--lib",
+        "--profile",
+        "test",
         "--features",
         "latest",
     ]);
-    assert!(tested.contains("test result: ok"), "{tested}");
 }
 
 /// Removes a directory when dropped, also while a failing test unwinds.
