@@ -201,7 +201,17 @@ fn build_examples() -> &'static BTreeMap<String, PathBuf> {
 fn build() -> BTreeMap<String, PathBuf> {
     let output = Command::new(env!("CARGO"))
         .current_dir(root())
-        .args(["build", "--quiet", "--examples", "--features", "blocking"])
+        // The README's test command's own selection and features, so that the examples
+        // it built already are the ones run here (building near-rpc's alone would
+        // resolve other features and compile the library once more).
+        .args([
+            "build",
+            "--quiet",
+            "--workspace",
+            "--examples",
+            "--features",
+            "near-rpc/blocking",
+        ])
         .arg("--message-format=json")
         .arg("--target-dir")
         .arg(common::target_dir())
@@ -216,6 +226,12 @@ fn build() -> BTreeMap<String, PathBuf> {
         .lines()
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
         .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["kind"][0] == "example")
+        // near-rpc's examples, not the other members'.
+        .filter(|m| {
+            m["target"]["src_path"]
+                .as_str()
+                .is_some_and(|p| Path::new(p).starts_with(root().join("examples")))
+        })
         .filter_map(|m| {
             let name = m["target"]["name"].as_str()?.to_owned();
             Some((name, PathBuf::from(m["executable"].as_str()?)))
