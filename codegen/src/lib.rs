@@ -28,8 +28,9 @@
 //! their schemas: a second model of each struct beside the IR, checked against it by
 //! field names only, whose types could differ (fixed-length arrays were `[T; N]` in
 //! typify's structs and `Vec<T>` in the IR's enums). The IR now says everything the
-//! structs need, and `emit/structs.rs` renders them as typify did, so the API did not
-//! change; the generator lost typify and schemars from its build.
+//! structs need, and `emit/structs.rs` renders them as typify did, so the structs' API
+//! did not change; the enums now agree with them (`[T; N]`, `serde_json::Map` for a bare
+//! object), and the generator lost typify and schemars from its build.
 //!
 //! # Why not progenitor
 //! progenitor was measured on this spec and rejected: it rejects the tuple `items` used

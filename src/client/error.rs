@@ -168,18 +168,19 @@ impl<E> Error<E> {
     }
 
     /// Whether trying again (after a wait, maybe elsewhere) may succeed: transport
-    /// failures, HTTP 408/429/502/503/504 (whatever the body) and the node's
-    /// `TIMEOUT_ERROR`; not request validation errors, other handler errors, undecodable
-    /// 2xx responses, refused redirects or wrong ids. This is the verdict the retry layer
-    /// gave the same outcome ([`layers::verdict`](super::layers::verdict)), not a second
-    /// rule.
+    /// failures, an answer with HTTP 408/429/502/503/504 (whatever its body, even one
+    /// that does not decode or answers another id) and the node's `TIMEOUT_ERROR`; not
+    /// request validation errors, other handler errors, undecodable 2xx responses,
+    /// refused redirects or wrong ids with another status. This is the verdict the retry
+    /// layer gave the same outcome ([`layers::verdict`](super::layers::verdict)), not a
+    /// second rule.
     pub fn is_retryable(&self) -> bool {
         self.retryable
     }
 
     /// Whether no byte of the request can have reached a node (an encoding error, a
-    /// request over the size limit, no connection or TLS session on any endpoint), so
-    /// that sending it again is safe even for a transaction.
+    /// request over the size limit, no connection or TLS session on any endpoint or in
+    /// any retry), so that sending it again is safe even for a transaction.
     pub fn nothing_sent(&self) -> bool {
         self.nothing_sent
     }

@@ -433,6 +433,10 @@ fn transport_error<M: RpcMethod>(error: TransportError, id: u64) -> Error<M::Err
                 .collect();
             Error::new(M::NAME, None, ErrorKind::AllEndpointsFailed(failures))
         }
+        // The call's own limits are no endpoint's failure (their label is the stack's).
+        TransportErrorKind::Deadline { .. } | TransportErrorKind::RequestTooLarge { .. } => {
+            Error::new(M::NAME, None, ErrorKind::Transport(error))
+        }
         _ => Error::new(
             M::NAME,
             Some(error.endpoint.to_string()),
@@ -552,6 +556,14 @@ mod tests {
             (status(200, &handler("TIMEOUT_ERROR")), true, false),
             (status(408, &handler("TIMEOUT_ERROR")), true, false),
             (status(429, &handler("UNKNOWN_BLOCK")), true, false),
+            (
+                status(
+                    429,
+                    &handler("UNKNOWN_BLOCK").replace(r#""}}}"#, r#"","info":{}}}}"#),
+                ),
+                true,
+                false,
+            ),
             (status(500, internal), false, false),
             (status(503, result), true, false),
             (status(404, "not found"), false, false),
@@ -589,5 +601,74 @@ mod tests {
             assert_eq!(err.nothing_sent(), nothing_sent, "{described}: {err}");
             assert_eq!(err.method(), "block");
         }
+    }
+
+    /// `nothing_sent` over several endpoints and the call's own limits: true only when no
+    /// attempt anywhere can have reached a node.
+    #[test]
+    fn nothing_sent_holds_only_when_no_attempt_can_have_arrived() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let call = |client: Client| {
+            let request = RpcBlockRequest {
+                block_reference: Finality::Final.into(),
+            };
+            runtime
+                .block_on(client.call::<methods::BlockMethod>(request))
+                .unwrap_err()
+        };
+        let error = |kind| MockReply::error(kind);
+        // (first endpoint, second endpoint, nothing sent)
+        let cases = [
+            (
+                error(TransportErrorKind::Connect),
+                error(TransportErrorKind::Tls),
+                true,
+            ),
+            (
+                error(TransportErrorKind::Connect),
+                error(TransportErrorKind::Timeout),
+                false,
+            ),
+            (
+                error(TransportErrorKind::Timeout),
+                error(TransportErrorKind::Connect),
+                false,
+            ),
+            (
+                error(TransportErrorKind::Connect),
+                MockReply::status(503, "busy"),
+                false,
+            ),
+        ];
+        for (first, second, unsent) in cases {
+            let described = format!("{first:?} then {second:?}");
+            let client = Client::builder()
+                .transport(MockTransport::new("a", [first]))
+                .transport(MockTransport::new("b", [second]))
+                .retry(RetryPolicy::none())
+                .build()
+                .unwrap();
+            let err = call(client);
+            assert!(
+                matches!(err.kind(), ErrorKind::AllEndpointsFailed(failures) if failures.len() == 2),
+                "{described}: {err}"
+            );
+            assert_eq!(err.nothing_sent(), unsent, "{described}: {err}");
+            assert_eq!(err.endpoint(), None, "{described}: several endpoints");
+        }
+        // A request over the limit is refused before any endpoint sees it.
+        let mock = MockTransport::new("a", [MockReply::json(r#"{}"#)]);
+        let client = Client::builder()
+            .transport(mock.clone())
+            .max_request_bytes(10)
+            .build()
+            .unwrap();
+        let err = call(client);
+        assert!(err.nothing_sent() && err.is_usage(), "{err}");
+        assert_eq!(err.endpoint(), None, "{err}");
+        assert!(mock.requests().is_empty());
     }
 }

@@ -2,7 +2,7 @@
 //! enums), so that a struct's shape has one source: the IR that the API diff, the
 //! crosscheck and the decoders also read.
 //!
-//! Structs derive only `Serialize`: `crate::deserialize_struct!` (in `src/private.rs`)
+//! Structs derive only `Serialize`: `crate::deserialize_struct!` (in `src/de/fields.rs`)
 //! writes their decoder from the field list, one loop over the keys and a plain `match`,
 //! instead of serde_derive's tree of generic visitors per struct that every user's
 //! compile would pay for. Newtypes are `#[serde(transparent)]` with serde's derive and

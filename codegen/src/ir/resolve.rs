@@ -73,7 +73,8 @@ impl Builder<'_> {
                     let item = Box::new(self.type_expr(item, hoist)?);
                     let bound = |key| schema.get(key).and_then(Value::as_u64);
                     match (bound("minItems"), bound("maxItems")) {
-                        (Some(min), Some(max)) if min == max && min > 0 => {
+                        // serde's impls for arrays stop at 32 elements.
+                        (Some(min), Some(max)) if min == max && (1..=32).contains(&min) => {
                             TypeExpr::Array(item, min as usize)
                         }
                         _ => TypeExpr::Vec(item),
@@ -97,7 +98,9 @@ impl Builder<'_> {
                         TypeExpr::Map(Box::new(self.type_expr(value, hoist)?))
                     }
                     // `"type": "object"` and nothing of its properties: any object.
-                    _ if schema.get("type").is_some() => TypeExpr::Object,
+                    _ if schema.get("type").and_then(Value::as_str) == Some("object") => {
+                        TypeExpr::Object
+                    }
                     _ => TypeExpr::Value,
                 }
             }

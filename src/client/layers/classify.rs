@@ -38,7 +38,10 @@ fn error_verdict(error: &TransportError) -> Verdict {
         nothing_sent,
     };
     match &error.kind {
-        TransportErrorKind::Connect | TransportErrorKind::Tls => failure(true, true),
+        // Unsent, unless an earlier attempt of the same call (a retry) may have arrived.
+        TransportErrorKind::Connect | TransportErrorKind::Tls => {
+            failure(true, error.nothing_sent())
+        }
         TransportErrorKind::Timeout | TransportErrorKind::Connection => failure(true, false),
         TransportErrorKind::Redirect { .. } | TransportErrorKind::Other => failure(false, false),
         TransportErrorKind::AllEndpointsFailed(attempts) => {

@@ -102,8 +102,14 @@ impl Retry {
 
     async fn send_with_retries(&self, request: RpcRequest) -> Result<HttpResponse, TransportError> {
         let mut retry = 0;
+        // Whether an attempt so far may have reached a node: a later attempt that
+        // certainly did not must not make the whole call look unsent.
+        let mut sent_before = false;
         loop {
-            let outcome = self.inner.send(request.clone()).await;
+            let mut outcome = self.inner.send(request.clone()).await;
+            if let Err(error) = &mut outcome {
+                error.sent_before |= sent_before;
+            }
             let Verdict::Failure {
                 retryable: true,
                 nothing_sent,
@@ -111,6 +117,7 @@ impl Retry {
             else {
                 return outcome;
             };
+            sent_before |= !nothing_sent;
             let may_repeat =
                 !request.submits_transaction || nothing_sent || self.policy.retry_writes;
             if retry >= self.policy.retries() || !may_repeat {
@@ -329,6 +336,53 @@ mod tests {
         };
         let outcome = block_on(retry(&mock, policy).send(write()));
         assert_eq!(outcome.unwrap().status, 200);
+    }
+
+    /// A retried write whose last attempt could not connect was not unsent if an
+    /// earlier attempt may have arrived: the caller must not take it for refused.
+    #[test]
+    fn an_unsent_last_attempt_does_not_hide_an_earlier_one() {
+        let policy = RetryPolicy {
+            retry_writes: true,
+            ..RetryPolicy::default()
+        };
+        // (replies, whether the final error may claim nothing was sent)
+        let cases = [
+            (
+                vec![
+                    MockReply::error(TransportErrorKind::Timeout),
+                    MockReply::error(TransportErrorKind::Connect),
+                ],
+                false,
+            ),
+            (
+                vec![
+                    MockReply::status(503, "busy"),
+                    MockReply::error(TransportErrorKind::Tls),
+                ],
+                false,
+            ),
+            (
+                vec![
+                    MockReply::error(TransportErrorKind::Connect),
+                    MockReply::error(TransportErrorKind::Tls),
+                ],
+                true,
+            ),
+        ];
+        for (replies, unsent) in cases {
+            let described = format!("{replies:?}");
+            let mut replies = replies;
+            // Every later attempt fails to connect, up to the retry cap.
+            replies.extend((0..3).map(|_| MockReply::error(TransportErrorKind::Connect)));
+            let mock = MockTransport::new("m", replies);
+            let error = block_on(retry(&mock, policy.clone()).send(write())).unwrap_err();
+            assert_eq!(error.nothing_sent(), unsent, "{described}: {error}");
+            let Verdict::Failure { nothing_sent, .. } = verdict(&Err(error)) else {
+                panic!("{described}: final")
+            };
+            assert_eq!(nothing_sent, unsent, "{described}");
+        }
     }
 
     #[test]

@@ -169,6 +169,10 @@ pub struct TransportError {
     pub kind: TransportErrorKind,
     /// The underlying message (no URL, secrets masked).
     pub message: String,
+    /// Whether an earlier attempt of the same request (a retry) may have reached a
+    /// node: then [`TransportError::nothing_sent`] is false, whatever this attempt's
+    /// kind.
+    pub sent_before: bool,
 }
 
 impl TransportError {
@@ -182,13 +186,17 @@ impl TransportError {
             endpoint: endpoint.into(),
             kind,
             message: message.into(),
+            sent_before: false,
         }
     }
 
     /// Whether the request certainly never reached a node (the connection or TLS
-    /// handshake failed, or nothing was tried), so that sending it elsewhere is safe even
-    /// for a transaction.
+    /// handshake failed, or it was over the size limit, on every attempt), so that
+    /// sending it elsewhere is safe even for a transaction.
     pub fn nothing_sent(&self) -> bool {
+        if self.sent_before {
+            return false;
+        }
         match &self.kind {
             TransportErrorKind::Connect
             | TransportErrorKind::Tls

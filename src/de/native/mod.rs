@@ -26,7 +26,7 @@ pub use reader::{Next, Reader};
 
 use crate::de::decode::DecodeError;
 
-/// A type that decodes itself from the [`Reader`]: what the envelope's `result` and
+/// A type that decodes itself from the crate's JSON reader: what the envelope's `result` and
 /// `error` must be, and every generated type is. A type of your own gets it from its
 /// serde `Deserialize` with [`decode_with_serde!`](crate::decode_with_serde):
 ///
@@ -45,7 +45,7 @@ use crate::de::decode::DecodeError;
 /// assert_eq!(err.path(), "result.height");
 /// ```
 ///
-/// The reader's own methods are not a stable API: implement it through the macro.
+/// The reader's methods are not a stable API: implement the trait through the macro.
 pub trait Decode: Sized {
     /// Decodes one value from `r`, leaving `r` just after it.
     fn decode(r: &mut Reader<'_>) -> Result<Self, Error>;
