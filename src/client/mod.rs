@@ -402,27 +402,25 @@ impl<T> Answered<T> {
 }
 
 /// The typed result of one outcome of the transport stack. An error carries the retry
-/// layer's verdict on the same outcome, so the client and the layers never disagree.
+/// layer's verdict on the same outcome, so the client and the layers never disagree; a
+/// success asks for none (classifying a 2xx body scans it).
 fn outcome_to_result<M: RpcMethod>(
     outcome: Result<HttpResponse, TransportError>,
     id: u64,
 ) -> Result<Answered<M::Result>, Error<M::Error>> {
-    let retryable = matches!(
-        layers::verdict(&outcome),
-        layers::Verdict::Failure {
-            retryable: true,
-            ..
-        }
-    );
-    let nothing_sent = outcome.as_ref().is_err_and(TransportError::nothing_sent);
-    let result = match outcome {
+    match outcome {
         Ok(response) => decode_response::<M>(response, id),
         Err(error) => Err(transport_error::<M>(error, id)),
-    };
-    result.map_err(|e| e.with_verdict(retryable, nothing_sent))
+    }
 }
 
 fn transport_error<M: RpcMethod>(error: TransportError, id: u64) -> Error<M::Error> {
+    let retryable = layers::error_verdict(&error).retryable();
+    let nothing_sent = error.nothing_sent();
+    transport_error_kind::<M>(error, id).with_verdict(retryable, nothing_sent)
+}
+
+fn transport_error_kind<M: RpcMethod>(error: TransportError, id: u64) -> Error<M::Error> {
     match error.kind {
         TransportErrorKind::AllEndpointsFailed(attempts) => {
             let failures = attempts
@@ -459,7 +457,11 @@ fn decode_response<M: RpcMethod>(
     let endpoint = endpoint.to_string();
     let status = *status;
     let retry_after = response.retry_after();
-    let error = |kind| Error::new(method, Some(endpoint.clone()), kind);
+    let error = |kind| {
+        // A response reached a node: nothing_sent is false.
+        let retryable = layers::response_verdict(&response).retryable();
+        Error::new(method, Some(endpoint.clone()), kind).with_verdict(retryable, false)
+    };
     let http_error = |json| {
         error(ErrorKind::Http {
             status,

@@ -14,7 +14,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::tokens::{type_tokens, Scope};
+use super::tokens::{doc_attrs, type_tokens, Scope};
 use crate::ir::{Api, Field, Kind, Struct, TypeDef, TypeExpr};
 
 /// Renders every struct and newtype of the IR.
@@ -27,14 +27,13 @@ pub fn emit(api: &Api) -> TokenStream {
     quote!(#(#items)*)
 }
 
-/// The type's doc text as one attribute (so a multi-line description stays one block),
-/// or its name in code when the spec has no description.
+/// The type's doc text, or its name in code when the spec has no description.
 fn doc(def: &TypeDef) -> TokenStream {
     let text = def
         .doc
         .clone()
         .unwrap_or_else(|| format!("`{}`", def.rust_name));
-    quote!(#[doc = #text])
+    doc_attrs(Some(&text))
 }
 
 fn structure(def: &TypeDef, s: &Struct) -> TokenStream {
@@ -112,7 +111,7 @@ impl Rendered {
                 Missing::Default,
             ),
         };
-        let doc = field.doc.as_deref().map(|text| quote!(#[doc = #text]));
+        let doc = doc_attrs(field.doc.as_deref());
         let wire = &field.wire_name;
         let rename = (field.rust_name != field.wire_name).then(|| quote!(#[serde(rename = #wire)]));
         Rendered {

@@ -23,6 +23,19 @@ pub enum Verdict {
     },
 }
 
+impl Verdict {
+    /// Whether the same request may succeed later.
+    pub fn retryable(self) -> bool {
+        matches!(
+            self,
+            Verdict::Failure {
+                retryable: true,
+                ..
+            }
+        )
+    }
+}
+
 /// The verdict on one outcome. Reads at most the JSON-RPC envelope of the body, and for a
 /// 2xx body without an `"error"` key not even that.
 pub fn verdict(outcome: &Result<HttpResponse, TransportError>) -> Verdict {
@@ -32,7 +45,8 @@ pub fn verdict(outcome: &Result<HttpResponse, TransportError>) -> Verdict {
     }
 }
 
-fn error_verdict(error: &TransportError) -> Verdict {
+/// The verdict on a transport error.
+pub(crate) fn error_verdict(error: &TransportError) -> Verdict {
     let failure = |retryable, nothing_sent| Verdict::Failure {
         retryable,
         nothing_sent,
@@ -45,16 +59,7 @@ fn error_verdict(error: &TransportError) -> Verdict {
         TransportErrorKind::Timeout | TransportErrorKind::Connection => failure(true, false),
         TransportErrorKind::Redirect { .. } | TransportErrorKind::Other => failure(false, false),
         TransportErrorKind::AllEndpointsFailed(attempts) => {
-            let verdicts = attempts.iter().map(|a| verdict(&a.outcome));
-            let retryable = verdicts.clone().any(|v| {
-                matches!(
-                    v,
-                    Verdict::Failure {
-                        retryable: true,
-                        ..
-                    }
-                )
-            });
+            let retryable = attempts.iter().any(|a| verdict(&a.outcome).retryable());
             failure(retryable, error.nothing_sent())
         }
         TransportErrorKind::TooLarge { .. }
@@ -63,7 +68,8 @@ fn error_verdict(error: &TransportError) -> Verdict {
     }
 }
 
-fn response_verdict(response: &HttpResponse) -> Verdict {
+/// The verdict on an HTTP response.
+pub(crate) fn response_verdict(response: &HttpResponse) -> Verdict {
     let status_retryable = RETRYABLE_STATUSES.contains(&response.status);
     let failure = |retryable| Verdict::Failure {
         retryable,

@@ -24,6 +24,7 @@ mod redact;
 mod retry;
 mod size_limit;
 
+pub(crate) use classify::{error_verdict, response_verdict};
 pub use classify::{verdict, Verdict, RETRYABLE_STATUSES};
 pub use deadline::{Deadline, DEFAULT_DEADLINE};
 pub use fallback::Fallback;
