@@ -705,6 +705,14 @@ impl Chain {
         CryptoHash([0; 32])
     }
 
+    /// The outcome of the transaction or receipt `id`.
+    pub fn outcome(&self, id: &CryptoHash) -> Option<&Outcome> {
+        self.transactions
+            .iter()
+            .flat_map(|t| &t.outcomes)
+            .find(|o| o.id == *id)
+    }
+
     /// The outcomes in the block at `height`.
     pub fn outcomes_in(&self, height: u64) -> impl Iterator<Item = &Outcome> {
         self.transactions
@@ -918,7 +926,7 @@ impl Chain {
                 "public_key": public_key(VALIDATOR).to_string(),
                 "amount": yocto(500 * NEAR)
             }],
-            "transaction_validity_period": 86_400,
+            "transaction_validity_period": fees::TRANSACTION_VALIDITY_PERIOD,
             "protocol_reward_rate": [1, 10],
             "max_inflation_rate": [1, 20],
             "total_supply": yocto(2_000 * NEAR),

@@ -58,6 +58,10 @@ impl Fee {
     }
 }
 
+/// How many blocks back a transaction's block hash may be (the protocol config's
+/// `transaction_validity_period`, which the chain's config shows).
+pub const TRANSACTION_VALIDITY_PERIOD: u64 = 86_400;
+
 /// The gas price, in yoctoNEAR per gas unit: the same at every block.
 pub const GAS_PRICE: u128 = 100_000_000;
 

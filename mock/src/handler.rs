@@ -487,19 +487,9 @@ fn answer(chain: &mut Chain, method: &str, params: &Value) -> Answer {
             Err(not_certified(chain, block, shard))
         }
         "EXPERIMENTAL_light_client_execution_outcome_proof" => {
-            let id = params
-                .get("transaction_hash")
-                .or_else(|| params.get("receipt_id"))
-                .and_then(Value::as_str)
-                .and_then(|s| s.parse::<CryptoHash>().ok())
-                .ok_or_else(|| RpcError::parse("`transaction_hash` or `receipt_id` is required"))?;
+            let id = outcome_id(params)?;
             hash_param(params, "light_client_head")?;
-            let outcome = chain
-                .transactions
-                .iter()
-                .flat_map(|t| &t.outcomes)
-                .find(|o| o.id == id);
-            match outcome {
+            match chain.outcome(&id) {
                 Some(outcome) => Err(not_certified(chain, chain.block_hash(outcome.height), 0)),
                 None => Err(RpcError::handler(
                     "UNKNOWN_TRANSACTION_OR_RECEIPT",
@@ -765,13 +755,18 @@ fn tx_status(chain: &Chain, params: &Value, with_receipts: bool) -> Result<Wait,
     }
 }
 
-fn light_client_proof(chain: &Chain, params: &Value) -> Answer {
-    let id = params
+/// The transaction or receipt a proof request names.
+fn outcome_id(params: &Value) -> Result<CryptoHash, RpcError> {
+    params
         .get("transaction_hash")
         .or_else(|| params.get("receipt_id"))
         .and_then(Value::as_str)
         .and_then(|s| s.parse::<CryptoHash>().ok())
-        .ok_or_else(|| RpcError::parse("`transaction_hash` or `receipt_id` is required"))?;
+        .ok_or_else(|| RpcError::parse("`transaction_hash` or `receipt_id` is required"))
+}
+
+fn light_client_proof(chain: &Chain, params: &Value) -> Answer {
+    let id = outcome_id(params)?;
     let head = params
         .get("light_client_head")
         .and_then(Value::as_str)

@@ -175,12 +175,7 @@ impl Chain {
     /// An execution proof of the outcome `id` against the head `head` (by height), or
     /// why not: unknown, or not below the head.
     pub fn execution_proof(&self, id: &CryptoHash, head: u64) -> Result<Value, &'static str> {
-        let outcome = self
-            .transactions
-            .iter()
-            .flat_map(|tx| &tx.outcomes)
-            .find(|o| o.id == *id)
-            .ok_or("UNKNOWN_TRANSACTION_OR_RECEIPT")?;
+        let outcome = self.outcome(id).ok_or("UNKNOWN_TRANSACTION_OR_RECEIPT")?;
         let height = outcome.height;
         if height >= head {
             return Err("NOT_CONFIRMED");

@@ -30,11 +30,8 @@ use crate::chain::{
     GAS_PRICE, SYSTEM,
 };
 use crate::contract::Call;
-use crate::fees::{self, action_fee, ACTION_RECEIPT};
+use crate::fees::{self, action_fee, ACTION_RECEIPT, TRANSACTION_VALIDITY_PERIOD};
 
-/// How many blocks back a transaction's block hash may be (the protocol config's
-/// `transaction_validity_period`).
-pub const TRANSACTION_VALIDITY_PERIOD: u64 = 86_400;
 /// nearcore's bound on nonces: below the height times this.
 const NONCE_RANGE_MULTIPLIER: u64 = 1_000_000;
 /// The most blocks a request waits for a transaction to reach a level.

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::chain::{
-    Account, Chain, DueReceipt, Key, Outcome, Pending, Permission, Transaction, GENESIS_HEIGHT,
+    b64, Account, Chain, DueReceipt, Key, Outcome, Pending, Permission, Transaction, GENESIS_HEIGHT,
 };
 
 /// What the file's first member says, so that another file is refused by name.
@@ -42,10 +42,6 @@ fn error(message: impl Into<String>) -> StateError {
     StateError {
         message: message.into(),
     }
-}
-
-fn b64(bytes: &[u8]) -> String {
-    base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
 fn unb64(text: &str, what: &str) -> Result<Vec<u8>, StateError> {
