@@ -20,6 +20,7 @@
 //! gas keys (refused at submission with a message that says so), Wasm (contracts are
 //! Rust, `contract.rs`). Staking locks and unlocks at once rather than at an epoch's end.
 
+use near_account_id::{AccountIdRef, AccountType};
 use near_rpc::tx::{AccessKeyPermission, Action, SignedTransaction};
 use near_rpc::types::SignedTransactionView;
 use near_rpc::{CryptoHash, PublicKey};
@@ -138,13 +139,14 @@ fn validate_actions(actions: &[Action]) -> Result<(), SubmitError> {
     Ok(())
 }
 
-/// Whether `id` is a NEAR-implicit account (64 hex digits: an ed25519 key).
+/// The kind of account `id` names, by near-account-id's rules (nearcore's).
+fn account_type(id: &str) -> AccountType {
+    AccountIdRef::new(id).map_or(AccountType::NamedAccount, AccountIdRef::get_account_type)
+}
+
+/// The ed25519 key a NEAR-implicit account's id spells (64 hex digits).
 fn near_implicit_key(id: &str) -> Option<PublicKey> {
-    if id.len() != 64
-        || !id
-            .bytes()
-            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
-    {
+    if account_type(id) != AccountType::NearImplicitAccount {
         return None;
     }
     let mut key = [0u8; 32];
@@ -152,15 +154,6 @@ fn near_implicit_key(id: &str) -> Option<PublicKey> {
         *byte = u8::from_str_radix(&id[2 * i..2 * i + 2], 16).ok()?;
     }
     Some(PublicKey::ed25519(key))
-}
-
-/// Whether `id` is an ETH-implicit account (`0x` and 40 hex digits).
-fn eth_implicit(id: &str) -> bool {
-    id.len() == 42
-        && id.starts_with("0x")
-        && id[2..]
-            .bytes()
-            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
 }
 
 impl Chain {
@@ -788,16 +781,19 @@ impl Chain {
                     return Err(json!({"AccountAlreadyExists": {"account_id": receiver}}));
                 }
                 let predecessor = receipt.predecessor.as_str();
-                if near_implicit_key(receiver).is_some() || eth_implicit(receiver) {
+                if account_type(receiver).is_implicit() {
                     return Err(json!({"OnlyImplicitAccountCreationAllowed": {
                         "account_id": receiver
                     }}));
                 }
-                // A sub-account is its direct parent's to create (nearcore's
-                // `is_sub_account_of`).
-                match receiver.split_once('.') {
-                    None if receiver.len() < fees::MIN_TOP_LEVEL_ACCOUNT_LENGTH
-                        && predecessor != fees::REGISTRAR =>
+                // A top-level name is the registrar's when short; a sub-account is its
+                // direct parent's to create (nearcore's `action_create_account`).
+                // Receivers were checked as account ids when their transaction came in.
+                let id = AccountIdRef::new(receiver).ok();
+                let parent = AccountIdRef::new(predecessor).ok();
+                if id.is_some_and(AccountIdRef::is_top_level) {
+                    if receiver.len() < fees::MIN_TOP_LEVEL_ACCOUNT_LENGTH
+                        && predecessor != fees::REGISTRAR
                     {
                         return Err(json!({"CreateAccountOnlyByRegistrar": {
                             "account_id": receiver,
@@ -805,13 +801,14 @@ impl Chain {
                             "predecessor_id": predecessor
                         }}));
                     }
-                    Some((_, parent)) if parent != predecessor => {
-                        return Err(json!({"CreateAccountNotAllowed": {
-                            "account_id": receiver,
-                            "predecessor_id": predecessor
-                        }}));
-                    }
-                    _ => {}
+                } else if !id
+                    .zip(parent)
+                    .is_some_and(|(id, parent)| id.is_sub_account_of(parent))
+                {
+                    return Err(json!({"CreateAccountNotAllowed": {
+                        "account_id": receiver,
+                        "predecessor_id": predecessor
+                    }}));
                 }
                 self.accounts.push(Account {
                     id: receiver.to_owned(),
@@ -834,7 +831,7 @@ impl Chain {
                 // A transfer creates the implicit account it is sent to.
                 let keys = match near_implicit_key(receiver) {
                     Some(key) => vec![Key::full_access(key, (height - 1) * NONCE_RANGE_MULTIPLIER)],
-                    None if eth_implicit(receiver) => Vec::new(),
+                    None if account_type(receiver) == AccountType::EthImplicitAccount => Vec::new(),
                     None => return Err(not_found()),
                 };
                 self.accounts.push(Account {
