@@ -53,7 +53,7 @@ fn select_version() -> std::path::PathBuf {
     let versions: Vec<String> = source
         .shipped
         .iter()
-        .filter_map(|entry| entry.split_whitespace().next().map(str::to_owned))
+        .filter_map(|entry| source::Pin::of(entry).map(|pin| pin.version.to_owned()))
         .collect();
     let modules: Vec<String> = versions.iter().map(|v| module_name(v)).collect();
     let chosen: Vec<&String> = modules

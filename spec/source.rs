@@ -17,6 +17,39 @@ pub struct Source<'a> {
     pub other: Vec<(&'a str, &'a str)>,
 }
 
+/// One `shipped` or `openrpc` entry, read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pin<'a> {
+    /// `info.version` (`1.2.6`, `nearcore-0.38.0`).
+    pub version: &'a str,
+    /// The nearcore commit it comes from (for a derived document, the crates').
+    pub commit: &'a str,
+    /// sha256 of its exact bytes.
+    pub sha256: &'a str,
+    /// Where the document lives beside the spec directory, when not in it
+    /// (`spec-derived`: a document nearcore did not publish, derived from its crates).
+    pub folder: Option<&'a str>,
+}
+
+impl<'a> Pin<'a> {
+    /// Reads `"VERSION COMMIT SHA256 [FOLDER]"`; `None` when a word is missing.
+    pub fn of(entry: &'a str) -> Option<Self> {
+        let mut parts = entry.split_whitespace();
+        Some(Pin {
+            version: parts.next()?,
+            commit: parts.next()?,
+            sha256: parts.next()?,
+            folder: parts.next(),
+        })
+    }
+
+    /// The directory under `generated/` and the cargo feature: `v1_2_6`,
+    /// `nearcore_0_38_0`.
+    pub fn module(&self) -> String {
+        module_name(self.version)
+    }
+}
+
 /// Parses the file; an error names the line and what is wrong there.
 pub fn parse(text: &str) -> Result<Source<'_>, String> {
     let mut source = Source::default();
@@ -44,52 +77,48 @@ pub fn parse(text: &str) -> Result<Source<'_>, String> {
         }
         seen.push(key);
         let array = key == "shipped" || key == "openrpc";
-        let values =
-            match value.strip_prefix('[') {
-                Some(rest) if array => {
-                    // Items separated by commas, over this line and the following ones, each
-                    // line's comment left out, up to the closing `]`.
-                    let mut items = Vec::new();
-                    let (mut part, mut part_at) = (rest.trim().to_owned(), at);
-                    loop {
-                        let (body, closed) = match part.strip_suffix(']') {
-                            Some(body) => (body.trim_end().to_owned(), true),
-                            None => (part.clone(), false),
-                        };
-                        let pieces: Vec<&str> = body.split(',').map(str::trim).collect();
-                        for (i, piece) in pieces.iter().enumerate() {
-                            // Only the last piece of a line may be empty (a trailing comma).
-                            if piece.is_empty() && i + 1 < pieces.len() {
-                                return Err(where_(part_at, &format!("`{key}`: an empty item")));
-                            }
-                            if !piece.is_empty() {
-                                items.push(string(text, piece).ok_or_else(|| {
-                                    where_(part_at, &format!("`{key}`: {piece} is not a string"))
-                                })?);
-                            }
+        let values = match value.strip_prefix('[') {
+            Some(rest) if array => {
+                // Items separated by commas, over this line and the following ones, each
+                // line's comment left out, up to the closing `]`.
+                let mut items = Vec::new();
+                let (mut part, mut part_at) = (rest.trim(), at);
+                loop {
+                    let (body, closed) = match part.strip_suffix(']') {
+                        Some(body) => (body.trim_end(), true),
+                        None => (part, false),
+                    };
+                    let pieces: Vec<&str> = body.split(',').map(str::trim).collect();
+                    for (i, piece) in pieces.iter().enumerate() {
+                        // Only the last piece of a line may be empty (a trailing comma).
+                        if piece.is_empty() && i + 1 < pieces.len() {
+                            return Err(where_(part_at, &format!("`{key}`: an empty item")));
                         }
-                        if closed {
-                            break;
+                        if !piece.is_empty() {
+                            items.push(string(piece).ok_or_else(|| {
+                                where_(part_at, &format!("`{key}`: {piece} is not a string"))
+                            })?);
                         }
-                        let (next_at, next) = lines.next().ok_or_else(|| {
-                            where_(at, &format!("the array `{key}` is not closed"))
-                        })?;
-                        part = strip_comment(next).trim().to_owned();
-                        part_at = next_at;
                     }
-                    items
+                    if closed {
+                        break;
+                    }
+                    let (next_at, next) = lines
+                        .next()
+                        .ok_or_else(|| where_(at, &format!("the array `{key}` is not closed")))?;
+                    part = strip_comment(next).trim();
+                    part_at = next_at;
                 }
-                _ if array => return Err(where_(at, &format!("`{key}` is an array of strings"))),
-                _ => vec![string(text, value)
-                    .ok_or_else(|| where_(at, &format!("`{key}`: not a string")))?],
-            };
+                items
+            }
+            _ if array => return Err(where_(at, &format!("`{key}` is an array of strings"))),
+            _ => vec![string(value).ok_or_else(|| where_(at, &format!("`{key}`: not a string")))?],
+        };
         match key {
             "default" => source.default = values[0],
             "shipped" => source.shipped = values,
             "openrpc" => source.openrpc = values,
-            other => source
-                .other
-                .push((text_slice(text, other).unwrap_or(""), values[0])),
+            other => source.other.push((other, values[0])),
         }
     }
     if source.default.is_empty() {
@@ -103,19 +132,10 @@ fn strip_comment(line: &str) -> &str {
     line.split_once('#').map_or(line, |(before, _)| before)
 }
 
-/// The contents of a basic string `"..."` (no escapes are used), borrowed from `text`.
-fn string<'a>(text: &'a str, quoted: &str) -> Option<&'a str> {
+/// The contents of a basic string `"..."` (no escapes are used).
+fn string(quoted: &str) -> Option<&str> {
     let inner = quoted.strip_prefix('"')?.strip_suffix('"')?;
-    if inner.contains(['"', '\\']) {
-        return None;
-    }
-    text_slice(text, inner)
-}
-
-/// `part` as a slice of `text`, so that what is parsed lives as long as the text.
-fn text_slice<'a>(text: &'a str, part: &str) -> Option<&'a str> {
-    let at = text.find(part)?;
-    Some(&text[at..at + part.len()])
+    (!inner.contains(['"', '\\'])).then_some(inner)
 }
 
 /// `1.2.6` → `v1_2_6`; a document derived from a nearcore release, `nearcore-0.38.0` →
@@ -143,23 +163,18 @@ mod tests {
             .other
             .contains(&("repository", "https://github.com/near/nearcore")));
 
-        let two = "default = \"1.2.6\"\nshipped = [\"a\"]\nshipped = [\"b\"]\n";
-        assert!(parse(two)
-            .unwrap_err()
-            .contains("line 3: `shipped` is set twice"));
-        let open = "default = \"1.2.6\"\nshipped = [\n  \"a\",\n";
-        assert!(parse(open).unwrap_err().contains("not closed"));
-        let bare = "default = 1.2.6\n";
-        assert!(parse(bare)
-            .unwrap_err()
-            .contains("line 1: `default`: not a string"));
-        let none = "shipped = []\n";
-        assert!(parse(none).unwrap_err().contains("no `default`"));
         let inline = "default = \"x\" # the default\nshipped = [\"a b c\", \"d e f\"] # two\n";
         assert_eq!(parse(inline).unwrap().shipped, ["a b c", "d e f"]);
         let commented = "default = \"x\"\nshipped = [ # oldest first\n  \"a\", # one\n  # a note\n  \"b\"\n] # done\n";
         assert_eq!(parse(commented).unwrap().shipped, ["a", "b"]);
         let cases = [
+            (
+                "default = \"1.2.6\"\nshipped = [\"a\"]\nshipped = [\"b\"]\n",
+                "line 3: `shipped` is set twice",
+            ),
+            ("default = \"1.2.6\"\nshipped = [\n  \"a\",\n", "not closed"),
+            ("default = 1.2.6\n", "line 1: `default`: not a string"),
+            ("shipped = []\n", "no `default`"),
             ("default = [\"x\"]\n", "`default`: not a string"),
             (
                 "default = \"x\"\nshipped = \"a\"\n",

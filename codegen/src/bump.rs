@@ -168,12 +168,8 @@ fn read_pins(root: &Path) -> Result<Vec<(String, String)>, Error> {
     Ok(source
         .shipped
         .iter()
-        .filter_map(|entry| {
-            let mut parts = entry.split_whitespace();
-            let version = parts.next()?.to_owned();
-            let sha256 = parts.nth(1)?.to_owned();
-            Some((version, sha256))
-        })
+        .filter_map(|entry| load::source::Pin::of(entry))
+        .map(|pin| (pin.version.to_owned(), pin.sha256.to_owned()))
         .collect())
 }
 

@@ -132,6 +132,19 @@ fn the_blocking_client_has_every_shortcut() {
         called.push(node.requests().last().unwrap().method);
     }
     assert_eq!(called.len(), SHORTCUTS.len());
+    // The shortcuts only nearcore 0.38's bindings have, the same way.
+    near_rpc::if_spec_ge_nearcore_0_38_0! {
+        for name in near_rpc::client::PAGED_SHORTCUTS {
+            let reached = match *name {
+                "view_access_key_page" => {
+                    client.view_access_key_page("alice.near", None, Some(1)).is_err()
+                }
+                other => panic!("no call for the paged shortcut {other}"),
+            };
+            assert!(reached, "{name}");
+            assert_eq!(node.requests().last().unwrap().method, "query", "{name}");
+        }
+    }
     assert_eq!(
         called,
         [

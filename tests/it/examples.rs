@@ -138,8 +138,8 @@ const EXAMPLES: &[(&str, &[&str], &[&str])] = &[
         &[],
         &[
             "sent 1.00 NEAR from alice.mock to bob.mock: reached Final, failed: false",
-            // Sent at once: 11 and 12, or 12 first and then 11 refused and re-signed as 13.
-            "two more, nonces Some(1",
+            // The nonces themselves: `two_more_nonces` below.
+            "two more, nonces Some(",
         ],
     ),
     ("tx_status", &[], &["reached: Final", " -> bob.mock: "]),
@@ -305,7 +305,34 @@ fn examples_work_against_the_mock_node() {
                 "example {name} did not print {line:?}:\n{stdout}"
             );
         }
+        if *name == "transfer" {
+            two_more_nonces(&stdout);
+        }
     }
+}
+
+/// The transfer example's two concurrent sends: nonces 11 and 12, or 12 first and then
+/// 11 refused and re-signed as 13.
+fn two_more_nonces(stdout: &str) {
+    let line = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("two more, nonces "))
+        .unwrap_or_else(|| panic!("no nonces line:\n{stdout}"));
+    let mut nonces: Vec<u64> = line
+        .split(" and ")
+        .map(|n| {
+            n.trim()
+                .strip_prefix("Some(")
+                .and_then(|n| n.strip_suffix(')'))
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("not a nonce: {n:?} in {line:?}"))
+        })
+        .collect();
+    nonces.sort_unstable();
+    assert!(
+        nonces == [11, 12] || nonces == [12, 13],
+        "nonces {nonces:?} in {line:?}"
+    );
 }
 
 #[test]

@@ -175,26 +175,7 @@ fn pinned_source() -> source::Source<'static> {
 }
 
 /// One shipped spec version, as `spec/SOURCE.toml` pins it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Pin {
-    /// `info.version` (`1.2.6`, `nearcore-0.38.0`).
-    pub version: &'static str,
-    /// The nearcore commit it comes from (for a derived document, the crates').
-    pub commit: &'static str,
-    /// sha256 of its exact bytes.
-    pub sha256: &'static str,
-    /// Where the document lives beside the spec directory, when not in it
-    /// (`spec-derived`: a document nearcore did not publish, derived from its crates).
-    pub folder: Option<&'static str>,
-}
-
-impl Pin {
-    /// The directory under `generated/` and the cargo feature: `v1_2_6`,
-    /// `nearcore_0_38_0`.
-    pub fn module(&self) -> String {
-        module_name(self.version)
-    }
-}
+pub type Pin = source::Pin<'static>;
 
 pub use source::module_name;
 
@@ -234,20 +215,9 @@ pub fn shipped_documents(spec_dir: &Path, version: &str) -> Vec<std::path::PathB
     paths
 }
 
-/// The pins of `entries` (`"VERSION COMMIT SHA256 [FOLDER]"`).
-pub fn pins(entries: &[&'static str]) -> Vec<Pin> {
-    entries
-        .iter()
-        .filter_map(|entry| {
-            let mut parts = entry.split_whitespace();
-            Some(Pin {
-                version: parts.next()?,
-                commit: parts.next()?,
-                sha256: parts.next()?,
-                folder: parts.next(),
-            })
-        })
-        .collect()
+/// The entries of a pin list, read (an entry missing a word is left out).
+fn pins(entries: &[&'static str]) -> Vec<Pin> {
+    entries.iter().filter_map(|entry| Pin::of(entry)).collect()
 }
 
 /// The version built without a version feature.
