@@ -1,21 +1,22 @@
 #!/usr/bin/env bash
 # Every shipped spec version (spec/SOURCE.toml): the library's unit tests, the integration
-# tests (less the version-independent nested builds) and the CLI, built for that version.
+# tests (less the version-independent nested builds), the examples, and the CLI's and
+# the mock's tests, built for that version.
 # CI runs the default and the latest on every run; this is the full set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEAR_RPC_SHARED="${NEAR_RPC_SHARED:-$PWD/../shared}"
-# The first word of each entry of the `shipped` array.
-versions=$(awk '/^shipped = \[/ { inside = 1; next } inside && /^\]/ { inside = 0 } inside { gsub(/[",]/, ""); print $1 }' spec/SOURCE.toml)
-for version in $versions; do
-    # 1.2.6 → v1_2_6; a derived document, nearcore-0.38.0 → nearcore_0_38_0.
-    case "$version" in
-        nearcore-*) feature="nearcore_${version#nearcore-}"; feature="${feature//./_}" ;;
-        *) feature="v${version//./_}" ;;
-    esac
+# Each shipped version and its feature, from spec/SOURCE.toml through the generator's
+# one parser of it.
+mapfile -t pins < <(cargo run -q -p near-rpc-codegen -- shipped)
+for pin in "${pins[@]}"; do
+    version=${pin% *}
+    feature=${pin#* }
     echo "== $version (feature $feature, at ${SECONDS}s)"
     cargo test -q -p near-rpc --features "$feature,blocking" --lib --test it -- \
-        --skip all_versions --skip build_script_path
-    cargo check -q -p near-rpc-cli --features "near-rpc/$feature"
+        --skip all_versions --skip build_script_path --skip codegen_bump
+    # What users build on it: the examples, the CLI and the mock, tested.
+    cargo build -q -p near-rpc --examples --features "$feature,blocking"
+    cargo test -q -p near-rpc-cli -p near-rpc-mock --features "near-rpc/$feature"
 done
-echo "== all $(echo $versions | wc -w) versions green in ${SECONDS}s"
+echo "== all ${#pins[@]} versions green in ${SECONDS}s"

@@ -19,11 +19,7 @@ pub type ErrorCause<E> =
 /// The generated types (`crate::types` adds the hand-written transaction response).
 #[allow(missing_docs, clippy::all)]
 pub mod types {
-    pub use crate::primitives::{
-        BlockId, CryptoHash, FunctionArgs, NearGas, PublicKey, Signature, SignedTransaction,
-    };
-    pub use near_account_id::AccountId;
-    pub use near_token::NearToken;
+    pub use crate::replaced::all::*;
 
     // The chosen spec version's bindings (build.rs: `generated/vX_Y_Z/`, or `OUT_DIR`).
     include!(concat!(env!("NEAR_RPC_GENERATED"), "/types.rs"));

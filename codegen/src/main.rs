@@ -11,6 +11,7 @@ usage: near-rpc-codegen generate (--spec FILE [--spec FILE] | --shipped SPEC_DIR
                              [--format text|json|markdown]
        near-rpc-codegen bump NEW.json [--previous OLD.json] [--commit SHA] [--root DIR]
        near-rpc-codegen crosscheck OPENAPI.json OPENRPC.json [--format text|markdown]
+       near-rpc-codegen shipped
 
 generate:
   --spec FILE         nearcore's OpenAPI (openapi.json) or OpenRPC (openrpc.json) document;
@@ -36,7 +37,10 @@ bump:
 crosscheck:
   every difference between the OpenAPI and the OpenRPC document of one version, in
   terms of the generated API, classed like diff with the OpenAPI bindings as the old
-  API (docs/crosscheck-1.2.6.md is the report for 1.2.6)";
+  API (docs/crosscheck-1.2.6.md is the report for 1.2.6)
+shipped:
+  every version spec/SOURCE.toml ships, one line each: the version and its cargo
+  feature (scripts read the pins through this instead of parsing the file again)";
 
 fn main() -> ExitCode {
     match run(std::env::args().skip(1).collect()) {
@@ -55,6 +59,15 @@ fn run(args: Vec<String>) -> Result<ExitCode, String> {
         Some("diff") => diff(args),
         Some("bump") => bump(args),
         Some("crosscheck") => crosscheck(args),
+        Some("shipped") => match args.next() {
+            None => {
+                for pin in near_rpc_codegen::load::shipped() {
+                    println!("{} {}", pin.version, pin.module());
+                }
+                Ok(ExitCode::SUCCESS)
+            }
+            Some(extra) => Err(format!("shipped takes no argument, not {extra:?}\n{USAGE}")),
+        },
         Some("-h" | "--help") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)

@@ -6,7 +6,7 @@
 //! envelope's rules in `native/envelope.rs`), `via_native` (serde's `Deserialize`
 //! through it), `value` (a serde deserializer over a borrowed `Value` that keeps the
 //! path), `fields` and `open_enum` (what the generated structs and enums expand to),
-//! `tx_response` (the transaction responses, whose two shapes are told apart after
+//! `request` (serde's `Deserialize` for requests), `tx_response` (the transaction responses, whose two shapes are told apart after
 //! one pass), `legacy_query_error` (errors old nodes put inside a `query` result),
 //! `locate`, `paths` and `mode` (where in a document a failure is, and how it is
 //! reported).
@@ -21,6 +21,7 @@ pub mod mode;
 pub mod native;
 pub mod open_enum;
 pub mod paths;
+pub mod request;
 pub mod tx_response;
 pub mod value;
 pub mod via_native;

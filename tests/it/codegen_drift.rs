@@ -29,6 +29,23 @@ fn checked_in_bindings_match_the_spec() {
     }
 }
 
+/// The generator's table of hand-written types and the library's one list of them
+/// (`src/replaced.rs`) name the same types, each at the root where generated code looks.
+#[test]
+fn the_hand_written_types_are_the_generators() {
+    let mut table: Vec<(&str, String)> = near_rpc_codegen::handwritten::REPLACEMENTS
+        .iter()
+        .map(|r| (r.schema, r.rust_path.to_owned()))
+        .collect();
+    let mut library: Vec<(&str, String)> = near_rpc::replaced::NAMES
+        .iter()
+        .map(|name| (*name, format!("crate::{name}")))
+        .collect();
+    table.sort();
+    library.sort();
+    assert_eq!(table, library);
+}
+
 #[test]
 #[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn generation_is_deterministic() {

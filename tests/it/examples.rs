@@ -644,3 +644,71 @@ fn the_readme_counts_the_opt_out_run() {
         "README.md should say {expected}"
     );
 }
+
+/// The README's counts of the default spec's schemas and methods, the OpenRPC-only
+/// methods it names, the "all N methods" it promises and the method markers of every
+/// shipped version are what the spec and `generated/` hold.
+#[test]
+#[cfg(near_rpc_default_spec)]
+#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
+fn the_readme_counts_the_spec_and_the_markers() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let shared = common::shared_dir();
+    let openapi: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(common::spec_path(&shared, near_rpc::SPEC_VERSION)).expect("the spec"),
+    )
+    .expect("the spec is JSON");
+    let schemas = openapi["components"]["schemas"]
+        .as_object()
+        .expect("schemas")
+        .len();
+    let paths = openapi["paths"].as_object().expect("paths").len();
+    let stated = format!("the spec's {schemas} schemas");
+    assert!(readme.contains(&stated), "README.md should say {stated:?}");
+    let stated = format!("its {paths} methods, plus the two only nearcore's OpenRPC");
+    assert!(readme.contains(&stated), "README.md should say {stated:?}");
+    // The two it names are methods here and not paths of the OpenAPI document.
+    for name in ["light_client_block_proof", "EXPERIMENTAL_client_config"] {
+        assert!(near_rpc::methods::ALL.contains(&name), "{name}");
+        assert!(openapi["paths"].get(format!("/{name}")).is_none(), "{name}");
+    }
+    let all = near_rpc::methods::ALL.len();
+    assert_eq!(all, paths + 2);
+    // Every "all N methods" the README promises.
+    let counted: Vec<&str> = readme
+        .split("all ")
+        .skip(1)
+        .filter_map(|rest| rest.split_once(" methods").map(|(n, _)| n))
+        .filter(|n| n.parse::<usize>().is_ok())
+        .collect();
+    assert!(
+        counted.len() >= 3,
+        "README.md promises all N methods: {counted:?}"
+    );
+    for n in counted {
+        assert_eq!(n, all.to_string(), "README.md says \"all {n} methods\"");
+    }
+    // `generated/`'s markers, per version, as the layout table states them.
+    let markers = |module: &str| {
+        std::fs::read_to_string(root().join("generated").join(module).join("methods.rs"))
+            .expect("methods.rs")
+            .matches("RpcMethod for ")
+            .count()
+    };
+    let mut later = Vec::new();
+    for pin in near_rpc_codegen::load::shipped() {
+        if pin.version != near_rpc::SPEC_VERSION && pin.version.starts_with("1.2.") {
+            later.push(markers(&pin.module()));
+        }
+    }
+    assert!(later.windows(2).all(|w| w[0] == w[1]), "{later:?}");
+    let stated = format!(
+        "the method markers: {} in {}, which merges the OpenRPC document; {} in 1.2.7 to \
+         1.2.11; {} in nearcore-0.38.0",
+        markers(&format!("v{}", near_rpc::SPEC_VERSION.replace('.', "_"))),
+        near_rpc::SPEC_VERSION,
+        later[0],
+        markers("nearcore_0_38_0"),
+    );
+    assert!(readme.contains(&stated), "README.md should say {stated:?}");
+}

@@ -25,8 +25,8 @@ impl Decode for Id {
     }
 }
 
-/// `"jsonrpc": "2.0"`.
-fn version(r: &mut Reader<'_>) -> Result<(), Error> {
+/// `"jsonrpc": "2.0"` (requests read it too, `crate::de::request`).
+pub(crate) fn version(r: &mut Reader<'_>) -> Result<(), Error> {
     const EXPECTED: &str = "the JSON-RPC version string \"2.0\"";
     let start = r.position();
     let text = r.string().map_err(|_| {

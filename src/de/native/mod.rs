@@ -173,7 +173,7 @@ macro_rules! decode_with_serde {
 
 // After the macros, so that these files name them without a path (textual scope).
 mod enums;
-mod envelope;
+pub(crate) mod envelope;
 mod error;
 mod impls;
 mod reader;

@@ -1,47 +1,14 @@
-//! Hand-written additions to generated types (the way prost-types adds to its generated
-//! well-known types): conversions and helpers the generator can't know about.
+//! What a transaction's response says, read without matching its versions by hand: its
+//! status, its failures, the value it returned, its receipts beside their outcomes.
 
 use base64::Engine as _;
 
 use crate::de::tx_response::RpcTransactionResponse;
 use crate::de::tx_response::TransactionOutcome;
 use crate::generated::types::{
-    BlockReference, ExecutionOutcomeWithIdView, ExecutionStatusView, FinalExecutionStatus,
-    Finality, ReceiptView, SyncCheckpoint, TxExecutionError,
+    ExecutionOutcomeWithIdView, ExecutionStatusView, FinalExecutionStatus, ReceiptView,
+    TxExecutionError,
 };
-use crate::primitives::BlockId;
-use crate::primitives::CryptoHash;
-
-impl From<Finality> for BlockReference {
-    fn from(finality: Finality) -> Self {
-        Self::Finality(finality)
-    }
-}
-
-impl From<BlockId> for BlockReference {
-    fn from(block_id: BlockId) -> Self {
-        Self::BlockId(block_id)
-    }
-}
-
-impl From<SyncCheckpoint> for BlockReference {
-    fn from(checkpoint: SyncCheckpoint) -> Self {
-        Self::SyncCheckpoint(checkpoint)
-    }
-}
-
-impl From<u64> for BlockReference {
-    /// A block height.
-    fn from(height: u64) -> Self {
-        Self::BlockId(BlockId::Height(height))
-    }
-}
-
-impl From<CryptoHash> for BlockReference {
-    fn from(hash: CryptoHash) -> Self {
-        Self::BlockId(BlockId::Hash(hash))
-    }
-}
 
 /// A value that should be base64 but isn't.
 #[derive(Debug, Clone, PartialEq, Eq)]
