@@ -16,11 +16,9 @@ pub type ErrorWrapper<E> =
 pub type ErrorCause<E> =
     envelope::ErrorCause<E, types::RpcRequestValidationErrorKind, types::InternalError>;
 
-/// The generated types (`crate::types` adds the hand-written transaction response).
+/// The generated types (`crate::types` adds the hand-written ones, `crate::replaced`).
 #[allow(missing_docs, clippy::all)]
 pub mod types {
-    pub use crate::replaced::all::*;
-
     // The chosen spec version's bindings (build.rs: `generated/vX_Y_Z/`, or `OUT_DIR`).
     include!(concat!(env!("NEAR_RPC_GENERATED"), "/types.rs"));
     include!(concat!(env!("NEAR_RPC_GENERATED"), "/enums.rs"));

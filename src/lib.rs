@@ -125,6 +125,7 @@ pub use generated::{methods, schemas, ErrorCause, ErrorWrapper};
 pub mod types {
     pub use crate::de::tx_response::TransactionOutcome;
     pub use crate::generated::types::*;
+    pub use crate::replaced::all::*;
 }
 
 // `if_spec_ge_1_2_8! { .. }`, `if_spec_lt_1_2_8! { .. }`, ... (written by build.rs).
