@@ -9,7 +9,7 @@
 //!   Redact      mask every configured secret in whatever comes back
 //!   Deadline    one deadline per call (default 60 s), across retries and endpoints
 //!   SizeLimit   request ≤ 10 MiB, response ≤ 32 MiB (enforced while streaming)
-//!   Retry       ≤ 3 retries (never more than 10), backoff 250 ms doubling to 8 s,
+//!   Retry       ≤ 3 retries (more than 10 refused), backoff 250 ms doubling to 8 s,
 //!               Retry-After honoured between that floor and 60 s
 //!   Fallback    the endpoints in order (with several)
 //!   HttpTransport per endpoint: 30 s per attempt, redirects within the origin only
@@ -68,7 +68,7 @@ pub use shortcuts::{
     DEFAULT_CALL_GAS, DEFAULT_WAIT_UNTIL, SHORTCUTS, WRITE_SHORTCUTS,
 };
 #[cfg(near_rpc_spec_ge = "nearcore_0_38_0")]
-pub use shortcuts::{MAX_KEY_PAGES, PAGED_SHORTCUTS};
+pub use shortcuts::{MAX_KEY_PAGES, PAGED_SHORTCUTS, SPICE_PROOF_SHORTCUTS};
 pub use signer::{Signer, BLOCK_HASH_REUSE};
 pub use transport::{
     BoxTransport, PathStyle, RedirectPolicy, Transport, TransportError, TransportErrorKind,
@@ -127,6 +127,15 @@ pub enum BuildError {
     KeyWithoutEndpoint,
     /// The HTTP client could not be set up (TLS roots, ...).
     Http(String),
+    /// An option was set beyond the most the client allows (it is refused, not capped).
+    OutOfRange {
+        /// The option (`RetryPolicy::max_retries`).
+        option: &'static str,
+        /// The value given.
+        value: u64,
+        /// The most allowed.
+        max: u64,
+    },
 }
 
 impl fmt::Display for BuildError {
@@ -138,6 +147,9 @@ impl fmt::Display for BuildError {
                 f.write_str("an API key was given before any endpoint it could go to")
             }
             Self::Http(message) => write!(f, "cannot set up HTTP: {message}"),
+            Self::OutOfRange { option, value, max } => {
+                write!(f, "{option} is {value}, more than the most allowed, {max}")
+            }
         }
     }
 }
@@ -213,7 +225,9 @@ impl ClientBuilder {
         self
     }
 
-    /// The retry policy (default [`RetryPolicy::default`]).
+    /// The retry policy (default [`RetryPolicy::default`]). A `max_retries` above
+    /// [`layers::MAX_RETRIES`] makes [`ClientBuilder::build`] fail with
+    /// [`BuildError::OutOfRange`].
     pub fn retry(mut self, retry: RetryPolicy) -> Self {
         self.retry = retry;
         self
@@ -231,10 +245,20 @@ impl ClientBuilder {
         self
     }
 
-    /// Builds the client.
+    /// Builds the client. Fails on an API key without an endpoint, no endpoint at all, a
+    /// retry count over [`layers::MAX_RETRIES`], or an HTTP client that cannot be set up.
     pub fn build(self) -> Result<Client, BuildError> {
         if self.pending_key.is_some() {
             return Err(BuildError::KeyWithoutEndpoint);
+        }
+        // Refused rather than capped: a count asked for and silently not given would
+        // surprise whoever relies on it.
+        if self.retry.max_retries > layers::MAX_RETRIES {
+            return Err(BuildError::OutOfRange {
+                option: "RetryPolicy::max_retries",
+                value: u64::from(self.retry.max_retries),
+                max: u64::from(layers::MAX_RETRIES),
+            });
         }
         let mut legs: Vec<BoxTransport> = Vec::new();
         if !self.endpoints.is_empty() {

@@ -14,7 +14,8 @@ pub const MASK: &str = "***";
 /// displays hide everything after the origin anyway.
 const MIN_SCRUBBED_LEN: usize = 6;
 
-/// The set of secret strings to mask. Cheap to clone.
+/// The set of secret strings to mask, matched regardless of ASCII case (a host name is
+/// lowercased by URL parsing, and a server may echo a key in either form). Cheap to clone.
 #[derive(Clone, Default)]
 pub struct Secrets(Arc<[String]>);
 
@@ -31,6 +32,8 @@ impl Secrets {
         let mut values: Vec<String> = values
             .into_iter()
             .filter(|v| v.len() >= MIN_SCRUBBED_LEN)
+            // Kept lowercased: matching is case-insensitive.
+            .map(|v| v.to_ascii_lowercase())
             .collect();
         values.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
         values.dedup();
@@ -42,36 +45,59 @@ impl Secrets {
         self.0.is_empty()
     }
 
-    /// `text` with every secret replaced by [`MASK`].
+    /// `text` with every secret, in any ASCII case, replaced by [`MASK`].
     pub fn scrub<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        let mut text = Cow::Borrowed(text);
-        for secret in self.0.iter() {
-            if text.contains(secret.as_str()) {
-                text = Cow::Owned(text.replace(secret.as_str(), MASK));
-            }
+        match self.masked(text.as_bytes()) {
+            // A match starts and ends on character boundaries (secrets are UTF-8, and
+            // ASCII lowercasing leaves other bytes alone), so the result is UTF-8.
+            Some(bytes) => Cow::Owned(
+                String::from_utf8(bytes)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+            ),
+            None => Cow::Borrowed(text),
         }
-        text
     }
 
     /// Masks every secret in `bytes` in place (a response body). Bytes are compared, so
     /// a body that is not UTF-8 is scrubbed too.
     pub fn scrub_bytes(&self, bytes: &mut Vec<u8>) {
+        if let Some(masked) = self.masked(bytes) {
+            *bytes = masked;
+        }
+    }
+
+    /// `bytes` with every secret masked, or `None` when none is there.
+    fn masked(&self, bytes: &[u8]) -> Option<Vec<u8>> {
+        if self.0.is_empty() {
+            return None;
+        }
+        // Searched in a lowercased copy; ASCII lowercasing keeps every byte's position,
+        // so a match there is the same span of the original.
+        let mut lower = bytes.to_ascii_lowercase();
+        let mut current: Option<Vec<u8>> = None;
         for secret in self.0.iter() {
             let needle = secret.as_bytes();
             // memchr's SIMD search keeps this cheap on large bodies without a secret.
-            if memchr::memmem::find(bytes, needle).is_none() {
+            if memchr::memmem::find(&lower, needle).is_none() {
                 continue;
             }
-            let mut out = Vec::with_capacity(bytes.len());
-            let mut rest = &bytes[..];
-            while let Some(at) = memchr::memmem::find(rest, needle) {
-                out.extend_from_slice(&rest[..at]);
+            let source = current.as_deref().unwrap_or(bytes);
+            let mut out = Vec::with_capacity(source.len());
+            let mut out_lower = Vec::with_capacity(source.len());
+            let mut at = 0;
+            for found in memchr::memmem::find_iter(&lower, needle) {
+                out.extend_from_slice(&source[at..found]);
+                out_lower.extend_from_slice(&lower[at..found]);
                 out.extend_from_slice(MASK.as_bytes());
-                rest = &rest[at + needle.len()..];
+                out_lower.extend_from_slice(MASK.as_bytes());
+                at = found + needle.len();
             }
-            out.extend_from_slice(rest);
-            *bytes = out;
+            out.extend_from_slice(&source[at..]);
+            out_lower.extend_from_slice(&lower[at..]);
+            current = Some(out);
+            lower = out_lower;
         }
+        current
     }
 
     /// Masks every secret in a `String` in place.
@@ -126,6 +152,18 @@ pub(crate) fn url_secrets(url: &reqwest::Url) -> Vec<String> {
     }
     if let Some(password) = url.password() {
         found.push(password.to_owned());
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        // The HTTP client sends user-info as `Authorization: Basic base64(user:password)`
+        // (both percent-decoded): a server echoing that header echoes the key encoded.
+        use base64::Engine as _;
+        let decoded = |v: &str| percent_decode(v).unwrap_or_else(|| v.to_owned());
+        let pair = format!(
+            "{}:{}",
+            decoded(url.username()),
+            url.password().map(decoded).unwrap_or_default()
+        );
+        found.push(base64::engine::general_purpose::STANDARD.encode(pair));
     }
     if let Some(host) = url.host_str() {
         found.extend(
@@ -227,6 +265,39 @@ mod tests {
         secrets.scrub_bytes(&mut body);
         assert_eq!(body, b"{\"message\":\"bad key ***\"}");
         assert!(matches!(secrets.scrub("clean"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn secrets_are_masked_in_any_ascii_case() {
+        // A host label comes out of URL parsing lowercased; the key may come back as
+        // given, or in upper case.
+        let url: reqwest::Url = "http://Sk1LiveQmX4tR7zW2pL8v.invalid:1/".parse().unwrap();
+        let secrets = Secrets::new(url_secrets(&url));
+        assert_eq!(
+            secrets
+                .scrub("a Sk1LiveQmX4tR7zW2pL8v b sk1liveqmx4tr7zw2pl8v c SK1LIVEQMX4TR7ZW2PL8V"),
+            "a *** b *** c ***"
+        );
+        let mut body = "é Sk1LiveQmX4tR7zW2pL8v é".as_bytes().to_vec();
+        secrets.scrub_bytes(&mut body);
+        assert_eq!(body, "é *** é".as_bytes());
+    }
+
+    #[test]
+    fn user_info_is_a_secret_in_its_basic_auth_encoding_too() {
+        use base64::Engine as _;
+        let url: reqwest::Url = "http://user:k%2By9QmX4tR7@h.io/".parse().unwrap();
+        let basic = base64::engine::general_purpose::STANDARD.encode("user:k+y9QmX4tR7");
+        let found = url_secrets(&url);
+        assert!(found.contains(&basic), "{found:?}");
+        let secrets = Secrets::new(found);
+        assert_eq!(
+            secrets.scrub(&format!("Authorization: Basic {basic}")),
+            "Authorization: Basic ***"
+        );
+        // A URL without user-info has no such value.
+        let url: reqwest::Url = "http://h.io/".parse().unwrap();
+        assert!(url_secrets(&url).is_empty());
     }
 
     #[test]

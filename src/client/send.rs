@@ -341,9 +341,11 @@ impl Client {
         signer
             .observe_and_take(key.value.nonce, key.block_hash)
             .ok_or_else(|| SendError::Usage {
+                // Only a key read at `u64::MAX` gets here (a count a node pushed to the
+                // end is dropped for the key's own nonce).
                 message: format!(
-                    "the access key {} of {} is at nonce {}, the last there is: it can sign \
-                     nothing more",
+                    "the access key {} of {} is at nonce {} (u64::MAX), the largest a nonce \
+                     can be: it can sign no more transactions; add another key to the account",
                     signer.public_key(),
                     signer.account_id(),
                     key.value.nonce

@@ -5,8 +5,9 @@
 //! consecutive nonces without a round trip each; one read at a time (concurrent first
 //! sends wait for it), again after [`BLOCK_HASH_REUSE`] for a fresh block hash. A node's
 //! `InvalidNonce` moves the count past the nonce it reports; `NonceTooLarge` (a count a
-//! hostile node pushed too far) forgets it. Clones share the count, so one signer should
-//! serve one account key on one chain.
+//! hostile node pushed too far), or a count run to `u64::MAX`, forgets it, so that no
+//! node's answer wedges a signer: the next transaction reads the key again. Clones share
+//! the count, so one signer should serve one account key on one chain.
 
 use std::fmt;
 use std::path::Path;
@@ -113,8 +114,9 @@ impl Signer {
         &self.reading
     }
 
-    /// The next nonce and a block hash to sign with, if a recent enough read is known
-    /// (and the count has not run out).
+    /// The next nonce and a block hash to sign with, if a recent enough read is known.
+    /// A count at `u64::MAX` has no nonce after the one it would hand out; only a node's
+    /// answer can have pushed it there, so it is forgotten and the key read afresh.
     pub(crate) fn take_nonce(&self) -> Option<(u64, CryptoHash)> {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let counter = state.as_mut()?;
@@ -123,14 +125,23 @@ impl Signer {
             return None;
         }
         let nonce = counter.next_nonce;
-        counter.next_nonce = nonce.checked_add(1)?;
-        Some((nonce, block_hash))
+        match nonce.checked_add(1) {
+            Some(next) => {
+                counter.next_nonce = next;
+                Some((nonce, block_hash))
+            }
+            None => {
+                *state = None;
+                None
+            }
+        }
     }
 
     /// Records what the node said (the key's nonce and a final block's hash) and takes
     /// the next nonce, in one step. The count only moves forward, so nonces handed out
-    /// meanwhile are never handed out again. `None` when the key's nonce is at its
-    /// maximum: it can sign nothing more.
+    /// meanwhile are never handed out again, unless it ran to `u64::MAX` (pushed there
+    /// by a node's `InvalidNonce`): then the key just read rules. `None` when the key's
+    /// nonce is `u64::MAX`: it can sign nothing more.
     pub(crate) fn observe_and_take(
         &self,
         key_nonce: u64,
@@ -138,19 +149,30 @@ impl Signer {
     ) -> Option<(u64, CryptoHash)> {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let next = key_nonce.checked_add(1)?;
-        let nonce = state.map_or(next, |c| c.next_nonce.max(next));
-        *state = Some(Counter {
-            next_nonce: nonce.checked_add(1)?,
+        let nonce = match *state {
+            Some(counter) if counter.next_nonce != u64::MAX => counter.next_nonce.max(next),
+            _ => next,
+        };
+        // After a nonce of `u64::MAX` nothing is counted: the next send reads the key.
+        *state = nonce.checked_add(1).map(|after| Counter {
+            next_nonce: after,
             block: Some((block_hash, Instant::now())),
         });
         Some((nonce, block_hash))
     }
 
-    /// Moves the count past `key_nonce` (a node's `InvalidNonce`), keeping the block.
+    /// Moves the count past `key_nonce` (a node's `InvalidNonce`), keeping the block. A
+    /// `key_nonce` of `u64::MAX` leaves no nonce to count to: the count is forgotten, and
+    /// the next transaction reads the key (which says whether it really is there).
     pub(crate) fn observe_nonce(&self, key_nonce: u64) {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(counter) = state.as_mut() {
-            counter.next_nonce = counter.next_nonce.max(key_nonce.saturating_add(1));
+        match key_nonce.checked_add(1) {
+            Some(next) => {
+                if let Some(counter) = state.as_mut() {
+                    counter.next_nonce = counter.next_nonce.max(next);
+                }
+            }
+            None => *state = None,
         }
     }
 

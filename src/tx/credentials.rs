@@ -121,25 +121,45 @@ impl Credentials {
     }
 
     /// The file near-cli keeps for `account_id` on `network` (`mainnet`, `testnet`, ...):
-    /// `$HOME/.near-credentials/<network>/<account_id>.json`.
+    /// `$HOME/.near-credentials/<network>/<account_id>.json` (`%USERPROFILE%` when `HOME`
+    /// is not set). `None` when neither is set.
     pub fn near_cli_path(network: &str, account_id: &AccountId) -> Option<PathBuf> {
-        let home = std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE"))?;
-        Some(
-            PathBuf::from(home)
-                .join(".near-credentials")
-                .join(network)
-                .join(format!("{account_id}.json")),
-        )
+        let home = home_dir()?;
+        Some(Self::near_cli_path_in(home, network, account_id))
     }
 
-    /// Reads near-cli's credential file for `account_id` on `network`.
+    /// The file near-cli keeps for `account_id` on `network` under the home directory
+    /// `home`: `<home>/.near-credentials/<network>/<account_id>.json`.
+    pub fn near_cli_path_in(
+        home: impl AsRef<Path>,
+        network: &str,
+        account_id: &AccountId,
+    ) -> PathBuf {
+        home.as_ref()
+            .join(".near-credentials")
+            .join(network)
+            .join(format!("{account_id}.json"))
+    }
+
+    /// Reads near-cli's credential file for `account_id` on `network` (see
+    /// [`Credentials::near_cli_path`]), refusing a file that holds another account's key.
     pub fn from_near_cli(network: &str, account_id: &AccountId) -> Result<Self, CredentialsError> {
-        let path =
-            Self::near_cli_path(network, account_id).ok_or_else(|| CredentialsError::Invalid {
-                source: "~/.near-credentials".to_owned(),
-                field: None,
-                message: "neither HOME nor USERPROFILE is set".to_owned(),
-            })?;
+        let home = home_dir().ok_or_else(|| CredentialsError::Invalid {
+            source: "~/.near-credentials".to_owned(),
+            field: None,
+            message: "neither HOME nor USERPROFILE is set".to_owned(),
+        })?;
+        Self::from_near_cli_in(home, network, account_id)
+    }
+
+    /// [`Credentials::from_near_cli`] with the home directory given rather than read from
+    /// the environment.
+    pub fn from_near_cli_in(
+        home: impl AsRef<Path>,
+        network: &str,
+        account_id: &AccountId,
+    ) -> Result<Self, CredentialsError> {
+        let path = Self::near_cli_path_in(home, network, account_id);
         let credentials = Self::from_file(&path)?;
         if &credentials.account_id != account_id {
             return Err(CredentialsError::Invalid {
@@ -267,4 +287,11 @@ impl Credentials {
             secret_key,
         })
     }
+}
+
+/// The user's home directory: `HOME`, else `USERPROFILE` (Windows).
+fn home_dir() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .or_else(|| std::env::var_os("USERPROFILE"))
+        .map(PathBuf::from)
 }

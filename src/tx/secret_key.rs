@@ -133,9 +133,18 @@ impl SecretKey {
         }
     }
 
-    /// Signs `message` as nearcore does: ed25519 signs the bytes; secp256k1 signs a
-    /// 32-byte message (a transaction's hash) as a prehash, recoverable and low-s, and
-    /// the sha256 of any other message ([`verify`](super::verify) reads it the same way).
+    /// Signs `message`. What is hashed, and by whom:
+    ///
+    /// - ed25519 signs the bytes of `message` (ed25519 hashes internally, as always).
+    /// - secp256k1 signs a 32-byte `message` as the ECDSA prehash, unchanged: NEAR passes
+    ///   a hash it computed, a transaction's (sha256 of its borsh bytes, which
+    ///   [`Transaction::sign`](super::Transaction::sign) passes) or a delegate action's
+    ///   [`signable_hash`](super::DelegateAction::signable_hash). The signature is
+    ///   deterministic (RFC 6979), low-s, and carries its recovery id as a 65th byte, as
+    ///   nearcore's. A `message` of any other length, which nearcore refuses to sign, is
+    ///   hashed here with sha256 first, and the signature is of that hash:
+    ///   [`verify`](super::verify), like nearcore's, takes only the 32-byte hash, so verify
+    ///   it with `sha256(message)`, not with `message`.
     pub fn sign(&self, message: &[u8]) -> Signature {
         match &self.0 {
             Curve::Ed25519(key) => Signature::ed25519(key.sign(message).to_bytes()),
@@ -312,8 +321,15 @@ mod tests {
         }
         assert!(!verify(&ed.public_key(), &message, &secp.sign(&message)));
         assert!(!verify(&secp.public_key(), &message, &ed.sign(&message)));
-        // A message that is not a hash: secp256k1 signs and checks its sha256.
-        assert!(verify(&secp.public_key(), b"hello", &secp.sign(b"hello")));
+        // A message that is not 32 bytes: secp256k1 signs its sha256, and only that hash
+        // verifies (nearcore's verify takes 32-byte messages only).
+        let hello = secp.sign(b"hello");
+        assert!(!verify(&secp.public_key(), b"hello", &hello));
+        assert!(verify(
+            &secp.public_key(),
+            &CryptoHash::hash_bytes(b"hello").0,
+            &hello
+        ));
         // Signatures of the wrong length (nodes show empty ones as `"secp256k1:"`) and
         // of the wrong curve never verify, and never panic.
         for empty in ["ed25519:", "secp256k1:"] {

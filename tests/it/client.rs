@@ -460,6 +460,41 @@ fn building_needs_an_endpoint_and_validates_it() {
     assert!(!err.to_string().contains(KEY));
 }
 
+/// A retry count above the cap is refused by `build`, naming the option, the value and
+/// the cap, rather than silently capped; the cap itself is accepted.
+#[test]
+fn a_retry_count_over_the_cap_is_refused_not_capped() {
+    use near_rpc::client::layers::MAX_RETRIES;
+    use near_rpc::client::BuildError;
+    let with = |max_retries: u32| {
+        builder("http://127.0.0.1:1")
+            .retry(RetryPolicy {
+                max_retries,
+                ..fast_retry()
+            })
+            .build()
+    };
+    with(0).unwrap();
+    with(MAX_RETRIES).unwrap();
+    for value in [MAX_RETRIES + 1, u32::MAX] {
+        let err = with(value).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                BuildError::OutOfRange { option: "RetryPolicy::max_retries", value: v, max }
+                    if v == u64::from(value) && max == u64::from(MAX_RETRIES)
+            ),
+            "{err:?}"
+        );
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "RetryPolicy::max_retries is {value}, more than the most allowed, {MAX_RETRIES}"
+            )
+        );
+    }
+}
+
 #[tokio::test]
 async fn decoding_errors_inside_a_query_answer_name_the_full_path() {
     let account = r#"{"jsonrpc":"2.0","id":"1","result":{"block_hash":"11111111111111111111111111111111",

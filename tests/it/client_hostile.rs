@@ -13,8 +13,8 @@ use crate::support;
 use std::time::Duration;
 
 use near_rpc::client::{
-    ApiKey, Client, ClientBuilder, Error, ErrorKind, RedirectPolicy, RetryPolicy, TransportError,
-    TransportErrorKind, DEFAULT_MAX_RESPONSE_BYTES,
+    ApiKey, Client, ClientBuilder, Endpoint, Error, ErrorKind, RedirectPolicy, RetryPolicy,
+    TransportError, TransportErrorKind, DEFAULT_MAX_RESPONSE_BYTES,
 };
 use near_rpc::methods;
 use near_rpc::types::{
@@ -54,24 +54,56 @@ enum KeyPlace {
     Query,
     Header,
     Bearer,
+    /// A label of the host (`http://KEY.invalid:1/`): no server is reached.
+    HostLabel,
+    /// The URL's user-info (`http://user:KEY@host/`), which goes out as Basic auth.
+    UserInfo,
 }
 
 impl KeyPlace {
-    const ALL: [KeyPlace; 4] = [Self::Path, Self::Query, Self::Header, Self::Bearer];
+    const ALL: [KeyPlace; 6] = [
+        Self::Path,
+        Self::Query,
+        Self::Header,
+        Self::Bearer,
+        Self::HostLabel,
+        Self::UserInfo,
+    ];
 
-    fn builder(self, server: &TestServer) -> ClientBuilder {
-        let url = match self {
+    /// The endpoint URL the key is given in (or beside).
+    fn url(self, server: &TestServer) -> String {
+        match self {
             Self::Path => server.url(&format!("/v1/{KEY}")),
             Self::Query => server.url(&format!("/?apiKey={KEY}")),
             Self::Header | Self::Bearer => server.url("/"),
-        };
-        let builder = Client::builder().endpoint(&url).unwrap();
+            // `.invalid` never resolves (RFC 6761), and port 1 is refused anyway.
+            Self::HostLabel => format!("http://{KEY}.invalid:1/"),
+            Self::UserInfo => server
+                .url("/")
+                .replacen("://", &format!("://user:{KEY}@"), 1),
+        }
+    }
+
+    /// Whether requests reach the server (and so whether its echo comes back).
+    fn reaches_server(self) -> bool {
+        !matches!(self, Self::HostLabel)
+    }
+
+    fn builder(self, server: &TestServer) -> ClientBuilder {
+        let builder = Client::builder().endpoint(&self.url(server)).unwrap();
         match self {
-            Self::Path | Self::Query => builder,
+            Self::Path | Self::Query | Self::HostLabel | Self::UserInfo => builder,
             Self::Header => builder.api_key(ApiKey::x_api_key(KEY).unwrap()),
             Self::Bearer => builder.api_key(ApiKey::bearer(KEY).unwrap()),
         }
     }
+}
+
+/// Whether `shown` has the key or a part of it, in any case (a host name is lowercased
+/// by URL parsing, so the key may come back in lower case).
+fn shows_key(shown: &str) -> bool {
+    let shown = shown.to_ascii_lowercase();
+    shown.contains(&KEY.to_ascii_lowercase()) || shown.contains("qmx4tr7z")
 }
 
 /// Where a server echoes the key, and the error that results.
@@ -149,23 +181,34 @@ impl Echo {
 async fn no_key_is_ever_printed_whatever_the_server_echoes() {
     let mut checked = 0;
     for place in KeyPlace::ALL {
-        for echo in Echo::ALL {
+        // A place where no server is reached gets no echo: one run (with each endpoint
+        // count) checks its connection error.
+        let echoes: &[Echo] = if place.reaches_server() {
+            &Echo::ALL
+        } else {
+            &Echo::ALL[..1]
+        };
+        for &echo in echoes {
             for second_endpoint in [false, true] {
                 let server = TestServer::start(vec![echo.reply()]);
+                let endpoint: Endpoint = place.url(&server).parse().unwrap();
+                for shown in [endpoint.to_string(), format!("{endpoint:?}")] {
+                    assert!(!shows_key(&shown), "{place:?}: {shown}");
+                }
                 let mut builder = no_retry(place.builder(&server));
                 if second_endpoint {
                     // Failing too, so that the error lists both endpoints.
                     builder = builder.endpoint(&refused_url()).unwrap();
                 }
-                let client = builder.build().unwrap();
                 assert!(
-                    !format!("{client:?}").contains(KEY),
-                    "{place:?}: {client:?}"
+                    !shows_key(&format!("{builder:?}")),
+                    "{place:?}: {builder:?}"
                 );
+                let client = builder.build().unwrap();
+                assert!(!shows_key(&format!("{client:?}")), "{place:?}: {client:?}");
                 let err = client.tx_status(tx_ref(), None).await.unwrap_err();
                 let shown = printed(&err);
-                assert!(!shown.contains(KEY), "{place:?} × {echo:?}: {shown}");
-                assert!(!shown.contains("QmX4tR7z"), "a part of the key: {shown}");
+                assert!(!shows_key(&shown), "{place:?} × {echo:?}: {shown}");
                 let single = match err.kind() {
                     ErrorKind::AllEndpointsFailed(failures) => {
                         assert!(second_endpoint, "{err}");
@@ -174,16 +217,57 @@ async fn no_key_is_ever_printed_whatever_the_server_echoes() {
                     }
                     _ => &err,
                 };
-                assert!(echo.expected(single), "{place:?} × {echo:?}: {err}");
-                // The echoed text itself is kept, masked.
-                if matches!(echo, Echo::HtmlPage | Echo::RpcMessage) {
-                    assert!(shown.contains("***"), "{shown}");
+                if place.reaches_server() {
+                    assert!(echo.expected(single), "{place:?} × {echo:?}: {err}");
+                    // The echoed text itself is kept, masked.
+                    if matches!(echo, Echo::HtmlPage | Echo::RpcMessage) {
+                        assert!(shown.contains("***"), "{shown}");
+                    }
+                } else {
+                    assert!(
+                        matches!(
+                            single.kind(),
+                            ErrorKind::Transport(TransportError {
+                                kind: TransportErrorKind::Connect,
+                                ..
+                            })
+                        ),
+                        "{place:?}: {single}"
+                    );
+                    // The endpoint is still named, its key label masked.
+                    assert!(shown.contains("http://***.invalid:1"), "{shown}");
                 }
                 checked += 1;
             }
         }
     }
-    assert_eq!(checked, 4 * 8 * 2);
+    assert_eq!(checked, 5 * 8 * 2 + 2);
+}
+
+/// A key in the URL's user-info goes out as `Authorization: Basic base64(user:KEY)`; a
+/// server echoing that header back (or the decoded key, in any case) shows neither.
+#[tokio::test]
+async fn a_user_info_key_echoed_as_its_basic_auth_encoding_is_masked() {
+    use base64::Engine as _;
+    let basic = base64::engine::general_purpose::STANDARD.encode(format!("user:{KEY}"));
+    let page = format!(
+        "<html>bad credentials: Basic {basic} ({}, {})</html>",
+        KEY.to_ascii_lowercase(),
+        KEY.to_ascii_uppercase()
+    );
+    let server = TestServer::start(vec![Reply::status(401, &page)]);
+    let client = no_retry(KeyPlace::UserInfo.builder(&server))
+        .build()
+        .unwrap();
+    let err = client.tx_status(tx_ref(), None).await.unwrap_err();
+    assert_eq!(
+        server.requests()[0].header("authorization"),
+        Some(format!("Basic {basic}").as_str())
+    );
+    let shown = printed(&err);
+    assert!(!shown.contains(&basic), "{shown}");
+    assert!(!shows_key(&shown), "{shown}");
+    assert!(shown.contains("Basic ***"), "{shown}");
 }
 
 #[tokio::test]

@@ -318,6 +318,89 @@ fn key_text_forms_and_signatures_match_nearcore_and_near_api_js() {
         &message.0,
         &signature
     ));
+    // nearcore's secp256k1 vector (`test_json_serialize_secp256k1`, near/nearcore
+    // `core/crypto/src/signature.rs` at 00e9d55fe36d84a4498ba9ab818d6a7de2db51c3):
+    // `SecretKey::from_seed(SECP256K1, "test")`, its public key, and its signature of
+    // sha256("123"), the 32 bytes given to `sign` (nearcore hashes, the key does not).
+    let secp: SecretKey = "secp256k1:X4ETFKtQkSGVoZEnkn7bZ3LyajJaK2b3eweXaKmynGx"
+        .parse()
+        .unwrap();
+    assert_eq!(
+        secp.public_key().to_string(),
+        "secp256k1:5ftgm7wYK5gtVqq1kxMGy7gSudkrfYCbpsjL6sH1nwx2oj5NR2JktohjzB6fbEhhRERQpiwJcpwnQjxtoX3GS3cQ"
+    );
+    let sha256_123 = CryptoHash::hash_bytes(b"123");
+    let signature = secp.sign(&sha256_123.0);
+    assert_eq!(
+        signature.to_string(),
+        "secp256k1:5N5CB9H1dmB9yraLGCo4ZCQTcF24zj4v2NT14MHdH3aVhRoRXrX3AhprHr2w6iXNBZDmjMS1Ntzjzq8Bv6iBvwth6"
+    );
+    assert!(near_rpc::tx::verify(
+        &secp.public_key(),
+        &sha256_123.0,
+        &signature
+    ));
+}
+
+/// secp256k1 verification as nearcore's `Signature::verify` does it (near/nearcore,
+/// `core/crypto/src/signature.rs` at 00e9d55fe36d84a4498ba9ab818d6a7de2db51c3): the
+/// recovery byte is range-checked (0..=3) and otherwise unused, the message must be the
+/// 32-byte prehash, `(r, s)` is checked against the given key, and high s is refused
+/// (libsecp256k1's `secp256k1_ecdsa_verify`).
+#[test]
+fn secp256k1_verification_matches_nearcore() {
+    use near_rpc::tx::verify;
+    let key: SecretKey = "secp256k1:X4ETFKtQkSGVoZEnkn7bZ3LyajJaK2b3eweXaKmynGx"
+        .parse()
+        .unwrap();
+    let public = key.public_key();
+    let hash = CryptoHash::hash_bytes(b"123").0;
+    let signature = key.sign(&hash);
+    let bytes = signature.as_bytes().to_vec();
+    let with = |bytes: &[u8]| Signature::from_parts(near_rpc::KeyType::Secp256k1, bytes).unwrap();
+
+    // Every recovery byte 0..=3 verifies (nothing is recovered); 4 and above never do.
+    for recovery in 0..=3u8 {
+        let mut other = bytes.clone();
+        other[64] = recovery;
+        assert!(
+            verify(&public, &hash, &with(&other)),
+            "recovery id {recovery}"
+        );
+    }
+    for recovery in [4u8, 27, 255] {
+        let mut other = bytes.clone();
+        other[64] = recovery;
+        assert!(
+            !verify(&public, &hash, &with(&other)),
+            "recovery id {recovery}"
+        );
+    }
+
+    // Only a 32-byte message: not the bytes that were hashed, not the hash cut or padded.
+    assert!(!verify(&public, b"123", &signature));
+    assert!(!verify(&public, &hash[..31], &signature));
+    let mut longer = hash.to_vec();
+    longer.push(0);
+    assert!(!verify(&public, &longer, &signature));
+    assert!(!verify(&public, &[], &signature));
+
+    // The high-s twin (s' = n - s) of the valid signature is refused.
+    let n = hex("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141");
+    let mut high = bytes.clone();
+    let mut borrow = 0i16;
+    for i in (0..32).rev() {
+        let digit = i16::from(n[i]) - i16::from(bytes[32 + i]) - borrow;
+        high[32 + i] = digit.rem_euclid(256) as u8;
+        borrow = i16::from(digit < 0);
+    }
+    assert_ne!(high[32..64], bytes[32..64]);
+    assert!(!verify(&public, &hash, &with(&high)));
+
+    // Another key, a key that is not a curve point: refused, never a panic.
+    let other = SecretKey::secp256k1_from_bytes(&[7; 32]).unwrap();
+    assert!(!verify(&other.public_key(), &hash, &signature));
+    assert!(!verify(&PublicKey::secp256k1([1; 64]), &hash, &signature));
 }
 
 fn near_rpc_base58(bytes: &[u8]) -> String {
@@ -355,6 +438,78 @@ fn credential_files_in_both_spellings() {
         Credentials::from_json(&near_cli, "key.json").unwrap(),
         credentials
     );
+}
+
+/// near-cli's layout, `<home>/.near-credentials/<network>/<account>.json`: read for the
+/// account asked for, on the network asked for; a file holding another account's key is
+/// refused by name, and a missing one names its path. The home directory is given
+/// (`from_near_cli_in`), so that no test changes the process's environment.
+#[test]
+fn near_cli_credentials_are_read_from_the_account_file_of_the_network() {
+    let secret = "ed25519:3D4YudUahN1nawWogh8pAKSj92sUNMdbZGjn7kERKzYoTy8tnFQuwoGUC51DowKqorvkr2pytJSnwuSbsNVfqygr";
+    let home = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("near-cli-home-{}", std::process::id()));
+    let dir = home.join(".near-credentials").join("testnet");
+    std::fs::create_dir_all(&dir).unwrap();
+    let alice: near_rpc::AccountId = "alice.testnet".parse().unwrap();
+    let carol: near_rpc::AccountId = "carol.testnet".parse().unwrap();
+
+    let path = Credentials::near_cli_path_in(&home, "testnet", &alice);
+    assert_eq!(path, dir.join("alice.testnet.json"));
+    std::fs::write(
+        &path,
+        format!(r#"{{"account_id":"alice.testnet","public_key":"ed25519:6DSjZ8mvsRZDvFqFxo8tCKePG96omXW7eVYVSySmDk8e","private_key":"{secret}"}}"#),
+    )
+    .unwrap();
+    let read = Credentials::from_near_cli_in(&home, "testnet", &alice).unwrap();
+    assert_eq!(read.account_id, alice);
+    assert_eq!(
+        read.public_key().to_string(),
+        "ed25519:6DSjZ8mvsRZDvFqFxo8tCKePG96omXW7eVYVSySmDk8e"
+    );
+    assert_eq!(read.secret_key, secret.parse::<SecretKey>().unwrap());
+
+    // A file in carol's place that holds bob's key: refused, naming both and the file.
+    let carol_path = Credentials::near_cli_path_in(&home, "testnet", &carol);
+    std::fs::write(
+        &carol_path,
+        format!(r#"{{"account_id":"bob.testnet","private_key":"{secret}"}}"#),
+    )
+    .unwrap();
+    let error = Credentials::from_near_cli_in(&home, "testnet", &carol).unwrap_err();
+    assert_eq!(
+        error,
+        near_rpc::tx::CredentialsError::Invalid {
+            source: carol_path.display().to_string(),
+            field: Some("account_id"),
+            message: "the file is for bob.testnet, not carol.testnet".to_owned(),
+        }
+    );
+    let text = format!("{error} {error:?}");
+    assert!(!text.contains(&secret[8..]), "{text}");
+
+    // Another network is another directory: alice has no mainnet file.
+    let error = Credentials::from_near_cli_in(&home, "mainnet", &alice).unwrap_err();
+    match &error {
+        near_rpc::tx::CredentialsError::Io { path, .. } => assert_eq!(
+            path,
+            &home.join(".near-credentials/mainnet/alice.testnet.json")
+        ),
+        other => panic!("expected a read error, got {other:?}"),
+    }
+    assert!(
+        error.to_string().contains("mainnet/alice.testnet.json"),
+        "{error}"
+    );
+
+    // The environment's home (read, never set here) gives the same layout.
+    if let Some(home) = std::env::var_os("HOME") {
+        assert_eq!(
+            Credentials::near_cli_path("testnet", &alice),
+            Some(Credentials::near_cli_path_in(home, "testnet", &alice))
+        );
+    }
+    std::fs::remove_dir_all(&home).unwrap();
 }
 
 /// Every way a credential file can be wrong: each error names the file and field, and
@@ -648,8 +803,8 @@ fn layouts_without_public_vectors() {
             },
             format!("0500{key}{}03{}0400", "00".repeat(8), "00".repeat(16)),
         ),
-        // The state init's canonical bytes match a published deterministic account id
-        // derivation (`0sdc62d9abe65f3ea3e17df718a8842d5677229988`).
+        // The data map is borsh's BTreeMap: entries sorted bytewise by key ("alpha"
+        // before "zeta"), whatever order they were inserted in.
         (
             Action::DeterministicStateInit {
                 state_init: DeterministicAccountStateInit::V1 {

@@ -9,7 +9,9 @@ use super::super::transport::{TransportError, TransportErrorKind, TransportFutur
 use super::{verdict, Verdict};
 use crate::client::redact::Secrets;
 
-/// Retries never exceed this, whatever [`RetryPolicy::max_retries`] says.
+/// The most retries a call gets. [`ClientBuilder::build`](crate::client::ClientBuilder::build)
+/// refuses a [`RetryPolicy::max_retries`] above it; a [`Retry`] layer built directly
+/// never exceeds it either.
 pub const MAX_RETRIES: u32 = 10;
 
 /// When and how long to wait before trying a call again.
@@ -18,7 +20,8 @@ pub const MAX_RETRIES: u32 = 10;
 /// certainly never reached a node, unless [`RetryPolicy::retry_writes`] is set.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RetryPolicy {
-    /// Retries after the first attempt (0 disables retrying; capped at [`MAX_RETRIES`]).
+    /// Retries after the first attempt, 0 (no retrying) to [`MAX_RETRIES`]; a client
+    /// builder refuses more.
     pub max_retries: u32,
     /// Backoff before the first retry; it doubles with each retry.
     pub initial_backoff: Duration,
@@ -51,7 +54,8 @@ impl RetryPolicy {
         }
     }
 
-    /// How many retries a request gets.
+    /// How many retries a request gets: `max_retries`, and never more than
+    /// [`MAX_RETRIES`] (the bound of a layer built without the client builder's check).
     pub fn retries(&self) -> u32 {
         self.max_retries.min(MAX_RETRIES)
     }
