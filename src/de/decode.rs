@@ -103,12 +103,11 @@ fn locate(
     ) {
         return DecodeError::new("", first.to_string());
     }
-    // A type error in a document that is not JSON further on: the syntax is what is
-    // wrong (`[1,` for an object says "invalid type: sequence" first).
-    if first.to_string().starts_with("invalid type") {
-        if let Some(syntax) = syntax_error(bytes) {
-            return syntax;
-        }
+    // A data error in a document that is not JSON further on: the syntax is what is
+    // wrong (`[1,` for an object says "invalid type: sequence" first, a body with text
+    // after it may say "missing field").
+    if let Some(syntax) = syntax_error(bytes) {
+        return syntax;
     }
     // Whatever an earlier decode on this thread left noted is not this failure's.
     drop(crate::de::mode::take_buffered_failure());

@@ -144,6 +144,40 @@ fn the_blocking_client_has_every_shortcut() {
             assert!(reached, "{name}");
             assert_eq!(node.requests().last().unwrap().method, "query", "{name}");
         }
+        use near_rpc::types::{
+            RpcLightClientExecutionOutcomeProofRequestKind as Of, ShardId, SpiceChunkId, StateProofTarget,
+        };
+        let chunk = || SpiceChunkId { block_hash: hash, shard_id: ShardId(0) };
+        for name in near_rpc::client::SPICE_PROOF_SHORTCUTS {
+            let (reached, method) = match *name {
+                "light_client_execution_outcome_proof" => (
+                    client
+                        .light_client_execution_outcome_proof(
+                            Of::Receipt { receipt_id: hash, receiver_id: "alice.near".parse().unwrap() },
+                            hash,
+                        )
+                        .is_err(),
+                    "EXPERIMENTAL_light_client_execution_outcome_proof",
+                ),
+                "light_client_chunk_execution_proof" => (
+                    client.light_client_chunk_execution_proof(chunk(), hash).is_err(),
+                    "EXPERIMENTAL_light_client_chunk_execution_proof",
+                ),
+                "light_client_state_proof" => (
+                    client
+                        .light_client_state_proof(
+                            chunk(),
+                            StateProofTarget::Account { account_id: "alice.near".parse().unwrap() },
+                            hash,
+                        )
+                        .is_err(),
+                    "EXPERIMENTAL_light_client_state_proof",
+                ),
+                other => panic!("no call for the spice shortcut {other}"),
+            };
+            assert!(reached, "{name}");
+            assert_eq!(node.requests().last().unwrap().method, method, "{name}");
+        }
     }
     assert_eq!(
         called,

@@ -138,3 +138,53 @@ fn bodies_nested_too_deep_are_refused_without_exhausting_the_stack() {
         );
     }
 }
+
+/// Text that is not JSON is a syntax error both ways, at the root (no path), with
+/// serde_json's position, for every method, wherever the text stops being JSON: never
+/// a type error of the first value read.
+#[test]
+fn text_that_is_not_json_is_a_syntax_error_both_ways() {
+    struct Both<'a>(&'a [u8]);
+    impl MethodVisitor for Both<'_> {
+        type Output = [Result<(), decode::DecodeError>; 2];
+        fn visit<M: RpcMethod>(self) -> Self::Output {
+            [
+                M::decode_response(self.0).map(drop),
+                decode::from_slice::<EnvelopeOf<M>>(self.0).map(drop),
+            ]
+        }
+    }
+    let bodies: &[&[u8]] = &[
+        b"",
+        b"   ",
+        b"hello",
+        b"nul",
+        b"<html>502 Bad Gateway</html>",
+        b"{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\":",
+        b"{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {}} trailing",
+        b"[1,",
+        b"{'jsonrpc': '2.0'}",
+        b"\xff\xfe",
+    ];
+    for method in methods::ALL {
+        for body in bodies {
+            for (way, result) in ["native", "serde"]
+                .into_iter()
+                .zip(methods::visit(method, Both(body)).expect("a method"))
+            {
+                let error = result.expect_err("not JSON");
+                let shown = String::from_utf8_lossy(body);
+                assert_eq!(error.path(), "", "{method} {way} {shown:?}: {error}");
+                let message = error.message();
+                assert!(
+                    !message.starts_with("invalid type") && !message.starts_with("missing field"),
+                    "{method} {way} {shown:?}: a type error, not the syntax: {message}"
+                );
+                assert!(
+                    message.contains(" at line ") || message.contains("EOF"),
+                    "{method} {way} {shown:?}: no position: {message}"
+                );
+            }
+        }
+    }
+}

@@ -159,6 +159,74 @@ shortcuts! { PAGED_SHORTCUTS;
     }
 }
 
+// nearcore 0.38's spice light-client proofs. Nodes without spice (all of mainnet when
+// these bindings were made) answer them with an error; `crate::verify` does not check
+// them (its docs say what that would take).
+#[cfg(near_rpc_spec_ge = "nearcore_0_38_0")]
+shortcuts! { SPICE_PROOF_SHORTCUTS;
+    /// `EXPERIMENTAL_light_client_execution_outcome_proof` (nodes of nearcore 0.38): a
+    /// transaction's or receipt's outcome with its proof against the light client's
+    /// head, for chains with spice.
+    #[doc = example!(
+        "use near_rpc::types::RpcLightClientExecutionOutcomeProofRequestKind as Of;"
+        "let of = Of::Transaction { sender_id: \"alice.near\".parse()?, transaction_hash: \"9FtHUFBQsZ2MG77K3x3MJ9wjX3UT8zE1TczCrhZEcG8U\".parse()? };"
+        "let proof = client.light_client_execution_outcome_proof(of, \"3tM2JZ8hQsZ2tQq6YkeF8W8jB4TMaBHHhDqgAQxGPB2p\".parse()?).await?;"
+    )]
+    pub fn light_client_execution_outcome_proof(
+        &self,
+        of: crate::types::RpcLightClientExecutionOutcomeProofRequestKind,
+        light_client_head: CryptoHash,
+    ) -> Result<crate::types::RpcLightClientExecutionOutcomeProofResponse, Error<RpcLightClientProofError>> {
+        let request = crate::types::RpcLightClientExecutionOutcomeProofRequest {
+            light_client_head,
+            kind: of,
+        };
+        self.call::<methods::ExperimentalLightClientExecutionOutcomeProofMethod>(request).await
+    }
+
+    /// `EXPERIMENTAL_light_client_chunk_execution_proof` (nodes of nearcore 0.38): the
+    /// proof of a chunk's execution roots against the light client's head.
+    #[doc = example!(
+        "use near_rpc::types::{ShardId, SpiceChunkId};"
+        "let chunk = SpiceChunkId { block_hash: \"3tM2JZ8hQsZ2tQq6YkeF8W8jB4TMaBHHhDqgAQxGPB2p\".parse()?, shard_id: ShardId(0) };"
+        "let proof = client.light_client_chunk_execution_proof(chunk, \"3tM2JZ8hQsZ2tQq6YkeF8W8jB4TMaBHHhDqgAQxGPB2p\".parse()?).await?;"
+    )]
+    pub fn light_client_chunk_execution_proof(
+        &self,
+        chunk_id: crate::types::SpiceChunkId,
+        light_client_head: CryptoHash,
+    ) -> Result<crate::types::RpcLightClientChunkExecutionProofResponse, Error<RpcLightClientProofError>> {
+        let request = crate::types::RpcLightClientChunkExecutionProofRequest {
+            chunk_id,
+            light_client_head,
+        };
+        self.call::<methods::ExperimentalLightClientChunkExecutionProofMethod>(request).await
+    }
+
+    /// `EXPERIMENTAL_light_client_state_proof` (nodes of nearcore 0.38): an account, its
+    /// code, a storage key or an access key (`target`) after a chunk, with the proof of
+    /// the chunk's execution against the light client's head.
+    #[doc = example!(
+        "use near_rpc::types::{ShardId, SpiceChunkId, StateProofTarget};"
+        "let chunk = SpiceChunkId { block_hash: \"3tM2JZ8hQsZ2tQq6YkeF8W8jB4TMaBHHhDqgAQxGPB2p\".parse()?, shard_id: ShardId(0) };"
+        "let target = StateProofTarget::Account { account_id: \"alice.near\".parse()? };"
+        "let proof = client.light_client_state_proof(chunk, target, \"3tM2JZ8hQsZ2tQq6YkeF8W8jB4TMaBHHhDqgAQxGPB2p\".parse()?).await?;"
+    )]
+    pub fn light_client_state_proof(
+        &self,
+        chunk_id: crate::types::SpiceChunkId,
+        target: crate::types::StateProofTarget,
+        light_client_head: CryptoHash,
+    ) -> Result<crate::types::RpcLightClientStateProofResponse, Error<RpcLightClientProofError>> {
+        let request = crate::types::RpcLightClientStateProofRequest {
+            chunk_id,
+            light_client_head,
+            target,
+        };
+        self.call::<methods::ExperimentalLightClientStateProofMethod>(request).await
+    }
+}
+
 shortcuts! { SHORTCUTS;
     /// `query` `view_account`: the account's balance, locked stake, storage and code hash.
     #[doc = example!(

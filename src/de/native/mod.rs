@@ -58,9 +58,10 @@ pub fn from_slice<T: Decode>(bytes: &[u8]) -> Result<T, DecodeError> {
     T::decode(&mut r)
         .and_then(|value| r.end().map(|()| value))
         .map_err(|e| {
-            // A type error met before the text stops being JSON: the syntax is what is
-            // wrong (`[1,` read as an object says "invalid type: sequence" first).
-            let syntax = if !e.is_syntax() && e.message().starts_with("invalid type") {
+            // A data error met before the text stops being JSON: the syntax is what is
+            // wrong (`[1,` read as an object says "invalid type: sequence" first, a
+            // truncated or trailing-text body a missing field).
+            let syntax = if !e.is_syntax() {
                 crate::de::decode::syntax_error(bytes)
             } else {
                 None
