@@ -321,7 +321,7 @@ async fn cross_origin_redirects_are_refused_by_default() {
 
 #[tokio::test]
 async fn followed_redirects_carry_no_credentials_and_no_referer() {
-    for place in [KeyPlace::Header, KeyPlace::Bearer] {
+    for place in [KeyPlace::Header, KeyPlace::Bearer, KeyPlace::UserInfo] {
         // Within the origin, followed by default.
         let server = TestServer::start(vec![Reply::redirect(308, "/moved"), Reply::json(RESULT)]);
         let client = place.builder(&server).build().unwrap();

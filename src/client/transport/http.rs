@@ -219,6 +219,11 @@ impl HttpTransport {
                 }
                 redirects += 1;
                 url = target;
+                // Credentials in the URL stay behind too: `join` keeps the user-info of
+                // the URL it resolves against, and reqwest would send it as Basic auth.
+                // (Clearing fails only for URLs that cannot have one.)
+                let _ = url.set_username("");
+                let _ = url.set_password(None);
                 continue;
             }
             let headers = response.headers().clone();
