@@ -135,8 +135,12 @@ pub fn exercise(input: &[u8], value: Option<&Value>, report: &mut Report) {
 /// The verifier (`near_rpc::verify`) on whatever decodes as a proof or a light-client
 /// block: it must never panic. A proof is checked against a root of zeros and against
 /// its own block hash; a whole block becomes a head (trusting its own hash) and is
-/// checked as its own successor, once as it is and once a height higher (which reaches
-/// the signatures).
+/// checked as its own successor, once as it is (refused at the height) and once a height
+/// higher. For that second call the head is also given the block's `next_bps` as its own
+/// epoch's producers: a head from `from_block` knows only the next epoch's, and the
+/// block is of its own epoch, so without them the check stops at the producers. With
+/// them it goes on to the block hash, the approvals' signatures and the stake (the
+/// approvals sign another message, so it ends at a signature or the stake).
 fn verify_calls(value: &Value, report: &mut Report) {
     use near_rpc::verify;
     let caught = catch_unwind(AssertUnwindSafe(|| {
@@ -164,6 +168,9 @@ fn verify_calls(value: &Value, report: &mut Report) {
             if let Some(inner) = higher.inner_lite.as_mut() {
                 inner.height = inner.height.wrapping_add(1);
             }
+            // `from_block` succeeded, so `next_bps` is there.
+            let producers = block.next_bps.clone().unwrap_or_default();
+            let head = head.with_current_producers(producers);
             let _ = head.validate(&higher).map_err(|e| e.to_string());
             let _ = verify::LightClientHead::from_json(head.to_json());
         }

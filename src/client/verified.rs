@@ -12,6 +12,11 @@
 //! proven: the `receipts` views and the `transaction` view (beyond its hash), and a
 //! failure's details.
 //!
+//! Answers are decoded into the typed views, which with the `nearcore_0_38_0` bindings
+//! keep a header's `chunk_execution_root`: such a header (spice) is refused by name at
+//! the block hash step ([`VerifyError::Block`] or [`VerifyError::Outcome`]), since its
+//! hash is not computed here.
+//!
 //! What this guarantees, and what it does not, is `near_rpc::verify`'s: a view call's
 //! result, an account's balance, anything without a proof is not covered. The cost is in
 //! round trips: one per epoch the head moves, and one proof per outcome (BENCHMARKS.md).

@@ -4,6 +4,13 @@
 //! timestamp, next block producers' hash and block Merkle root. The timestamp hashed is
 //! `timestamp_nanosec`: the JSON number `timestamp` is legacy, and writers that read it
 //! as a float have rounded it.
+//!
+//! A header of nearcore 0.38's second version (spice blocks: `BlockHeaderInnerLiteV2`,
+//! with a `chunk_execution_root`) hashes that root too, in a layout these bindings do not
+//! reproduce: such a header is refused by name ([`V2_HEADER`]) rather than given a wrong
+//! hash. Only the
+//! `nearcore_0_38_0` bindings decode the field; older ones drop it, so the JSON entry
+//! points of [`super`] look for it before decoding.
 
 use super::merkle::combine;
 use crate::tx::borsh_writer;
@@ -20,8 +27,16 @@ pub(crate) fn timestamp(inner: &BlockHeaderInnerLiteView) -> Result<u64, String>
     })
 }
 
+/// Why a header with a `chunk_execution_root` is refused, after the field's path.
+pub(crate) const V2_HEADER: &str = "a header with a chunk execution root (nearcore 0.38's \
+     second version), whose hash these bindings do not compute";
+
 /// `borsh(inner_lite)`: 208 bytes.
 pub(crate) fn inner_lite_bytes(inner: &BlockHeaderInnerLiteView) -> Result<Vec<u8>, String> {
+    #[cfg(near_rpc_spec_ge = "nearcore_0_38_0")]
+    if inner.chunk_execution_root.is_some() {
+        return Err(format!("inner_lite.chunk_execution_root: {V2_HEADER}"));
+    }
     let mut w = borsh_writer();
     w.u64(inner.height);
     w.fixed(&inner.epoch_id.0);
