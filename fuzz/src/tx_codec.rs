@@ -236,6 +236,9 @@ fn mutate(rng: &mut Rng, input: &mut Vec<u8>, corpus: &[Vec<u8>]) {
     input.truncate(1 << 16);
 }
 
+/// One way of decoding an input, named in the report.
+type Decoder = dyn Fn(&[u8]) -> Outcome;
+
 /// What one decoding of an input came to: `Ok(())`, or a finding's description, or (for
 /// corpus feedback) the error's shape.
 enum Outcome {
@@ -329,7 +332,7 @@ fn main() -> ExitCode {
             mutate(&mut rng, &mut input, &corpus);
         }
         inputs += 1;
-        let ways: [(&str, &dyn Fn(&[u8]) -> Outcome); 4] = [
+        let ways: [(&str, &Decoder); 4] = [
             ("SignedTransaction", &|b| {
                 decode_as(b, SignedTransaction::from_borsh, SignedTransaction::to_borsh, |s| {
                     let _ = s.verify();
