@@ -3,6 +3,7 @@
 //! library's types. Parsing touches no network, and [`parse`] scrubs every argument that
 //! may be a secret (an API key, a URL with a key in its path) from clap's messages.
 
+use std::collections::HashSet;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -31,12 +32,15 @@ Exit status:
   0  success
   1  the output could not be written
   2  usage error: bad options, params JSON that doesn't parse or check, unknown method,
-     bad hash or account, base64 that doesn't decode, unreadable FILE
+     bad hash or account, base64 that doesn't decode, unreadable FILE, a --key-file
+     whose key is not an access key of its account
   3  the node answered with a JSON-RPC error (also an error inside a `query` result),
      or a transaction sent by `send` or `transfer` failed on chain
   4  the response could not be decoded (the message names the JSON path)
   5  the node could not be used: connection, TLS, timeout, HTTP error page, refused
-     redirect, wrong response id, response too large, deadline, every endpoint failed
+     redirect, wrong response id, response too large, deadline, every endpoint failed;
+     for `send` and `transfer`, the transaction's outcome is unknown (it may still
+     execute): {\"unresolved\": HASH, \"signed_tx_base64\": ...} is printed on stdout
   6  `verify`: the proof or block does not verify (the failed step on stderr)
 
 Neither an API key nor a URL path is ever printed.";
@@ -254,7 +258,12 @@ pub struct ViewAt {
     #[arg(long, value_enum, ignore_case = true, conflicts_with = "block")]
     pub finality: Option<FinalityArg>,
     /// Read at this block.
-    #[arg(long, value_name = "HEIGHT_OR_HASH", value_parser = parse_as::<BlockId>)]
+    #[arg(
+        long,
+        value_name = "HEIGHT_OR_HASH",
+        allow_negative_numbers = true,
+        value_parser = block_id
+    )]
     pub block: Option<BlockId>,
 }
 
@@ -290,7 +299,12 @@ pub enum Command {
         #[arg(long, value_enum, ignore_case = true)]
         finality: Option<FinalityArg>,
         /// At this block.
-        #[arg(long, value_name = "HEIGHT_OR_HASH", value_parser = parse_as::<BlockId>)]
+        #[arg(
+            long,
+            value_name = "HEIGHT_OR_HASH",
+            allow_negative_numbers = true,
+            value_parser = block_id
+        )]
         block_id: Option<BlockId>,
         /// At genesis.
         #[arg(long)]
@@ -331,7 +345,7 @@ pub enum Command {
     /// it.
     Mock {
         /// The port (default: any free one).
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = port)]
         port: u16,
         /// Answer from a recorded cassette (JSON lines) first.
         #[arg(long, value_name = "FILE")]
@@ -356,7 +370,7 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
         /// The port (default: any free one).
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = port)]
         port: u16,
     },
     /// query view_account: an account's balance, locked stake, storage and code hash.
@@ -405,7 +419,7 @@ pub enum Command {
         #[arg(long, value_name = "TEXT", conflicts_with = "prefix_base64")]
         prefix: Option<String>,
         /// Only keys starting with these bytes (base64).
-        #[arg(long, value_name = "B64", value_parser = base64_bytes)]
+        #[arg(long, value_name = "B64", value_parser = prefix_base64)]
         prefix_base64: Option<Bytes>,
         /// Include the trie proof of the entries.
         #[arg(long)]
@@ -428,7 +442,7 @@ pub enum Command {
         #[arg(long, value_name = "JSON", conflicts_with = "args_base64", value_parser = json)]
         args: Option<serde_json::Value>,
         /// The arguments, as base64 of their bytes.
-        #[arg(long, value_name = "B64", value_parser = base64_bytes)]
+        #[arg(long, value_name = "B64", value_parser = args_base64)]
         args_base64: Option<Bytes>,
         #[command(flatten)]
         at: ViewAt,
@@ -440,7 +454,7 @@ pub enum Command {
         #[arg(long, value_enum, ignore_case = true)]
         finality: Option<FinalityArg>,
         /// The block at this height.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = height)]
         height: Option<u64>,
         /// The block with this hash.
         #[arg(long, value_name = "HASH", value_parser = parse_as::<CryptoHash>)]
@@ -453,16 +467,33 @@ pub enum Command {
         #[arg(long, value_name = "HASH", value_parser = parse_as::<CryptoHash>)]
         chunk_hash: Option<CryptoHash>,
         /// The block (with --shard).
-        #[arg(long, value_name = "HEIGHT_OR_HASH", value_parser = parse_as::<BlockId>, requires = "shard")]
+        #[arg(
+            long,
+            value_name = "HEIGHT_OR_HASH",
+            allow_negative_numbers = true,
+            value_parser = block_id,
+            requires = "shard"
+        )]
         block: Option<BlockId>,
         /// The shard (with --block).
-        #[arg(long, value_name = "N", requires = "block")]
+        #[arg(
+            long,
+            value_name = "N",
+            allow_negative_numbers = true,
+            value_parser = shard,
+            requires = "block"
+        )]
         shard: Option<u64>,
     },
     /// gas_price: in yoctoNEAR per unit of gas, at a block or the latest one.
     GasPrice {
         /// At this block (default: the latest).
-        #[arg(long, value_name = "HEIGHT_OR_HASH", value_parser = parse_as::<BlockId>)]
+        #[arg(
+            long,
+            value_name = "HEIGHT_OR_HASH",
+            allow_negative_numbers = true,
+            value_parser = block_id
+        )]
         block: Option<BlockId>,
     },
     /// status: the node's version, chain, sync state and validators.
@@ -474,7 +505,12 @@ pub enum Command {
         #[arg(long, value_name = "HASH", value_parser = parse_as::<CryptoHash>, conflicts_with = "block")]
         epoch_id: Option<CryptoHash>,
         /// The epoch this block ends.
-        #[arg(long, value_name = "HEIGHT_OR_HASH", value_parser = parse_as::<BlockId>)]
+        #[arg(
+            long,
+            value_name = "HEIGHT_OR_HASH",
+            allow_negative_numbers = true,
+            value_parser = block_id
+        )]
         block: Option<BlockId>,
     },
     /// send_tx: submit a signed transaction and wait for it (never retried once sent).
@@ -517,8 +553,13 @@ pub enum Command {
     },
     /// Sign ACTIONS_JSON with the key file's account and send it; print the outcome.
     ///
-    /// The nonce and a recent block hash are read from the node. A transaction that fails
-    /// on chain exits 3, with the failure on stderr. ACTIONS_JSON is as for `sign`.
+    /// The nonce and a recent block hash are read from the node. ACTIONS_JSON is as for
+    /// `sign`. A key file whose key is not an access key of its account exits 2. A
+    /// transaction that fails on chain exits 3: the outcome on stdout, the failure on
+    /// stderr. When its outcome is unknown (it may have been sent and may still execute),
+    /// `{"unresolved": HASH, "signed_tx_base64": ...}` is printed on stdout and the exit
+    /// status is 5: look it up with `tx-status` or re-send those bytes with `send-tx`
+    /// before sending anything again.
     Send {
         /// A near-cli credential file; its account signs.
         #[arg(long, value_name = "FILE")]
@@ -534,6 +575,13 @@ pub enum Command {
         actions: String,
     },
     /// Send NEAR from the key file's account to RECEIVER; print the outcome.
+    ///
+    /// The nonce and a recent block hash are read from the node. A key file whose key is
+    /// not an access key of its account exits 2. A transfer that fails on chain exits 3:
+    /// the outcome on stdout, the failure on stderr. When its outcome is unknown (it may
+    /// have been sent and may still execute), `{"unresolved": HASH, "signed_tx_base64":
+    /// ...}` is printed on stdout and the exit status is 5: look it up with `tx-status`
+    /// or re-send those bytes with `send-tx` before sending anything again.
     Transfer {
         /// A near-cli credential file; its account sends.
         #[arg(long, value_name = "FILE")]
@@ -719,15 +767,42 @@ pub fn scrub(text: &str, args: &[OsString]) -> String {
     Secrets::new(secrets).scrub(&text).into_owned()
 }
 
-/// A short plain word (letters, digits, `-`, `_`, `.`) that does not look like a key:
-/// safe to show back.
+/// A short plain word (letters, digits, `-`, `_`, `.`) that does not look like a key,
+/// or one of the command's own names: safe to show back.
 fn is_plain(arg: &str) -> bool {
-    !arg.is_empty()
-        && arg.len() <= 48
-        && !looks_like_secret(arg.trim_start_matches('-'))
-        && arg
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+    own_names().contains(arg)
+        || !arg.is_empty()
+            && arg.len() <= 48
+            && !looks_like_secret(arg.trim_start_matches('-'))
+            && arg
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+}
+
+/// The command's own names, in every subcommand: its options' long names (with and
+/// without `--`) and its subcommands' names. Never masked: `--args-base64` looks like a
+/// key to [`looks_like_secret`], yet it is the option a message is about.
+fn own_names() -> &'static HashSet<String> {
+    fn collect(command: &clap::Command, names: &mut HashSet<String>) {
+        names.insert(command.get_name().to_owned());
+        names.extend(command.get_all_aliases().map(str::to_owned));
+        for arg in command.get_arguments() {
+            let longs = arg.get_long().into_iter();
+            for long in longs.chain(arg.get_all_aliases().unwrap_or_default()) {
+                names.insert(long.to_owned());
+                names.insert(format!("--{long}"));
+            }
+        }
+        for sub in command.get_subcommands() {
+            collect(sub, names);
+        }
+    }
+    static NAMES: OnceLock<HashSet<String>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names = HashSet::new();
+        collect(&command(), &mut names);
+        names
+    })
 }
 
 /// Text parsed as a `T` (an account id, hash, public key or block id).
@@ -753,8 +828,12 @@ fn retries(text: &str) -> Result<u32, String> {
     }
 }
 
+/// A timeout: a positive number of seconds, fractions allowed.
 fn timeout(text: &str) -> Result<Duration, String> {
     let error = || "expected a positive number of seconds".to_owned();
+    if is_negative_number(text) {
+        return Err(format!("a timeout cannot be negative ({})", error()));
+    }
     let seconds: f64 = text.parse().map_err(|_| error())?;
     if seconds.is_nan() || seconds <= 0.0 {
         return Err(error());
@@ -776,9 +855,73 @@ fn json(text: &str) -> Result<serde_json::Value, String> {
     serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))
 }
 
-fn base64_bytes(text: &str) -> Result<Bytes, String> {
-    let args: near_rpc::FunctionArgs = text.parse().map_err(|e| format!("{e}"))?;
-    args.to_bytes().map(Bytes).map_err(|e| e.to_string())
+/// A block height: a whole number, 0 to 2^64 - 1.
+fn height(text: &str) -> Result<u64, String> {
+    whole(text, "a block height", u64::MAX)
+}
+
+/// A shard id: a whole number, 0 to 2^64 - 1.
+fn shard(text: &str) -> Result<u64, String> {
+    whole(text, "a shard id", u64::MAX)
+}
+
+/// A TCP port, 0 (any free one) to 65535.
+fn port(text: &str) -> Result<u16, String> {
+    let port = whole(text, "a port", u16::MAX.into())?;
+    // `whole` kept it within u16's range.
+    u16::try_from(port).map_err(|e| e.to_string())
+}
+
+/// A whole number from 0 to `max`; `what` (`a block height`) names it in the errors, and
+/// a negative number is refused as such (not taken for an option, as clap would).
+fn whole(text: &str, what: &str, max: u64) -> Result<u64, String> {
+    let range = format!("a whole number from 0 to {max}");
+    if is_negative_number(text) {
+        return Err(format!("{what} cannot be negative (expected {range})"));
+    }
+    match text.parse::<u64>() {
+        Ok(n) if n <= max => Ok(n),
+        _ => Err(format!("expected {what}: {range}")),
+    }
+}
+
+/// `-` then a digit or `.`: a negative number (or a mistyped one), not an option.
+fn is_negative_number(text: &str) -> bool {
+    text.strip_prefix('-')
+        .and_then(|rest| rest.chars().next())
+        .is_some_and(|c| c.is_ascii_digit() || c == '.')
+}
+
+/// A block: its height (a whole number) or its hash; a negative height is named as such.
+fn block_id(text: &str) -> Result<BlockId, String> {
+    if is_negative_number(text) {
+        return Err("a block height cannot be negative (expected a height or a block hash)".into());
+    }
+    parse_as(text)
+}
+
+/// `--args-base64`: a view call's arguments.
+fn args_base64(text: &str) -> Result<Bytes, String> {
+    base64_bytes(text, "the call's arguments")
+}
+
+/// `--prefix-base64`: the start of the storage keys to list.
+fn prefix_base64(text: &str) -> Result<Bytes, String> {
+    base64_bytes(text, "the key prefix")
+}
+
+/// Standard padded base64, decoded; `what` names the value in the error (the library's
+/// check says what is wrong with the text, under its own name for function-call args).
+fn base64_bytes(text: &str, what: &str) -> Result<Bytes, String> {
+    let bad = |e: &dyn std::fmt::Display| {
+        let message = e.to_string();
+        let why = message
+            .split_once(" is not valid base64: ")
+            .map_or(message.as_str(), |(_, why)| why);
+        format!("not valid base64 for {what}: {why}")
+    };
+    let args: near_rpc::FunctionArgs = text.parse().map_err(|e| bad(&e))?;
+    args.to_bytes().map(Bytes).map_err(|e| bad(&e))
 }
 
 fn signed_tx(text: &str) -> Result<String, String> {

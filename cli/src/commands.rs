@@ -25,6 +25,17 @@ use crate::output::{
 };
 use crate::{verify, write};
 
+/// Runs a write command (`sign`, `send`, `transfer`) whose input is `inputs`; its
+/// failure's message goes through the redaction of every secret key it may quote: those
+/// found in `inputs`, and the key file's own (added by `run` once it is read).
+fn redacted(
+    inputs: &[&str],
+    run: impl FnOnce(&mut write::Redaction) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let mut redaction = write::Redaction::of_inputs(inputs.iter().copied());
+    run(&mut redaction).map_err(|failure| redaction.apply(failure))
+}
+
 /// Runs a parsed command line.
 pub fn run(invocation: Invocation) -> Result<(), Failure> {
     let Invocation { options, command } = invocation;
@@ -68,37 +79,40 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             receiver,
             signer,
             actions,
-        } => {
+        } => redacted(&[&actions, &key_file.to_string_lossy()], |redaction| {
             let actions = write::actions(&actions)?;
             let credentials = write::key_file(&key_file)?;
+            redaction.add_key(&credentials);
             write::sign(&credentials, signer, nonce, block_hash, receiver, actions)
-        }
+        }),
         Command::Send {
             key_file,
             receiver,
             wait_until,
             actions,
-        } => {
+        } => redacted(&[&actions, &key_file.to_string_lossy()], |redaction| {
             let actions = write::actions(&actions)?;
             let credentials = write::key_file(&key_file)?;
+            redaction.add_key(&credentials);
             let (runtime, client) = connect(&options)?;
             let client = waiting(client, wait_until);
             runtime.block_on(write::send(&client, credentials, receiver, actions))
-        }
+        }),
         Command::Transfer {
             key_file,
             receiver,
             amount,
             yocto,
             wait_until,
-        } => {
+        } => redacted(&[&amount, &key_file.to_string_lossy()], |redaction| {
             let amount = write::amount(&amount, yocto)?;
             let credentials = write::key_file(&key_file)?;
+            redaction.add_key(&credentials);
             let (runtime, client) = connect(&options)?;
             let client = waiting(client, wait_until);
             let actions = vec![near_rpc::tx::Action::transfer(amount)];
             runtime.block_on(write::send(&client, credentials, receiver, actions))
-        }
+        }),
         Command::Record { out, port } => record(&options, &out, port),
         Command::Completions { shell } => {
             let mut text = Vec::new();

@@ -56,8 +56,11 @@
 //! `query` result, or a transaction `send`/`transfer` sent that failed on chain; the
 //! typed error as JSON on stdout, a one-line summary on stderr); 4
 //! the response could not be decoded (the message names the JSON path); 5 transport or
-//! HTTP failure without a JSON-RPC body (with a hint when the node was the default one);
-//! 6 `verify` found the proof or block does not verify.
+//! HTTP failure without a JSON-RPC body (with a hint when the node was the default one),
+//! or a transaction of `send`/`transfer` whose outcome is unknown (`{"unresolved": HASH,
+//! "signed_tx_base64": ...}` on stdout); 6 `verify` found the proof or block does not
+//! verify. `sign`, `send` and `transfer` never print a secret key: their failures go
+//! through the client's redaction of the key file's key and of any key in their input.
 //! Neither an API key nor a URL path is ever printed: errors show the library's
 //! redacted endpoints, and clap's messages are scrubbed of every argument that may be a
 //! secret.

@@ -4,14 +4,15 @@
 
 use std::path::Path;
 
-use near_rpc::client::{looks_like_secret, Client, SendError, Signer};
+use near_rpc::client::{looks_like_secret, Client, Secrets, SendError, Signer};
 use near_rpc::tx::{Action, Credentials, SecretKey, Transaction};
-use near_rpc::types::ActionView;
-use near_rpc::{AccountId, CryptoHash, NearToken, RpcTransactionResponse};
+use near_rpc::types::{ActionView, RpcQueryError};
+use near_rpc::{AccountId, CryptoHash, NearToken, PublicKey, RpcTransactionResponse};
+use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::output::EXIT_TRANSPORT;
-use crate::output::{failure, one_line, print_json, write_stdout, Failure, EXIT_RPC};
+use crate::output::{failure, one_line, print_json, write_stdout, Failure};
+use crate::output::{EXIT_DECODE, EXIT_RPC, EXIT_TRANSPORT};
 
 /// yoctoNEAR in one NEAR: 10^24.
 const YOCTO_PER_NEAR: u128 = 1_000_000_000_000_000_000_000_000;
@@ -149,11 +150,26 @@ pub fn sign(
         actions,
     )
     .sign(&credentials.secret_key);
-    let line = json!({
-        "signed_tx_base64": signed.to_base64(),
-        "hash": signed.hash().to_string(),
-    });
+    let line = Signed {
+        signed_tx_base64: signed.to_base64(),
+        hash: signed.hash().to_string(),
+    };
+    let line = serde_json::to_string(&line).map_err(|e| {
+        Failure::new(
+            EXIT_DECODE,
+            format!("cannot encode the signed transaction as JSON: {e}"),
+        )
+    })?;
     write_stdout(&format!("{line}\n"))
+}
+
+/// What `sign` prints, in this order (a map would sort `hash` first).
+#[derive(Serialize)]
+struct Signed {
+    /// The signed transaction, base64 of its borsh bytes.
+    signed_tx_base64: String,
+    /// Its hash.
+    hash: String,
 }
 
 /// The signer: `--signer` when given, which must be the key file's account.
@@ -175,11 +191,15 @@ pub async fn send(
     receiver: AccountId,
     actions: Vec<Action>,
 ) -> Result<(), Failure> {
+    let key = KeyOf {
+        account: credentials.account_id.clone(),
+        public_key: credentials.public_key(),
+    };
     let signer = Signer::from_credentials(credentials);
     let outcome = client
         .send(&signer, receiver, actions)
         .await
-        .map_err(send_failure)?;
+        .map_err(|e| send_failure(e, &key))?;
     print_json(&outcome)?;
     on_chain_failure(&outcome)
 }
@@ -197,12 +217,38 @@ fn on_chain_failure(outcome: &RpcTransactionResponse) -> Result<(), Failure> {
     }
 }
 
-fn send_failure(error: SendError) -> Failure {
+/// The key file's account and public key, for naming them when the node knows neither.
+struct KeyOf {
+    account: AccountId,
+    public_key: PublicKey,
+}
+
+fn send_failure(error: SendError, key: &KeyOf) -> Failure {
     let reason = error
         .invalid_tx_error()
         .map(|r| one_line(&json!(r).to_string()));
     match error {
         SendError::Usage { message } => Failure::usage(message),
+        // The key file names a key its account does not have (or an account the chain
+        // does not have): the input is wrong, not the node.
+        SendError::AccessKey(error)
+            if matches!(
+                error.handler_error(),
+                Some(RpcQueryError::UnknownAccessKey { .. } | RpcQueryError::UnknownAccount { .. })
+            ) =>
+        {
+            let KeyOf {
+                account,
+                public_key,
+            } = key;
+            let why = match error.handler_error() {
+                Some(RpcQueryError::UnknownAccount { .. }) => ": the account does not exist",
+                _ => "",
+            };
+            Failure::usage(format!(
+                "--key-file: {public_key} is not an access key of {account}{why}"
+            ))
+        }
         SendError::AccessKey(error) => {
             let mut failure = failure(*error);
             failure.message = format!("cannot read the signer's access key: {}", failure.message);
@@ -245,5 +291,192 @@ fn send_failure(error: SendError) -> Failure {
             )
         }
         other => Failure::new(EXIT_TRANSPORT, one_line(&other.to_string())),
+    }
+}
+
+/// What a failure of `sign`, `send` or `transfer` must never show, and its redaction.
+///
+/// The secrets are the key file's secret key (its text and its base58 data alone) and
+/// every secret key in the command's own input (ACTIONS_JSON, AMOUNT, the key file's
+/// path): a key pasted there by mistake would otherwise be quoted back by an error
+/// (`unknown variant ...`). The message is also searched for anything else that is a
+/// secret key in NEAR's text forms. A 32-byte ed25519 seed reads exactly like a public
+/// key or a hash, so one is masked only when it is the key file's own key.
+#[derive(Default)]
+pub struct Redaction {
+    /// Texts to mask.
+    secrets: Vec<String>,
+    /// Input that reads as a 32-byte ed25519 seed (or a public key, or a hash).
+    seeds: Vec<String>,
+}
+
+impl Redaction {
+    /// The secrets found in the command's input.
+    pub fn of_inputs<'a>(inputs: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut redaction = Self::default();
+        for candidate in inputs.into_iter().flat_map(key_candidates) {
+            match classify(candidate) {
+                Found::Secret => redaction.secrets.push(candidate.to_owned()),
+                Found::Seed => redaction.seeds.push(candidate.to_owned()),
+                Found::Nothing => {}
+            }
+        }
+        redaction
+    }
+
+    /// Adds the key file's secret key, and any seed in the input that is its seed.
+    pub fn add_key(&mut self, credentials: &Credentials) {
+        let text = credentials.secret_key.to_secret_string();
+        self.secrets.push(text.to_string());
+        if let Some((_, data)) = text.split_once(':') {
+            self.secrets.push(data.to_owned());
+        }
+        let key = &credentials.secret_key;
+        for seed in std::mem::take(&mut self.seeds) {
+            if seed.parse::<SecretKey>().is_ok_and(|s| &s == key) {
+                self.secrets.push(seed);
+            }
+        }
+    }
+
+    /// The failure, its message scrubbed of every secret (each shown as `***`).
+    pub fn apply(&self, mut failure: Failure) -> Failure {
+        let known = Secrets::new(self.secrets.iter().cloned());
+        let message = known.scrub(&failure.message).into_owned();
+        let found: Vec<String> = key_candidates(&message)
+            .filter(|c| is_secret_key(c))
+            .map(str::to_owned)
+            .collect();
+        failure.message = Secrets::new(found).scrub(&message).into_owned();
+        failure
+    }
+}
+
+/// What a piece of input is.
+enum Found {
+    /// A secret key, or what can only be one (a long base58 run, maybe mistyped).
+    Secret,
+    /// A 32-byte ed25519 seed, which is also the form of a public key or a hash.
+    Seed,
+    /// Anything else.
+    Nothing,
+}
+
+/// The longest text of a secret key: `secp256k1:` and 100 characters (the parser's cap).
+const MAX_KEY_TEXT: usize = 110;
+
+/// A base58 run this long is 64 bytes or more: not a hash nor an ed25519 public key
+/// (44 characters at most), so in a write command's input most likely a keypair.
+const LONG_BASE58: usize = 80;
+
+/// What a run of the input is: a secret (any secret key text, or a long base58 run), a
+/// seed (ambiguous), or nothing.
+fn classify(candidate: &str) -> Found {
+    let data = candidate.rsplit_once(':').map_or(candidate, |(_, d)| d);
+    if data.len() >= LONG_BASE58 && data.len() <= MAX_KEY_TEXT {
+        return Found::Secret;
+    }
+    match candidate.parse::<SecretKey>() {
+        Ok(key) if key.key_type() == near_rpc::KeyType::Ed25519 && data.len() <= 44 => Found::Seed,
+        Ok(_) => Found::Secret,
+        Err(_) => Found::Nothing,
+    }
+}
+
+/// Whether `candidate` is a whole secret key in a form no public value takes: an ed25519
+/// keypair whose halves match (a signature has the same length, not the match), or a
+/// secp256k1 scalar with its prefix (a secp256k1 public key is twice as long).
+fn is_secret_key(candidate: &str) -> bool {
+    let data = candidate.rsplit_once(':').map_or(candidate, |(_, d)| d);
+    match candidate.parse::<SecretKey>() {
+        Ok(key) if key.key_type() == near_rpc::KeyType::Ed25519 => data.len() > 44,
+        Ok(_) => true,
+        Err(_) => false,
+    }
+}
+
+/// The runs of `text` that may be a secret key, with and without a `curve:` prefix:
+/// its runs of letters, digits and `:`, and the part after the last `:` of each.
+fn key_candidates(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == ':'))
+        .filter(|run| run.len() >= 32 && run.len() <= MAX_KEY_TEXT)
+        .flat_map(|run| {
+            let data = run.rsplit_once(':').map(|(_, d)| d);
+            std::iter::once(run).chain(data.filter(|d| d.len() >= 32))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use near_rpc::Signature;
+
+    fn credentials(seed: u8) -> Credentials {
+        Credentials {
+            account_id: "alice.near".parse().unwrap(),
+            secret_key: SecretKey::ed25519_from_seed(&[seed; 32]),
+        }
+    }
+
+    fn redacted(redaction: &Redaction, message: &str) -> String {
+        redaction.apply(Failure::usage(message)).message
+    }
+
+    #[test]
+    fn the_key_files_secret_is_masked_in_every_form() {
+        let credentials = credentials(7);
+        let text = credentials.secret_key.to_secret_string().to_string();
+        let data = text.split_once(':').unwrap().1.to_owned();
+        let mut redaction = Redaction::of_inputs([]);
+        redaction.add_key(&credentials);
+        for shown in [&text, &data] {
+            let message = redacted(&redaction, &format!("unknown variant `{shown}`"));
+            assert_eq!(message, "unknown variant `***`");
+        }
+    }
+
+    #[test]
+    fn any_secret_key_in_a_message_is_masked_and_public_values_are_not() {
+        let redaction = Redaction::of_inputs([]);
+        let other = SecretKey::ed25519_from_seed(&[9; 32]);
+        let keypair = other.to_secret_string().to_string();
+        let keypair_data = keypair.split_once(':').unwrap().1.to_owned();
+        let secp = SecretKey::secp256k1_from_bytes(&[5; 32])
+            .unwrap()
+            .to_secret_string()
+            .to_string();
+        for secret in [&keypair, &keypair_data, &secp] {
+            let message = redacted(&redaction, &format!("at [0]: `{secret}`!"));
+            assert_eq!(message, "at [0]: `***`!", "{secret}");
+        }
+        // A public key, a hash-like seed, a signature (a keypair's length, not its
+        // match): what errors may name, left as they are.
+        let public = other.public_key().to_string();
+        let signature = Signature::ed25519([3; 64]).to_string();
+        let seedlike = format!("ed25519:{}", &public["ed25519:".len()..]);
+        for shown in [&public, &signature, &seedlike] {
+            let message = format!("named {shown} here");
+            assert_eq!(redacted(&redaction, &message), message);
+        }
+    }
+
+    #[test]
+    fn secrets_in_the_input_are_masked_even_mistyped() {
+        let credentials = credentials(7);
+        let own = credentials.secret_key.to_secret_string().to_string();
+        let own_data = own.split_once(':').unwrap().1;
+        let mistyped = format!("ed25519:0{}", &own_data[1..]);
+        // The key file's key as its 32-byte seed is masked (it is the key file's);
+        // another seed, which reads exactly like a public key, is not.
+        let own_seed = format!("ed25519:{}", CryptoHash([7; 32]));
+        let other_seed = format!("ed25519:{}", CryptoHash([1; 32]));
+        let input = format!(r#"["{mistyped}", {{"x": "{other_seed}"}}, "{own}", "{own_seed}"]"#);
+        let mut redaction = Redaction::of_inputs([input.as_str()]);
+        redaction.add_key(&credentials);
+        let message = redacted(
+            &redaction,
+            &format!("`{mistyped}`, `{other_seed}`, `{own}`, `{own_seed}`"),
+        );
+        assert_eq!(message, format!("`***`, `{other_seed}`, `***`, `***`"));
     }
 }

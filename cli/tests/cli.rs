@@ -456,6 +456,62 @@ fn secrets_are_never_printed() {
         out.assert_hides(PATH_KEY);
     }
     assert!(server.seen().is_empty());
+
+    // An API key pasted where the URL's host goes, as a label of it: masked in every
+    // output, failures of the node (the name never resolves: `.invalid` is reserved)
+    // and usage errors alike.
+    const HOST_KEY: &str = "3f9a2c1e8b7d4a6f9e0c1b2a3d4e5f60";
+    let host_url = format!("https://{HOST_KEY}.rpc.example.invalid");
+    let ftp_url = format!("ftp://{HOST_KEY}.rpc.example.invalid");
+    let url_option = format!("--url={host_url}");
+    let (file, secret) = key_file("alice.mock", "alice.mock");
+    let file = file.to_str().unwrap();
+    let at_host = ["--url", &host_url, "--retries", "0", "--timeout", "10"];
+    let cases: [(Vec<&str>, i32); 9] = [
+        ([&at_host[..], &["status"]].concat(), 5),
+        (
+            [
+                &at_host[..],
+                &["tx-status", "--hash", HASH, "--sender", "alice.near"],
+            ]
+            .concat(),
+            5,
+        ),
+        (
+            [
+                &at_host[..],
+                &["transfer", "--key-file", file, "bob.near", "1"],
+            ]
+            .concat(),
+            5,
+        ),
+        (
+            [&at_host[..], &["--api-key", HEADER_KEY, "status"]].concat(),
+            5,
+        ),
+        (vec!["--urll", &host_url, "status"], 2),
+        (vec![&url_option, "--api-key", "bad\nkey", "status"], 2),
+        (vec!["--url", &host_url, "block", "--height", "-1"], 2),
+        (
+            vec!["--url", &host_url, "--network", "testnet", "status"],
+            2,
+        ),
+        (vec!["--url", &ftp_url, "status"], 2),
+    ];
+    for (args, code) in cases {
+        let out = near_rpc(&args);
+        assert_exit(&out, code);
+        out.assert_hides(HOST_KEY);
+        out.assert_hides(HEADER_KEY);
+        assert_hides_key(&out, &secret);
+        if code == 5 {
+            // The endpoint is still named, its other labels shown.
+            assert!(
+                out.stderr.contains("https://***.rpc.example.invalid"),
+                "{args:?}: {out:?}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -1472,6 +1528,15 @@ fn sign_prints_the_signed_transaction_and_its_hash() {
             .unwrap();
     assert!(signed.verify());
     assert_eq!(printed["hash"], signed.hash().to_string());
+    // The fields in the order the issue gives: the transaction, then its hash.
+    assert_eq!(
+        out.stdout,
+        format!(
+            "{{\"signed_tx_base64\":\"{}\",\"hash\":\"{}\"}}\n",
+            signed.to_base64(),
+            signed.hash()
+        )
+    );
     let tx = signed.transaction();
     assert_eq!(tx.signer_id(), "alice.mock");
     assert_eq!(tx.receiver_id(), "bob.mock");
@@ -1526,7 +1591,31 @@ fn sign_refuses_bad_input_naming_it() {
     )
     .unwrap();
     let transfer = r#"[{"Transfer": {"deposit": "1"}}]"#;
-    let cases: Vec<(Vec<&str>, &str, &str)> = vec![
+    // Secret keys pasted into ACTIONS_JSON: the key file's own, and another account's
+    // (strict decoding would quote them back: "unknown variant `ed25519:...`").
+    let other = near_rpc_mock::chain::secret_key("bob.mock")
+        .to_secret_string()
+        .to_string();
+    let other_data = other.split_once(':').unwrap().1;
+    let pasted: Vec<(String, &str)> = [secret.as_str(), other.as_str(), other_data]
+        .into_iter()
+        .flat_map(|key| {
+            [
+                (format!(r#"["{key}"]"#), "unknown variant `***`"),
+                (format!(r#"[{{"{key}": {{}}}}]"#), "unknown variant `***`"),
+                (
+                    format!(r#"[{{"Transfer": {{"deposit": "{key}"}}}}]"#),
+                    "deposit",
+                ),
+                (
+                    format!(r#"[{{"DeleteKey": {{"public_key": "{key}"}}}}]"#),
+                    "public_key",
+                ),
+                (format!(r#"["CreateAccount", {key}]"#), "not valid JSON"),
+            ]
+        })
+        .collect();
+    let mut cases: Vec<(Vec<&str>, &str, &str)> = vec![
         (
             vec!["--key-file", file],
             "[{",
@@ -1586,6 +1675,9 @@ fn sign_refuses_bad_input_naming_it() {
             "--signer bob.mock: the key file is for alice.mock",
         ),
     ];
+    for (actions, expected) in &pasted {
+        cases.push((vec!["--key-file", file], actions, expected));
+    }
     for (options, actions, expected) in cases {
         let mut args = vec![
             "sign",
@@ -1606,6 +1698,7 @@ fn sign_refuses_bad_input_naming_it() {
             "{args:?}: expected {expected:?}: {out:?}"
         );
         assert_hides_key(&out, &secret);
+        assert_hides_key(&out, &other);
         out.assert_hides(&bad_key[8..]);
     }
     // A negative or non-numeric nonce, a bad hash: clap's usage errors.
@@ -1774,6 +1867,60 @@ fn a_transaction_failing_on_chain_exits_3() {
         "{out:?}"
     );
     assert_hides_key(&out, &secret);
+}
+
+/// A key file whose key is not an access key of its account (alice.mock's key for
+/// bob.mock, or for an account that does not exist): a usage error naming --key-file,
+/// the key and the account; nothing on stdout, nothing signed.
+#[test]
+fn a_key_file_whose_key_is_not_the_accounts_exits_2() {
+    let public_key = near_rpc_mock::chain::public_key("alice.mock").to_string();
+    for (account, why) in [
+        ("bob.mock", ""),
+        ("nobody.mock", ": the account does not exist"),
+    ] {
+        let (file, secret) = key_file(account, "alice.mock");
+        let file = file.to_str().unwrap();
+        let commands: [Vec<&str>; 2] = [
+            vec!["transfer", "--key-file", file, "alice.mock", "1"],
+            vec![
+                "send",
+                "--key-file",
+                file,
+                "--receiver",
+                "alice.mock",
+                r#"["CreateAccount"]"#,
+            ],
+        ];
+        for args in commands {
+            let out = mock(&args);
+            assert_exit(&out, 2);
+            assert!(out.stdout.is_empty(), "{args:?}: {out:?}");
+            let expected = format!(
+                "near-rpc: --key-file: {public_key} is not an access key of {account}{why}\n"
+            );
+            assert!(out.stderr.starts_with(&expected), "{args:?}: {out:?}");
+            assert_hides_key(&out, &secret);
+        }
+    }
+}
+
+/// What `send` and `transfer` do when a transaction's outcome is unknown is in their
+/// help: the JSON on stdout and exit 5.
+#[test]
+fn send_and_transfer_help_tell_of_the_unresolved_outcome() {
+    for command in ["send", "transfer"] {
+        let out = near_rpc(&[command, "--help"]);
+        assert_exit(&out, 0);
+        let help = out.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            help.contains(r#"`{"unresolved": HASH, "signed_tx_base64": ...}` is printed on stdout and the exit status is 5"#),
+            "{command}: {help}"
+        );
+    }
+    let out = near_rpc(&["--help"]);
+    let help = out.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(help.contains(r#"{"unresolved": HASH"#), "{help}");
 }
 
 // --- verify --------------------------------------------------------------------------
