@@ -299,19 +299,29 @@ pub struct Transaction {
     pub signer: String,
     /// Who received it.
     pub receiver: String,
-    /// The height of the block it was included in (`None`: it waits for the next).
-    pub height: Option<u64>,
     /// The signed transaction as nodes show it (`SignedTransactionView`).
     pub signed_view: Value,
     /// Its outcomes so far: the transaction's first, then its receipts' as executed.
     pub outcomes: Vec<Outcome>,
     /// Its receipts as nodes show them (`ReceiptView`), in the order they were created.
     pub receipts: Vec<Value>,
-    /// Receipts created and not yet executed.
-    pub(crate) unexecuted: usize,
 }
 
 impl Transaction {
+    /// The height of the block it was included in (its own outcome's; `None`: it waits
+    /// for the next).
+    pub fn height(&self) -> Option<u64> {
+        self.outcomes.first().map(|o| o.height)
+    }
+
+    /// Receipts created and not yet executed: each executed one has an outcome after
+    /// the transaction's own.
+    pub(crate) fn unexecuted(&self) -> usize {
+        self.receipts
+            .len()
+            .saturating_sub(self.outcomes.len().saturating_sub(1))
+    }
+
     /// The id of its `n`-th receipt.
     pub fn receipt_id(&self, n: usize) -> CryptoHash {
         hash(&format!("receipt {n} of {}", self.hash))
@@ -654,11 +664,11 @@ impl Chain {
 
     /// How far `tx` has gone at the head.
     pub fn level(&self, tx: &Transaction) -> Level {
-        let Some(included) = tx.height else {
+        let Some(included) = tx.height() else {
             return Level::None;
         };
         let final_height = self.head.saturating_sub(2);
-        let executed = tx.unexecuted == 0;
+        let executed = tx.unexecuted() == 0;
         let included_final = included <= final_height;
         match (executed, included_final) {
             (false, false) => Level::Included,

@@ -2,7 +2,10 @@
 //! account-creation rules. One table serves both sides, so they cannot disagree: the
 //! `runtime_config` that `EXPERIMENTAL_protocol_config` shows, and what the runtime
 //! (`runtime.rs`) charges. The numbers are the mock's own (round, of nearcore's orders of
-//! magnitude); the formulas are nearcore's (`node-runtime`'s `config.rs`).
+//! magnitude); the formulas are nearcore's (`node-runtime`'s `config.rs`). One exception:
+//! what a contract method burns ([`CALL_BASE_GAS`], [`CALL_GAS_PER_BYTE`]) is the
+//! mock's own metering of Rust closures, which the config does not show (its
+//! `wasm_config` host-function costs are shown, never charged).
 
 use near_rpc::tx::{AccessKeyPermission, Action};
 use serde_json::{json, Value};
@@ -102,7 +105,8 @@ pub const DATA_RECEIPT: Fee = Fee::flat(400 * GGAS);
 pub const DATA_RECEIPT_PER_BYTE: Fee = Fee::flat(10_000_000);
 
 /// What a contract method burns, whatever it does: the mock runs Rust, not Wasm, so
-/// it meters a call by a flat amount plus its arguments and the state it writes.
+/// it meters a call by a flat amount plus its arguments and the state it writes. Not
+/// in the protocol config a node shows.
 pub const CALL_BASE_GAS: u64 = 2_000 * GGAS;
 /// What a contract burns per byte it reads as arguments or writes to state.
 pub const CALL_GAS_PER_BYTE: u64 = 1_000_000;

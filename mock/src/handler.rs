@@ -465,15 +465,19 @@ fn answer(chain: &mut Chain, method: &str, params: &Value) -> Answer {
             light_client_proof(chain, params)
         }
         "light_client_block_proof" | "EXPERIMENTAL_light_client_block_proof" => {
-            let hash = hash_param(params, "block_hash")?;
-            let height = chain.height_of(&hash).ok_or_else(|| {
-                RpcError::handler(
-                    "UNKNOWN_BLOCK",
-                    json!({ "error_message": "DB Not Found Error: BLOCK HASH" }),
-                    format!("block {hash} is unknown"),
-                )
-            })?;
-            Ok(json!({ "block_header_lite": chain.block_header_lite(height), "block_proof": [] }))
+            let height_of = |name: &str| {
+                let hash = hash_param(params, name)?;
+                chain.height_of(&hash).ok_or_else(|| {
+                    RpcError::handler(
+                        "UNKNOWN_BLOCK",
+                        json!({ "error_message": "DB Not Found Error: BLOCK HASH" }),
+                        format!("block {hash} is unknown"),
+                    )
+                })
+            };
+            let height = height_of("block_hash")?;
+            let head = height_of("light_client_head")?;
+            chain.block_proof(height, head).map_err(RpcError::internal)
         }
         // nearcore 0.38's proofs of spice (separate execution) chunks: the mock's chain
         // executes with its blocks, so no chunk is certified by a later one.
@@ -701,7 +705,7 @@ fn chunk(chain: &Chain, params: &Value) -> Answer {
     let transactions: Vec<Value> = chain
         .transactions
         .iter()
-        .filter(|t| t.height == Some(height))
+        .filter(|t| t.height() == Some(height))
         .map(|t| t.signed_view.clone())
         .collect();
     // The receipts the chunk executes that came from another block (local ones, to the
@@ -712,7 +716,7 @@ fn chunk(chain: &Chain, params: &Value) -> Answer {
         .flat_map(|t| {
             t.receipts.iter().enumerate().filter(move |(n, _)| {
                 t.outcome(&t.receipt_id(*n))
-                    .is_some_and(|o| o.height == height && t.height != Some(height))
+                    .is_some_and(|o| o.height == height && t.height() != Some(height))
             })
         })
         .map(|(_, r)| r.clone())

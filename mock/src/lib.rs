@@ -1,14 +1,23 @@
 //! A mock NEAR JSON-RPC node for tests: a small coherent chain authored here that
-//! executes the transactions sent to it (`runtime.rs` says what is executed and what is
-//! not), contracts written in Rust ([`Contract`]), per-method overrides, injected faults,
-//! recorded requests, and record/replay of a real node.
+//! executes the transactions sent to it ([`runtime`] says how), contracts written in
+//! Rust ([`Contract`]), per-method overrides, injected faults, recorded requests, and
+//! record/replay of a real node.
+//!
+//! Not executed: Wasm (contracts are Rust), promises and cross-contract calls, global
+//! contracts, deterministic state init, gas keys (refused with a message saying so).
+//! Stake locks and unlocks at once, not at an epoch's end; every outcome's
+//! `gas_profile` is `null`; an ETH-implicit account a transfer creates gets no wallet
+//! contract; views read the current state whatever block they name. Contract methods
+//! burn [`fees::CALL_BASE_GAS`] plus [`fees::CALL_GAS_PER_BYTE`] per byte of arguments
+//! and state written, which `EXPERIMENTAL_protocol_config` does not show.
 //!
 //! It runs two ways, sharing one request handler:
 //!
 //! - **in-process**, as a [`Transport`](near_rpc::client::transport::Transport) of
 //!   near-rpc's client: no socket ([`MockNode::client`]);
 //! - **over HTTP** on `127.0.0.1` with an ephemeral port, for any client in any language
-//!   ([`MockNode::start`]); the server stops when the [`MockServer`] is dropped.
+//!   ([`MockNode::start`]); the server stops, its open connections with it, when the
+//!   [`MockServer`] is dropped, or when [`MockServer::stop`] returns.
 //!
 //! ```
 //! # #[tokio::main(flavor = "current_thread")] async fn main() {
@@ -432,7 +441,7 @@ impl MockNode {
     }
 
     /// Serves this node on `127.0.0.1:port` (0: any free port) until the returned
-    /// server is dropped.
+    /// server is dropped or stopped ([`MockServer::stop`]).
     pub async fn serve(&self, port: u16) -> std::io::Result<MockServer> {
         server::serve(self.clone(), port).await
     }

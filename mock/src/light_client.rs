@@ -78,13 +78,19 @@ fn merkle(leaves: &[CryptoHash], index: Option<usize>) -> (CryptoHash, Vec<Merkl
     (level[0], path)
 }
 
+/// An outcome's Merkle leaf as nearcore hashes it, or why it has none (an outcome
+/// read from a saved chain may not decode).
+pub(crate) fn leaf(outcome: &Outcome) -> Result<CryptoHash, String> {
+    let mut view = outcome.to_json();
+    view["block_hash"] = json!(CryptoHash([0; 32]).to_string());
+    let view = near_rpc::decode::from_value(view).map_err(|e| e.to_string())?;
+    verify::outcome_leaf(&view).map_err(|e| e.to_string())
+}
+
 impl Chain {
     /// The Merkle leaf of an outcome of the block being produced.
     pub(crate) fn add_leaf(&mut self, outcome: &Outcome) {
-        let mut view = outcome.to_json();
-        view["block_hash"] = json!(CryptoHash([0; 32]).to_string());
-        let view = near_rpc::decode::from_value(view).expect("the mock's outcome decodes");
-        let leaf = verify::outcome_leaf(&view).expect("the mock's outcome hashes");
+        let leaf = leaf(outcome).expect("the mock's own outcome hashes");
         self.producing.push((outcome.id, leaf));
     }
 
@@ -187,18 +193,46 @@ impl Chain {
             .ok_or("UNKNOWN_TRANSACTION_OR_RECEIPT")?;
         let only_leaves: Vec<CryptoHash> = leaves.iter().map(|(_, l)| *l).collect();
         let (_, outcome_path) = merkle(&only_leaves, Some(index));
-        let hashes = self.block_hashes(head);
-        let block_index = (height - GENESIS_HEIGHT) as usize;
-        let head_index = (head - GENESIS_HEIGHT) as usize;
-        let (_, block_path) = merkle(&hashes[..head_index], Some(block_index));
         let mut outcome_proof = outcome.to_json();
-        outcome_proof["block_hash"] = json!(hashes[block_index].to_string());
+        outcome_proof["block_hash"] = json!(self.block_hash(height).to_string());
         outcome_proof["proof"] = json!(outcome_path);
         Ok(json!({
             "outcome_proof": outcome_proof,
             "outcome_root_proof": [],
             "block_header_lite": self.lite_at(height),
-            "block_proof": block_path,
+            "block_proof": self.block_path(height, head),
         }))
+    }
+
+    /// `light_client_block_proof`: the light-client header of the block at `height` and
+    /// its Merkle path to the block Merkle root in the header of the block at `head`;
+    /// an empty path for the head itself, as nearcore answers it, and nearcore's error
+    /// for a block after the head.
+    pub fn block_proof(&self, height: u64, head: u64) -> Result<Value, String> {
+        if height > head {
+            return Err(format!(
+                "block {} is ahead of head block {}",
+                self.block_hash(height),
+                self.block_hash(head)
+            ));
+        }
+        let path = if height == head {
+            Vec::new()
+        } else {
+            self.block_path(height, head)
+        };
+        Ok(json!({
+            "block_header_lite": self.lite_at(height),
+            "block_proof": path,
+        }))
+    }
+
+    /// The Merkle path of the block at `height` to the block Merkle root in the header
+    /// of the later block at `head`: the root of the tree over every block before it.
+    fn block_path(&self, height: u64, head: u64) -> Vec<MerklePathItem> {
+        let hashes = self.block_hashes(head);
+        let block_index = (height - GENESIS_HEIGHT) as usize;
+        let head_index = (head - GENESIS_HEIGHT) as usize;
+        merkle(&hashes[..head_index], Some(block_index)).1
     }
 }

@@ -2,23 +2,34 @@
 //! runtime does it, block by block.
 //!
 //! - **Submission** ([`Chain::submit`]) checks a signed transaction against the state at
-//!   the head (signature, access key and its permission, nonce, block hash, balance,
-//!   storage), as a node's pool does; a refusal is nearcore's `InvalidTxError`.
+//!   the head, as a node's pool does, in nearcore's order: signature, actions, block
+//!   hash, signer, access key, nonce, balance, the key's allowance, storage staking (the
+//!   balance left and the locked stake together; a refusal names what is missing), then
+//!   a function-call key's permission. A refusal is nearcore's `InvalidTxError`.
 //! - **Blocks** ([`Chain::advance`]): each block takes the submitted transactions in
 //!   nonce order per key, checks each again and charges it (the signer's balance, the
 //!   key's nonce and allowance; one that no longer passes is dropped, as nodes drop
 //!   it), records its outcome (its send fees); once every transaction is in, it
 //!   executes the receipts due at its height: those to their own signer from this
 //!   block's transactions, then those made in the block before. A receipt's actions
-//!   apply all or nothing; its failure is nearcore's `ActionError`; a Rust panic in a
-//!   contract is the contract's panic. Unused gas (back into a function-call key's
-//!   allowance too) and failed deposits come back in refund receipts a block later; a
-//!   delegate action's inner receipt runs on the gas its relayer prepaid.
+//!   apply all or nothing (storage staking checked after them, as at submission); its
+//!   failure is nearcore's `ActionError`; a Rust panic in a contract is the contract's
+//!   panic. Unused gas (back into a function-call key's allowance too) and failed
+//!   deposits come back in refund receipts a block later; a delegate action's inner
+//!   receipt runs on the gas its relayer prepaid.
 //!
-//! Fees are `fees.rs`'s, the ones the protocol config shows. Not executed: promises
-//! (a contract calls no other contract), global contracts, deterministic state init and
-//! gas keys (refused at submission with a message that says so), Wasm (contracts are
-//! Rust, `contract.rs`). Staking locks and unlocks at once rather than at an epoch's end.
+//! Action fees are `fees.rs`'s, the ones the protocol config shows. A contract method
+//! is metered otherwise: [`fees::CALL_BASE_GAS`] plus [`fees::CALL_GAS_PER_BYTE`] per
+//! byte of arguments and of state written, numbers the config does not show (its
+//! `wasm_config` costs are shown, never charged).
+//!
+//! Not executed: promises (a contract calls no other contract), global contracts,
+//! deterministic state init and gas keys (refused at submission with a message that
+//! says so), Wasm (contracts are Rust, `contract.rs`). Staking locks and unlocks at once
+//! rather than at an epoch's end. Every outcome's `gas_profile` is `null` (the mock
+//! runs no Wasm to profile). An ETH-implicit account that a transfer creates gets no
+//! wallet contract (nor a key): nothing can sign for it. Views read the current state,
+//! whatever block they name.
 
 use near_account_id::{AccountIdRef, AccountType};
 use near_rpc::tx::{AccessKeyPermission, Action, SignedTransaction};
@@ -156,6 +167,18 @@ fn near_implicit_key(id: &str) -> Option<PublicKey> {
     Some(PublicKey::ed25519(key))
 }
 
+/// nearcore's storage staking check (`check_storage_stake`): what `account` lacks to
+/// cover its storage, its balance and its locked stake counted together; `None` when
+/// they cover it (always for an account within the zero-balance limit, whose storage
+/// costs nothing).
+fn storage_shortfall(account: &Account) -> Option<u128> {
+    let required = account.storage_cost();
+    let available = account.amount.saturating_add(account.locked);
+    required
+        .checked_sub(available)
+        .filter(|lacking| *lacking > 0)
+}
+
 impl Chain {
     /// Checks a signed transaction (borsh bytes) and queues it for the next block;
     /// returns its hash. Bytes already submitted are the same transaction: their hash
@@ -173,12 +196,10 @@ impl Chain {
             hash,
             signer: tx.signer_id().to_string(),
             receiver: tx.receiver_id().to_string(),
-            height: None,
             signed_view: serde_json::to_value(SignedTransactionView::from(&signed))
                 .unwrap_or(Value::Null),
             outcomes: Vec::new(),
             receipts: Vec::new(),
-            unexecuted: 0,
         });
         self.mempool.push(Pending { tx: hash, signed });
         Ok(hash)
@@ -236,6 +257,8 @@ impl Chain {
         let total = gas_cost
             .checked_add(deposits)
             .ok_or_else(|| invalid(json!("CostOverflow")))?;
+        // nearcore's order (`verify_and_charge_transaction`): the balance, then the
+        // allowance, then storage staking, and only then the key's permission.
         if account.amount < total {
             return Err(invalid(json!({"NotEnoughBalance": {
                 "signer_id": signer_id,
@@ -243,11 +266,34 @@ impl Chain {
                 "cost": yocto(total)
             }})));
         }
+        // nearcore takes the whole cost, deposits included, from the allowance (a
+        // function-call key's deposits are refused below, after this check).
         let mut allowance_left = None;
         if let Permission::FunctionCall {
-            receiver,
-            methods,
-            allowance,
+            allowance: Some(allowance),
+            ..
+        } = &key.permission
+        {
+            if *allowance < total {
+                return Err(access_key_error(json!({"NotEnoughAllowance": {
+                    "account_id": signer_id,
+                    "public_key": tx.public_key().to_string(),
+                    "allowance": yocto(*allowance),
+                    "cost": yocto(total)
+                }})));
+            }
+            allowance_left = Some(allowance - total);
+        }
+        let mut after = account.clone();
+        after.amount -= total;
+        if let Some(lacking) = storage_shortfall(&after) {
+            return Err(invalid(json!({"LackBalanceForState": {
+                "signer_id": signer_id,
+                "amount": yocto(lacking)
+            }})));
+        }
+        if let Permission::FunctionCall {
+            receiver, methods, ..
         } = &key.permission
         {
             let [Action::FunctionCall(call)] = tx.actions() else {
@@ -267,25 +313,6 @@ impl Chain {
                     "method_name": call.method_name
                 }})));
             }
-            if let Some(allowance) = allowance {
-                if *allowance < gas_cost {
-                    return Err(access_key_error(json!({"NotEnoughAllowance": {
-                        "account_id": signer_id,
-                        "public_key": tx.public_key().to_string(),
-                        "allowance": yocto(*allowance),
-                        "cost": yocto(gas_cost)
-                    }})));
-                }
-                allowance_left = Some(allowance - gas_cost);
-            }
-        }
-        let mut after = account.clone();
-        after.amount -= total;
-        if after.amount < after.storage_cost() {
-            return Err(invalid(json!({"LackBalanceForState": {
-                "signer_id": signer_id,
-                "amount": yocto(after.storage_cost())
-            }})));
         }
         if !apply {
             return Ok(send_gas);
@@ -408,7 +435,6 @@ impl Chain {
             gas_price: GAS_PRICE,
             actions: tx.actions().to_vec(),
         };
-        self.transactions[index].height = Some(height);
         self.record(
             pending.tx,
             Outcome {
@@ -535,7 +561,6 @@ impl Chain {
     fn schedule(&mut self, receipt: DueReceipt, height: u64) -> Option<DueReceipt> {
         if let Some(tx) = self.transactions.iter_mut().find(|t| t.hash == receipt.tx) {
             tx.receipts.push(receipt.view());
-            tx.unexecuted += 1;
         }
         if receipt.at <= height {
             return Some(receipt);
@@ -548,9 +573,6 @@ impl Chain {
     fn record(&mut self, tx: CryptoHash, outcome: Outcome) {
         self.add_leaf(&outcome);
         if let Some(tx) = self.transactions.iter_mut().find(|t| t.hash == tx) {
-            if outcome.id != tx.hash {
-                tx.unexecuted = tx.unexecuted.saturating_sub(1);
-            }
             tx.outcomes.push(outcome);
         }
     }
@@ -668,16 +690,14 @@ impl Chain {
             }
         }
         if result.is_ok() {
-            if let Some(account) = self.account(&receipt.receiver) {
-                if account.amount < account.storage_cost() {
-                    result = Err(action_failure(
-                        None,
-                        json!({"LackBalanceForState": {
-                            "account_id": receipt.receiver,
-                            "amount": yocto(account.storage_cost())
-                        }}),
-                    ));
-                }
+            if let Some(lacking) = self.account(&receipt.receiver).and_then(storage_shortfall) {
+                result = Err(action_failure(
+                    None,
+                    json!({"LackBalanceForState": {
+                        "account_id": receipt.receiver,
+                        "amount": yocto(lacking)
+                    }}),
+                ));
             }
         }
         let mut children = Vec::new();

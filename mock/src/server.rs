@@ -1,7 +1,9 @@
 //! The HTTP/1.1 server on loopback: one task per connection, kept alive for request
 //! after request (pipelined ones too) until the client closes it or asks to
 //! (`connection: close`, or HTTP/1.0), every reply shape of [`HttpReply`] put on the
-//! wire as it says, a broken one included (which then closes the connection).
+//! wire as it says, a broken one included (which then closes the connection). The
+//! connections' tasks belong to the task that accepts them: when it stops, they stop,
+//! so a stopped server answers nothing, not even on a connection kept alive.
 
 use std::future::Future;
 use std::io;
@@ -11,7 +13,8 @@ use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::task::JoinHandle;
+use tokio::sync::oneshot;
+use tokio::task::{JoinHandle, JoinSet};
 
 use crate::{HttpReply, MockNode, RawRequest, Shape};
 
@@ -21,12 +24,17 @@ const MAX_BODY: usize = 16 * 1024 * 1024;
 /// A connection that sends nothing for this long is closed.
 const READ_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// A running mock server; it stops when dropped. Dereferences to its [`MockNode`].
+/// A running mock server. Dereferences to its [`MockNode`].
+///
+/// It stops when dropped: the listener closes, and so does every open connection,
+/// kept-alive ones included, as the runtime cancels their tasks (moments later, as
+/// dropping cannot wait). [`MockServer::stop`] returns once all of that is done.
 #[derive(Debug)]
 pub struct MockServer {
     node: MockNode,
     url: String,
     accept: JoinHandle<()>,
+    stop: Option<oneshot::Sender<()>>,
 }
 
 impl MockServer {
@@ -38,6 +46,18 @@ impl MockServer {
     /// The node behind it.
     pub fn node(&self) -> &MockNode {
         &self.node
+    }
+
+    /// Stops the server and waits until it has: the listener is closed and every
+    /// connection has ended (a request being answered is cut off), so that nothing
+    /// answers at its URL any more, not even a client's pooled connection.
+    pub async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        // Ends once the accept task has closed its connections; an error only says it
+        // had already ended.
+        let _ = (&mut self.accept).await;
     }
 }
 
@@ -117,7 +137,7 @@ pub(crate) fn serve_in_background(node: MockNode, port: u16) -> io::Result<Backg
                     let _ = ready.send(Ok(server.url().to_owned()));
                     // Until the handle is dropped (or dropped without a word).
                     let _ = stopped.await;
-                    drop(server);
+                    server.stop().await;
                 }
                 Err(e) => {
                     let _ = ready.send(Err(e));
@@ -146,46 +166,103 @@ pub(crate) async fn serve(node: MockNode, port: u16) -> io::Result<MockServer> {
         let node = handler.clone();
         Box::pin(async move { node.handle(request).await })
     });
-    let (url, accept) = listen(handler, port).await?;
-    Ok(MockServer { node, url, accept })
+    let (stop, stopped) = oneshot::channel();
+    let (url, accept) = listen_until(handler, port, async move {
+        // A sender dropped without a word stops the server too.
+        let _ = stopped.await;
+    })
+    .await?;
+    Ok(MockServer {
+        node,
+        url,
+        accept,
+        stop: Some(stop),
+    })
 }
 
-/// Accepts connections on `127.0.0.1:port` until the returned task is aborted.
+/// Accepts connections on `127.0.0.1:port` until the returned task is aborted; its
+/// connections end with it.
 pub(crate) async fn listen(handler: Handler, port: u16) -> io::Result<(String, JoinHandle<()>)> {
+    listen_until(handler, port, std::future::pending()).await
+}
+
+/// Accepts connections on `127.0.0.1:port` until `stop` completes, then ends every
+/// connection and waits for them before the returned task ends; or until the task is
+/// aborted, which drops the connections' set and so aborts them.
+async fn listen_until(
+    handler: Handler,
+    port: u16,
+    stop: impl Future<Output = ()> + Send + 'static,
+) -> io::Result<(String, JoinHandle<()>)> {
     let listener = TcpListener::bind(("127.0.0.1", port)).await?;
     let url = format!("http://{}", listener.local_addr()?);
     let accept = tokio::spawn(async move {
-        while let Ok((stream, _)) = listener.accept().await {
-            let handler = handler.clone();
-            tokio::spawn(async move {
-                let _ = stream.set_nodelay(true);
-                let mut connection = Connection {
-                    stream,
-                    buffer: Vec::new(),
-                };
-                loop {
-                    let reply = match connection.next_request().await {
-                        Some(Next::Request(request, keep_alive)) => {
-                            let reply = handler(request).await;
-                            (reply, keep_alive)
-                        }
-                        // A body the server cannot delimit: answered, then the
-                        // connection closes (its next bytes could be read as a request).
-                        Some(Next::Refuse(status, message)) => (
-                            HttpReply::status(status, &format!("{{\"error\":\"{message}\"}}")),
-                            false,
-                        ),
-                        None => break,
-                    };
-                    if !write_reply(&mut connection.stream, reply.0, reply.1).await {
+        let mut connections = JoinSet::new();
+        let mut stop = std::pin::pin!(stop);
+        loop {
+            tokio::select! {
+                () = &mut stop => break,
+                accepted = listener.accept() => match accepted {
+                    Ok((stream, _)) => {
+                        connections.spawn(connection(handler.clone(), stream));
+                    }
+                    // A client that left before it was accepted, or a signal: the
+                    // listener is fine.
+                    Err(e) if is_transient(&e) => {}
+                    // Out of descriptors or worse: no more connections, but those
+                    // open are served until the server stops.
+                    Err(_) => {
+                        stop.await;
                         break;
                     }
-                }
-                let _ = connection.stream.shutdown().await;
-            });
+                },
+                // Finished connections are reaped, so that a long-running node's set
+                // holds only the open ones.
+                Some(_) = connections.join_next(), if !connections.is_empty() => {}
+            }
         }
+        drop(listener);
+        connections.shutdown().await;
     });
     Ok((url, accept))
+}
+
+/// An error of `accept` that concerns one connection, not the listener.
+fn is_transient(error: &io::Error) -> bool {
+    matches!(
+        error.kind(),
+        io::ErrorKind::ConnectionAborted
+            | io::ErrorKind::ConnectionReset
+            | io::ErrorKind::Interrupted
+    )
+}
+
+/// Serves one connection: request after request until either side closes it.
+async fn connection(handler: Handler, stream: TcpStream) {
+    let _ = stream.set_nodelay(true);
+    let mut connection = Connection {
+        stream,
+        buffer: Vec::new(),
+    };
+    loop {
+        let reply = match connection.next_request().await {
+            Some(Next::Request(request, keep_alive)) => {
+                let reply = handler(request).await;
+                (reply, keep_alive)
+            }
+            // A body the server cannot delimit: answered, then the connection closes
+            // (its next bytes could be read as a request).
+            Some(Next::Refuse(status, message)) => (
+                HttpReply::status(status, &format!("{{\"error\":\"{message}\"}}")),
+                false,
+            ),
+            None => break,
+        };
+        if !write_reply(&mut connection.stream, reply.0, reply.1).await {
+            break;
+        }
+    }
+    let _ = connection.stream.shutdown().await;
 }
 
 /// What a connection sends next.

@@ -7,7 +7,7 @@
 //! them. Contracts are code; register their Rust implementations ([`Chain::register`])
 //! before or after loading.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
 use base64::Engine as _;
@@ -99,10 +99,12 @@ struct TransactionFile {
     hash: CryptoHash,
     signer: String,
     receiver: String,
+    /// Derived from the outcomes, kept so a reader of the file sees it; checked on load.
     height: Option<u64>,
     signed_view: Value,
     outcomes: Vec<OutcomeFile>,
     receipts: Vec<Value>,
+    /// Derived from receipts and outcomes, kept like `height`; checked on load.
     unexecuted: usize,
 }
 
@@ -235,30 +237,21 @@ impl Chain {
             .into_iter()
             .map(receipt_from)
             .collect::<Result<_, _>>()?;
-        // A transaction in a block has its outcome there; one in none waits in the pool.
+        // A transaction without an outcome is in no block: it waits in the pool.
         for tx in &chain.transactions {
             let waiting = chain.mempool.iter().any(|p| p.tx == tx.hash);
-            match tx.height {
-                Some(height) if tx.outcomes.first().is_none_or(|o| o.height != height) => {
-                    return Err(error(format!(
-                        "transaction {}: included at {height} without its outcome there",
-                        tx.hash
-                    )))
-                }
-                None if !waiting => {
-                    return Err(error(format!(
-                        "transaction {}: in no block and not in `mempool`",
-                        tx.hash
-                    )))
-                }
-                _ => {}
+            if tx.height().is_none() && !waiting {
+                return Err(error(format!(
+                    "transaction {}: in no block and not in `mempool`",
+                    tx.hash
+                )));
             }
         }
-        if let Some(stray) = chain
-            .mempool
-            .iter()
-            .find(|p| chain.transaction(&p.tx).is_none_or(|t| t.height.is_some()))
-        {
+        if let Some(stray) = chain.mempool.iter().find(|p| {
+            chain
+                .transaction(&p.tx)
+                .is_none_or(|t| t.height().is_some())
+        }) {
             return Err(error(format!(
                 "mempool: {} is not a transaction waiting for a block",
                 stray.tx
@@ -272,12 +265,26 @@ impl Chain {
             .flat_map(|t| t.outcomes.iter().map(|o| (o.id, o.clone())))
             .collect();
         chain.blocks.clear();
+        let mut listed = HashSet::new();
         for (i, block) in file.blocks.iter().enumerate() {
             let height = GENESIS_HEIGHT + i as u64;
             for id in &block.outcomes {
+                if !listed.insert(*id) {
+                    return Err(error(format!(
+                        "block {height}: outcome {id} is listed twice"
+                    )));
+                }
                 let outcome = outcomes.get(id).ok_or_else(|| {
                     error(format!("block {height}: no transaction has outcome {id}"))
                 })?;
+                if outcome.height != height {
+                    return Err(error(format!(
+                        "block {height}: outcome {id} says it is at height {}",
+                        outcome.height
+                    )));
+                }
+                crate::light_client::leaf(outcome)
+                    .map_err(|e| error(format!("block {height}: outcome {id}: {e}")))?;
                 chain.add_leaf(outcome);
             }
             chain.changing = block.changes.clone();
@@ -290,6 +297,9 @@ impl Chain {
                     block.hash
                 )));
             }
+        }
+        if let Some(unlisted) = outcomes.keys().find(|id| !listed.contains(*id)) {
+            return Err(error(format!("outcome {unlisted} is in no block")));
         }
         if chain.blocks.is_empty() || file.head != GENESIS_HEIGHT + chain.blocks.len() as u64 - 1 {
             return Err(error(format!(
@@ -389,7 +399,7 @@ fn transaction_file(tx: &Transaction) -> TransactionFile {
         hash: tx.hash,
         signer: tx.signer.clone(),
         receiver: tx.receiver.clone(),
-        height: tx.height,
+        height: tx.height(),
         signed_view: tx.signed_view.clone(),
         outcomes: tx
             .outcomes
@@ -406,13 +416,14 @@ fn transaction_file(tx: &Transaction) -> TransactionFile {
             })
             .collect(),
         receipts: tx.receipts.clone(),
-        unexecuted: tx.unexecuted,
+        unexecuted: tx.unexecuted(),
     }
 }
 
 fn transaction_from(file: TransactionFile) -> Result<Transaction, StateError> {
     let what = format!("transaction {}", file.hash);
-    Ok(Transaction {
+    let (height, unexecuted) = (file.height, file.unexecuted);
+    let tx = Transaction {
         outcomes: file
             .outcomes
             .into_iter()
@@ -432,11 +443,48 @@ fn transaction_from(file: TransactionFile) -> Result<Transaction, StateError> {
         hash: file.hash,
         signer: file.signer,
         receiver: file.receiver,
-        height: file.height,
         signed_view: file.signed_view,
         receipts: file.receipts,
-        unexecuted: file.unexecuted,
-    })
+    };
+    // The transaction's own outcome first, then its receipts' (each at most once): what
+    // `height()` and `unexecuted()` read.
+    if let Some(first) = tx.outcomes.first() {
+        if first.id != tx.hash {
+            return Err(error(format!(
+                "{what}: its first outcome is {}, not the transaction's own",
+                first.id
+            )));
+        }
+    }
+    let mut seen = HashSet::new();
+    for outcome in tx.outcomes.iter().skip(1) {
+        let known = (0..tx.receipts.len()).any(|n| tx.receipt_id(n) == outcome.id);
+        if !known || !seen.insert(outcome.id) {
+            return Err(error(format!(
+                "{what}: outcome {} is not of one of its receipts, once",
+                outcome.id
+            )));
+        }
+    }
+    for (field, saved, derived) in [
+        (
+            "height",
+            format!("{height:?}"),
+            format!("{:?}", tx.height()),
+        ),
+        (
+            "unexecuted",
+            unexecuted.to_string(),
+            tx.unexecuted().to_string(),
+        ),
+    ] {
+        if saved != derived {
+            return Err(error(format!(
+                "{what}: `{field}` is {saved}, but its outcomes and receipts say {derived}"
+            )));
+        }
+    }
+    Ok(tx)
 }
 
 fn receipt_file(receipt: &DueReceipt) -> ReceiptFile {

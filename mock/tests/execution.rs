@@ -37,6 +37,16 @@ fn refusal(signed: &near_rpc::tx::SignedTransaction, chain: &mut Chain) -> Value
     }
 }
 
+/// What a transaction of one transfer costs its signer in gas, by the fees table: the
+/// receipt's and the transfer's send and execution fees (`sir`: to itself).
+fn transfer_gas_cost(sir: bool) -> u128 {
+    let gas = fees::ACTION_RECEIPT.send(sir)
+        + fees::ACTION_RECEIPT.execution
+        + fees::TRANSFER.send(sir)
+        + fees::TRANSFER.execution;
+    u128::from(gas) * GAS_PRICE
+}
+
 fn failure_kind(answer: &Value) -> Value {
     answer["status"]["Failure"]["ActionError"]["kind"].clone()
 }
@@ -220,9 +230,12 @@ fn submissions_are_refused_as_nearcore_refuses_them() {
             bob.amount - needed / 2,
         ))],
     );
+    // nearcore reports what is missing (the storage cost less what would be left), not
+    // the whole cost: half of it, and the gas the transfer pays.
+    let left = needed / 2 - transfer_gas_cost(false);
     assert_eq!(
         refusal(&leave_too_little, &mut chain)["LackBalanceForState"],
-        json!({"signer_id": "bob.mock", "amount": needed.to_string()})
+        json!({"signer_id": "bob.mock", "amount": (needed - left).to_string()})
     );
     let bad = vec![
         Action::DeleteAccount {
@@ -366,6 +379,159 @@ fn a_function_call_key_signs_only_what_it_may() {
     assert_eq!(
         error["InvalidAccessKeyError"]["NotEnoughAllowance"]["allowance"],
         "1"
+    );
+}
+
+/// Changes an account of `chain` in place.
+fn edit(chain: &mut Chain, id: &str, change: impl FnOnce(&mut chain::Account)) {
+    change(
+        chain
+            .accounts
+            .iter_mut()
+            .find(|a| a.id == id)
+            .expect("a known account"),
+    );
+}
+
+/// nearcore's `check_storage_stake`: the balance and the locked stake together cover
+/// the storage, and a refusal names what is missing, at submission and at execution.
+#[test]
+fn storage_staking_counts_locked_stake_and_reports_what_is_missing() {
+    let mut chain = Chain::new();
+    edit(&mut chain, "bob.mock", |bob| {
+        bob.code = Some(vec![0; 2_000])
+    });
+    let bob = chain.account("bob.mock").unwrap().clone();
+    let needed = bob.storage_cost();
+    assert!(needed > 0 && needed % 4 == 0);
+    let gas = transfer_gas_cost(false);
+    // A transfer that leaves a quarter of the storage cost.
+    let transfer = Action::transfer(NearToken::from_yoctonear(bob.amount - needed / 4 - gas));
+    let lacking = |chain: &mut Chain| {
+        let signed = chain.sign("bob.mock", "alice.mock", vec![transfer.clone()]);
+        chain.submit(&signed.to_borsh()).map_err(|e| match e {
+            SubmitError::Invalid(error) => error,
+            other => panic!("{other:?}"),
+        })
+    };
+    let refused = |amount: u128| json!({"LackBalanceForState": {"signer_id": "bob.mock", "amount": amount.to_string()}});
+    assert_eq!(lacking(&mut chain), Err(refused(needed - needed / 4)));
+    // Locked stake covers another quarter: half is missing.
+    edit(&mut chain, "bob.mock", |bob| bob.locked = needed / 4);
+    assert_eq!(lacking(&mut chain), Err(refused(needed / 2)));
+    // One yoctoNEAR short, then exactly covered (accepted).
+    edit(&mut chain, "bob.mock", |bob| {
+        bob.locked = needed / 4 * 3 - 1
+    });
+    assert_eq!(lacking(&mut chain), Err(refused(1)));
+    edit(&mut chain, "bob.mock", |bob| bob.locked = needed / 4 * 3);
+    assert!(lacking(&mut chain).is_ok());
+
+    // At execution: a deploy to itself that grows bob's storage past what his balance
+    // and stake hold fails as a whole, naming what is missing once the gas is paid.
+    let mut chain = Chain::new();
+    let code = vec![7u8; 30_000];
+    let (before, locked) = (NEAR / 10, NEAR / 20);
+    edit(&mut chain, "bob.mock", |bob| {
+        bob.amount = before;
+        bob.locked = locked;
+    });
+    let mut with_code = chain.account("bob.mock").unwrap().clone();
+    with_code.code = Some(code.clone());
+    let required = with_code.storage_cost();
+    assert!(required > before + locked);
+    let deploy = || vec![Action::DeployContract { code: code.clone() }];
+    let answer = run(&chain.sign("bob.mock", "bob.mock", deploy()), &mut chain);
+    let burnt = total_burnt(&answer);
+    assert_eq!(
+        answer["status"]["Failure"]["ActionError"],
+        json!({"index": null, "kind": {"LackBalanceForState": {
+            "account_id": "bob.mock",
+            "amount": (required - (before - burnt) - locked).to_string()
+        }}})
+    );
+    assert_eq!(chain.account("bob.mock").unwrap().code, None);
+    assert_eq!(balance(&chain, "bob.mock"), before - burnt);
+    // Staked enough, the same deploy executes.
+    edit(&mut chain, "bob.mock", |bob| bob.locked = required);
+    let answer = run(&chain.sign("bob.mock", "bob.mock", deploy()), &mut chain);
+    assert_eq!(answer["status"], json!({"SuccessValue": ""}));
+    assert_eq!(chain.account("bob.mock").unwrap().code, Some(code));
+}
+
+/// A transaction failing several checks is refused for the first in nearcore's order
+/// (`verify_and_charge_transaction`): balance, allowance, storage, then the key's
+/// permission.
+#[test]
+fn a_refusal_names_the_first_check_that_fails_in_nearcores_order() {
+    let mut chain = Chain::new();
+    let key = chain::secret_key("alice.mock function call");
+    let sign = |chain: &Chain, amount: u128| {
+        let nonce = chain
+            .account("alice.mock")
+            .unwrap()
+            .key(&key.public_key())
+            .unwrap()
+            .nonce
+            + 1;
+        near_rpc::tx::Transaction::new(
+            "alice.mock".parse().unwrap(),
+            key.public_key(),
+            nonce,
+            "bob.mock".parse().unwrap(),
+            chain.block_hash(chain.head()),
+            // A transfer, which a function-call key may never sign.
+            vec![Action::transfer(NearToken::from_yoctonear(amount))],
+        )
+        .sign(&key)
+    };
+    // Code that makes alice's storage cost more than she holds: every transaction of
+    // hers lacks balance for state.
+    edit(&mut chain, "alice.mock", |alice| {
+        alice.amount = NEAR;
+        alice.code = Some(vec![0; 200_000]);
+    });
+    let alice = chain.account("alice.mock").unwrap().clone();
+    assert!(alice.storage_cost() > alice.amount);
+    let gas = transfer_gas_cost(false);
+    let access = |e: Value| json!({ "InvalidAccessKeyError": e });
+
+    // The balance first.
+    let error = refusal(&sign(&chain, alice.amount), &mut chain);
+    assert_eq!(
+        error,
+        json!({"NotEnoughBalance": {
+            "signer_id": "alice.mock",
+            "balance": alice.amount.to_string(),
+            "cost": (alice.amount + gas).to_string()
+        }})
+    );
+    // Then the allowance, which pays the whole cost, deposits included.
+    let allowance = NEAR / 4;
+    assert_eq!(
+        refusal(&sign(&chain, allowance), &mut chain),
+        access(json!({"NotEnoughAllowance": {
+            "account_id": "alice.mock",
+            "public_key": key.public_key().to_string(),
+            "allowance": allowance.to_string(),
+            "cost": (allowance + gas).to_string()
+        }}))
+    );
+    // Then storage.
+    assert_eq!(
+        refusal(&sign(&chain, 1), &mut chain),
+        json!({"LackBalanceForState": {
+            "signer_id": "alice.mock",
+            "amount": (alice.storage_cost() - (alice.amount - 1 - gas)).to_string()
+        }})
+    );
+    // Only then the permission.
+    edit(&mut chain, "alice.mock", |alice| {
+        alice.locked = alice.storage_cost()
+    });
+    assert_eq!(
+        refusal(&sign(&chain, 1), &mut chain),
+        access(json!("RequiresFullAccess"))
     );
 }
 
@@ -672,7 +838,7 @@ fn milestones_advance_with_blocks() {
 
     // The transaction is in the chunk of the block its outcome names.
     let tx = chain.transaction(&hash).unwrap();
-    assert_eq!(tx.height, Some(head + 1));
+    assert_eq!(tx.height(), Some(head + 1));
     assert_eq!(tx.outcomes[0].height, head + 1);
     assert_eq!(tx.outcomes[1].height, head + 2);
     let answer = chain.transaction_status(tx, false);
@@ -1051,6 +1217,40 @@ fn a_saved_chain_starts_again_with_its_hashes_and_state() {
     let error = MockNode::load(&file).unwrap_err().to_string();
     assert!(error.contains("not a mock chain"), "{error}");
     state["transactions"][0]["outcomes"][0]["gas_burnt"] = gas;
+    // What the file states beside the outcomes must agree with them, and every outcome
+    // must be a known one in exactly the block of its height.
+    let refused = |edit: &dyn Fn(&mut Value), expected: &str| {
+        let mut edited = state.clone();
+        edit(&mut edited);
+        std::fs::write(&file, edited.to_string()).unwrap();
+        let error = MockNode::load(&file).unwrap_err().to_string();
+        assert!(error.contains(expected), "{expected}: {error}");
+    };
+    refused(
+        &|s| s["transactions"][0]["height"] = json!(999),
+        "`height` is Some(999)",
+    );
+    refused(
+        &|s| s["transactions"][0]["unexecuted"] = json!(7),
+        "`unexecuted` is 7",
+    );
+    refused(
+        &|s| {
+            s["transactions"][0]["outcomes"]
+                .as_array_mut()
+                .unwrap()
+                .swap(0, 1)
+        },
+        "not the transaction's own",
+    );
+    refused(
+        &|s| s["transactions"][0]["outcomes"][1]["height"] = json!(1),
+        "says it is at height 1",
+    );
+    refused(
+        &|s| s["transactions"][0]["outcomes"][1]["executor"] = json!("NOT AN ID"),
+        "outcome",
+    );
     state["accounts"][0]["amount"] = json!("lots");
     std::fs::write(&file, state.to_string()).unwrap();
     let error = MockNode::load(&file).unwrap_err().to_string();
@@ -1062,42 +1262,64 @@ fn a_saved_chain_starts_again_with_its_hashes_and_state() {
 }
 
 /// Several signers at once over HTTP (keep-alive connections), each sending several
-/// transfers concurrently: what executes is charged once, nothing is lost. (A request
-/// that arrives after a block took a higher nonce of its key is refused, as a node
-/// refuses it, and the client signs again; one that loses that race too often is
-/// rejected, never executed, and counted so.)
+/// transfers concurrently to an existing account: what executes moves exactly its
+/// amount and is charged once, and no update is lost (the receiver gains exactly the
+/// sum of what reached it).
+///
+/// How many must succeed, and why at least 4 of each sender's 5: a transfer is refused
+/// only with `InvalidNonce` (everything else is plentiful), that is when a block already
+/// holds a higher nonce of its key, and the client signs it anew at most
+/// `MAX_RESIGNS` (3) times, so a transfer fails only after 4 refusals. A signer hands
+/// out nonces in increasing order (a re-signing takes one past every nonce handed out),
+/// so each refusal of an attempt is caused by an attempt signed after it, of another
+/// transfer, included in a block before it arrived; the attempt that replaces it is
+/// signed after that inclusion, so the next refusal needs yet another transfer's attempt.
+/// A failed transfer thus needs 4 other transfers of its sender included; with 5 per
+/// sender, two failures would need 4 each among the 3 others that succeed: at most one
+/// fails.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_signers_lose_no_update() {
+    const PER_SENDER: u128 = 5;
     let server = MockNode::start().await;
     let senders = ["alice.mock", "bob.mock", "contract.mock", "validator.mock"];
     let receiver = "receiver.mock";
-    let before: Vec<u128> = senders
-        .iter()
-        .map(|s| server.with_chain(|c| balance(c, s)))
-        .collect();
+    server.with_chain(|c| c.accounts.push(chain::Account::new(receiver, 1)));
+    let balances = |ids: &[&str]| -> Vec<u128> {
+        ids.iter()
+            .map(|id| server.with_chain(|c| balance(c, id)))
+            .collect()
+    };
+    let before = balances(&senders);
+    let receiver_before = balances(&[receiver])[0];
     let mut tasks = Vec::new();
-    for sender in senders {
+    for (i, sender) in senders.into_iter().enumerate() {
         let client = near_rpc::client::Client::new(server.url()).unwrap();
         let signer = server.signer(sender).unwrap();
-        for n in 1..=5u128 {
+        for n in 1..=PER_SENDER {
             let (client, signer) = (client.clone(), signer.clone());
+            // Every transfer its own amount, so that one counted twice or lost shows.
+            let amount = (i as u128 * PER_SENDER + n) * NEAR / 1_000;
             tasks.push(tokio::spawn(async move {
-                // A missing receiver: the transfer fails on chain and its deposit comes
-                // back, so the senders' balances move by the fees alone.
-                let amount = NearToken::from_yoctonear(n);
-                (sender, client.transfer(&signer, receiver, amount).await)
+                let sent = NearToken::from_yoctonear(amount);
+                let result = client.transfer(&signer, receiver, sent).await;
+                (sender, amount, result)
             }));
         }
     }
-    let mut burnt = std::collections::HashMap::<&str, u128>::new();
+    // Per sender: what its executed transfers moved, and what their outcomes burnt.
+    let mut moved = std::collections::HashMap::<&str, (u128, u128, u128)>::new();
     let mut hashes = std::collections::HashSet::new();
     for task in tasks {
-        let (sender, result) = task.await.unwrap();
+        let (sender, amount, result) = task.await.unwrap();
         match result {
             Ok(outcome) => {
                 let outcome = serde_json::to_value(&outcome).unwrap();
+                assert_eq!(outcome["status"], json!({"SuccessValue": ""}), "{sender}");
                 assert!(hashes.insert(outcome["transaction"]["hash"].clone()));
-                *burnt.entry(sender).or_default() += total_burnt(&outcome);
+                let entry = moved.entry(sender).or_default();
+                entry.0 += 1;
+                entry.1 += amount;
+                entry.2 += total_burnt(&outcome);
             }
             Err(refused) => assert!(
                 matches!(
@@ -1109,25 +1331,34 @@ async fn concurrent_signers_lose_no_update() {
         }
     }
     server.advance(3);
-    for (sender, before) in senders.iter().zip(before) {
-        let after = server.with_chain(|c| balance(c, sender));
-        let paid = burnt.get(sender).copied().unwrap_or(0);
+    let mut received = 0;
+    for ((sender, before), after) in senders.iter().zip(before).zip(balances(&senders)) {
+        let (succeeded, sent, burnt) = moved.get(sender).copied().unwrap_or_default();
+        assert!(
+            succeeded >= PER_SENDER - 1,
+            "{sender}: {succeeded} of {PER_SENDER} transfers executed; at most one may fail"
+        );
         assert_eq!(
             after,
-            before - paid,
-            "{sender}: the fees of what executed, no more"
+            before - sent - burnt,
+            "{sender}: exactly what its executed transfers sent and burnt"
         );
+        received += sent;
     }
+    assert_eq!(
+        balances(&[receiver])[0],
+        receiver_before + received,
+        "the receiver gained every executed transfer, once"
+    );
     // Each answered transaction executed exactly once, and nothing else did.
     let executed: std::collections::HashSet<Value> = server.with_chain(|c| {
         c.transactions
             .iter()
-            .filter(|t| t.receiver == receiver && t.height.is_some())
+            .filter(|t| t.receiver == receiver && t.height().is_some())
             .map(|t| json!(t.hash.to_string()))
             .collect()
     });
     assert_eq!(executed, hashes);
-    assert!(!hashes.is_empty());
 }
 
 /// The raw answer of `node` to one request.

@@ -9,6 +9,7 @@ use near_rpc::methods;
 use near_rpc::types::{Finality, RpcBlockRequest, RpcGasPriceRequest};
 use near_rpc_mock::{Cassette, Fault, FaultRule, HttpReply, MockNode, Recorder, Reply};
 use serde_json::json;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 fn final_block() -> RpcBlockRequest {
     RpcBlockRequest {
@@ -35,13 +36,14 @@ fn clients(node: &MockNode, url: &str) -> [(&'static str, Client); 2] {
 }
 
 #[tokio::test]
-async fn the_server_answers_records_and_stops_when_dropped() {
+async fn the_server_answers_records_and_stops() {
     let server = MockNode::start().await;
     let url = server.url().to_owned();
     let client = Client::builder()
         .endpoint(&format!("{url}/some/path"))
         .unwrap()
         .api_key(near_rpc::client::ApiKey::x_api_key("test-key-123").unwrap())
+        .retry(RetryPolicy::none())
         .build()
         .unwrap();
     let block = client
@@ -56,8 +58,34 @@ async fn the_server_answers_records_and_stops_when_dropped() {
     assert_eq!(seen[0].path, "/some/path");
     assert_eq!(seen[0].http_method, "POST");
     assert_eq!(seen[0].header("x-api-key"), Some("test-key-123"));
-    drop(server);
-    tokio::time::sleep(Duration::from_millis(50)).await;
+
+    // A connection kept alive, answered once before the server stops.
+    let mut kept = tokio::net::TcpStream::connect(url.trim_start_matches("http://"))
+        .await
+        .unwrap();
+    let answer = exchange(&mut kept).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("connection: keep-alive"), "{answer}");
+
+    server.stop().await;
+    // The kept connection is closed: the next request on it gets no answer.
+    let _ = kept.write_all(&block_request()).await;
+    let mut rest = Vec::new();
+    match kept.read_to_end(&mut rest).await {
+        Ok(_) => assert!(
+            rest.is_empty(),
+            "answered after stopping: {}",
+            String::from_utf8_lossy(&rest)
+        ),
+        // Reset, as a closed socket that is written to may be: no answer either.
+        Err(e) => assert_eq!(e.kind(), std::io::ErrorKind::ConnectionReset, "{e}"),
+    }
+    // The client's pooled connection gets no answer either, and a new one is refused.
+    let err = client
+        .call::<methods::BlockMethod>(final_block())
+        .await
+        .unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::Transport(_)), "{err}");
     let err = Client::builder()
         .endpoint(&url)
         .unwrap()
@@ -77,6 +105,43 @@ async fn the_server_answers_records_and_stops_when_dropped() {
         ),
         "{err}"
     );
+}
+
+/// A keep-alive HTTP request for the final block.
+fn block_request() -> Vec<u8> {
+    let body =
+        json!({"jsonrpc": "2.0", "id": "1", "method": "block", "params": {"finality": "final"}})
+            .to_string();
+    format!(
+        "POST / HTTP/1.1\r\nhost: mock\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// Sends [`block_request`] on `stream` and reads its whole answer (head and body), the
+/// connection left open.
+async fn exchange(stream: &mut tokio::net::TcpStream) -> String {
+    stream.write_all(&block_request()).await.unwrap();
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        if let Some(end) = text.find("\r\n\r\n") {
+            let length: usize = text[..end]
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length: "))
+                .expect("a content-length")
+                .parse()
+                .unwrap();
+            if bytes.len() >= end + 4 + length {
+                return text;
+            }
+        }
+        let n = stream.read(&mut chunk).await.unwrap();
+        assert!(n > 0, "the connection closed mid-answer");
+        bytes.extend_from_slice(&chunk[..n]);
+    }
 }
 
 #[tokio::test]
@@ -376,7 +441,6 @@ async fn a_script_starts_with_the_next_request() {
 /// connection closed, so that none of its bytes is read as a request.
 #[tokio::test]
 async fn connections_stay_open_and_bodies_are_delimited() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let server = MockNode::start().await;
     let address = server.url().trim_start_matches("http://").to_owned();
     let request = |id: u32| {
