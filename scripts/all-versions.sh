@@ -8,7 +8,13 @@ cd "$(dirname "$0")/.."
 export NEAR_RPC_SHARED="${NEAR_RPC_SHARED:-$PWD/../shared}"
 # Each shipped version and its feature, from spec/SOURCE.toml through the generator's
 # one parser of it.
-mapfile -t pins < <(cargo run -q -p near-rpc-codegen -- shipped)
+# (Captured first: a failure inside `<( )` would go unnoticed under `set -e`.)
+listed=$(cargo run -q -p near-rpc-codegen -- shipped)
+mapfile -t pins <<<"$listed"
+if [ -z "$listed" ]; then
+    echo "spec/SOURCE.toml ships no version" >&2
+    exit 1
+fi
 for pin in "${pins[@]}"; do
     version=${pin% *}
     feature=${pin#* }

@@ -818,7 +818,7 @@ where
 fn retries(text: &str) -> Result<u32, String> {
     let max = near_rpc::client::layers::MAX_RETRIES;
     let error = || format!("expected a whole number of retries from 0 to {max}");
-    if text.starts_with('-') {
+    if is_negative_number(text) {
         return Err(format!("a retry count cannot be negative ({})", error()));
     }
     match text.parse::<u32>() {
@@ -844,11 +844,7 @@ fn timeout(text: &str) -> Result<Duration, String> {
 /// A nonce: a whole number, 0 to 2^64 - 1 (a negative one is named as such, not taken
 /// for an option).
 fn nonce(text: &str) -> Result<u64, String> {
-    if text.starts_with('-') {
-        return Err("a nonce cannot be negative".to_owned());
-    }
-    text.parse()
-        .map_err(|_| "expected a whole number from 0 to 18446744073709551615".to_owned())
+    whole(text, "a nonce", u64::MAX)
 }
 
 fn json(text: &str) -> Result<serde_json::Value, String> {

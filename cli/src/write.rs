@@ -274,10 +274,16 @@ fn send_failure(error: SendError, key: &KeyOf) -> Failure {
             signed,
             error,
         } => {
-            let _ = print_json(&json!({
-                "unresolved": hash.to_string(),
-                "signed_tx_base64": signed.to_base64(),
-            }));
+            // A struct, so the keys print in the documented order.
+            #[derive(serde::Serialize)]
+            struct Unresolved {
+                unresolved: String,
+                signed_tx_base64: String,
+            }
+            let _ = print_json(&Unresolved {
+                unresolved: hash.to_string(),
+                signed_tx_base64: signed.to_base64(),
+            });
             Failure::new(
                 EXIT_TRANSPORT,
                 format!(
@@ -374,6 +380,11 @@ const LONG_BASE58: usize = 80;
 fn classify(candidate: &str) -> Found {
     let data = candidate.rsplit_once(':').map_or(candidate, |(_, d)| d);
     if data.len() >= LONG_BASE58 && data.len() <= MAX_KEY_TEXT {
+        return Found::Secret;
+    }
+    // A secp256k1 key's text shorter than its public key's (about 88 characters) is a
+    // secret scalar, mistyped or not: no public value takes that form.
+    if candidate.starts_with("secp256k1:") && !data.is_empty() && data.len() < LONG_BASE58 {
         return Found::Secret;
     }
     match candidate.parse::<SecretKey>() {

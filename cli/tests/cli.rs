@@ -1597,24 +1597,36 @@ fn sign_refuses_bad_input_naming_it() {
         .to_secret_string()
         .to_string();
     let other_data = other.split_once(':').unwrap().1;
-    let pasted: Vec<(String, &str)> = [secret.as_str(), other.as_str(), other_data]
-        .into_iter()
-        .flat_map(|key| {
-            [
-                (format!(r#"["{key}"]"#), "unknown variant `***`"),
-                (format!(r#"[{{"{key}": {{}}}}]"#), "unknown variant `***`"),
-                (
-                    format!(r#"[{{"Transfer": {{"deposit": "{key}"}}}}]"#),
-                    "deposit",
-                ),
-                (
-                    format!(r#"[{{"DeleteKey": {{"public_key": "{key}"}}}}]"#),
-                    "public_key",
-                ),
-                (format!(r#"["CreateAccount", {key}]"#), "not valid JSON"),
-            ]
-        })
-        .collect();
+    // A secp256k1 key, and the same mistyped (a character dropped: no longer a key).
+    let secp = near_rpc::tx::SecretKey::secp256k1_from_bytes(&[7; 32])
+        .unwrap()
+        .to_secret_string()
+        .to_string();
+    let secp_mistyped = secp[..secp.len() - 1].to_owned();
+    let pasted: Vec<(String, &str)> = [
+        secret.as_str(),
+        other.as_str(),
+        other_data,
+        secp.as_str(),
+        secp_mistyped.as_str(),
+    ]
+    .into_iter()
+    .flat_map(|key| {
+        [
+            (format!(r#"["{key}"]"#), "unknown variant `***`"),
+            (format!(r#"[{{"{key}": {{}}}}]"#), "unknown variant `***`"),
+            (
+                format!(r#"[{{"Transfer": {{"deposit": "{key}"}}}}]"#),
+                "deposit",
+            ),
+            (
+                format!(r#"[{{"DeleteKey": {{"public_key": "{key}"}}}}]"#),
+                "public_key",
+            ),
+            (format!(r#"["CreateAccount", {key}]"#), "not valid JSON"),
+        ]
+    })
+    .collect();
     let mut cases: Vec<(Vec<&str>, &str, &str)> = vec![
         (
             vec!["--key-file", file],
@@ -1700,6 +1712,7 @@ fn sign_refuses_bad_input_naming_it() {
         assert_hides_key(&out, &secret);
         assert_hides_key(&out, &other);
         out.assert_hides(&bad_key[8..]);
+        out.assert_hides(&secp_mistyped["secp256k1:".len()..]);
     }
     // A negative or non-numeric nonce, a bad hash: clap's usage errors.
     for (option, value) in [

@@ -61,7 +61,11 @@ fn run(args: Vec<String>) -> Result<ExitCode, String> {
         Some("crosscheck") => crosscheck(args),
         Some("shipped") => match args.next() {
             None => {
-                for pin in near_rpc_codegen::load::shipped() {
+                let pins = near_rpc_codegen::load::shipped();
+                if pins.is_empty() {
+                    return Err("spec/SOURCE.toml ships no version".into());
+                }
+                for pin in pins {
                     println!("{} {}", pin.version, pin.module());
                 }
                 Ok(ExitCode::SUCCESS)

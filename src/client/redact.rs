@@ -14,10 +14,23 @@ pub const MASK: &str = "***";
 /// displays hide everything after the origin anyway.
 const MIN_SCRUBBED_LEN: usize = 6;
 
-/// The set of secret strings to mask, matched regardless of ASCII case (a host name is
-/// lowercased by URL parsing, and a server may echo a key in either form). Cheap to clone.
+/// The set of secret strings to mask. Cheap to clone.
+///
+/// Matched exactly, byte for byte, except values known to have lost their case (a key
+/// pasted as a label of a host name, which URL parsing lowercases: [`Secrets::any_case`]),
+/// which match in any ASCII case. Exact matching keeps case-sensitive payloads (base64,
+/// base58) from being masked by a value that differs only in case, and needs no copy of
+/// a body without a secret.
 #[derive(Clone, Default)]
-pub struct Secrets(Arc<[String]>);
+pub struct Secrets(Arc<[Secret]>);
+
+/// One value to mask.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Secret {
+    /// Lowercased when `any_case`.
+    text: String,
+    any_case: bool,
+}
 
 impl std::fmt::Debug for Secrets {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -26,16 +39,31 @@ impl std::fmt::Debug for Secrets {
 }
 
 impl Secrets {
-    /// A set of secrets; values too short to scrub safely are dropped, longer ones are
-    /// looked for first (so a key that contains another is masked whole).
+    /// A set of secrets, matched exactly; values too short to scrub safely are dropped,
+    /// longer ones are looked for first (so a key that contains another is masked
+    /// whole).
     pub fn new(values: impl IntoIterator<Item = String>) -> Self {
-        let mut values: Vec<String> = values
-            .into_iter()
-            .filter(|v| v.len() >= MIN_SCRUBBED_LEN)
-            // Kept lowercased: matching is case-insensitive.
-            .map(|v| v.to_ascii_lowercase())
+        Self::of(values.into_iter().map(|text| Secret {
+            text,
+            any_case: false,
+        }))
+    }
+
+    /// A set of secrets matched in any ASCII case: for values whose case was lost on the
+    /// way in (a host name's labels), so that a server echoing the key as the user typed
+    /// it is masked too.
+    pub fn any_case(values: impl IntoIterator<Item = String>) -> Self {
+        Self::of(values.into_iter().map(|text| Secret {
+            text: text.to_ascii_lowercase(),
+            any_case: true,
+        }))
+    }
+
+    fn of(values: impl Iterator<Item = Secret>) -> Self {
+        let mut values: Vec<Secret> = values
+            .filter(|v| v.text.len() >= MIN_SCRUBBED_LEN)
             .collect();
-        values.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        values.sort_by(|a, b| b.text.len().cmp(&a.text.len()).then_with(|| a.cmp(b)));
         values.dedup();
         Self(values.into())
     }
@@ -45,7 +73,7 @@ impl Secrets {
         self.0.is_empty()
     }
 
-    /// `text` with every secret, in any ASCII case, replaced by [`MASK`].
+    /// `text` with every secret replaced by [`MASK`].
     pub fn scrub<'a>(&self, text: &'a str) -> Cow<'a, str> {
         match self.masked(text.as_bytes()) {
             // A match starts and ends on character boundaries (secrets are UTF-8, and
@@ -68,34 +96,33 @@ impl Secrets {
 
     /// `bytes` with every secret masked, or `None` when none is there.
     fn masked(&self, bytes: &[u8]) -> Option<Vec<u8>> {
-        if self.0.is_empty() {
-            return None;
-        }
-        // Searched in a lowercased copy; ASCII lowercasing keeps every byte's position,
-        // so a match there is the same span of the original.
-        let mut lower = bytes.to_ascii_lowercase();
         let mut current: Option<Vec<u8>> = None;
         for secret in self.0.iter() {
-            let needle = secret.as_bytes();
-            // memchr's SIMD search keeps this cheap on large bodies without a secret.
-            if memchr::memmem::find(&lower, needle).is_none() {
+            let source = current.as_deref().unwrap_or(bytes);
+            let needle = secret.text.as_bytes();
+            // memchr's SIMD search keeps this cheap on large bodies without a secret. A
+            // value in any case is searched in a lowercased copy: ASCII lowercasing keeps
+            // every byte's position, so a match there is the same span of the source.
+            let lower;
+            let haystack = if secret.any_case {
+                lower = source.to_ascii_lowercase();
+                &lower[..]
+            } else {
+                source
+            };
+            let mut found = memchr::memmem::find_iter(haystack, needle).peekable();
+            if found.peek().is_none() {
                 continue;
             }
-            let source = current.as_deref().unwrap_or(bytes);
             let mut out = Vec::with_capacity(source.len());
-            let mut out_lower = Vec::with_capacity(source.len());
             let mut at = 0;
-            for found in memchr::memmem::find_iter(&lower, needle) {
-                out.extend_from_slice(&source[at..found]);
-                out_lower.extend_from_slice(&lower[at..found]);
+            for start in found {
+                out.extend_from_slice(&source[at..start]);
                 out.extend_from_slice(MASK.as_bytes());
-                out_lower.extend_from_slice(MASK.as_bytes());
-                at = found + needle.len();
+                at = start + needle.len();
             }
             out.extend_from_slice(&source[at..]);
-            out_lower.extend_from_slice(&lower[at..]);
             current = Some(out);
-            lower = out_lower;
         }
         current
     }
@@ -109,7 +136,7 @@ impl Secrets {
 
     /// This set and `other` together.
     pub fn union(&self, other: &Secrets) -> Secrets {
-        Secrets::new(self.0.iter().chain(other.0.iter()).cloned())
+        Secrets::of(self.0.iter().chain(other.0.iter()).cloned())
     }
 }
 
@@ -142,7 +169,8 @@ const KEY_PARAMS: [&str; 7] = [
     "auth",
 ];
 
-/// The secret parts of a URL: user-info, key-looking path segments, and query values
+/// The secret parts of a URL, matched exactly: user-info (also in its Basic-auth
+/// encoding), key-looking path segments, and query values
 /// that look like keys or sit under a key-like parameter name. Each is also returned
 /// percent-decoded, as a server may echo either form.
 pub(crate) fn url_secrets(url: &reqwest::Url) -> Vec<String> {
@@ -165,13 +193,6 @@ pub(crate) fn url_secrets(url: &reqwest::Url) -> Vec<String> {
         );
         found.push(base64::engine::general_purpose::STANDARD.encode(pair));
     }
-    if let Some(host) = url.host_str() {
-        found.extend(
-            host.split('.')
-                .filter(|l| key_like_label(l))
-                .map(str::to_owned),
-        );
-    }
     if let Some(segments) = url.path_segments() {
         found.extend(segments.filter(|s| looks_like_secret(s)).map(str::to_owned));
     }
@@ -191,6 +212,17 @@ pub(crate) fn url_secrets(url: &reqwest::Url) -> Vec<String> {
         .collect();
     found.extend(decoded);
     found
+}
+
+/// The secrets of a URL ([`url_secrets`]) and the key-like labels of its host name,
+/// which URL parsing lowercased, so they are matched in any case.
+pub(crate) fn of_url(url: &reqwest::Url) -> Secrets {
+    let labels = url.host_str().into_iter().flat_map(|host| {
+        host.split('.')
+            .filter(|l| key_like_label(l))
+            .map(str::to_owned)
+    });
+    Secrets::new(url_secrets(url)).union(&Secrets::any_case(labels))
 }
 
 /// Whether a label of a host name looks like a key: long, and key-like as a whole.
@@ -272,7 +304,7 @@ mod tests {
         // A host label comes out of URL parsing lowercased; the key may come back as
         // given, or in upper case.
         let url: reqwest::Url = "http://Sk1LiveQmX4tR7zW2pL8v.invalid:1/".parse().unwrap();
-        let secrets = Secrets::new(url_secrets(&url));
+        let secrets = of_url(&url);
         assert_eq!(
             secrets
                 .scrub("a Sk1LiveQmX4tR7zW2pL8v b sk1liveqmx4tr7zw2pl8v c SK1LIVEQMX4TR7ZW2PL8V"),
@@ -281,6 +313,20 @@ mod tests {
         let mut body = "é Sk1LiveQmX4tR7zW2pL8v é".as_bytes().to_vec();
         secrets.scrub_bytes(&mut body);
         assert_eq!(body, "é *** é".as_bytes());
+    }
+
+    #[test]
+    fn other_secrets_match_exactly() {
+        // A path key keeps its case: a base64 or base58 payload that differs from it only
+        // in case is another value, and is left alone.
+        let url: reqwest::Url = "http://h.io/v1/Sk1LiveQmX4tR7zW2pL8v".parse().unwrap();
+        let secrets = of_url(&url).union(&Secrets::new(["AbCdEf123456".to_owned()]));
+        assert_eq!(
+            secrets.scrub("Sk1LiveQmX4tR7zW2pL8v sk1liveqmx4tr7zw2pl8v AbCdEf123456 abcdef123456"),
+            "*** sk1liveqmx4tr7zw2pl8v *** abcdef123456"
+        );
+        // Without a secret in it, a body is not copied.
+        assert!(matches!(secrets.scrub("clean body"), Cow::Borrowed(_)));
     }
 
     #[test]
@@ -312,7 +358,7 @@ mod tests {
         let key = "a8f7e6d5c4b3a2918070f6e5d4c3b2a1";
         let url: reqwest::Url = format!("https://{key}.rpc.example.org/").parse().unwrap();
         assert_eq!(show_url(&url), "https://***.rpc.example.org");
-        assert!(url_secrets(&url).iter().any(|s| s == key));
+        assert_eq!(of_url(&url).scrub(&key.to_uppercase()), MASK);
         // An endpoint's Display and Debug go through it.
         let endpoint: crate::client::Endpoint =
             format!("https://{key}.rpc.example.org/").parse().unwrap();

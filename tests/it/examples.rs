@@ -695,20 +695,27 @@ fn the_readme_counts_the_spec_and_the_markers() {
             .matches("RpcMethod for ")
             .count()
     };
-    let mut later = Vec::new();
-    for pin in near_rpc_codegen::load::shipped() {
-        if pin.version != near_rpc::SPEC_VERSION && pin.version.starts_with("1.2.") {
-            later.push(markers(&pin.module()));
-        }
-    }
+    // The published versions after the default one, in their order, and the derived one.
+    let (published, derived): (Vec<_>, Vec<_>) = near_rpc_codegen::load::shipped()
+        .into_iter()
+        .filter(|pin| pin.version != near_rpc::SPEC_VERSION)
+        .partition(|pin| !pin.version.starts_with("nearcore-"));
+    let (Some(first), Some(last), [derived]) = (published.first(), published.last(), &derived[..])
+    else {
+        panic!("expected published versions after the default and one derived version");
+    };
+    let later: Vec<usize> = published.iter().map(|pin| markers(&pin.module())).collect();
     assert!(later.windows(2).all(|w| w[0] == w[1]), "{later:?}");
     let stated = format!(
-        "the method markers: {} in {}, which merges the OpenRPC document; {} in 1.2.7 to \
-         1.2.11; {} in nearcore-0.38.0",
+        "the method markers: {} in {}, which merges the OpenRPC document; {} in {} to {}; \
+         {} in {}",
         markers(&format!("v{}", near_rpc::SPEC_VERSION.replace('.', "_"))),
         near_rpc::SPEC_VERSION,
         later[0],
-        markers("nearcore_0_38_0"),
+        first.version,
+        last.version,
+        markers(&derived.module()),
+        derived.version,
     );
     assert!(readme.contains(&stated), "README.md should say {stated:?}");
 }

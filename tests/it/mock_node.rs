@@ -794,6 +794,7 @@ fn missing(
                         "{path}[]: variant {} not compared (the mock does not show it)",
                         variant(element)
                             .or_else(|| internal_tag(element).map(str::to_owned))
+                            .or_else(|| element.as_str().map(str::to_owned))
                             .unwrap_or_default()
                     )),
                 }
@@ -907,15 +908,15 @@ fn mock_answers_carry_every_key_real_nodes_send() {
                 "EXPERIMENTAL_changes_in_block .changes[]: variant contract_code_touched not compared (the mock does not show it)",
                 "EXPERIMENTAL_light_client_proof .outcome_proof.outcome.status: variant SuccessReceiptId not compared (the mock does not show it)",
                 "EXPERIMENTAL_protocol_config .shard_layout: variant V1 not compared (the mock does not show it)",
-                "EXPERIMENTAL_receipt .receipt.Action.actions[]: variant  not compared (the mock does not show it)",
+                "EXPERIMENTAL_receipt .receipt.Action.actions[]: variant CreateAccount not compared (the mock does not show it)",
                 "EXPERIMENTAL_receipt .receipt.Action.actions[]: variant AddKey not compared (the mock does not show it)",
-                "EXPERIMENTAL_tx_status .receipts[].receipt.Action.actions[]: variant  not compared (the mock does not show it)",
+                "EXPERIMENTAL_tx_status .receipts[].receipt.Action.actions[]: variant CreateAccount not compared (the mock does not show it)",
                 "EXPERIMENTAL_tx_status .receipts[].receipt.Action.actions[]: variant AddKey not compared (the mock does not show it)",
                 "EXPERIMENTAL_tx_status .receipts[].receipt.Action.actions[]: variant Transfer not compared (the mock does not show it)",
                 "EXPERIMENTAL_tx_status .receipts_outcome[].outcome.status: variant SuccessReceiptId not compared (the mock does not show it)",
                 "EXPERIMENTAL_tx_status .receipts_outcome[].outcome.status: variant SuccessValue not compared (the mock does not show it)",
                 "EXPERIMENTAL_tx_status .status: variant SuccessValue not compared (the mock does not show it)",
-                "EXPERIMENTAL_tx_status .transaction.actions[]: variant  not compared (the mock does not show it)",
+                "EXPERIMENTAL_tx_status .transaction.actions[]: variant CreateAccount not compared (the mock does not show it)",
                 "EXPERIMENTAL_tx_status .transaction.actions[]: variant AddKey not compared (the mock does not show it)",
                 "EXPERIMENTAL_tx_status .transaction.actions[]: variant Transfer not compared (the mock does not show it)",
                 "block_effects .block_effects[]: variant access_key_touched not compared (the mock does not show it)",
@@ -932,7 +933,7 @@ fn mock_answers_carry_every_key_real_nodes_send() {
                 "query view_access_key_list .keys[].access_key.permission: variant FunctionCall not compared (the mock does not show it)",
                 "tx .receipts_outcome[].outcome.status: variant Failure not compared (the mock does not show it)",
                 "tx .status: variant Failure not compared (the mock does not show it)",
-                "tx .transaction.actions[]: variant  not compared (the mock does not show it)",
+                "tx .transaction.actions[]: variant CreateAccount not compared (the mock does not show it)",
                 "tx .transaction.actions[]: variant AddKey not compared (the mock does not show it)",
                 "tx .transaction.actions[]: variant FunctionCall not compared (the mock does not show it)",
             ],
@@ -1074,10 +1075,18 @@ fn mock_answers_carry_every_key_real_nodes_send() {
             found.insert(format!("{at}: {ours}, nodes send {theirs:?}"));
         }
     }
-    let expected: std::collections::BTreeSet<String> = EXCEPTIONS
+    let mut expected: std::collections::BTreeSet<String> = EXCEPTIONS
         .iter()
         .flat_map(|(_, what)| what.iter().map(|w| (*w).to_owned()))
         .collect();
+    // Which fields the bindings do not know depends on the version: the list is the
+    // default version's (1.2.6). Built for another, that class is left out on both sides;
+    // every other entry still holds.
+    if !cfg!(near_rpc_default_spec) {
+        let versioned = |entry: &String| entry.ends_with("(the bindings do not know it)");
+        found.retain(|entry| !versioned(entry));
+        expected.retain(|entry| !versioned(entry));
+    }
     let unexpected: Vec<&String> = found.difference(&expected).collect();
     let stale: Vec<&String> = expected.difference(&found).collect();
     assert!(
