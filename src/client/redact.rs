@@ -14,13 +14,17 @@ pub const MASK: &str = "***";
 /// displays hide everything after the origin anyway.
 const MIN_SCRUBBED_LEN: usize = 6;
 
+/// Secrets at least this long are matched in any ASCII case: a server may echo a key in
+/// another case (and URL parsing lowercases a key pasted as a host label), and a value
+/// this long and random does not turn up by chance in a payload. Shorter ones (a
+/// user name) are matched exactly, so a case-sensitive payload (base64, base58) that
+/// differs from them only in case is left alone.
+const ANY_CASE_LEN: usize = 16;
+
 /// The set of secret strings to mask. Cheap to clone.
 ///
-/// Matched exactly, byte for byte, except values known to have lost their case (a key
-/// pasted as a label of a host name, which URL parsing lowercases: [`Secrets::any_case`]),
-/// which match in any ASCII case. Exact matching keeps case-sensitive payloads (base64,
-/// base58) from being masked by a value that differs only in case, and needs no copy of
-/// a body without a secret.
+/// Values of [`ANY_CASE_LEN`] bytes or more match in any ASCII case, shorter ones
+/// exactly. Neither way copies a body that holds no secret.
 #[derive(Clone, Default)]
 pub struct Secrets(Arc<[Secret]>);
 
@@ -39,23 +43,19 @@ impl std::fmt::Debug for Secrets {
 }
 
 impl Secrets {
-    /// A set of secrets, matched exactly; values too short to scrub safely are dropped,
-    /// longer ones are looked for first (so a key that contains another is masked
-    /// whole).
+    /// A set of secrets; values too short to scrub safely are dropped, longer ones are
+    /// looked for first (so a key that contains another is masked whole).
     pub fn new(values: impl IntoIterator<Item = String>) -> Self {
-        Self::of(values.into_iter().map(|text| Secret {
-            text,
-            any_case: false,
-        }))
-    }
-
-    /// A set of secrets matched in any ASCII case: for values whose case was lost on the
-    /// way in (a host name's labels), so that a server echoing the key as the user typed
-    /// it is masked too.
-    pub fn any_case(values: impl IntoIterator<Item = String>) -> Self {
-        Self::of(values.into_iter().map(|text| Secret {
-            text: text.to_ascii_lowercase(),
-            any_case: true,
+        Self::of(values.into_iter().map(|text| {
+            let any_case = text.len() >= ANY_CASE_LEN;
+            Secret {
+                text: if any_case {
+                    text.to_ascii_lowercase()
+                } else {
+                    text
+                },
+                any_case,
+            }
         }))
     }
 
@@ -100,18 +100,13 @@ impl Secrets {
         for secret in self.0.iter() {
             let source = current.as_deref().unwrap_or(bytes);
             let needle = secret.text.as_bytes();
-            // memchr's SIMD search keeps this cheap on large bodies without a secret. A
-            // value in any case is searched in a lowercased copy: ASCII lowercasing keeps
-            // every byte's position, so a match there is the same span of the source.
-            let lower;
-            let haystack = if secret.any_case {
-                lower = source.to_ascii_lowercase();
-                &lower[..]
+            let found = if secret.any_case {
+                find_any_case(source, needle)
             } else {
-                source
+                // memchr's SIMD search keeps this cheap on bodies without the secret.
+                memchr::memmem::find_iter(source, needle).collect()
             };
-            let mut found = memchr::memmem::find_iter(haystack, needle).peekable();
-            if found.peek().is_none() {
+            if found.is_empty() {
                 continue;
             }
             let mut out = Vec::with_capacity(source.len());
@@ -138,6 +133,35 @@ impl Secrets {
     pub fn union(&self, other: &Secrets) -> Secrets {
         Secrets::of(self.0.iter().chain(other.0.iter()).cloned())
     }
+}
+
+/// The starts of the non-overlapping occurrences of `needle` (lowercase) in `hay`, in
+/// any ASCII case, left to right. `hay` is lowercased a window at a time (windows
+/// overlap by the needle's length, so no occurrence is split), never copied whole: a
+/// 32 MiB body costs one 64 KiB buffer, and time linear in its length.
+fn find_any_case(hay: &[u8], needle: &[u8]) -> Vec<usize> {
+    const WINDOW: usize = 64 * 1024;
+    let finder = memchr::memmem::Finder::new(needle);
+    let mut found = Vec::new();
+    let mut window = Vec::with_capacity(WINDOW + needle.len());
+    // Where the next occurrence may start (after the last one, which it may not overlap).
+    let mut next = 0;
+    let mut start = 0;
+    while start < hay.len() {
+        let end = (start + WINDOW + needle.len()).min(hay.len());
+        window.clear();
+        window.extend(hay[start..end].iter().map(u8::to_ascii_lowercase));
+        while let Some(at) = finder.find(&window[next.max(start) - start..]) {
+            let at = next.max(start) + at;
+            found.push(at);
+            next = at + needle.len();
+        }
+        if end == hay.len() {
+            break;
+        }
+        start += WINDOW;
+    }
+    found
 }
 
 /// Whether `text` looks like a credential rather than a word: long, or mixing letters
@@ -169,8 +193,8 @@ const KEY_PARAMS: [&str; 7] = [
     "auth",
 ];
 
-/// The secret parts of a URL, matched exactly: user-info (also in its Basic-auth
-/// encoding), key-looking path segments, and query values
+/// The secret parts of a URL: user-info (also in its Basic-auth encoding), key-like
+/// labels of the host, key-looking path segments, and query values
 /// that look like keys or sit under a key-like parameter name. Each is also returned
 /// percent-decoded, as a server may echo either form.
 pub(crate) fn url_secrets(url: &reqwest::Url) -> Vec<String> {
@@ -193,6 +217,14 @@ pub(crate) fn url_secrets(url: &reqwest::Url) -> Vec<String> {
         );
         found.push(base64::engine::general_purpose::STANDARD.encode(pair));
     }
+    if let Some(host) = url.host_str() {
+        // Lowercased by URL parsing; at least `ANY_CASE_LEN` long, so matched in any case.
+        found.extend(
+            host.split('.')
+                .filter(|l| key_like_label(l))
+                .map(str::to_owned),
+        );
+    }
     if let Some(segments) = url.path_segments() {
         found.extend(segments.filter(|s| looks_like_secret(s)).map(str::to_owned));
     }
@@ -212,17 +244,6 @@ pub(crate) fn url_secrets(url: &reqwest::Url) -> Vec<String> {
         .collect();
     found.extend(decoded);
     found
-}
-
-/// The secrets of a URL ([`url_secrets`]) and the key-like labels of its host name,
-/// which URL parsing lowercased, so they are matched in any case.
-pub(crate) fn of_url(url: &reqwest::Url) -> Secrets {
-    let labels = url.host_str().into_iter().flat_map(|host| {
-        host.split('.')
-            .filter(|l| key_like_label(l))
-            .map(str::to_owned)
-    });
-    Secrets::new(url_secrets(url)).union(&Secrets::any_case(labels))
 }
 
 /// Whether a label of a host name looks like a key: long, and key-like as a whole.
@@ -304,7 +325,7 @@ mod tests {
         // A host label comes out of URL parsing lowercased; the key may come back as
         // given, or in upper case.
         let url: reqwest::Url = "http://Sk1LiveQmX4tR7zW2pL8v.invalid:1/".parse().unwrap();
-        let secrets = of_url(&url);
+        let secrets = Secrets::new(url_secrets(&url));
         assert_eq!(
             secrets
                 .scrub("a Sk1LiveQmX4tR7zW2pL8v b sk1liveqmx4tr7zw2pl8v c SK1LIVEQMX4TR7ZW2PL8V"),
@@ -316,17 +337,42 @@ mod tests {
     }
 
     #[test]
-    fn other_secrets_match_exactly() {
-        // A path key keeps its case: a base64 or base58 payload that differs from it only
-        // in case is another value, and is left alone.
-        let url: reqwest::Url = "http://h.io/v1/Sk1LiveQmX4tR7zW2pL8v".parse().unwrap();
-        let secrets = of_url(&url).union(&Secrets::new(["AbCdEf123456".to_owned()]));
+    fn short_secrets_match_exactly_long_ones_in_any_case() {
+        let secrets = Secrets::new(["AbCdEf123".to_owned(), "Sk1LiveQmX4tR7zW2pL8v".to_owned()]);
         assert_eq!(
-            secrets.scrub("Sk1LiveQmX4tR7zW2pL8v sk1liveqmx4tr7zw2pl8v AbCdEf123456 abcdef123456"),
-            "*** sk1liveqmx4tr7zw2pl8v *** abcdef123456"
+            secrets.scrub("AbCdEf123 abcdef123 SK1LIVEQMX4TR7ZW2PL8V sk1liveqmx4tr7zw2pl8v"),
+            "*** abcdef123 *** ***"
         );
-        // Without a secret in it, a body is not copied.
+        // Without a secret in it, a text is not copied.
         assert!(matches!(secrets.scrub("clean body"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn any_case_search_finds_occurrences_across_windows_without_overlap() {
+        let needle = b"qmx4tr7zw2pl8vn3";
+        for at in [
+            0,
+            1,
+            65_535 - 8,
+            65_536 - 16,
+            65_536 - 1,
+            65_536,
+            131_072 + 3,
+        ] {
+            let mut hay = vec![b'.'; 200_000];
+            hay[at..at + needle.len()].copy_from_slice(b"QmX4tR7zW2pL8vN3");
+            assert_eq!(find_any_case(&hay, needle), vec![at], "at {at}");
+        }
+        // Overlapping candidates: left to right, none overlapping the one before.
+        let needle = b"aaaaaaaaaaaaaaaa";
+        let hay = vec![b'A'; 65_536 + 40];
+        let found = find_any_case(&hay, needle);
+        assert_eq!(found.len(), hay.len() / needle.len());
+        assert!(
+            found.windows(2).all(|w| w[1] == w[0] + needle.len()),
+            "{found:?}"
+        );
+        assert!(find_any_case(b"short", needle).is_empty());
     }
 
     #[test]
@@ -358,7 +404,10 @@ mod tests {
         let key = "a8f7e6d5c4b3a2918070f6e5d4c3b2a1";
         let url: reqwest::Url = format!("https://{key}.rpc.example.org/").parse().unwrap();
         assert_eq!(show_url(&url), "https://***.rpc.example.org");
-        assert_eq!(of_url(&url).scrub(&key.to_uppercase()), MASK);
+        assert_eq!(
+            Secrets::new(url_secrets(&url)).scrub(&key.to_uppercase()),
+            MASK
+        );
         // An endpoint's Display and Debug go through it.
         let endpoint: crate::client::Endpoint =
             format!("https://{key}.rpc.example.org/").parse().unwrap();

@@ -15,7 +15,7 @@ use reqwest::Url;
 use super::TransportFuture;
 use super::{HttpResponse, RpcRequest, Transport, TransportError, TransportErrorKind};
 use crate::client::endpoint::{ApiKey, Endpoint};
-use crate::client::redact::{of_url, show_url, Secrets};
+use crate::client::redact::{show_url, url_secrets, Secrets};
 use crate::client::BuildError;
 
 /// The default time one attempt may take.
@@ -281,8 +281,11 @@ impl Transport for HttpTransport {
     }
 
     fn secrets(&self) -> Secrets {
-        let key = self.api_key.iter().flat_map(|key| key.secret_values());
-        of_url(self.endpoint.url()).union(&Secrets::new(key))
+        let mut values = url_secrets(self.endpoint.url());
+        if let Some(key) = &self.api_key {
+            values.extend(key.secret_values());
+        }
+        Secrets::new(values)
     }
 }
 
