@@ -23,8 +23,8 @@ const ANY_CASE_LEN: usize = 16;
 
 /// The set of secret strings to mask. Cheap to clone.
 ///
-/// Values of [`ANY_CASE_LEN`] bytes or more match in any ASCII case, shorter ones
-/// exactly. Neither way copies a body that holds no secret.
+/// Values of 16 bytes or more match in any ASCII case (lowercasing 64 KiB of a body at a
+/// time), shorter ones exactly; a body that holds no secret is never copied whole.
 #[derive(Clone, Default)]
 pub struct Secrets(Arc<[Secret]>);
 

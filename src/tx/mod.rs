@@ -65,6 +65,7 @@ pub use transaction::{
 pub use views::{action_from_view_with_code, ViewError};
 
 /// A borsh writer for the other modules that hash borsh bytes (light-client headers).
+#[cfg(feature = "verify")]
 pub(crate) fn borsh_writer() -> borsh::Writer {
     borsh::Writer::default()
 }
