@@ -395,7 +395,7 @@ struct MockOptions<'a> {
     save: Option<&'a Path>,
 }
 
-/// `mock`: serves the mock node until Ctrl-C, after writing the credential files asked
+/// `mock`: serves the mock node until Ctrl-C or SIGTERM, after writing the credential files asked
 /// for and printing its URL; then saves the chain if asked.
 fn serve_mock(options: MockOptions<'_>) -> Result<(), Failure> {
     let mut node = match options.load {
@@ -428,7 +428,7 @@ fn serve_mock(options: MockOptions<'_>) -> Result<(), Failure> {
             )
         })?;
         write_stdout(&format!("{}\n", server.url()))?;
-        let _ = tokio::signal::ctrl_c().await;
+        stopped().await;
         Ok::<(), Failure>(())
     })?;
     if let Some(path) = options.save {
@@ -442,7 +442,24 @@ fn serve_mock(options: MockOptions<'_>) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `record`: a recording proxy to the first endpoint until Ctrl-C, after printing its URL.
+/// Until the process is asked to stop: Ctrl-C (SIGINT), or SIGTERM on Unix (what `kill`,
+/// service managers and CI scripts send), so that `--save` is honoured either way.
+async fn stopped() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut terminate) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = terminate.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+/// `record`: a recording proxy to the first endpoint until Ctrl-C or SIGTERM, after printing its URL.
 fn record(options: &Options, out: &Path, port: u16) -> Result<(), Failure> {
     let upstream = upstream(options)?;
     runtime()?.block_on(async {
@@ -450,7 +467,7 @@ fn record(options: &Options, out: &Path, port: u16) -> Result<(), Failure> {
             Failure::new(EXIT_IO, format!("cannot record to {}: {e}", out.display()))
         })?;
         write_stdout(&format!("{}\n", recorder.url()))?;
-        let _ = tokio::signal::ctrl_c().await;
+        stopped().await;
         Ok(())
     })
 }

@@ -2227,8 +2227,8 @@ fn a_write_flow_against_near_rpc_mock_moves_exactly_the_amount() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `near-rpc mock --save FILE` writes the chain when stopped; `--load FILE` starts from
-/// it, with what was done before.
+/// `near-rpc mock --save FILE` writes the chain when stopped (Ctrl-C or SIGTERM);
+/// `--load FILE` starts from it, with what was done before.
 #[cfg(unix)]
 #[test]
 fn the_mock_saves_its_chain_and_starts_from_it() {
@@ -2250,6 +2250,24 @@ fn the_mock_saves_its_chain_and_starts_from_it() {
     assert_exit(&out, 0);
     let bob = near_rpc(&["--url", &mock.url, "account", "bob.mock"]).json()["amount"].clone();
     assert_eq!(mock.interrupt(), Some(0));
+
+    // Stopped by SIGTERM instead, it saves too (started from the saved chain, it saves
+    // it again after one more transfer).
+    let mock = Serving::start(&["mock", "--port", "0", "--load", state, "--save", state]);
+    let out = near_rpc(&[
+        "--url",
+        &mock.url,
+        "transfer",
+        "--key-file",
+        key_file.to_str().unwrap(),
+        "bob.mock",
+        "1",
+    ]);
+    assert_exit(&out, 0);
+    let bob_after = near_rpc(&["--url", &mock.url, "account", "bob.mock"]).json()["amount"].clone();
+    assert_ne!(bob_after, bob);
+    assert_eq!(mock.terminate(), Some(0));
+    let bob = bob_after;
 
     let mock = Serving::start(&["mock", "--port", "0", "--load", state]);
     let out = near_rpc(&["--url", &mock.url, "account", "bob.mock"]);

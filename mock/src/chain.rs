@@ -599,6 +599,11 @@ impl Chain {
     /// mock's key of the signer ([`secret_key`]`(signer)`), the key's next nonce (after
     /// what waits for the next block) and the head's hash. Submit its
     /// [`to_borsh`](SignedTransaction::to_borsh) bytes.
+    ///
+    /// # Panics
+    ///
+    /// When `signer` or `receiver` is not a valid account id, or the key's nonce is
+    /// already `u64::MAX`: a helper for tests, whose inputs are the test's own.
     pub fn sign(&self, signer: &str, receiver: &str, actions: Vec<Action>) -> SignedTransaction {
         let key = secret_key(signer);
         let public_key = key.public_key();
@@ -606,8 +611,8 @@ impl Chain {
             .account(signer)
             .and_then(|a| a.key(&public_key))
             .map_or(0, |k| k.nonce)
-            + 1
-            + self.pending_with(&public_key, signer) as u64;
+            .checked_add(1 + self.pending_with(&public_key, signer) as u64)
+            .unwrap_or_else(|| panic!("{signer}'s key has no nonce left"));
         let parse = |id: &str| -> AccountId {
             id.parse()
                 .unwrap_or_else(|e| panic!("`{id}` is not an account id: {e}"))

@@ -719,3 +719,69 @@ fn the_readme_counts_the_spec_and_the_markers() {
     );
     assert!(readme.contains(&stated), "README.md should say {stated:?}");
 }
+
+/// The README's table of layers states the defaults the code has.
+#[test]
+fn the_readme_states_the_layers_defaults() {
+    use near_rpc::client::{layers, transport, RetryPolicy};
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let row = |layer: &str| {
+        readme
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{layer}` |")))
+            .unwrap_or_else(|| panic!("README.md's layer table has no row for {layer}"))
+            .to_owned()
+    };
+    let mib = |bytes: usize| {
+        assert_eq!(bytes % (1024 * 1024), 0, "{bytes}");
+        bytes / (1024 * 1024)
+    };
+    let retry = RetryPolicy::default();
+    for (layer, stated) in [
+        (
+            "Deadline",
+            format!(
+                "| {} s (`.deadline(..)`) |",
+                near_rpc::client::DEFAULT_DEADLINE.as_secs()
+            ),
+        ),
+        (
+            "SizeLimit",
+            format!(
+                "| request {} MiB, response {} MiB |",
+                mib(near_rpc::client::DEFAULT_MAX_REQUEST_BYTES),
+                mib(near_rpc::client::DEFAULT_MAX_RESPONSE_BYTES)
+            ),
+        ),
+        (
+            "Retry",
+            format!(
+                "| {} retries (more than {} refused by `build()`), {} ms doubling to {} s, \
+                 `Retry-After` ≤ {} s |",
+                retry.max_retries,
+                layers::MAX_RETRIES,
+                retry.initial_backoff.as_millis(),
+                retry.max_backoff.as_secs(),
+                retry.max_retry_after.as_secs()
+            ),
+        ),
+        (
+            "HttpTransport",
+            format!(
+                "| {} s per attempt, redirects within the origin only |",
+                transport::DEFAULT_TIMEOUT.as_secs()
+            ),
+        ),
+    ] {
+        assert!(
+            row(layer).ends_with(&stated),
+            "README.md's {layer} row should end with {stated:?}: {}",
+            row(layer)
+        );
+    }
+    // Within the origin only: the transport's default policy.
+    assert_eq!(
+        transport::RedirectPolicy::default(),
+        transport::RedirectPolicy::SameOrigin
+    );
+}

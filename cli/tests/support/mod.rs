@@ -180,12 +180,23 @@ impl Serving {
 impl Serving {
     /// Sends it SIGINT (Ctrl-C) and waits for it to exit; its exit code.
     #[cfg(unix)]
-    pub fn interrupt(mut self) -> Option<i32> {
+    pub fn interrupt(self) -> Option<i32> {
+        self.signal("-INT")
+    }
+
+    /// Sends it SIGTERM and waits for it to exit; its exit code.
+    #[cfg(unix)]
+    pub fn terminate(self) -> Option<i32> {
+        self.signal("-TERM")
+    }
+
+    #[cfg(unix)]
+    fn signal(mut self, which: &str) -> Option<i32> {
         let status = Command::new("kill")
-            .args(["-INT", &self.child.id().to_string()])
+            .args([which, &self.child.id().to_string()])
             .status()
             .expect("kill runs");
-        assert!(status.success(), "kill -INT failed");
+        assert!(status.success(), "kill {which} failed");
         self.child.wait().expect("it exits").code()
     }
 }
