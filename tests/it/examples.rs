@@ -785,3 +785,62 @@ fn the_readme_states_the_layers_defaults() {
         transport::RedirectPolicy::SameOrigin
     );
 }
+
+/// The README's performance figures are BENCHMARKS.md's, rounded as the README writes
+/// them: the decode ratios (instructions) and the release build times.
+#[test]
+fn the_readme_performance_figures_are_the_benchmarks() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let benchmarks = std::fs::read_to_string(root().join("BENCHMARKS.md")).expect("BENCHMARKS.md");
+    // A table row's cells by its first cell's opening words, `**` and `×` stripped.
+    let row = |starts: &str| -> Vec<String> {
+        let line = benchmarks
+            .lines()
+            .find(|l| l.starts_with(&format!("| {starts}")))
+            .unwrap_or_else(|| panic!("BENCHMARKS.md has no row starting {starts:?}"));
+        line.split('|')
+            .map(|c| c.trim().trim_matches('*').trim_end_matches('×').to_owned())
+            .collect()
+    };
+    let number = |cell: &str| -> f64 {
+        cell.parse()
+            .unwrap_or_else(|_| panic!("not a number in BENCHMARKS.md: {cell:?}"))
+    };
+    // Decode: the columns "openapi-types / near-rpc" (7th) and "near-rpc / IgnoredAny"
+    // (9th) of the instruction table.
+    let tx = row("tx_status (");
+    let genesis = row("genesis_config (");
+    let protocol = row("protocol_config (");
+    let one = |x: f64| format!("{x:.1}");
+    let floor = [&tx, &genesis, &protocol]
+        .iter()
+        .map(|r| number(&r[9]))
+        .fold(0.0, f64::max);
+    let stated = format!(
+        "transaction status in {}× fewer instructions than near-openapi-types, a genesis config\n\
+         in {}× and a protocol config in {}× fewer, within {}× of the instructions",
+        one(number(&tx[7])),
+        one(number(&genesis[7])),
+        one(number(&protocol[7])),
+        // "Within": rounded up.
+        one((floor * 10.0).ceil() / 10.0),
+    );
+    assert!(readme.contains(&stated), "README.md should say {stated:?}");
+    // Build times: the release column (3rd) of the compile-time table.
+    let ours = row("decoding crate rebuilt alone: near-rpc");
+    let openapi = row("… near-openapi-types");
+    let openrpc = row("… near-openrpc-client");
+    let library = row("library + decoding crate rebuilt");
+    let ratio = row("**near-rpc / near-openapi-types** (target ≤ 0.75)");
+    let stated = format!(
+        "({} s to rebuild a\ncrate decoding the three main methods in release, against {} s on \
+         near-openrpc-client\nand {} s on near-openapi-types), near-rpc itself builds in {} s in \
+         release (the\nlibrary and that crate together: {}× near-openapi-types)",
+        ours[3],
+        one(number(&openrpc[3])),
+        one(number(&openapi[3])),
+        one(number(&library[3])),
+        ratio[3],
+    );
+    assert!(readme.contains(&stated), "README.md should say {stated:?}");
+}
