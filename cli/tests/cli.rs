@@ -2237,34 +2237,29 @@ fn the_mock_saves_its_chain_and_starts_from_it() {
     let state = dir.join("chain.json");
     let state = state.to_str().unwrap();
     let (key_file, _) = key_file("alice.mock", "alice.mock");
+    // Sends `near` NEAR from alice to bob; bob's balance after.
+    let transfer = |mock: &Serving, near: &str| {
+        let key_file = key_file.to_str().unwrap();
+        let out = near_rpc(&[
+            "--url",
+            &mock.url,
+            "transfer",
+            "--key-file",
+            key_file,
+            "bob.mock",
+            near,
+        ]);
+        assert_exit(&out, 0);
+        near_rpc(&["--url", &mock.url, "account", "bob.mock"]).json()["amount"].clone()
+    };
     let mock = Serving::start(&["mock", "--port", "0", "--save", state]);
-    let out = near_rpc(&[
-        "--url",
-        &mock.url,
-        "transfer",
-        "--key-file",
-        key_file.to_str().unwrap(),
-        "bob.mock",
-        "2",
-    ]);
-    assert_exit(&out, 0);
-    let bob = near_rpc(&["--url", &mock.url, "account", "bob.mock"]).json()["amount"].clone();
+    let bob = transfer(&mock, "2");
     assert_eq!(mock.interrupt(), Some(0));
 
     // Stopped by SIGTERM instead, it saves too (started from the saved chain, it saves
     // it again after one more transfer).
     let mock = Serving::start(&["mock", "--port", "0", "--load", state, "--save", state]);
-    let out = near_rpc(&[
-        "--url",
-        &mock.url,
-        "transfer",
-        "--key-file",
-        key_file.to_str().unwrap(),
-        "bob.mock",
-        "1",
-    ]);
-    assert_exit(&out, 0);
-    let bob_after = near_rpc(&["--url", &mock.url, "account", "bob.mock"]).json()["amount"].clone();
+    let bob_after = transfer(&mock, "1");
     assert_ne!(bob_after, bob);
     assert_eq!(mock.terminate(), Some(0));
     let bob = bob_after;
