@@ -427,8 +427,9 @@ fn serve_mock(options: MockOptions<'_>) -> Result<(), Failure> {
                 format!("cannot listen on 127.0.0.1:{port}: {e}"),
             )
         })?;
+        let signals = StopSignals::listen();
         write_stdout(&format!("{}\n", server.url()))?;
-        stopped().await;
+        signals.stopped().await;
         Ok::<(), Failure>(())
     })?;
     if let Some(path) = options.save {
@@ -442,21 +443,42 @@ fn serve_mock(options: MockOptions<'_>) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Until the process is asked to stop: Ctrl-C (SIGINT), or SIGTERM on Unix (what `kill`,
-/// service managers and CI scripts send), so that `--save` is honoured either way.
-async fn stopped() {
+/// The signals that stop `mock` and `record`: Ctrl-C (SIGINT), and SIGTERM on Unix (what
+/// `kill`, service managers and CI scripts send), so that `--save` is honoured either
+/// way. Listened for from [`StopSignals::listen`], which runs before the URL is printed:
+/// a script that stops the process as soon as it reads the URL is heard too.
+struct StopSignals {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        if let Ok(mut terminate) = signal(SignalKind::terminate()) {
+    streams: Option<(tokio::signal::unix::Signal, tokio::signal::unix::Signal)>,
+}
+
+impl StopSignals {
+    /// Starts listening (inside the runtime).
+    fn listen() -> Self {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            let streams = signal(SignalKind::interrupt())
+                .ok()
+                .zip(signal(SignalKind::terminate()).ok());
+            Self { streams }
+        }
+        #[cfg(not(unix))]
+        Self {}
+    }
+
+    /// Until one of them arrives.
+    async fn stopped(self) {
+        #[cfg(unix)]
+        if let Some((mut interrupt, mut terminate)) = self.streams {
             tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
+                _ = interrupt.recv() => {}
                 _ = terminate.recv() => {}
             }
             return;
         }
+        let _ = tokio::signal::ctrl_c().await;
     }
-    let _ = tokio::signal::ctrl_c().await;
 }
 
 /// `record`: a recording proxy to the first endpoint until Ctrl-C or SIGTERM, after printing its URL.
@@ -466,8 +488,9 @@ fn record(options: &Options, out: &Path, port: u16) -> Result<(), Failure> {
         let recorder = Recorder::start(upstream, out, port).await.map_err(|e| {
             Failure::new(EXIT_IO, format!("cannot record to {}: {e}", out.display()))
         })?;
+        let signals = StopSignals::listen();
         write_stdout(&format!("{}\n", recorder.url()))?;
-        stopped().await;
+        signals.stopped().await;
         Ok(())
     })
 }

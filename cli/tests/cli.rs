@@ -2263,6 +2263,14 @@ fn the_mock_saves_its_chain_and_starts_from_it() {
     assert_ne!(bob_after, bob);
     assert_eq!(mock.terminate(), Some(0));
     let bob = bob_after;
+    // Stopped as soon as its URL is read, it has heard the signal already: it saves.
+    for stop in [Serving::interrupt, Serving::terminate] {
+        let quick = dir.join("quick.json");
+        let _ = std::fs::remove_file(&quick);
+        let mock = Serving::start(&["mock", "--port", "0", "--save", quick.to_str().unwrap()]);
+        assert_eq!(stop(mock), Some(0));
+        assert!(quick.exists(), "saved at once");
+    }
 
     let mock = Serving::start(&["mock", "--port", "0", "--load", state]);
     let out = near_rpc(&["--url", &mock.url, "account", "bob.mock"]);

@@ -100,24 +100,26 @@ impl Secrets {
         for secret in self.0.iter() {
             let source = current.as_deref().unwrap_or(bytes);
             let needle = secret.text.as_bytes();
-            let found = if secret.any_case {
-                find_any_case(source, needle)
-            } else {
-                // memchr's SIMD search keeps this cheap on bodies without the secret.
-                memchr::memmem::find_iter(source, needle).collect()
-            };
-            if found.is_empty() {
-                continue;
-            }
-            let mut out = Vec::with_capacity(source.len());
+            // The output is built as occurrences are found (none kept aside), and only
+            // once there is one.
+            let mut out: Option<Vec<u8>> = None;
             let mut at = 0;
-            for start in found {
+            let mut mask = |start: usize| {
+                let out = out.get_or_insert_with(|| Vec::with_capacity(source.len()));
                 out.extend_from_slice(&source[at..start]);
                 out.extend_from_slice(MASK.as_bytes());
                 at = start + needle.len();
+            };
+            if secret.any_case {
+                for_each_any_case(source, needle, &mut mask);
+            } else {
+                // memchr's SIMD search keeps this cheap on bodies without the secret.
+                memchr::memmem::find_iter(source, needle).for_each(&mut mask);
             }
-            out.extend_from_slice(&source[at..]);
-            current = Some(out);
+            if let Some(mut out) = out {
+                out.extend_from_slice(&source[at..]);
+                current = Some(out);
+            }
         }
         current
     }
@@ -135,15 +137,18 @@ impl Secrets {
     }
 }
 
-/// The starts of the non-overlapping occurrences of `needle` (lowercase) in `hay`, in
-/// any ASCII case, left to right. `hay` is lowercased a window at a time (windows
-/// overlap by the needle's length, so no occurrence is split), never copied whole: a
-/// 32 MiB body costs one 64 KiB buffer, and time linear in its length.
-fn find_any_case(hay: &[u8], needle: &[u8]) -> Vec<usize> {
+/// Calls `found` with the start of each non-overlapping occurrence of `needle`
+/// (lowercase, not empty) in `hay`, in any ASCII case, left to right. `hay` is lowercased
+/// a window at a time (windows overlap by the needle's length, so no occurrence is
+/// split), never copied whole: a 32 MiB body costs one buffer of 64 KiB and the needle,
+/// and time linear in its length.
+fn for_each_any_case(hay: &[u8], needle: &[u8], found: &mut impl FnMut(usize)) {
     const WINDOW: usize = 64 * 1024;
+    if needle.is_empty() {
+        return;
+    }
     let finder = memchr::memmem::Finder::new(needle);
-    let mut found = Vec::new();
-    let mut window = Vec::with_capacity(WINDOW + needle.len());
+    let mut window = Vec::with_capacity(hay.len().min(WINDOW + needle.len()));
     // Where the next occurrence may start (after the last one, which it may not overlap).
     let mut next = 0;
     let mut start = 0;
@@ -153,7 +158,7 @@ fn find_any_case(hay: &[u8], needle: &[u8]) -> Vec<usize> {
         window.extend(hay[start..end].iter().map(u8::to_ascii_lowercase));
         while let Some(at) = finder.find(&window[next.max(start) - start..]) {
             let at = next.max(start) + at;
-            found.push(at);
+            found(at);
             next = at + needle.len();
         }
         if end == hay.len() {
@@ -161,7 +166,6 @@ fn find_any_case(hay: &[u8], needle: &[u8]) -> Vec<usize> {
         }
         start += WINDOW;
     }
-    found
 }
 
 /// Whether `text` looks like a credential rather than a word: long, or mixing letters
@@ -248,7 +252,8 @@ pub(crate) fn url_secrets(url: &reqwest::Url) -> Vec<String> {
 
 /// Whether a label of a host name looks like a key: long, and key-like as a whole.
 fn key_like_label(label: &str) -> bool {
-    label.len() >= 16 && looks_like_secret(label)
+    // At least `ANY_CASE_LEN`: URL parsing lowercased it, so it must match in any case.
+    label.len() >= ANY_CASE_LEN && looks_like_secret(label)
 }
 
 /// `%XX` sequences decoded, when there are any and the result is UTF-8.
@@ -347,6 +352,12 @@ mod tests {
         assert!(matches!(secrets.scrub("clean body"), Cow::Borrowed(_)));
     }
 
+    fn find_any_case(hay: &[u8], needle: &[u8]) -> Vec<usize> {
+        let mut found = Vec::new();
+        for_each_any_case(hay, needle, &mut |at| found.push(at));
+        found
+    }
+
     #[test]
     fn any_case_search_finds_occurrences_across_windows_without_overlap() {
         let needle = b"qmx4tr7zw2pl8vn3";
@@ -373,6 +384,12 @@ mod tests {
             "{found:?}"
         );
         assert!(find_any_case(b"short", needle).is_empty());
+        assert!(find_any_case(b"anything", b"").is_empty());
+        // A needle longer than a window.
+        let long = vec![b'k'; 70_000];
+        let mut hay = vec![b'.'; 3];
+        hay.extend(std::iter::repeat_n(b'K', 70_000));
+        assert_eq!(find_any_case(&hay, &long), vec![3]);
     }
 
     #[test]

@@ -787,12 +787,15 @@ fn the_readme_states_the_layers_defaults() {
 }
 
 /// The README's performance figures are BENCHMARKS.md's, rounded as the README writes
-/// them: the decode ratios (instructions) and the release build times.
+/// them: the decode ratios (instructions) and the release build times. Compared with
+/// runs of whitespace as one space, so rewrapping the README's paragraph changes nothing.
 #[test]
 fn the_readme_performance_figures_are_the_benchmarks() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let readme = words(&std::fs::read_to_string(root().join("README.md")).expect("README.md"));
     let benchmarks = std::fs::read_to_string(root().join("BENCHMARKS.md")).expect("BENCHMARKS.md");
-    // A table row's cells by its first cell's opening words, `**` and `×` stripped.
+    // The first table row whose first cell starts with `starts`: its cells, `**` and
+    // `×` stripped.
     let row = |starts: &str| -> Vec<String> {
         let line = benchmarks
             .lines()
@@ -802,44 +805,51 @@ fn the_readme_performance_figures_are_the_benchmarks() {
             .map(|c| c.trim().trim_matches('*').trim_end_matches('×').to_owned())
             .collect()
     };
-    let number = |cell: &str| -> f64 {
-        cell.parse()
-            .unwrap_or_else(|_| panic!("not a number in BENCHMARKS.md: {cell:?}"))
+    // A two-decimal figure in hundredths, exactly as written (no binary rounding).
+    let hundredths = |cell: &str| -> u64 {
+        let (whole, fraction) = cell
+            .split_once('.')
+            .unwrap_or_else(|| panic!("not a two-decimal figure in BENCHMARKS.md: {cell:?}"));
+        assert_eq!(fraction.len(), 2, "{cell:?}");
+        whole.parse::<u64>().expect("digits") * 100 + fraction.parse::<u64>().expect("digits")
     };
+    let tenths = |tenths: u64| format!("{}.{}", tenths / 10, tenths % 10);
+    // Half up, as a person rounds; "within" rounds up.
+    let nearest = |cell: &str| tenths((hundredths(cell) + 5) / 10);
+    let up = |cell: &str| tenths(hundredths(cell).div_ceil(10));
     // Decode: the columns "openapi-types / near-rpc" (7th) and "near-rpc / IgnoredAny"
     // (9th) of the instruction table.
     let tx = row("tx_status (");
     let genesis = row("genesis_config (");
     let protocol = row("protocol_config (");
-    let one = |x: f64| format!("{x:.1}");
     let floor = [&tx, &genesis, &protocol]
-        .iter()
-        .map(|r| number(&r[9]))
-        .fold(0.0, f64::max);
+        .into_iter()
+        .max_by_key(|r| hundredths(&r[9]))
+        .expect("three rows");
     let stated = format!(
-        "transaction status in {}× fewer instructions than near-openapi-types, a genesis config\n\
+        "transaction status in {}× fewer instructions than near-openapi-types, a genesis config \
          in {}× and a protocol config in {}× fewer, within {}× of the instructions",
-        one(number(&tx[7])),
-        one(number(&genesis[7])),
-        one(number(&protocol[7])),
-        // "Within": rounded up.
-        one((floor * 10.0).ceil() / 10.0),
+        nearest(&tx[7]),
+        nearest(&genesis[7]),
+        nearest(&protocol[7]),
+        up(&floor[9]),
     );
     assert!(readme.contains(&stated), "README.md should say {stated:?}");
-    // Build times: the release column (3rd) of the compile-time table.
+    // Build times: the release column (3rd) of the compile-time table, whose rows of the
+    // decoding crate come first.
     let ours = row("decoding crate rebuilt alone: near-rpc");
     let openapi = row("… near-openapi-types");
     let openrpc = row("… near-openrpc-client");
     let library = row("library + decoding crate rebuilt");
     let ratio = row("**near-rpc / near-openapi-types** (target ≤ 0.75)");
     let stated = format!(
-        "({} s to rebuild a\ncrate decoding the three main methods in release, against {} s on \
-         near-openrpc-client\nand {} s on near-openapi-types), near-rpc itself builds in {} s in \
-         release (the\nlibrary and that crate together: {}× near-openapi-types)",
+        "({} s to rebuild a crate decoding the three main methods in release, against {} s on \
+         near-openrpc-client and {} s on near-openapi-types), near-rpc itself builds in {} s \
+         in release (the library and that crate together: {}× near-openapi-types)",
         ours[3],
-        one(number(&openrpc[3])),
-        one(number(&openapi[3])),
-        one(number(&library[3])),
+        nearest(&openrpc[3]),
+        nearest(&openapi[3]),
+        nearest(&library[3]),
         ratio[3],
     );
     assert!(readme.contains(&stated), "README.md should say {stated:?}");
