@@ -22,7 +22,7 @@ for pin in "${pins[@]}"; do
     cargo test -q -p near-rpc --features "$feature,blocking" --lib --test it -- \
         --skip all_versions --skip build_script_path --skip codegen_bump
     # What users build on it: the examples, the CLI and the mock, tested.
-    cargo build -q -p near-rpc --examples --features "$feature,blocking"
+    cargo check -q -p near-rpc --examples --features "$feature,blocking"
     cargo test -q -p near-rpc-cli -p near-rpc-mock --features "near-rpc/$feature"
 done
 echo "== all ${#pins[@]} versions green in ${SECONDS}s"
