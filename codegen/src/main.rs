@@ -61,12 +61,8 @@ fn run(args: Vec<String>) -> Result<ExitCode, String> {
         Some("crosscheck") => crosscheck(args),
         Some("shipped") => match args.next() {
             None => {
-                let pins = near_rpc_codegen::load::shipped();
-                if pins.is_empty() {
-                    return Err("spec/SOURCE.toml ships no version".into());
-                }
-                for pin in pins {
-                    println!("{} {}", pin.version, pin.module());
+                for line in shipped_lines()? {
+                    println!("{line}");
                 }
                 Ok(ExitCode::SUCCESS)
             }
@@ -290,4 +286,39 @@ fn generate_one(
         }
     );
     Ok(true)
+}
+
+/// `shipped`'s lines: each shipped version and its cargo feature.
+fn shipped_lines() -> Result<Vec<String>, String> {
+    let pins = near_rpc_codegen::load::shipped();
+    if pins.is_empty() {
+        return Err("spec/SOURCE.toml ships no version".into());
+    }
+    Ok(pins
+        .iter()
+        .map(|pin| format!("{} {}", pin.version, pin.module()))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every shipped version once, with the feature name build.rs and Cargo.toml use.
+    #[test]
+    fn shipped_lists_each_version_with_its_feature() {
+        let lines = super::shipped_lines().expect("versions");
+        let cargo = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.toml"))
+            .expect("the workspace's Cargo.toml");
+        for line in &lines {
+            let (version, feature) = line.split_once(' ').expect("two words");
+            assert!(
+                cargo.contains(&format!("\n{feature} = ")),
+                "{version}: no feature {feature} in Cargo.toml"
+            );
+        }
+        assert!(lines.iter().any(|l| l == "1.2.6 v1_2_6"), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l == "nearcore-0.38.0 nearcore_0_38_0"),
+            "{lines:?}"
+        );
+    }
 }
