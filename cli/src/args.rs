@@ -357,9 +357,14 @@ pub enum Command {
         /// Start from the chain saved in FILE (by --save) instead of the default one.
         #[arg(long, value_name = "FILE")]
         load: Option<PathBuf>,
-        /// Save the chain to FILE when stopped by Ctrl-C (SIGINT).
+        /// Save the chain to FILE when stopped (Ctrl-C, SIGTERM).
         #[arg(long, value_name = "FILE")]
         save: Option<PathBuf>,
+        /// How long a request that waits for a transaction waits before the next block
+        /// is produced, in milliseconds (0: at once; the window in which other requests
+        /// join the same block).
+        #[arg(long, value_name = "MS", default_value_t = 5, allow_negative_numbers = true, value_parser = block_time)]
+        block_time: u64,
     },
     /// Run a recording proxy to the node of --url/--network, for `mock --replay`.
     ///
@@ -859,6 +864,11 @@ fn height(text: &str) -> Result<u64, String> {
 /// A shard id: a whole number, 0 to 2^64 - 1.
 fn shard(text: &str) -> Result<u64, String> {
     whole(text, "a shard id", u64::MAX)
+}
+
+/// The mock's block time in milliseconds, 0 to an hour.
+fn block_time(text: &str) -> Result<u64, String> {
+    whole(text, "a block time in milliseconds", 3_600_000)
 }
 
 /// A TCP port, 0 (any free one) to 65535.

@@ -58,12 +58,14 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             credentials_dir,
             load,
             save,
+            block_time,
         } => serve_mock(MockOptions {
             port,
             replay: replay.as_deref(),
             credentials: credentials_dir.as_deref(),
             load: load.as_deref(),
             save: save.as_deref(),
+            block_time: std::time::Duration::from_millis(block_time),
         }),
         Command::Verify(args::VerifyCommand::Proof {
             file,
@@ -393,6 +395,7 @@ struct MockOptions<'a> {
     credentials: Option<&'a Path>,
     load: Option<&'a Path>,
     save: Option<&'a Path>,
+    block_time: std::time::Duration,
 }
 
 /// `mock`: serves the mock node until Ctrl-C or SIGTERM, after writing the credential files asked
@@ -405,6 +408,7 @@ fn serve_mock(options: MockOptions<'_>) -> Result<(), Failure> {
     };
     // A node that runs until stopped keeps its last requests, not all of them.
     node.keep_requests(MOCK_REQUESTS_KEPT);
+    node.set_block_time(options.block_time);
     if let Some(path) = options.replay {
         let cassette = Cassette::load(path).map_err(|e| {
             Failure::usage(format!("cannot read the cassette {}: {e}", path.display()))

@@ -2156,7 +2156,15 @@ fn decode_reports_text_that_is_not_json_as_such() {
 fn a_write_flow_against_near_rpc_mock_moves_exactly_the_amount() {
     let dir = std::env::temp_dir().join(format!("near-rpc-cli-mock-keys-{}", std::process::id()));
     let dir_text = dir.to_str().unwrap().to_owned();
-    let mock = Serving::start(&["mock", "--port", "0", "--credentials-dir", &dir_text]);
+    let mock = Serving::start(&[
+        "mock",
+        "--port",
+        "0",
+        "--block-time",
+        "0",
+        "--credentials-dir",
+        &dir_text,
+    ]);
     let key_file = dir.join("mock").join("alice.mock.json");
     let key_file = key_file.to_str().unwrap();
     let amount = |account: &str| -> u128 {
@@ -2252,13 +2260,23 @@ fn the_mock_saves_its_chain_and_starts_from_it() {
         assert_exit(&out, 0);
         near_rpc(&["--url", &mock.url, "account", "bob.mock"]).json()["amount"].clone()
     };
-    let mock = Serving::start(&["mock", "--port", "0", "--save", state]);
+    let mock = Serving::start(&["mock", "--port", "0", "--block-time", "0", "--save", state]);
     let bob = transfer(&mock, "2");
     assert_eq!(mock.interrupt(), Some(0));
 
     // Stopped by SIGTERM instead, it saves too (started from the saved chain, it saves
     // it again after one more transfer).
-    let mock = Serving::start(&["mock", "--port", "0", "--load", state, "--save", state]);
+    let mock = Serving::start(&[
+        "mock",
+        "--port",
+        "0",
+        "--block-time",
+        "0",
+        "--load",
+        state,
+        "--save",
+        state,
+    ]);
     let bob_after = transfer(&mock, "1");
     assert_ne!(bob_after, bob);
     assert_eq!(mock.terminate(), Some(0));
