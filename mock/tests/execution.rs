@@ -289,28 +289,36 @@ fn submissions_are_refused_as_nearcore_refuses_them() {
     assert!(chain.transactions.len() == 2);
 }
 
+/// A transaction signed with alice.mock's function-call key, at its next nonce and the
+/// head's hash.
+fn signed_by_alices_function_call_key(
+    chain: &Chain,
+    receiver: &str,
+    actions: Vec<Action>,
+) -> near_rpc::tx::SignedTransaction {
+    let key = chain::secret_key("alice.mock function call");
+    let nonce = chain
+        .account("alice.mock")
+        .unwrap()
+        .key(&key.public_key())
+        .unwrap()
+        .nonce
+        + 1;
+    near_rpc::tx::Transaction::new(
+        "alice.mock".parse().unwrap(),
+        key.public_key(),
+        nonce,
+        receiver.parse().unwrap(),
+        chain.block_hash(chain.head()),
+        actions,
+    )
+    .sign(&key)
+}
+
 #[test]
 fn a_function_call_key_signs_only_what_it_may() {
     let mut chain = Chain::new();
-    let key = chain::secret_key("alice.mock function call");
-    let sign = |chain: &Chain, receiver: &str, actions: Vec<Action>| {
-        let nonce = chain
-            .account("alice.mock")
-            .unwrap()
-            .key(&key.public_key())
-            .unwrap()
-            .nonce
-            + 1;
-        near_rpc::tx::Transaction::new(
-            "alice.mock".parse().unwrap(),
-            key.public_key(),
-            nonce,
-            receiver.parse().unwrap(),
-            chain.block_hash(chain.head()),
-            actions,
-        )
-        .sign(&key)
-    };
+    let sign = signed_by_alices_function_call_key;
     let call = |method: &str, deposit: u128| {
         Action::function_call(
             method,
@@ -466,24 +474,10 @@ fn storage_staking_counts_locked_stake_and_reports_what_is_missing() {
 fn a_refusal_names_the_first_check_that_fails_in_nearcores_order() {
     let mut chain = Chain::new();
     let key = chain::secret_key("alice.mock function call");
+    // A transfer, which a function-call key may never sign.
     let sign = |chain: &Chain, amount: u128| {
-        let nonce = chain
-            .account("alice.mock")
-            .unwrap()
-            .key(&key.public_key())
-            .unwrap()
-            .nonce
-            + 1;
-        near_rpc::tx::Transaction::new(
-            "alice.mock".parse().unwrap(),
-            key.public_key(),
-            nonce,
-            "bob.mock".parse().unwrap(),
-            chain.block_hash(chain.head()),
-            // A transfer, which a function-call key may never sign.
-            vec![Action::transfer(NearToken::from_yoctonear(amount))],
-        )
-        .sign(&key)
+        let transfer = Action::transfer(NearToken::from_yoctonear(amount));
+        signed_by_alices_function_call_key(chain, "bob.mock", vec![transfer])
     };
     // Code that makes alice's storage cost more than she holds: every transaction of
     // hers lacks balance for state.

@@ -8,9 +8,8 @@
 //! A header of nearcore 0.38's second version (spice blocks: `BlockHeaderInnerLiteV2`,
 //! with a `chunk_execution_root`) hashes that root too, in a layout these bindings do not
 //! reproduce: such a header is refused by name ([`V2_HEADER`]) rather than given a wrong
-//! hash. Only the
-//! `nearcore_0_38_0` bindings decode the field; older ones drop it, so the JSON entry
-//! points of [`super`] look for it before decoding.
+//! hash. Only the `nearcore_0_38_0` bindings decode the field; older ones drop it, so
+//! the JSON entry points of [`super`] look for it before decoding.
 
 use super::merkle::combine;
 use crate::tx::borsh_writer;

@@ -136,6 +136,14 @@ impl Node {
             .collect()
     }
 
+    /// The nonces of the transactions sent, in order.
+    fn sent_nonces(&self) -> Vec<u64> {
+        self.sent()
+            .iter()
+            .map(|s| s.transaction().nonce())
+            .collect()
+    }
+
     fn answer(&self, request: &RpcRequest) -> Result<HttpResponse, TransportError> {
         let body: Value = serde_json::from_slice(&request.body).unwrap();
         let params = body["params"].clone();
@@ -338,11 +346,7 @@ async fn concurrent_sends_get_consecutive_nonces_without_a_read_each() {
     for outcome in futures_join_all(sends).await {
         outcome.unwrap();
     }
-    let nonces: BTreeSet<u64> = node
-        .sent()
-        .iter()
-        .map(|s| s.transaction().nonce())
-        .collect();
+    let nonces: BTreeSet<u64> = node.sent_nonces().into_iter().collect();
     assert_eq!(nonces, (8..28).collect());
     // One read for all twenty: the first send reads the key holding the signer's
     // reading lock, the others wait for it and then count on from what it read.
@@ -574,11 +578,7 @@ async fn invalid_nonce_resigns_with_the_nodes_nonce_once_the_node_does_not_know_
             .transfer(&signer(), "bob.near", NearToken::from_near(1))
             .await
             .unwrap();
-        let nonces: Vec<u64> = node
-            .sent()
-            .iter()
-            .map(|s| s.transaction().nonce())
-            .collect();
+        let nonces = node.sent_nonces();
         assert_eq!(nonces, [6, 10], "in info: {in_info}");
         // The refused transaction was looked up first, without waiting.
         let (_, params) = node
@@ -650,11 +650,7 @@ async fn invalid_nonce_resigning_is_bounded() {
         sends,
         "each signed anew, a new nonce each"
     );
-    let nonces: Vec<u64> = node
-        .sent()
-        .iter()
-        .map(|s| s.transaction().nonce())
-        .collect();
+    let nonces = node.sent_nonces();
     assert_eq!(nonces, [6, 11, 21, 31]);
 }
 
@@ -687,11 +683,7 @@ async fn nonce_too_large_makes_the_signer_read_the_key_again() {
         .await
         .unwrap();
     assert_eq!(node.count("query"), 2);
-    let nonces: Vec<u64> = node
-        .sent()
-        .iter()
-        .map(|s| s.transaction().nonce())
-        .collect();
+    let nonces = node.sent_nonces();
     assert_eq!(nonces, [6, 6]);
 }
 
@@ -722,11 +714,7 @@ async fn a_nonce_at_the_end_of_the_range_from_a_node_does_not_wedge_the_signer()
             .transfer(&signer, "bob.near", NearToken::from_near(1))
             .await
             .unwrap_or_else(|e| panic!("ak_nonce {hostile}, later: {e}"));
-        let nonces: Vec<u64> = node
-            .sent()
-            .iter()
-            .map(|s| s.transaction().nonce())
-            .collect();
+        let nonces = node.sent_nonces();
         assert_eq!(nonces, [42, 42, 43, 44], "ak_nonce {hostile}");
         // The first read, and the one after the count was forgotten.
         assert_eq!(node.count("query"), 2, "ak_nonce {hostile}");
@@ -776,11 +764,7 @@ async fn a_key_at_the_last_nonce_is_named_and_a_sane_answer_later_still_signs() 
         .transfer(&signer.clone(), "bob.near", NearToken::from_near(1))
         .await
         .unwrap();
-    let nonces: Vec<u64> = node
-        .sent()
-        .iter()
-        .map(|s| s.transaction().nonce())
-        .collect();
+    let nonces = node.sent_nonces();
     assert_eq!(nonces, [u64::MAX, 42, 43]);
     assert_eq!(node.count("query"), 3);
 }
