@@ -31,6 +31,14 @@ impl TransactionOutcome {
         }
     }
 
+    /// The transaction, as the node read it (its `hash` names it).
+    pub fn transaction(&self) -> &crate::generated::types::SignedTransactionView {
+        match self {
+            Self::WithReceipts(o) => &o.transaction,
+            Self::WithoutReceipts(o) => &o.transaction,
+        }
+    }
+
     /// The outcome of the transaction itself.
     pub fn transaction_outcome(&self) -> &ExecutionOutcomeWithIdView {
         match self {

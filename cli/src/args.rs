@@ -561,10 +561,13 @@ pub enum Command {
     /// The nonce and a recent block hash are read from the node. ACTIONS_JSON is as for
     /// `sign`. A key file whose key is not an access key of its account exits 2. A
     /// transaction that fails on chain exits 3: the outcome on stdout, the failure on
-    /// stderr. When its outcome is unknown (it may have been sent and may still execute),
-    /// `{"unresolved": HASH, "signed_tx_base64": ...}` is printed on stdout and the exit
-    /// status is 5: look it up with `tx-status` or re-send those bytes with `send-tx`
-    /// before sending anything again.
+    /// stderr. Success is only the outcome of the transaction's own hash at LEVEL or a
+    /// stricter one. When its outcome is unknown (it may have been sent and may still
+    /// execute), `{"unresolved": HASH, "signed_tx_base64": ...}` is printed on stdout and
+    /// the exit status is 5: look it up with `tx-status` or re-send those bytes with
+    /// `send-tx` before sending anything again. Ctrl-C or SIGTERM once it was signed does
+    /// the same. A transaction the node refused (and does not know) prints
+    /// `{"rejected": HASH, "signed_tx_base64": ...}`, then the node's error, and exits 3.
     Send {
         /// A near-cli credential file; its account signs.
         #[arg(long, value_name = "FILE")]
@@ -583,10 +586,14 @@ pub enum Command {
     ///
     /// The nonce and a recent block hash are read from the node. A key file whose key is
     /// not an access key of its account exits 2. A transfer that fails on chain exits 3:
-    /// the outcome on stdout, the failure on stderr. When its outcome is unknown (it may
-    /// have been sent and may still execute), `{"unresolved": HASH, "signed_tx_base64":
-    /// ...}` is printed on stdout and the exit status is 5: look it up with `tx-status`
-    /// or re-send those bytes with `send-tx` before sending anything again.
+    /// the outcome on stdout, the failure on stderr. Success is only the outcome of the
+    /// transaction's own hash at LEVEL or a stricter one. When its outcome is unknown (it
+    /// may have been sent and may still execute), `{"unresolved": HASH,
+    /// "signed_tx_base64": ...}` is printed on stdout and the exit status is 5: look it up
+    /// with `tx-status` or re-send those bytes with `send-tx` before sending anything
+    /// again. Ctrl-C or SIGTERM once it was signed does the same. A transfer the node
+    /// refused (and does not know) prints `{"rejected": HASH, "signed_tx_base64": ...}`,
+    /// then the node's error, and exits 3.
     Transfer {
         /// A near-cli credential file; its account sends.
         #[arg(long, value_name = "FILE")]

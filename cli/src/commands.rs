@@ -98,7 +98,7 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             redaction.add_key(&credentials);
             let (runtime, client) = connect(&options)?;
             let client = waiting(client, wait_until);
-            runtime.block_on(write::send(&client, credentials, receiver, actions))
+            runtime.block_on(send(&client, credentials, receiver, actions))
         }),
         Command::Transfer {
             key_file,
@@ -113,7 +113,7 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             let (runtime, client) = connect(&options)?;
             let client = waiting(client, wait_until);
             let actions = vec![near_rpc::tx::Action::transfer(amount)];
-            runtime.block_on(write::send(&client, credentials, receiver, actions))
+            runtime.block_on(send(&client, credentials, receiver, actions))
         }),
         Command::Record { out, port } => record(&options, &out, port),
         Command::Completions { shell } => {
@@ -447,7 +447,19 @@ fn serve_mock(options: MockOptions<'_>) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The signals that stop `mock` and `record`: Ctrl-C (SIGINT), and SIGTERM on Unix (what
+/// `send` and `transfer`, until done or stopped by Ctrl-C or SIGTERM (which print the
+/// transaction in flight, as an unresolved outcome does).
+async fn send(
+    client: &Client,
+    credentials: near_rpc::tx::Credentials,
+    receiver: near_rpc::AccountId,
+    actions: Vec<near_rpc::tx::Action>,
+) -> Result<(), Failure> {
+    let signals = StopSignals::listen();
+    write::send(client, credentials, receiver, actions, signals.stopped()).await
+}
+
+/// The signals that stop `mock`, `record`, `send` and `transfer`: Ctrl-C (SIGINT), and SIGTERM on Unix (what
 /// `kill`, service managers and CI scripts send), so that `--save` is honoured either
 /// way. Listened for from [`StopSignals::listen`], which runs before the URL is printed:
 /// a script that stops the process as soon as it reads the URL is heard too.

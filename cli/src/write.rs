@@ -4,15 +4,17 @@
 
 use std::path::Path;
 
-use near_rpc::client::{looks_like_secret, Client, Secrets, SendError, Signer};
-use near_rpc::tx::{Action, Credentials, SecretKey, Transaction};
+use std::sync::{Arc, Mutex};
+
+use near_rpc::client::{looks_like_secret, Client, Secrets, SendError, SendErrorKind, Signer};
+use near_rpc::tx::{Action, Credentials, SecretKey, SignedTransaction, Transaction};
 use near_rpc::types::{ActionView, RpcQueryError};
 use near_rpc::{AccountId, CryptoHash, NearToken, PublicKey, RpcTransactionResponse};
 use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::output::{failure, one_line, print_json, write_stdout, Failure};
-use crate::output::{EXIT_DECODE, EXIT_RPC, EXIT_TRANSPORT};
+use crate::output::{EXIT_DECODE, EXIT_IO, EXIT_RPC, EXIT_TRANSPORT};
 
 /// yoctoNEAR in one NEAR: 10^24.
 const YOCTO_PER_NEAR: u128 = 1_000_000_000_000_000_000_000_000;
@@ -184,24 +186,76 @@ fn signer_of(credentials: &Credentials, signer: Option<AccountId>) -> Result<Acc
 }
 
 /// `send` and `transfer`: signs and sends through the client's write path, prints the
-/// typed outcome; a failure on chain is exit 3, with the failure on stderr.
+/// typed outcome; a failure on chain is exit 3, with the failure on stderr. Every failure
+/// after signing prints the transaction (`{"rejected"|"unresolved": HASH,
+/// "signed_tx_base64": ...}`) on stdout first, and so does `stop` (Ctrl-C, SIGTERM)
+/// arriving once a transaction was signed: it may be in flight.
 pub async fn send(
     client: &Client,
     credentials: Credentials,
     receiver: AccountId,
     actions: Vec<Action>,
+    stop: impl std::future::Future<Output = ()>,
 ) -> Result<(), Failure> {
     let key = KeyOf {
         account: credentials.account_id.clone(),
         public_key: credentials.public_key(),
     };
-    let signer = Signer::from_credentials(credentials);
-    let outcome = client
-        .send(&signer, receiver, actions)
-        .await
-        .map_err(|e| send_failure(e, &key))?;
+    // The transaction about to be sent, kept before any byte of it leaves.
+    let in_flight: Arc<Mutex<Option<SignedTransaction>>> = Arc::default();
+    let journal = in_flight.clone();
+    let signer = Signer::from_credentials(credentials).before_send(move |signed| {
+        *journal.lock().unwrap_or_else(|p| p.into_inner()) = Some(signed.clone());
+        Ok(())
+    });
+    let outcome = tokio::select! {
+        result = client.send(&signer, receiver, actions) => {
+            result.map_err(|e| send_failure(e, &key))?
+        }
+        () = stop => {
+            let signed = in_flight.lock().unwrap_or_else(|p| p.into_inner()).take();
+            return Err(stopped(signed.as_ref()));
+        }
+    };
     print_json(&outcome)?;
     on_chain_failure(&outcome)
+}
+
+/// Stopped by a signal: with a transaction signed, it may be in flight (exit 5, as
+/// unresolved); before, nothing was sent (exit 1).
+fn stopped(signed: Option<&SignedTransaction>) -> Failure {
+    let Some(signed) = signed else {
+        return Failure::new(EXIT_IO, "stopped before anything was signed or sent");
+    };
+    let _ = print_transaction("unresolved", signed);
+    Failure::new(
+        EXIT_TRANSPORT,
+        format!(
+            "stopped while transaction {} was being sent: {}",
+            signed.hash(),
+            look_up_hint(signed)
+        ),
+    )
+}
+
+/// How to find out what became of a transaction that may be in flight.
+fn look_up_hint(signed: &SignedTransaction) -> String {
+    format!(
+        "look it up with `near-rpc tx-status --hash {} --sender {}` or re-send the same \
+         bytes with `near-rpc send-tx --base64 ...` (printed on stdout) before sending it \
+         again",
+        signed.hash(),
+        signed.transaction().signer_id()
+    )
+}
+
+/// The transaction a failure is about, as one JSON line on stdout: `{STATE: HASH,
+/// "signed_tx_base64": ...}`.
+fn print_transaction(state: &str, signed: &SignedTransaction) -> Result<(), Failure> {
+    let mut line = serde_json::Map::new();
+    line.insert(state.to_owned(), json!(signed.hash().to_string()));
+    line.insert("signed_tx_base64".to_owned(), json!(signed.to_base64()));
+    print_json(&line)
 }
 
 fn on_chain_failure(outcome: &RpcTransactionResponse) -> Result<(), Failure> {
@@ -224,14 +278,28 @@ struct KeyOf {
 }
 
 fn send_failure(error: SendError, key: &KeyOf) -> Failure {
+    // The transaction the failure is about goes first, whatever the failure: with its
+    // hash and bytes nothing signed is lost.
+    if let Some(signed) = error.signed() {
+        let state = if error.is_unresolved() {
+            "unresolved"
+        } else {
+            "rejected"
+        };
+        if let Err(failure) = print_transaction(state, signed) {
+            return failure;
+        }
+    }
     let reason = error
         .invalid_tx_error()
         .map(|r| one_line(&json!(r).to_string()));
-    match error {
-        SendError::Usage { message } => Failure::usage(message),
+    let hash = error.hash();
+    let signed = error.signed().cloned();
+    match error.into_kind() {
+        SendErrorKind::Usage { message } => Failure::usage(message),
         // The key file names a key its account does not have (or an account the chain
         // does not have): the input is wrong, not the node.
-        SendError::AccessKey(error)
+        SendErrorKind::AccessKey(error)
             if matches!(
                 error.handler_error(),
                 Some(RpcQueryError::UnknownAccessKey { .. } | RpcQueryError::UnknownAccount { .. })
@@ -249,54 +317,48 @@ fn send_failure(error: SendError, key: &KeyOf) -> Failure {
                 "--key-file: {public_key} is not an access key of {account}{why}"
             ))
         }
-        SendError::AccessKey(error) => {
-            let mut failure = failure(*error);
+        SendErrorKind::AccessKey(error) => {
+            let mut failure = failure(error);
             failure.message = format!("cannot read the signer's access key: {}", failure.message);
             failure
         }
         // Refused by the node (its typed error goes to stdout, as for any JSON-RPC
-        // error) or never sent.
-        SendError::Rejected { hash, error } => {
-            let mut failure = failure(*error);
+        // error) or never sent. A refusal is exit 3 whatever the HTTP status.
+        SendErrorKind::Rejected(error) => {
+            let refused = error.rpc_error().is_some();
+            let mut failure = failure(error);
+            let hash = hash.map_or_else(String::new, |h| format!(" {h}"));
             failure.message = match reason {
                 Some(reason) => format!(
-                    "transaction {hash} was refused: {reason}: {}",
+                    "transaction{hash} was refused: {reason}: {}",
                     failure.message
                 ),
-                None => format!("transaction {hash} was not accepted: {}", failure.message),
+                None if refused => format!("transaction{hash} was refused: {}", failure.message),
+                None => format!("transaction{hash} was never sent: {}", failure.message),
             };
+            if refused {
+                failure.code = EXIT_RPC;
+            }
             failure
         }
-        // It may still execute: say how to find out, and give the bytes to re-send as
-        // they are (re-running the command would sign a second transaction).
-        SendError::Unresolved {
-            hash,
-            signed,
-            error,
-        } => {
-            // A struct, so the keys print in the documented order.
-            #[derive(serde::Serialize)]
-            struct Unresolved {
-                unresolved: String,
-                signed_tx_base64: String,
-            }
-            let _ = print_json(&Unresolved {
-                unresolved: hash.to_string(),
-                signed_tx_base64: signed.to_base64(),
-            });
+        // It may still execute: say how to find out (its bytes are on stdout; re-running
+        // the command would sign a second transaction).
+        SendErrorKind::Unresolved(error) => {
+            let hint = signed.as_ref().map(look_up_hint).unwrap_or_default();
             Failure::new(
                 EXIT_TRANSPORT,
                 format!(
-                    "transaction {hash} may have been sent and its outcome is unknown: {}; \
-                     look it up with `near-rpc tx-status --hash {hash} --sender {}` or \
-                     re-send the same bytes with `near-rpc send-tx --base64 ...` (printed \
-                     on stdout) before sending it again",
+                    "transaction{} may have been sent and its outcome is unknown: {}; {hint}",
+                    hash.map_or_else(String::new, |h| format!(" {h}")),
                     one_line(&error.to_string()),
-                    signed.transaction().signer_id()
                 ),
             )
         }
-        other => Failure::new(EXIT_TRANSPORT, one_line(&other.to_string())),
+        // A kind a later library adds: what it may have done is unknown.
+        _ => Failure::new(
+            EXIT_TRANSPORT,
+            "the write failed in a way this CLI does not know",
+        ),
     }
 }
 

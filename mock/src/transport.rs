@@ -54,6 +54,7 @@ impl Transport for MockNode {
             }
             Ok(HttpResponse {
                 endpoint: "mock".into(),
+                endpoint_index: 0,
                 status: reply.status,
                 headers,
                 body: reply.body,

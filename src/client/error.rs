@@ -46,6 +46,8 @@ pub const ERROR_BODY_LIMIT: usize = 4096;
 pub struct Error<E> {
     method: &'static str,
     endpoint: Option<String>,
+    // The position of the endpoint that failed or answered, when one did.
+    endpoint_index: Option<usize>,
     retryable: bool,
     nothing_sent: bool,
     // Boxed: the context is what a `Result` carries on the happy path's stack.
@@ -123,6 +125,7 @@ impl<E> Error<E> {
         Self {
             method,
             endpoint,
+            endpoint_index: None,
             retryable: false,
             nothing_sent,
             kind: Box::new(kind),
@@ -144,6 +147,18 @@ impl<E> Error<E> {
         self.retryable = retryable;
         self.nothing_sent = nothing_sent;
         self
+    }
+
+    /// The position (in the client's order) of the one endpoint this error came from.
+    pub(crate) fn with_endpoint_index(mut self, index: usize) -> Self {
+        self.endpoint_index = Some(index);
+        self
+    }
+
+    /// The position of the one endpoint that answered or failed, when there was one:
+    /// where a question about the same transaction must go.
+    pub(crate) fn endpoint_index(&self) -> Option<usize> {
+        self.endpoint_index
     }
 
     /// The method called.

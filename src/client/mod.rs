@@ -62,7 +62,9 @@ pub use endpoint::{ApiKey, Endpoint, InvalidApiKey, InvalidEndpoint};
 pub use error::{Error, ErrorKind, ERROR_BODY_LIMIT};
 pub use layers::{RetryPolicy, DEFAULT_DEADLINE, DEFAULT_MAX_REQUEST_BYTES};
 pub use redact::{looks_like_secret, Secrets, MASK};
-pub use send::{SendError, MAX_RESIGNS, RESOLVE_ATTEMPTS, RESOLVE_BACKOFF};
+pub use send::{
+    SendError, SendErrorKind, MAX_NONCE_RESIGNS, MAX_RESIGNS, RESOLVE_ATTEMPTS, RESOLVE_BACKOFF,
+};
 pub use shortcuts::{
     AtBlock, ChunkRef, ContractArgs, Epoch, GasPrice, Input, NodeInfo, RawArgs, TxRef,
     DEFAULT_CALL_GAS, DEFAULT_WAIT_UNTIL, SHORTCUTS, WRITE_SHORTCUTS,
@@ -380,6 +382,26 @@ impl Client {
         &self,
         params: M::Params,
     ) -> Result<Answered<M::Result>, Error<M::Error>> {
+        self.call_routed::<M>(params, None).await
+    }
+
+    /// [`Client::call`] to the endpoint at `index` alone (no failover): what the write
+    /// path asks of the node that refused a transaction.
+    pub(crate) async fn call_pinned<M: RpcMethod>(
+        &self,
+        params: M::Params,
+        index: usize,
+    ) -> Result<M::Result, Error<M::Error>> {
+        self.call_routed::<M>(params, Some(index))
+            .await
+            .map(|answer| answer.result)
+    }
+
+    async fn call_routed<M: RpcMethod>(
+        &self,
+        params: M::Params,
+        pinned: Option<usize>,
+    ) -> Result<Answered<M::Result>, Error<M::Error>> {
         let id = self.inner.next_id.fetch_add(1, Ordering::Relaxed);
         let body = M::encode_request(id, &params).map_err(|e| {
             Error::new(
@@ -390,7 +412,8 @@ impl Client {
                 },
             )
         })?;
-        let request = RpcRequest::new(M::NAME, id, body, M::SUBMITS_TRANSACTION);
+        let mut request = RpcRequest::new(M::NAME, id, body, M::SUBMITS_TRANSACTION);
+        request.pinned_endpoint = pinned;
         let outcome = self.inner.transport.send(request).await;
         outcome_to_result::<M>(outcome, id)
     }
@@ -402,6 +425,7 @@ struct Answered<T> {
     result: T,
     method: &'static str,
     endpoint: String,
+    endpoint_index: usize,
     status: u16,
     body: Vec<u8>,
 }
@@ -422,6 +446,7 @@ impl<T> Answered<T> {
             retry_after: None,
         };
         Error::new(self.method, Some(self.endpoint.clone()), kind)
+            .with_endpoint_index(self.endpoint_index)
     }
 }
 
@@ -459,11 +484,15 @@ fn transport_error_kind<M: RpcMethod>(error: TransportError, id: u64) -> Error<M
         TransportErrorKind::Deadline { .. } | TransportErrorKind::RequestTooLarge { .. } => {
             Error::new(M::NAME, None, ErrorKind::Transport(error))
         }
-        _ => Error::new(
-            M::NAME,
-            Some(error.endpoint.to_string()),
-            ErrorKind::Transport(error),
-        ),
+        _ => {
+            let index = error.endpoint_index;
+            Error::new(
+                M::NAME,
+                Some(error.endpoint.to_string()),
+                ErrorKind::Transport(error),
+            )
+            .with_endpoint_index(index)
+        }
     }
 }
 
@@ -484,7 +513,9 @@ fn decode_response<M: RpcMethod>(
     let error = |kind| {
         // A response reached a node: nothing_sent is false.
         let retryable = layers::response_verdict(&response).retryable();
-        Error::new(method, Some(endpoint.clone()), kind).with_verdict(retryable, false)
+        Error::new(method, Some(endpoint.clone()), kind)
+            .with_verdict(retryable, false)
+            .with_endpoint_index(response.endpoint_index)
     };
     let http_error = |json| {
         error(ErrorKind::Http {
@@ -533,6 +564,7 @@ fn decode_response<M: RpcMethod>(
             result,
             method,
             endpoint,
+            endpoint_index: response.endpoint_index,
             status,
             body: response.body,
         }),

@@ -1,33 +1,62 @@
 //! The write path: sign a list of actions, send them, and find out what happened, never
-//! signing one intent twice once it may have reached a node.
+//! taking success on less than the transaction's own outcome, and never signing one
+//! intent anew unless the node that received it said it refused it and does not know it.
 //!
 //! A transaction is identified by its hash. What the client does with each answer to a
 //! send:
 //!
 //! | answer | the transaction | the client |
 //! |---|---|---|
-//! | an outcome (success or failure on chain) | executed, or is executing | returns it |
-//! | `InvalidNonce` | refused now: its nonce is taken (maybe by itself) | asks `tx_status` for it; only if the node does not know it, signs anew with the node's nonce + 1 (at most [`MAX_RESIGNS`] times) |
-//! | `Expired` | refused now: its block is too old | the same, with a fresh block hash |
-//! | another invalid transaction (balance, key, signature...) | refused now | asks `tx_status` for it; [`SendError::Rejected`] only if the node does not know it |
-//! | a request validation error; no connection, TLS failure, request over the limit | never processed | [`SendError::Rejected`] |
-//! | anything else: a timeout (`TIMEOUT_ERROR` or the transport's), a broken connection, an HTTP or decoding error, the deadline | unknown: it may execute | asks `tx_status` by hash, re-sending the *same* bytes when the node has not seen them; [`SendError::Unresolved`] after [`RESOLVE_ATTEMPTS`] |
+//! | the outcome of that hash, at the level asked ([`Client::waiting_until`]) or a stricter one | executed, or is executing | returns it |
+//! | a refusal of the transaction's own bytes (invalid signer or receiver id, bad signature, actions nearcore refuses, its size or version, a cost that overflows), or a request the node could not read | refused, and no later state changes that | [`SendErrorKind::Rejected`] |
+//! | no connection, a TLS handshake that did not complete, a request over the size limit | never left this machine | [`SendErrorKind::Rejected`] |
+//! | `Expired` | refused now: its block is too old | asks the node that refused it for that hash; only if it answers `UNKNOWN_TRANSACTION` naming exactly that hash, signs it again with the **same nonce** and a fresh block hash, so at most one of the two can ever execute |
+//! | `InvalidNonce` (the key's nonce is at or past the transaction's) | refused now: its nonce is taken | the same question; only on the same answer, signs anew with the node's nonce + 1, at most [`MAX_NONCE_RESIGNS`] time per intent |
+//! | another refusal (balance, key, congestion, ...) | refused now | the same question; [`SendErrorKind::Rejected`] only on the same answer |
+//! | anything else: no answer, a timeout, a broken connection, an HTTP or decoding error, the deadline, an answer without the outcome of that hash or below the level asked, an `UNKNOWN_TRANSACTION` about another hash | unknown: it may execute | asks any endpoint for its status by hash, re-sending the *same bytes* when a node has not seen them; [`SendErrorKind::Unresolved`] after [`RESOLVE_ATTEMPTS`] |
 //!
-//! Why the lookup before re-signing or giving up: a refusal does not prove that the
-//! transaction never ran. nearcore's `send_tx` re-validates a transaction it already
-//! accepted while it waits for it (and says `InvalidNonce` once it has spent its own
-//! nonce), a transport may deliver the same bytes twice (`RetryPolicy::retry_writes`, a
-//! transport of your own), and another node may hold it. So an intent is signed anew
-//! only when the node answers `UNKNOWN_TRANSACTION` for the refused one; any other
-//! answer resolves it as below. Re-sending the same bytes is always safe: a transaction
+//! Why the question before signing anew: a refusal does not prove that the transaction
+//! never ran. nearcore's `send_tx` re-validates a transaction it already accepted while
+//! it waits for it (and says `InvalidNonce` once it has spent its own nonce), a transport
+//! may deliver the same bytes twice, and another node may hold it. The question goes to
+//! the node that refused, and to no other: with two honest providers, the second may not
+//! have seen the transaction yet. Re-sending the same bytes is always safe: a transaction
 //! executes at most once however often it arrives (its nonce is spent).
+//!
+//! # The guarantee, exactly
+//!
+//! One intent ([`Client::send`] and the write shortcuts) signs at most 1 +
+//! [`MAX_RESIGNS`] transactions. Each signed after `Expired` keeps the nonce of the one
+//! before; only one signed after `InvalidNonce` takes a new one. So at most
+//! 1 + [`MAX_NONCE_RESIGNS`] = 2 of them can ever execute, and two only when the node
+//! that received one of them said falsely, in two answers, that it refused it and that it
+//! does not know its hash. No other answer of any node, no failure of any network, and
+//! no cancellation makes a second one. What a lying node can still do: make a refusal
+//! look final ([`SendErrorKind::Rejected`] for a transaction it forwarded anyway), or
+//! invent an outcome for the hash (check outcomes with
+//! [`Client::verified`](super::Client::verified) when that matters).
+//!
+//! # Cancellation
+//!
+//! A future of [`Client::send`] dropped after its `send_tx` went out returns nothing to
+//! look up. What must survive a cancel, a crash or a deadline has two ways to keep the
+//! transaction before any byte of it is sent:
+//! - [`Signer::before_send`]: a hook that receives every transaction the signer signs
+//!   (re-signs included) before it is sent, and can refuse to let it go;
+//! - the two halves of a send: [`Client::prepare`] signs and returns the
+//!   [`SignedTransaction`] (its hash, and bytes to persist with
+//!   [`SignedTransaction::to_base64`]); [`Client::send_signed`] sends exactly those bytes
+//!   and resolves them, and can be called again with them at any time: it never signs.
+//!
+//! Every [`SendError`] after signing carries every transaction signed for the intent
+//! ([`SendError::transactions`]).
 
 use std::fmt;
 use std::time::Duration;
 
 use serde::Serialize;
 
-use super::{Client, Error, Signer};
+use super::{Client, Error, Signer, TxRef};
 use crate::tx::{Action, SignedTransaction, Transaction};
 use crate::types::{
     Finality, InvalidTxError, RpcQueryError, RpcSendTransactionRequest, RpcTransactionError,
@@ -35,92 +64,163 @@ use crate::types::{
 };
 use crate::{methods, AccountId, CryptoHash, ErrorWrapper, RpcTransactionResponse};
 
-/// How many times one intent is signed anew after `InvalidNonce` or `Expired`.
+/// How many times one intent is signed anew, after `Expired` or `InvalidNonce` (so it
+/// signs at most 1 + `MAX_RESIGNS` transactions).
 pub const MAX_RESIGNS: u32 = 3;
 
+/// How many of those re-signs may take a new nonce (after `InvalidNonce`): the bound on
+/// how many transactions of one intent can execute, less one.
+pub const MAX_NONCE_RESIGNS: u32 = 1;
+
 /// How many times the outcome of a transaction whose send failed ambiguously is asked
-/// for before giving up with [`SendError::Unresolved`].
+/// for before giving up with [`SendErrorKind::Unresolved`].
 pub const RESOLVE_ATTEMPTS: u32 = 5;
 
 /// The first wait between those attempts; it doubles after each.
 pub const RESOLVE_BACKOFF: Duration = Duration::from_secs(1);
 
-/// Why a transaction was not sent, or what became of it is unknown.
+/// A write that did not end in an outcome: what went wrong ([`SendError::kind`]) and
+/// every transaction signed for the intent ([`SendError::transactions`]), so that one
+/// that may still execute can be looked up or re-sent as it is.
+///
+/// ```no_run
+/// # async fn run(client: near_rpc::client::Client, signer: near_rpc::client::Signer) {
+/// use near_rpc::client::SendErrorKind;
+/// use near_rpc::NearToken;
+///
+/// match client.transfer(&signer, "bob.near", NearToken::from_near(1)).await {
+///     Ok(outcome) => println!("failed on chain: {}", outcome.is_failure()),
+///     Err(e) => match e.kind() {
+///         // It will not execute: sending the intent again is safe.
+///         SendErrorKind::Rejected(_) => eprintln!("{e}: {:?}", e.invalid_tx_error()),
+///         // It may still execute: keep its bytes, re-send them or look up the hash.
+///         SendErrorKind::Unresolved(_) => {
+///             let signed = e.signed().expect("an unresolved send signed a transaction");
+///             eprintln!("pending {}: {}", signed.hash(), signed.to_base64());
+///         }
+///         _ => eprintln!("{e}"),
+///     },
+/// }
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct SendError {
+    signed: Vec<SignedTransaction>,
+    kind: SendErrorKind,
+}
+
+/// What went wrong in a write.
 #[derive(Debug)]
 #[non_exhaustive]
-pub enum SendError {
+pub enum SendErrorKind {
     /// The input was not usable (an account id that does not parse, arguments that do
-    /// not serialize): nothing was signed.
+    /// not serialize, a transaction another signer signed): nothing was sent.
     Usage {
         /// What was wrong.
         message: String,
     },
-    /// Reading the signer's access key (its nonce and a block hash) failed: nothing was
-    /// signed.
-    AccessKey(Box<Error<RpcQueryError>>),
-    /// The transaction was refused, or certainly never reached a node: it will not
-    /// execute. Sending the intent again is safe.
-    Rejected {
-        /// The hash of the transaction refused (the last one signed).
-        hash: CryptoHash,
-        /// The node's answer, or why nothing was sent.
-        error: Box<Error<RpcTransactionError>>,
-    },
-    /// The transaction may have reached a node, and no node said what became of it. It
-    /// may still execute: look it up by `hash` (or re-send `signed`, which executes at
-    /// most once) before doing anything else. The client never signs it again.
-    Unresolved {
-        /// The transaction's hash.
-        hash: CryptoHash,
-        /// The transaction as signed, for re-sending as it is.
-        signed: Box<SignedTransaction>,
-        /// The last failure.
-        error: Box<Error<RpcTransactionError>>,
-    },
+    /// Reading the signer's access key (its nonce and a block hash) failed: nothing
+    /// more was signed (any transaction signed before was refused, and will not
+    /// execute).
+    AccessKey(Error<RpcQueryError>),
+    /// The transaction signed last was refused, or certainly never left this machine:
+    /// it will not execute, on the word of the node that received it. Sending the
+    /// intent again is safe.
+    Rejected(Error<RpcTransactionError>),
+    /// The transaction signed last may have reached a node, and no node said what became
+    /// of it. It may still execute: look it up by hash, or re-send its bytes
+    /// ([`Client::send_signed`] executes it at most once), before anything else. The
+    /// client did not sign it again.
+    Unresolved(Error<RpcTransactionError>),
 }
 
 impl SendError {
+    fn new(kind: SendErrorKind, signed: Vec<SignedTransaction>) -> Self {
+        Self { signed, kind }
+    }
+
+    /// A usage error: nothing was signed.
+    pub(crate) fn usage(message: String) -> Self {
+        Self::new(SendErrorKind::Usage { message }, Vec::new())
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &SendErrorKind {
+        &self.kind
+    }
+
+    /// What went wrong, by value.
+    pub fn into_kind(self) -> SendErrorKind {
+        self.kind
+    }
+
+    /// The transaction signed last, when one was: the one the error is about.
+    pub fn signed(&self) -> Option<&SignedTransaction> {
+        self.signed.last()
+    }
+
+    /// Every transaction signed for the intent, in order. Only the last can still be
+    /// pending (when [`SendError::is_unresolved`]); each before it was refused by the
+    /// node that received it, which said it did not know it.
+    pub fn transactions(&self) -> &[SignedTransaction] {
+        &self.signed
+    }
+
     /// The hash of the transaction signed last, when one was.
     pub fn hash(&self) -> Option<CryptoHash> {
-        match self {
-            Self::Rejected { hash, .. } | Self::Unresolved { hash, .. } => Some(*hash),
-            Self::Usage { .. } | Self::AccessKey(_) => None,
-        }
+        self.signed().map(SignedTransaction::hash)
     }
 
     /// Whether the transaction may still execute.
     pub fn is_unresolved(&self) -> bool {
-        matches!(self, Self::Unresolved { .. })
+        matches!(self.kind, SendErrorKind::Unresolved(_))
+    }
+
+    /// Whether the transaction was refused or never sent: it will not execute.
+    pub fn is_rejected(&self) -> bool {
+        matches!(self.kind, SendErrorKind::Rejected(_))
+    }
+
+    /// The failed `send_tx` or status lookup, when the error is about a transaction.
+    pub fn transaction_error(&self) -> Option<&Error<RpcTransactionError>> {
+        match &self.kind {
+            SendErrorKind::Rejected(error) | SendErrorKind::Unresolved(error) => Some(error),
+            _ => None,
+        }
     }
 
     /// The node's reason for refusing the transaction (`NotEnoughBalance`, ...), when it
     /// gave one.
     pub fn invalid_tx_error(&self) -> Option<InvalidTxError> {
-        match self {
-            Self::Rejected { error, .. } | Self::Unresolved { error, .. } => {
-                invalid_tx_error(error.rpc_error()?)
-            }
-            _ => None,
-        }
+        invalid_tx_error(self.transaction_error()?.rpc_error()?)
     }
 }
 
 impl fmt::Display for SendError {
+    /// This level's failure in one line; the call that failed is [`source`](
+    /// std::error::Error::source).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Usage { message } => write!(f, "cannot send the transaction: {message}"),
-            Self::AccessKey(error) => write!(f, "cannot read the signer's access key: {error}"),
-            Self::Rejected { hash, error } => {
-                write!(f, "transaction {hash} was refused, or never sent: ")?;
-                match invalid_tx_error(error.rpc_error().map_or(&EMPTY, |e| e)) {
-                    Some(reason) => write!(f, "{} ({error})", serde_json::json!(reason)),
-                    None => write!(f, "{error}"),
+        let hash = self.hash().map_or_else(String::new, |h| format!(" {h}"));
+        match &self.kind {
+            SendErrorKind::Usage { message } => {
+                write!(f, "cannot send the transaction: {message}")
+            }
+            SendErrorKind::AccessKey(_) => f.write_str("cannot read the signer's access key"),
+            SendErrorKind::Rejected(error) if error.nothing_sent() => {
+                write!(f, "transaction{hash} was never sent")
+            }
+            SendErrorKind::Rejected(_) => {
+                write!(f, "transaction{hash} was refused")?;
+                match self.invalid_tx_error() {
+                    Some(reason) => write!(f, ": {}", serde_json::json!(reason)),
+                    None => Ok(()),
                 }
             }
-            Self::Unresolved { hash, error, .. } => write!(
+            SendErrorKind::Unresolved(_) => write!(
                 f,
-                "transaction {hash} may have been sent and its outcome is unknown (look it up \
-                 by hash before sending it again; it was not signed twice): {error}"
+                "transaction{hash} may have been sent and its outcome is unknown (look it up \
+                 by hash or re-send the same bytes before sending it again; it was not \
+                 signed again)"
             ),
         }
     }
@@ -128,21 +228,13 @@ impl fmt::Display for SendError {
 
 impl std::error::Error for SendError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Self::AccessKey(error) => Some(&**error),
-            Self::Rejected { error, .. } | Self::Unresolved { error, .. } => Some(&**error),
-            Self::Usage { .. } => None,
+        match &self.kind {
+            SendErrorKind::AccessKey(error) => Some(error),
+            SendErrorKind::Rejected(error) | SendErrorKind::Unresolved(error) => Some(error),
+            SendErrorKind::Usage { .. } => None,
         }
     }
 }
-
-/// An error object with nothing in it, for errors without one.
-static EMPTY: ErrorWrapper<RpcTransactionError> = ErrorWrapper {
-    cause: crate::ErrorCause::Missing,
-    code: None,
-    message: None,
-    data: None,
-};
 
 /// The node's `InvalidTxError`, wherever it put it: in the cause's `info` (as itself or
 /// inside `TxExecutionError`), or in the legacy `data` (nearcore: `{"TxExecutionError":
@@ -169,45 +261,75 @@ pub(crate) fn invalid_tx_error(
     info.or_else(|| error.data.as_ref().and_then(from))
 }
 
+/// What a node's refusal says of the transaction.
+#[derive(Debug, Clone, Copy)]
+enum Refusal {
+    /// Its nonce is taken: the key's nonce is this (at or past the transaction's).
+    InvalidNonce(u64),
+    /// Its block hash is too old.
+    Expired,
+    /// Its nonce is past what the chain allows now (the count is off).
+    NonceTooLarge,
+    /// A property of its own bytes that no later state changes.
+    Intrinsic,
+    /// What the chain holds now (balance, the key, congestion, ...).
+    State,
+}
+
 /// What an answer to a send means for the transaction.
 enum Fate {
-    /// Refused: its nonce is taken; the key's nonce is this.
-    InvalidNonce(u64),
-    /// Refused: its block hash is too old.
-    Expired,
-    /// Refused: its nonce is past what the chain allows now (the count is off).
-    NonceTooLarge,
-    /// Refused for another reason (balance, key, signature, ...).
-    Invalid,
-    /// Never processed: not sent, or a request the node could not read.
+    /// Never processed: nothing left this machine, or the node could not read the
+    /// request.
     NotProcessed,
+    /// Refused, for this reason.
+    Refused(Refusal),
     /// It may have reached a node and may execute.
     Unknown,
 }
 
-fn fate(error: &Error<RpcTransactionError>) -> Fate {
+fn fate(error: &Error<RpcTransactionError>, signed: &SignedTransaction) -> Fate {
     if error.nothing_sent() {
         return Fate::NotProcessed;
     }
     let Some(rpc) = error.rpc_error() else {
         return Fate::Unknown;
     };
-    match &rpc.cause {
-        crate::ErrorCause::RequestValidation(_) => Fate::NotProcessed,
+    let reason = match &rpc.cause {
+        crate::ErrorCause::RequestValidation(_) => return Fate::NotProcessed,
         crate::ErrorCause::Handler(RpcTransactionError::InvalidTransaction(_))
-        | crate::ErrorCause::Missing => match invalid_tx_error(rpc) {
-            Some(InvalidTxError::InvalidNonce { ak_nonce, .. }) => Fate::InvalidNonce(ak_nonce),
-            Some(InvalidTxError::Expired) => Fate::Expired,
-            Some(InvalidTxError::NonceTooLarge { .. }) => Fate::NonceTooLarge,
-            Some(_) => Fate::Invalid,
-            // A legacy error without a readable reason: refused only if it says so.
-            None if matches!(rpc.cause, crate::ErrorCause::Handler(_)) => Fate::Invalid,
-            None => Fate::Unknown,
-        },
+        | crate::ErrorCause::Missing => invalid_tx_error(rpc),
         // A timeout, a routed or untracked transaction, an internal error: the node may
         // hold it.
-        _ => Fate::Unknown,
-    }
+        _ => return Fate::Unknown,
+    };
+    let nonce = signed.transaction().nonce();
+    Fate::Refused(match reason {
+        // nearcore refuses a nonce at or below the key's: anything else names another
+        // transaction, or is no refusal of this one.
+        Some(InvalidTxError::InvalidNonce { ak_nonce, tx_nonce })
+            if tx_nonce == nonce && ak_nonce >= tx_nonce =>
+        {
+            Refusal::InvalidNonce(ak_nonce)
+        }
+        Some(InvalidTxError::InvalidNonce { .. }) => return Fate::Unknown,
+        Some(InvalidTxError::Expired) => Refusal::Expired,
+        Some(InvalidTxError::NonceTooLarge { .. }) => Refusal::NonceTooLarge,
+        // nearcore's `validate_transaction` and `verify_and_charge_transaction`: these
+        // read only the transaction (and the protocol's limits).
+        Some(
+            InvalidTxError::InvalidSignerId { .. }
+            | InvalidTxError::InvalidReceiverId { .. }
+            | InvalidTxError::InvalidSignature
+            | InvalidTxError::ActionsValidation(_)
+            | InvalidTxError::TransactionSizeExceeded { .. }
+            | InvalidTxError::InvalidTransactionVersion
+            | InvalidTxError::CostOverflow,
+        ) => Refusal::Intrinsic,
+        Some(_) => Refusal::State,
+        // A legacy error without a readable reason: refused only if it says so.
+        None if matches!(rpc.cause, crate::ErrorCause::Handler(_)) => Refusal::State,
+        None => return Fate::Unknown,
+    })
 }
 
 /// Whether a timeout says the node never observed the transaction (`NOT_OBSERVED`: the
@@ -227,7 +349,8 @@ fn never_observed(error: &Error<RpcTransactionError>) -> bool {
     false
 }
 
-/// Whether a `tx_status` error says the node does not know the transaction.
+/// Whether a `tx_status` error says the node does not know the transaction (any hash:
+/// enough to re-send the same bytes, never to sign anew).
 fn unknown_transaction<E: Serialize>(error: &Error<E>) -> bool {
     error
         .rpc_error()
@@ -235,22 +358,75 @@ fn unknown_transaction<E: Serialize>(error: &Error<E>) -> bool {
         .is_some_and(|name| name == "UNKNOWN_TRANSACTION")
 }
 
-/// The outcome, unless it names another transaction (a node answering for the wrong
-/// one): that says nothing of this one.
-fn own_outcome<M: crate::RpcMethod>(
+/// Whether the level a node reports is the level asked for or a stricter one. The
+/// levels are partly ordered: `INCLUDED_FINAL` does not say the transaction executed,
+/// and `EXECUTED_OPTIMISTIC` does not say its block is final.
+fn reaches(got: &TxExecutionStatus, asked: &TxExecutionStatus) -> bool {
+    use TxExecutionStatus as S;
+    match asked {
+        S::None => !matches!(got, S::Unknown(_)),
+        S::Included => matches!(
+            got,
+            S::Included | S::ExecutedOptimistic | S::IncludedFinal | S::Executed | S::Final
+        ),
+        S::ExecutedOptimistic => matches!(got, S::ExecutedOptimistic | S::Executed | S::Final),
+        S::IncludedFinal => matches!(got, S::IncludedFinal | S::Executed | S::Final),
+        S::Executed => matches!(got, S::Executed | S::Final),
+        S::Final => matches!(got, S::Final),
+        S::Unknown(_) => got == asked,
+    }
+}
+
+/// Whether a node answers the level with the outcome (below it, it answers before
+/// execution, with the level alone).
+fn has_outcome(level: &TxExecutionStatus) -> bool {
+    !matches!(
+        level,
+        TxExecutionStatus::None | TxExecutionStatus::Included | TxExecutionStatus::IncludedFinal
+    )
+}
+
+/// The answer, if it settles the transaction: the level asked or a stricter one, with
+/// the outcome of this hash where the level has one, and no outcome of another. Anything
+/// less is an error, to be resolved by hash.
+fn settled<M: crate::RpcMethod>(
     response: RpcTransactionResponse,
     hash: CryptoHash,
+    asked: &TxExecutionStatus,
 ) -> Result<RpcTransactionResponse, Error<RpcTransactionError>> {
-    match &response.outcome {
-        Some(outcome) if outcome.transaction_outcome().id != hash => Err(Error::unexpected(
-            M::NAME,
-            format!(
-                "the outcome of transaction {}, not of {hash}",
-                outcome.transaction_outcome().id
-            ),
-        )),
-        _ => Ok(response),
+    let unexpected = |message: String| Err(Error::unexpected(M::NAME, message));
+    if let Some(outcome) = &response.outcome {
+        let (id, named) = (outcome.transaction_outcome().id, outcome.transaction().hash);
+        if id != hash || named != hash {
+            let other = if id != hash { id } else { named };
+            return unexpected(format!("the outcome of transaction {other}, not of {hash}"));
+        }
     }
+    let got = &response.final_execution_status;
+    if !reaches(got, asked) {
+        return unexpected(format!(
+            "transaction {hash} is at {}, not yet at {}",
+            serde_json::json!(got),
+            serde_json::json!(asked)
+        ));
+    }
+    if response.outcome.is_none() && has_outcome(asked) {
+        return unexpected(format!(
+            "the answer about transaction {hash} carries no outcome"
+        ));
+    }
+    Ok(response)
+}
+
+/// What became of one signed transaction sent.
+enum Delivery {
+    /// It settled: its outcome.
+    Settled(RpcTransactionResponse),
+    /// Refused, and the node that refused it does not know its hash: it will not
+    /// execute, and the intent may be signed anew if the reason allows.
+    Refused(Refusal, Error<RpcTransactionError>),
+    /// Refused for good, never sent, or unresolved.
+    Failed(SendErrorKind),
 }
 
 impl Client {
@@ -262,9 +438,14 @@ impl Client {
         receiver: AccountId,
         actions: Vec<Action>,
     ) -> Result<RpcTransactionResponse, SendError> {
-        let mut resigns = 0;
+        let mut signed_all: Vec<SignedTransaction> = Vec::new();
+        let fail = |kind, signed| Err(SendError::new(kind, signed));
+        let (mut nonce, mut block_hash) = match self.nonce_for(signer).await {
+            Ok(next) => next,
+            Err(kind) => return fail(kind, signed_all),
+        };
+        let (mut resigns, mut nonce_resigns) = (0, 0);
         loop {
-            let (nonce, block_hash) = self.nonce_for(signer).await?;
             let signed = Transaction::new(
                 signer.account_id().clone(),
                 signer.public_key().clone(),
@@ -274,57 +455,192 @@ impl Client {
                 actions.clone(),
             )
             .sign(signer.secret_key());
-            let hash = signed.hash();
-            let error = match self.submit(&signed).await {
-                Ok(outcome) => return Ok(outcome),
-                Err(error) => error,
-            };
-            let rejected = |error| SendError::Rejected {
-                hash,
-                error: Box::new(error),
-            };
-            match fate(&error) {
-                Fate::NotProcessed => return Err(rejected(error)),
-                Fate::Unknown => return self.resolve(signed, signer, error).await,
-                // A refusal, but nearcore's `send_tx` re-validates a transaction it
-                // already accepted while it waits (its own spent nonce or balance then
-                // fails): only a node that does not know it has really refused it.
-                refused => {
-                    if !self.unknown_to_node(hash, signer).await {
-                        return self.resolve(signed, signer, error).await;
-                    }
-                    match refused {
-                        Fate::InvalidNonce(key_nonce) if resigns < MAX_RESIGNS => {
-                            signer.observe_nonce(key_nonce)
-                        }
-                        Fate::Expired if resigns < MAX_RESIGNS => signer.forget_block(),
-                        Fate::NonceTooLarge => {
-                            signer.forget();
-                            return Err(rejected(error));
-                        }
-                        _ => return Err(rejected(error)),
-                    }
-                }
+            if let Err(why) = signer.run_before_send(&signed) {
+                let message = format!(
+                    "nothing was sent: the before_send hook refused transaction {}: {why}",
+                    signed.hash()
+                );
+                signed_all.push(signed);
+                return fail(SendErrorKind::Usage { message }, signed_all);
             }
+            let delivery = self.deliver(&signed).await;
+            signed_all.push(signed);
+            let (refusal, error) = match delivery {
+                Delivery::Settled(outcome) => return Ok(outcome),
+                Delivery::Failed(kind) => return fail(kind, signed_all),
+                Delivery::Refused(refusal, error) => (refusal, error),
+            };
+            let next = match refusal {
+                // The same nonce on a fresh block: at most one of the two can execute.
+                Refusal::Expired if resigns < MAX_RESIGNS => {
+                    signer.forget_block();
+                    self.fresh_block(signer).await.map(|block| (nonce, block))
+                }
+                Refusal::InvalidNonce(key_nonce)
+                    if resigns < MAX_RESIGNS && nonce_resigns < MAX_NONCE_RESIGNS =>
+                {
+                    nonce_resigns += 1;
+                    signer.observe_nonce(key_nonce);
+                    self.nonce_for(signer).await
+                }
+                Refusal::InvalidNonce(key_nonce) => {
+                    signer.observe_nonce(key_nonce);
+                    return fail(SendErrorKind::Rejected(error), signed_all);
+                }
+                Refusal::NonceTooLarge => {
+                    signer.forget();
+                    return fail(SendErrorKind::Rejected(error), signed_all);
+                }
+                _ => return fail(SendErrorKind::Rejected(error), signed_all),
+            };
+            (nonce, block_hash) = match next {
+                Ok(next) => next,
+                Err(kind) => return fail(kind, signed_all),
+            };
             resigns += 1;
         }
     }
 
-    /// Whether the node says it does not know the transaction (`UNKNOWN_TRANSACTION` to
-    /// `tx_status` without waiting): only then may its intent be signed anew.
-    async fn unknown_to_node(&self, hash: CryptoHash, signer: &Signer) -> bool {
+    /// Signs `actions` from `signer` to `receiver` and returns the transaction without
+    /// sending it: the signer's next nonce, a recent final block hash. Persist it
+    /// ([`SignedTransaction::to_base64`]) before [`Client::send_signed`], and a cancelled
+    /// or crashed send loses nothing: its hash names it, its bytes can be sent again.
+    ///
+    /// ```no_run
+    /// # async fn run(client: near_rpc::client::Client, signer: near_rpc::client::Signer) -> Result<(), Box<dyn std::error::Error>> {
+    /// use near_rpc::tx::{Action, SignedTransaction};
+    /// use near_rpc::NearToken;
+    ///
+    /// let actions = vec![Action::transfer(NearToken::from_near(1))];
+    /// let signed = client.prepare(&signer, "bob.near", actions).await?;
+    /// std::fs::write("pending.tx", signed.to_base64())?; // before anything is sent
+    /// let outcome = client.send_signed(&signed).await?;
+    /// // After a crash: the same bytes again execute at most once.
+    /// let again = SignedTransaction::from_base64(&std::fs::read_to_string("pending.tx")?)?;
+    /// let outcome = client.send_signed(&again).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn prepare(
+        &self,
+        signer: &Signer,
+        receiver: impl super::Input<AccountId>,
+        actions: Vec<Action>,
+    ) -> Result<SignedTransaction, SendError> {
+        let receiver = receiver
+            .into_value("the receiver")
+            .map_err(SendError::usage)?;
+        let (nonce, block_hash) = self
+            .nonce_for(signer)
+            .await
+            .map_err(|kind| SendError::new(kind, Vec::new()))?;
+        Ok(Transaction::new(
+            signer.account_id().clone(),
+            signer.public_key().clone(),
+            nonce,
+            receiver,
+            block_hash,
+            actions,
+        )
+        .sign(signer.secret_key()))
+    }
+
+    /// `signed` again, with the same signer, nonce, receiver and actions on a fresh
+    /// final block hash: what an `Expired` refusal of a [`Client::send_signed`] calls
+    /// for. Keeping the nonce means at most one of the two can ever execute. The signer
+    /// must be the one that signed it.
+    pub async fn renew(
+        &self,
+        signer: &Signer,
+        signed: &SignedTransaction,
+    ) -> Result<SignedTransaction, SendError> {
+        let transaction = signed.transaction();
+        if transaction.signer_id() != signer.account_id()
+            || transaction.public_key() != signer.public_key()
+        {
+            return Err(SendError::usage(format!(
+                "transaction {} was signed by {} with {}, not by the signer ({} with {})",
+                signed.hash(),
+                transaction.signer_id(),
+                transaction.public_key(),
+                signer.account_id(),
+                signer.public_key()
+            )));
+        }
+        let block_hash = self
+            .fresh_block(signer)
+            .await
+            .map_err(|kind| SendError::new(kind, vec![signed.clone()]))?;
+        Ok(Transaction::new(
+            transaction.signer_id().clone(),
+            transaction.public_key().clone(),
+            transaction.nonce(),
+            transaction.receiver_id().clone(),
+            block_hash,
+            transaction.actions().to_vec(),
+        )
+        .sign(signer.secret_key()))
+    }
+
+    /// Sends `signed` as it is and finds out what became of it, waiting until the
+    /// client's level ([`Client::waiting_until`]): the outcome of its hash, or an error
+    /// that carries it. It never signs anything, so calling it again with the same
+    /// transaction (after a cancel, a crash, an [`SendErrorKind::Unresolved`]) is always
+    /// safe: a transaction executes at most once. After a refusal, [`Client::renew`]
+    /// (`Expired`) or [`Client::prepare`] make the next one; after `InvalidNonce` or
+    /// `NonceTooLarge`, [`Signer::reset`] first.
+    pub async fn send_signed(
+        &self,
+        signed: &SignedTransaction,
+    ) -> Result<RpcTransactionResponse, SendError> {
+        let kind = match self.deliver(signed).await {
+            Delivery::Settled(outcome) => return Ok(outcome),
+            Delivery::Refused(_, error) => SendErrorKind::Rejected(error),
+            Delivery::Failed(kind) => kind,
+        };
+        Err(SendError::new(kind, vec![signed.clone()]))
+    }
+
+    /// Sends `signed` once and reads the answer: settled, refused for good, refused now
+    /// (on the word of the node that refused it, about that hash), or resolved by hash.
+    async fn deliver(&self, signed: &SignedTransaction) -> Delivery {
+        let error = match self.submit(signed).await {
+            Ok(outcome) => return Delivery::Settled(outcome),
+            Err(error) => error,
+        };
+        match fate(&error, signed) {
+            Fate::NotProcessed | Fate::Refused(Refusal::Intrinsic) => {
+                Delivery::Failed(SendErrorKind::Rejected(error))
+            }
+            Fate::Refused(refusal) => match error.endpoint_index() {
+                Some(index) if self.unknown_to(index, signed).await => {
+                    Delivery::Refused(refusal, error)
+                }
+                _ => self.resolve(signed, error).await,
+            },
+            Fate::Unknown => self.resolve(signed, error).await,
+        }
+    }
+
+    /// Whether the endpoint at `index` says it does not know exactly `signed`'s hash
+    /// (`UNKNOWN_TRANSACTION` naming it, to `tx_status` without waiting): only then may
+    /// its intent be signed anew.
+    async fn unknown_to(&self, index: usize, signed: &SignedTransaction) -> bool {
+        let hash = signed.hash();
+        let sender = signed.transaction().signer_id().clone();
+        let request = TxRef::from((hash, sender)).request(TxExecutionStatus::None);
         let status = self
-            .tx_status(
-                (hash, signer.account_id().clone()),
-                Some(TxExecutionStatus::None),
-            )
+            .call_pinned::<methods::ExperimentalTxStatusMethod>(request, index)
             .await;
-        matches!(status, Err(e) if unknown_transaction(&e) || never_observed(&e))
+        matches!(
+            status.as_ref().map_err(Error::handler_error),
+            Err(Some(RpcTransactionError::UnknownTransaction { requested_transaction_hash }))
+                if *requested_transaction_hash == hash
+        )
     }
 
     /// The nonce and block hash for the signer's next transaction: counted locally when
     /// the signer has read its key recently, else read from the key at the final block.
-    async fn nonce_for(&self, signer: &Signer) -> Result<(u64, CryptoHash), SendError> {
+    async fn nonce_for(&self, signer: &Signer) -> Result<(u64, CryptoHash), SendErrorKind> {
         if let Some(next) = signer.take_nonce() {
             return Ok(next);
         }
@@ -333,27 +649,42 @@ impl Client {
         if let Some(next) = signer.take_nonce() {
             return Ok(next);
         }
-        let key = self
-            .at(Finality::Final)
-            .view_access_key(signer.account_id(), signer.public_key())
-            .await
-            .map_err(|e| SendError::AccessKey(Box::new(e)))?;
+        let (key_nonce, block_hash) = self.read_key(signer).await?;
         signer
-            .observe_and_take(key.value.nonce, key.block_hash)
-            .ok_or_else(|| SendError::Usage {
+            .observe_and_take(key_nonce, block_hash)
+            .ok_or_else(|| SendErrorKind::Usage {
                 // Only a key read at `u64::MAX` gets here (a count a node pushed to the
                 // end is dropped for the key's own nonce).
                 message: format!(
-                    "the access key {} of {} is at nonce {} (u64::MAX), the largest a nonce \
-                     can be: it can sign no more transactions; add another key to the account",
+                    "the access key {} of {} is at nonce {key_nonce} (u64::MAX), the largest \
+                     a nonce can be: it can sign no more transactions; add another key to the \
+                     account",
                     signer.public_key(),
                     signer.account_id(),
-                    key.value.nonce
                 ),
             })
     }
 
-    /// One `send_tx` of the signed bytes, waiting as the client is set to.
+    /// A fresh final block hash to sign with (the key's nonce read with it moves the
+    /// signer's count forward, never back).
+    async fn fresh_block(&self, signer: &Signer) -> Result<CryptoHash, SendErrorKind> {
+        let (key_nonce, block_hash) = self.read_key(signer).await?;
+        signer.observe(key_nonce, block_hash);
+        Ok(block_hash)
+    }
+
+    /// The signer's access key at the final block: its nonce and the block's hash.
+    async fn read_key(&self, signer: &Signer) -> Result<(u64, CryptoHash), SendErrorKind> {
+        let key = self
+            .at(Finality::Final)
+            .view_access_key(signer.account_id(), signer.public_key())
+            .await
+            .map_err(SendErrorKind::AccessKey)?;
+        Ok((key.value.nonce, key.block_hash))
+    }
+
+    /// One `send_tx` of the signed bytes, waiting as the client is set to; settled only
+    /// by the outcome of their hash at that level.
     async fn submit(
         &self,
         signed: &SignedTransaction,
@@ -362,19 +693,20 @@ impl Client {
             signed_tx_base64: signed.into(),
             wait_until: Some(self.wait_until.clone()),
         };
-        let outcome = self.call::<methods::SendTxMethod>(request).await?;
-        own_outcome::<methods::SendTxMethod>(outcome, signed.hash())
+        let response = self.call::<methods::SendTxMethod>(request).await?;
+        settled::<methods::SendTxMethod>(response, signed.hash(), &self.wait_until)
     }
 
     /// Finds out what became of a transaction whose send failed ambiguously: its status
-    /// by hash, the same bytes again when the node has not seen them, with waits between.
+    /// by hash (from any endpoint), the same bytes again when a node has not seen them,
+    /// with waits between. It never signs.
     async fn resolve(
         &self,
-        signed: SignedTransaction,
-        signer: &Signer,
+        signed: &SignedTransaction,
         mut error: Error<RpcTransactionError>,
-    ) -> Result<RpcTransactionResponse, SendError> {
+    ) -> Delivery {
         let hash = signed.hash();
+        let sender = signed.transaction().signer_id();
         let mut wait = RESOLVE_BACKOFF;
         for attempt in 0..RESOLVE_ATTEMPTS {
             if attempt > 0 {
@@ -382,27 +714,71 @@ impl Client {
                 wait = wait.saturating_mul(2);
             }
             let status = self
-                .tx_status(
-                    (hash, signer.account_id().clone()),
-                    Some(self.wait_until.clone()),
-                )
+                .tx_status((hash, sender.clone()), Some(self.wait_until.clone()))
                 .await
-                .and_then(|o| own_outcome::<methods::ExperimentalTxStatusMethod>(o, hash));
+                .and_then(|response| {
+                    settled::<methods::ExperimentalTxStatusMethod>(response, hash, &self.wait_until)
+                });
             error = match status {
-                Ok(outcome) => return Ok(outcome),
+                Ok(outcome) => return Delivery::Settled(outcome),
                 Err(e) if unknown_transaction(&e) || never_observed(&e) => {
-                    match self.submit(&signed).await {
-                        Ok(outcome) => return Ok(outcome),
+                    match self.submit(signed).await {
+                        Ok(outcome) => return Delivery::Settled(outcome),
                         Err(e) => e,
                     }
                 }
                 Err(e) => e,
             };
         }
-        Err(SendError::Unresolved {
-            hash,
-            signed: Box::new(signed),
-            error: Box::new(error),
-        })
+        Delivery::Failed(SendErrorKind::Unresolved(error))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use TxExecutionStatus as S;
+
+    /// The levels' order as nearcore documents `TxExecutionStatus`: each implies the
+    /// ones it lists, `INCLUDED_FINAL` and `EXECUTED_OPTIMISTIC` neither implies the
+    /// other.
+    #[test]
+    fn a_level_is_reached_by_itself_and_the_stricter_ones_only() {
+        let all = [
+            S::None,
+            S::Included,
+            S::ExecutedOptimistic,
+            S::IncludedFinal,
+            S::Executed,
+            S::Final,
+        ];
+        let implied = |got: &S| -> Vec<S> {
+            match got {
+                S::None => vec![S::None],
+                S::Included => vec![S::None, S::Included],
+                S::ExecutedOptimistic => vec![S::None, S::Included, S::ExecutedOptimistic],
+                S::IncludedFinal => vec![S::None, S::Included, S::IncludedFinal],
+                S::Executed => vec![
+                    S::None,
+                    S::Included,
+                    S::ExecutedOptimistic,
+                    S::IncludedFinal,
+                    S::Executed,
+                ],
+                _ => all.to_vec(),
+            }
+        };
+        for got in &all {
+            for asked in &all {
+                assert_eq!(
+                    reaches(got, asked),
+                    implied(got).contains(asked),
+                    "{got:?} for {asked:?}"
+                );
+            }
+        }
+        let unknown = S::Unknown(serde_json::json!("LATER"));
+        assert!(!reaches(&unknown, &S::None));
+        assert!(reaches(&unknown, &unknown));
     }
 }

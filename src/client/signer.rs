@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::tx::{Credentials, CredentialsError, SecretKey};
+use crate::tx::{Credentials, CredentialsError, SecretKey, SignedTransaction};
 use crate::{AccountId, CryptoHash, PublicKey};
 
 /// How long a block hash read for signing is reused. Nodes accept a transaction for
@@ -45,7 +45,11 @@ pub struct Signer {
     state: Arc<Mutex<Option<Counter>>>,
     // Held while the key is read, so that concurrent sends read it once.
     reading: Arc<tokio::sync::Mutex<()>>,
+    before_send: Option<Arc<BeforeSend>>,
 }
+
+/// What [`Signer::before_send`] runs.
+type BeforeSend = dyn Fn(&SignedTransaction) -> Result<(), String> + Send + Sync;
 
 /// What the signer knows of its key on chain.
 #[derive(Debug, Clone, Copy)]
@@ -75,7 +79,47 @@ impl Signer {
             public_key,
             state: Arc::new(Mutex::new(None)),
             reading: Arc::new(tokio::sync::Mutex::new(())),
+            before_send: None,
         }
+    }
+
+    /// Runs `hook` with every transaction this signer signs for [`Client::send`](
+    /// super::Client::send) and the write shortcuts, after signing and before any byte
+    /// of it is sent, re-signs included: where a wallet or a job queue persists the hash
+    /// and bytes, so that a send whose future is dropped (a cancel, a deadline, a crash)
+    /// leaves the transaction to look up or re-send. An `Err` sends nothing: the write
+    /// fails with [`SendErrorKind::Usage`](super::SendErrorKind::Usage) naming the
+    /// transaction, which was signed but never sent.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use near_rpc::client::Signer;
+    ///
+    /// let pending = Arc::new(Mutex::new(Vec::new()));
+    /// let journal = pending.clone();
+    /// let signer = Signer::new(
+    ///     "alice.near".parse()?,
+    ///     "ed25519:3KyUuch8pYP47krBq4DosFEVBMR5wDTMQ8AThzM8kAEcBQEpsPdYTZ2FPX5ZnSoLrerjwg66hwwJaW1wHzprd5k3".parse()?,
+    /// )
+    /// .before_send(move |signed| {
+    ///     journal.lock().unwrap().push(signed.to_base64());
+    ///     Ok(())
+    /// });
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn before_send(
+        mut self,
+        hook: impl Fn(&SignedTransaction) -> Result<(), String> + Send + Sync + 'static,
+    ) -> Self {
+        self.before_send = Some(Arc::new(hook));
+        self
+    }
+
+    /// Runs the [`Signer::before_send`] hook, if any.
+    pub(crate) fn run_before_send(&self, signed: &SignedTransaction) -> Result<(), String> {
+        self.before_send
+            .as_ref()
+            .map_or(Ok(()), |hook| hook(signed))
     }
 
     /// A signer from credentials.
@@ -159,6 +203,33 @@ impl Signer {
             block: Some((block_hash, Instant::now())),
         });
         Some((nonce, block_hash))
+    }
+
+    /// Records what the node said (the key's nonce and a final block's hash) without
+    /// taking a nonce: the count moves forward, never back, and the block is the new one.
+    pub(crate) fn observe(&self, key_nonce: u64, block_hash: CryptoHash) {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(next) = key_nonce.checked_add(1) else {
+            // Nothing can follow `u64::MAX`: the next transaction reads the key again.
+            *state = None;
+            return;
+        };
+        let next_nonce = match *state {
+            Some(counter) if counter.next_nonce != u64::MAX => counter.next_nonce.max(next),
+            _ => next,
+        };
+        *state = Some(Counter {
+            next_nonce,
+            block: Some((block_hash, Instant::now())),
+        });
+    }
+
+    /// Forgets the nonce count and block hash: the next transaction reads the key from
+    /// the node again. What to do after [`Client::send_signed`](super::Client::send_signed)
+    /// is refused with `InvalidNonce` or `NonceTooLarge` (the count is off), or when
+    /// another program has used the key.
+    pub fn reset(&self) {
+        self.forget();
     }
 
     /// Moves the count past `key_nonce` (a node's `InvalidNonce`), keeping the block. A

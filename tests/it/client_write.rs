@@ -12,7 +12,8 @@ use std::sync::{Arc, Mutex};
 
 use near_rpc::client::transport::{HttpResponse, RpcRequest, Transport, TransportError};
 use near_rpc::client::transport::{TransportErrorKind, TransportFuture};
-use near_rpc::client::{Client, RetryPolicy, SendError, Signer, MAX_RESIGNS, RESOLVE_ATTEMPTS};
+use near_rpc::client::{Client, RetryPolicy, SendErrorKind, Signer};
+use near_rpc::client::{MAX_NONCE_RESIGNS, RESOLVE_ATTEMPTS};
 use near_rpc::tx::{Action, SecretKey, SignedTransaction};
 use near_rpc::types::{InvalidTxError, TxExecutionStatus};
 use near_rpc::{CryptoHash, NearToken};
@@ -33,6 +34,10 @@ enum Reply {
     Fail(TransportErrorKind),
     /// (To a key read.) The key as of block `height`.
     KeyAt(u64),
+    /// (To a status query.) `UNKNOWN_TRANSACTION` naming the hash asked about.
+    Unknown,
+    /// (To a status query.) `UNKNOWN_TRANSACTION` naming another hash.
+    UnknownOther,
 }
 
 #[derive(Debug, Default)]
@@ -91,13 +96,15 @@ fn timeout_error() -> Reply {
 }
 
 fn unknown_transaction() -> Reply {
-    Reply::Error(
-        200,
-        error(
-            "UNKNOWN_TRANSACTION",
-            json!({"requested_transaction_hash": "11111111111111111111111111111111"}),
-            json!("unknown"),
-        ),
+    Reply::Unknown
+}
+
+/// `UNKNOWN_TRANSACTION` naming `hash`, as nearcore answers `tx_status`.
+fn unknown_error(hash: &str) -> Value {
+    error(
+        "UNKNOWN_TRANSACTION",
+        json!({ "requested_transaction_hash": hash }),
+        json!(format!("Transaction {hash} doesn't exist")),
     )
 }
 
@@ -221,6 +228,23 @@ impl Node {
                 ))
             }
             Reply::Fail(kind) => Err(TransportError::new("node", kind, "scripted")),
+            Reply::Unknown | Reply::UnknownOther => {
+                let asked = params["tx_hash"]
+                    .as_str()
+                    .expect("a status query")
+                    .to_owned();
+                let named = match reply {
+                    Reply::Unknown => asked,
+                    _ => CryptoHash::hash_bytes(b"another").to_string(),
+                };
+                let body = json!({"jsonrpc": "2.0", "id": request.id.to_string(),
+                                  "error": unknown_error(&named)});
+                Ok(HttpResponse::new(
+                    "node",
+                    200,
+                    serde_json::to_vec(&body).unwrap(),
+                ))
+            }
             Reply::KeyAt(_) => panic!("a key answer to {}", request.method),
         }
     }
@@ -385,7 +409,7 @@ async fn before_sending_a_failed_key_read_signs_nothing() {
         .transfer(&signer(), "bob.near", NearToken::from_near(1))
         .await
         .unwrap_err();
-    assert!(matches!(err, SendError::AccessKey(_)), "{err}");
+    assert!(matches!(err.kind(), SendErrorKind::AccessKey(_)), "{err}");
     assert_eq!(err.hash(), None);
     assert_eq!(node.count("send_tx"), 0);
     // An unknown key: the node's error, named.
@@ -400,7 +424,8 @@ async fn before_sending_a_failed_key_read_signs_nothing() {
         .transfer(&signer(), "bob.near", NearToken::from_near(1))
         .await
         .unwrap_err();
-    assert!(err.to_string().contains("UNKNOWN_ACCESS_KEY"), "{err}");
+    let cause = std::error::Error::source(&err).unwrap().to_string();
+    assert!(cause.contains("UNKNOWN_ACCESS_KEY"), "{cause}");
     assert_eq!(node.count("send_tx"), 0);
 }
 
@@ -412,7 +437,7 @@ async fn a_send_that_never_connected_is_rejected_not_resolved() {
         .transfer(&signer(), "bob.near", NearToken::from_near(1))
         .await
         .unwrap_err();
-    assert!(matches!(err, SendError::Rejected { .. }), "{err}");
+    assert!(err.is_rejected(), "{err}");
     assert_eq!(node.count("EXPERIMENTAL_tx_status"), 0);
     assert_eq!(node.count("send_tx"), 1);
 }
@@ -511,12 +536,11 @@ async fn no_answer_at_all_ends_unresolved_with_the_hash_and_bytes() {
         .transfer(&signer(), "bob.near", NearToken::from_near(1))
         .await
         .unwrap_err();
-    let SendError::Unresolved { hash, signed, .. } = &err else {
-        panic!("{err}")
-    };
-    assert!(err.is_unresolved());
-    assert_eq!(signed.hash(), *hash);
-    assert_eq!(hashes(&node), BTreeSet::from([*hash]));
+    assert!(err.is_unresolved(), "{err}");
+    let (hash, signed) = (err.hash().unwrap(), err.signed().unwrap());
+    assert_eq!(signed.hash(), hash);
+    assert_eq!(err.transactions().len(), 1);
+    assert_eq!(hashes(&node), BTreeSet::from([hash]));
     assert_eq!(
         node.count("EXPERIMENTAL_tx_status"),
         RESOLVE_ATTEMPTS as usize
@@ -625,12 +649,15 @@ async fn invalid_nonce_for_a_transaction_the_node_holds_never_resigns() {
     assert_eq!(hashes(&node).len(), 1);
 }
 
+/// Only [`MAX_NONCE_RESIGNS`] re-signs after `InvalidNonce` take a new nonce: however
+/// often a node says so, one intent has at most 1 + that many nonces.
 #[tokio::test(start_paused = true)]
 async fn invalid_nonce_resigning_is_bounded() {
     let node = Node::new(5);
     node.with(|s| {
         for i in 0..10 {
-            s.sends.push_back(invalid_nonce(10 + 10 * i, 6));
+            s.sends
+                .push_back(invalid_nonce(10 + 10 * i, [6, 11][i as usize % 2]));
             s.statuses.push_back(unknown_transaction());
         }
     });
@@ -638,20 +665,15 @@ async fn invalid_nonce_resigning_is_bounded() {
         .transfer(&signer(), "bob.near", NearToken::from_near(1))
         .await
         .unwrap_err();
-    assert!(matches!(err, SendError::Rejected { .. }), "{err}");
+    assert!(err.is_rejected(), "{err}");
     assert!(matches!(
         err.invalid_tx_error(),
         Some(InvalidTxError::InvalidNonce { .. })
     ));
-    let sends = 1 + MAX_RESIGNS as usize;
+    let sends = 1 + MAX_NONCE_RESIGNS as usize;
     assert_eq!(node.count("send_tx"), sends);
-    assert_eq!(
-        hashes(&node).len(),
-        sends,
-        "each signed anew, a new nonce each"
-    );
-    let nonces = node.sent_nonces();
-    assert_eq!(nonces, [6, 11, 21, 31]);
+    assert_eq!(err.transactions().len(), sends);
+    assert_eq!(node.sent_nonces(), [6, 11]);
 }
 
 /// `NonceTooLarge` (the count pushed too far, say by a hostile node's `ak_nonce`): the
@@ -677,7 +699,7 @@ async fn nonce_too_large_makes_the_signer_read_the_key_again() {
         .transfer(&signer, "bob.near", NearToken::from_near(1))
         .await
         .unwrap_err();
-    assert!(matches!(err, SendError::Rejected { .. }), "{err}");
+    assert!(err.is_rejected(), "{err}");
     client
         .transfer(&signer, "bob.near", NearToken::from_near(1))
         .await
@@ -733,7 +755,7 @@ async fn a_key_at_the_last_nonce_is_named_and_a_sane_answer_later_still_signs() 
         .transfer(&signer, "bob.near", NearToken::from_near(1))
         .await
         .unwrap_err();
-    let SendError::Usage { message } = &err else {
+    let SendErrorKind::Usage { message } = err.kind() else {
         panic!("{err}")
     };
     assert_eq!(
@@ -769,7 +791,7 @@ async fn a_key_at_the_last_nonce_is_named_and_a_sane_answer_later_still_signs() 
     assert_eq!(node.count("query"), 3);
 }
 
-/// `Expired`: a fresh block hash is read and the intent signed anew.
+/// `Expired`: a fresh block hash is read and the intent signed anew with the same nonce.
 #[tokio::test(start_paused = true)]
 async fn expired_resigns_with_a_fresh_block_hash() {
     let node = Node::new(5);
@@ -787,6 +809,8 @@ async fn expired_resigns_with_a_fresh_block_hash() {
     assert_eq!(sent.len(), 2);
     assert_eq!(*sent[0].transaction().block_hash(), block_hash(100));
     assert_eq!(*sent[1].transaction().block_hash(), block_hash(200));
+    // The same nonce: at most one of the two can ever execute.
+    assert_eq!(node.sent_nonces(), [6, 6]);
     assert_eq!(node.count("query"), 2);
 }
 
@@ -844,7 +868,7 @@ async fn other_refusals_are_rejected_with_the_reason() {
         .transfer(&signer(), "bob.near", NearToken::from_near(1))
         .await
         .unwrap_err();
-    assert!(matches!(err, SendError::Rejected { .. }), "{err}");
+    assert!(err.is_rejected(), "{err}");
     assert_eq!(node.count("EXPERIMENTAL_tx_status"), 0);
 }
 
@@ -895,7 +919,7 @@ async fn bad_input_is_named_and_the_key_never_shows() {
         .transfer(&signer, "Bob Near", NearToken::from_near(1))
         .await
         .unwrap_err();
-    assert!(matches!(err, SendError::Usage { .. }));
+    assert!(matches!(err.kind(), SendErrorKind::Usage { .. }));
     assert!(
         err.to_string()
             .contains("the receiver `Bob Near` is not valid"),

@@ -8,6 +8,10 @@
 //!
 //! A transaction moves on only while it certainly reached no node (connect or TLS
 //! failure): once bytes may have been sent, sending it elsewhere could submit it twice.
+//!
+//! A request pinned to an endpoint ([`RpcRequest::pinned_endpoint`]) goes there alone:
+//! the write path asks the node that refused a transaction, and no other, whether it
+//! knows it. Every outcome is marked with the position of the endpoint it came from.
 
 use std::sync::Arc;
 
@@ -36,9 +40,12 @@ impl Fallback {
     }
 
     async fn send_in_order(&self, request: RpcRequest) -> Result<HttpResponse, TransportError> {
+        if let Some(index) = request.pinned_endpoint {
+            return self.send_to(index, request).await;
+        }
         let mut attempts = Vec::new();
-        for transport in &self.transports {
-            let outcome = transport.send(request.clone()).await;
+        for (index, transport) in self.transports.iter().enumerate() {
+            let outcome = with_index(transport.send(request.clone()).await, index);
             let Verdict::Failure { nothing_sent, .. } = verdict(&outcome) else {
                 return outcome;
             };
@@ -62,6 +69,37 @@ impl Fallback {
             "",
         ))
     }
+
+    /// The one endpoint a pinned request names, and no other whatever it answers.
+    async fn send_to(
+        &self,
+        index: usize,
+        request: RpcRequest,
+    ) -> Result<HttpResponse, TransportError> {
+        match self.transports.get(index) {
+            Some(transport) => with_index(transport.send(request).await, index),
+            None => Err(TransportError::new(
+                self.label.clone(),
+                TransportErrorKind::Other,
+                format!(
+                    "no endpoint {index}: the client has {}",
+                    self.transports.len()
+                ),
+            )),
+        }
+    }
+}
+
+/// The outcome, marked with the position of the endpoint it came from.
+fn with_index(
+    mut outcome: Result<HttpResponse, TransportError>,
+    index: usize,
+) -> Result<HttpResponse, TransportError> {
+    match &mut outcome {
+        Ok(response) => response.endpoint_index = index,
+        Err(error) => error.endpoint_index = index,
+    }
+    outcome
 }
 
 impl Transport for Fallback {
@@ -184,5 +222,37 @@ mod tests {
             );
             assert_eq!(counts(&[&a, &b, &c]), [1, 1, 0], "{sent:?}");
         }
+    }
+
+    /// A pinned request goes to its endpoint alone, whatever it answers, and every
+    /// outcome names the position of the endpoint it came from (labels may repeat).
+    #[test]
+    fn a_pinned_request_goes_to_its_endpoint_alone() {
+        let a = MockTransport::new("same", [MockReply::json(RESULT)]);
+        let b = MockTransport::new("same", [MockReply::status(503, "busy")]);
+        let c = MockTransport::new("same", [MockReply::json(RESULT)]);
+        let mut pinned = read();
+        pinned.pinned_endpoint = Some(1);
+        let outcome = block_on(fallback(&[&a, &b, &c]).send(pinned.clone())).unwrap();
+        assert_eq!((outcome.status, outcome.endpoint_index), (503, 1));
+        assert_eq!(counts(&[&a, &b, &c]), [0, 1, 0]);
+
+        let a = MockTransport::new("a", [MockReply::error(TransportErrorKind::Connect)]);
+        let b = MockTransport::new("b", [MockReply::error(TransportErrorKind::Connect)]);
+        let error = block_on(fallback(&[&a, &b]).send(pinned.clone())).unwrap_err();
+        assert!(matches!(error.kind, TransportErrorKind::Connect), "{error}");
+        assert_eq!(error.endpoint_index, 1);
+        assert_eq!(counts(&[&a, &b]), [0, 1]);
+
+        pinned.pinned_endpoint = Some(2);
+        let error = block_on(fallback(&[&a, &b]).send(pinned)).unwrap_err();
+        assert!(error.message.contains("no endpoint 2"), "{error}");
+        assert_eq!(counts(&[&a, &b]), [0, 1]);
+
+        // Unpinned, the answer names the endpoint that gave it.
+        let a = MockTransport::new("x", [MockReply::status(503, "busy")]);
+        let b = MockTransport::new("x", [MockReply::json(RESULT)]);
+        let outcome = block_on(fallback(&[&a, &b]).send(read())).unwrap();
+        assert_eq!(outcome.endpoint_index, 1);
     }
 }

@@ -17,9 +17,7 @@ use crate::{AccountId, NearGas, NearToken, PublicKey, RpcTransactionResponse};
 pub const DEFAULT_CALL_GAS: NearGas = NearGas::from_tgas(100);
 
 fn usage<T>(value: impl Input<T>, what: &str) -> Result<T, SendError> {
-    value
-        .into_value(what)
-        .map_err(|message| SendError::Usage { message })
+    value.into_value(what).map_err(SendError::usage)
 }
 
 shortcuts! { WRITE_SHORTCUTS;
@@ -78,7 +76,7 @@ shortcuts! { WRITE_SHORTCUTS;
         args: impl ContractArgs,
     ) -> Result<RpcTransactionResponse, SendError> {
         let contract = usage(contract, "the contract account id")?;
-        let args = args.into_bytes().map_err(|message| SendError::Usage { message })?;
+        let args = args.into_bytes().map_err(SendError::usage)?;
         let call = Action::function_call(method, args, DEFAULT_CALL_GAS, NearToken::from_yoctonear(0));
         self.sign_and_send(signer, contract, vec![call]).await
     }
@@ -104,7 +102,7 @@ shortcuts! { WRITE_SHORTCUTS;
         deposit: NearToken,
     ) -> Result<RpcTransactionResponse, SendError> {
         let contract = usage(contract, "the contract account id")?;
-        let args = args.into_bytes().map_err(|message| SendError::Usage { message })?;
+        let args = args.into_bytes().map_err(SendError::usage)?;
         let call = Action::function_call(method, args, gas, deposit);
         self.sign_and_send(signer, contract, vec![call]).await
     }

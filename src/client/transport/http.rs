@@ -232,6 +232,7 @@ impl HttpTransport {
                 .await?;
             return Ok(HttpResponse {
                 endpoint: self.label.clone(),
+                endpoint_index: 0,
                 status,
                 headers,
                 body,

@@ -174,6 +174,7 @@ impl MockTransport {
         }
         Ok(HttpResponse {
             endpoint: state.label.clone(),
+            endpoint_index: 0,
             status,
             headers,
             body,

@@ -95,6 +95,10 @@ pub struct RpcRequest {
     pub max_response_bytes: usize,
     /// When the whole call must be over, across retries and endpoints.
     pub deadline: Option<Instant>,
+    /// Send only to the endpoint at this position in the client's order (the one that
+    /// answered an earlier call, [`HttpResponse::endpoint_index`]), never failing over:
+    /// what one node said about a transaction is asked again of that node alone.
+    pub pinned_endpoint: Option<usize>,
 }
 
 impl RpcRequest {
@@ -112,6 +116,7 @@ impl RpcRequest {
             submits_transaction,
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             deadline: None,
+            pinned_endpoint: None,
         }
     }
 
@@ -127,6 +132,9 @@ impl RpcRequest {
 pub struct HttpResponse {
     /// Which endpoint answered, as it may be printed.
     pub endpoint: Arc<str>,
+    /// Its position in the client's order of endpoints (0 with one), set by the failover
+    /// layer: labels may repeat, positions don't.
+    pub endpoint_index: usize,
     /// The HTTP status.
     pub status: u16,
     /// The response headers.
@@ -140,6 +148,7 @@ impl HttpResponse {
     pub fn new(endpoint: impl Into<Arc<str>>, status: u16, body: impl Into<Vec<u8>>) -> Self {
         Self {
             endpoint: endpoint.into(),
+            endpoint_index: 0,
             status,
             headers: HeaderMap::new(),
             body: body.into(),
@@ -165,6 +174,9 @@ impl HttpResponse {
 pub struct TransportError {
     /// Which endpoint, as it may be printed.
     pub endpoint: Arc<str>,
+    /// Its position in the client's order of endpoints (0 with one), set by the failover
+    /// layer.
+    pub endpoint_index: usize,
     /// What went wrong.
     pub kind: TransportErrorKind,
     /// The underlying message (no URL, secrets masked).
@@ -184,6 +196,7 @@ impl TransportError {
     ) -> Self {
         Self {
             endpoint: endpoint.into(),
+            endpoint_index: 0,
             kind,
             message: message.into(),
             sent_before: false,
