@@ -1003,3 +1003,23 @@ async fn the_write_shortcuts_build_their_actions() {
     assert_eq!(call.gas, near_rpc::client::DEFAULT_CALL_GAS);
     assert_eq!(call.deposit, NearToken::from_yoctonear(0));
 }
+
+/// An `UNKNOWN_TRANSACTION` that names another hash says nothing of this one: the
+/// refused transaction is resolved by hash (and here found), never signed anew.
+#[tokio::test(start_paused = true)]
+async fn unknown_transaction_naming_another_hash_is_not_believed() {
+    let node = Node::new(5);
+    node.with(|s| {
+        s.sends.push_back(invalid_nonce(6, 6));
+        s.statuses.push_back(Reply::UnknownOther);
+    });
+    let outcome = client(&node)
+        .transfer(&signer(), "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap();
+    assert_eq!(hashes(&node).len(), 1);
+    assert_eq!(
+        outcome.outcome.unwrap().transaction_outcome().id,
+        node.sent()[0].hash()
+    );
+}

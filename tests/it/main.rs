@@ -38,3 +38,4 @@ mod tx_codec;
 mod tx_helpers;
 mod tx_response;
 mod verify;
+mod write_matrix;
