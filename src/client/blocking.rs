@@ -7,8 +7,9 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use super::{BuildError, Client, ClientBuilder, Error};
-use crate::RpcMethod;
+use super::{BuildError, Client, ClientBuilder, Error, Input, SendError, Signer};
+use crate::tx::{Action, SignedTransaction};
+use crate::{AccountId, RpcMethod, RpcTransactionResponse};
 
 /// A blocking NEAR JSON-RPC client with the same behaviour as [`Client`].
 #[derive(Debug, Clone)]
@@ -65,5 +66,32 @@ impl BlockingClient {
     /// See [`Client::call`].
     pub fn call<M: RpcMethod>(&self, params: M::Params) -> Result<M::Result, Error<M::Error>> {
         self.block_on(self.client.call::<M>(params))
+    }
+
+    /// See [`Client::prepare`].
+    pub fn prepare(
+        &self,
+        signer: &Signer,
+        receiver: impl Input<AccountId>,
+        actions: Vec<Action>,
+    ) -> Result<SignedTransaction, SendError> {
+        self.block_on(self.client.prepare(signer, receiver, actions))
+    }
+
+    /// See [`Client::send_signed`].
+    pub fn send_signed(
+        &self,
+        signed: &SignedTransaction,
+    ) -> Result<RpcTransactionResponse, SendError> {
+        self.block_on(self.client.send_signed(signed))
+    }
+
+    /// See [`Client::renew`].
+    pub fn renew(
+        &self,
+        signer: &Signer,
+        signed: &SignedTransaction,
+    ) -> Result<SignedTransaction, SendError> {
+        self.block_on(self.client.renew(signer, signed))
     }
 }
