@@ -518,7 +518,15 @@ pub enum Command {
         )]
         block: Option<BlockId>,
     },
-    /// send_tx: submit a signed transaction and wait for it (never retried once sent).
+    /// send_tx: submit a signed transaction as it is and find out what became of it.
+    ///
+    /// Nothing is signed: the same bytes execute at most once however often they are
+    /// sent, so this is how a transaction printed as unresolved is sent again. Success is
+    /// only the outcome of its own hash at LEVEL or a stricter one; any other answer is
+    /// resolved by asking for its status by hash. A refusal prints `{"rejected": HASH,
+    /// "signed_tx_base64": ...}`, then the node's error, and exits 3; an outcome still
+    /// unknown prints `{"unresolved": HASH, "signed_tx_base64": ...}` and exits 5 (so does
+    /// Ctrl-C or SIGTERM while it is in flight).
     #[command(group(ArgGroup::new("tx").required(true).args(["base64", "file"])))]
     SendTx {
         /// The signed transaction, base64 of its borsh bytes.

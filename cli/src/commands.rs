@@ -286,14 +286,26 @@ async fn call(client: &Client, command: Command) -> Result<(), Failure> {
             file,
             wait_until,
         } => {
-            let tx: near_rpc::SignedTransaction = match (base64, file) {
-                (Some(text), _) => text.into(),
-                (None, Some(path)) => std::fs::read(&path)
-                    .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?
-                    .into(),
+            let (option, bytes) = match (base64, file) {
+                (Some(text), _) => ("--base64", base64_bytes(&text)?),
+                (None, Some(path)) => (
+                    "--file",
+                    std::fs::read(&path).map_err(|e| {
+                        Failure::usage(format!("cannot read {}: {e}", path.display()))
+                    })?,
+                ),
                 (None, None) => return Err(Failure::usage("send-tx needs --base64 or --file")),
             };
-            report(client.send_tx(tx, wait_until.map(Into::into)).await)
+            // Read as a transaction, so that it goes through the write path: success only
+            // on its own outcome, anything less resolved by its hash.
+            let signed = near_rpc::tx::SignedTransaction::from_borsh(&bytes)
+                .map_err(|e| Failure::usage(format!("{option}: not a signed transaction: {e}")))?;
+            let client = match wait_until {
+                Some(level) => client.waiting_until(level.into()),
+                None => client.clone(),
+            };
+            let signals = StopSignals::listen();
+            write::send_signed(&client, &signed, signals.stopped()).await
         }
         Command::Decode { method, .. } | Command::Call { method, .. } => unknown(method),
         Command::Mock { .. }
@@ -445,6 +457,13 @@ fn serve_mock(options: MockOptions<'_>) -> Result<(), Failure> {
         })?;
     }
     Ok(())
+}
+
+/// The bytes of base64 text (already checked by the option's parser).
+fn base64_bytes(text: &str) -> Result<Vec<u8>, Failure> {
+    near_rpc::SignedTransaction(text.trim().to_owned())
+        .to_bytes()
+        .map_err(|e| Failure::usage(format!("--base64: {e}")))
 }
 
 /// `send` and `transfer`, until done or stopped by Ctrl-C or SIGTERM (which print the

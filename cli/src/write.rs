@@ -210,12 +210,28 @@ pub async fn send(
     });
     let outcome = tokio::select! {
         result = client.send(&signer, receiver, actions) => {
-            result.map_err(|e| send_failure(e, &key))?
+            result.map_err(|e| send_failure(e, Some(&key)))?
         }
         () = stop => {
             let signed = in_flight.lock().unwrap_or_else(|p| p.into_inner()).take();
             return Err(stopped(signed.as_ref()));
         }
+    };
+    print_json(&outcome)?;
+    on_chain_failure(&outcome)
+}
+
+/// `send-tx`: sends a signed transaction as it is through the write path (never signing
+/// anything), prints the outcome; failures as for `send`. `stop` (Ctrl-C, SIGTERM) prints
+/// it as unresolved: it may be in flight.
+pub async fn send_signed(
+    client: &Client,
+    signed: &SignedTransaction,
+    stop: impl std::future::Future<Output = ()>,
+) -> Result<(), Failure> {
+    let outcome = tokio::select! {
+        result = client.send_signed(signed) => result.map_err(|e| send_failure(e, None))?,
+        () = stop => return Err(stopped(Some(signed))),
     };
     print_json(&outcome)?;
     on_chain_failure(&outcome)
@@ -277,7 +293,17 @@ struct KeyOf {
     public_key: PublicKey,
 }
 
-fn send_failure(error: SendError, key: &KeyOf) -> Failure {
+/// The node's word that the key or its account does not exist.
+fn unknown_key(error: &near_rpc::client::Error<RpcQueryError>) -> Option<&RpcQueryError> {
+    error.handler_error().filter(|e| {
+        matches!(
+            e,
+            RpcQueryError::UnknownAccessKey { .. } | RpcQueryError::UnknownAccount { .. }
+        )
+    })
+}
+
+fn send_failure(error: SendError, key: Option<&KeyOf>) -> Failure {
     // The transaction the failure is about goes first, whatever the failure: with its
     // hash and bytes nothing signed is lost.
     if let Some(signed) = error.signed() {
@@ -299,29 +325,29 @@ fn send_failure(error: SendError, key: &KeyOf) -> Failure {
         SendErrorKind::Usage { message } => Failure::usage(message),
         // The key file names a key its account does not have (or an account the chain
         // does not have): the input is wrong, not the node.
-        SendErrorKind::AccessKey(error)
-            if matches!(
-                error.handler_error(),
-                Some(RpcQueryError::UnknownAccessKey { .. } | RpcQueryError::UnknownAccount { .. })
-            ) =>
-        {
-            let KeyOf {
-                account,
-                public_key,
-            } = key;
-            let why = match error.handler_error() {
-                Some(RpcQueryError::UnknownAccount { .. }) => ": the account does not exist",
-                _ => "",
-            };
-            Failure::usage(format!(
-                "--key-file: {public_key} is not an access key of {account}{why}"
-            ))
-        }
-        SendErrorKind::AccessKey(error) => {
-            let mut failure = failure(error);
-            failure.message = format!("cannot read the signer's access key: {}", failure.message);
-            failure
-        }
+        SendErrorKind::AccessKey(error) => match (key, unknown_key(&error)) {
+            (
+                Some(KeyOf {
+                    account,
+                    public_key,
+                }),
+                Some(unknown),
+            ) => {
+                let why = match unknown {
+                    RpcQueryError::UnknownAccount { .. } => ": the account does not exist",
+                    _ => "",
+                };
+                Failure::usage(format!(
+                    "--key-file: {public_key} is not an access key of {account}{why}"
+                ))
+            }
+            _ => {
+                let mut failure = failure(error);
+                failure.message =
+                    format!("cannot read the signer's access key: {}", failure.message);
+                failure
+            }
+        },
         // Refused by the node (its typed error goes to stdout, as for any JSON-RPC
         // error) or never sent. A refusal is exit 3 whatever the HTTP status.
         SendErrorKind::Rejected(error) => {
