@@ -18,7 +18,11 @@
 //! Writes: a [`Signer`] (an account and its key, from near-cli's credential files or the
 //! environment) signs, and [`Client::send`], [`Client::transfer`],
 //! [`Client::function_call`] and the other write shortcuts send, never signing one
-//! intent twice once it may have reached a node ([`SendError`] says what happened).
+//! intent anew unless the node that received it refused it and does not know it
+//! ([`SendError`] says what happened, and carries every transaction signed).
+//! [`Client::prepare`] and [`Client::send_signed`] split a send in two, so that the
+//! transaction can be kept before any byte of it is sent. [`SendError`]'s docs hold the
+//! write path: what each answer leads to, and the exact guarantee.
 //!
 //! Verified reads: [`Client::verified`] gives a [`VerifiedClient`] whose head follows the
 //! chain's light-client blocks and whose transaction statuses come with every outcome

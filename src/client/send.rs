@@ -1,55 +1,8 @@
 //! The write path: sign a list of actions, send them, and find out what happened, never
 //! taking success on less than the transaction's own outcome, and never signing one
 //! intent anew unless the node that received it said it refused it and does not know it.
-//!
-//! A transaction is identified by its hash. What the client does with each answer to a
-//! send:
-//!
-//! | answer | the transaction | the client |
-//! |---|---|---|
-//! | the outcome of that hash, at the level asked ([`Client::waiting_until`]) or a stricter one | executed, or is executing | returns it |
-//! | a refusal of the transaction's own bytes (invalid signer or receiver id, bad signature, actions nearcore refuses, its size or version, a cost that overflows), or a request the node could not read | refused, and no later state changes that | [`SendErrorKind::Rejected`] |
-//! | no connection, a TLS handshake that did not complete, a request over the size limit | never left this machine | [`SendErrorKind::Rejected`] |
-//! | `Expired` | refused now: its block is too old | asks the node that refused it for that hash; only if it answers `UNKNOWN_TRANSACTION` naming exactly that hash, signs it again with the **same nonce** and a fresh block hash, so at most one of the two can ever execute |
-//! | `InvalidNonce` (the key's nonce is at or past the transaction's) | refused now: its nonce is taken | the same question; only on the same answer, signs anew with the node's nonce + 1, at most [`MAX_NONCE_RESIGNS`] time per intent |
-//! | another refusal (balance, key, congestion, ...) | refused now | the same question; [`SendErrorKind::Rejected`] only on the same answer |
-//! | anything else: no answer, a timeout, a broken connection, an HTTP or decoding error, the deadline, an answer without the outcome of that hash or below the level asked, an `UNKNOWN_TRANSACTION` about another hash | unknown: it may execute | asks any endpoint for its status by hash, re-sending the *same bytes* when a node has not seen them; [`SendErrorKind::Unresolved`] after [`RESOLVE_ATTEMPTS`] |
-//!
-//! Why the question before signing anew: a refusal does not prove that the transaction
-//! never ran. nearcore's `send_tx` re-validates a transaction it already accepted while
-//! it waits for it (and says `InvalidNonce` once it has spent its own nonce), a transport
-//! may deliver the same bytes twice, and another node may hold it. The question goes to
-//! the node that refused, and to no other: with two honest providers, the second may not
-//! have seen the transaction yet. Re-sending the same bytes is always safe: a transaction
-//! executes at most once however often it arrives (its nonce is spent).
-//!
-//! # The guarantee, exactly
-//!
-//! One intent ([`Client::send`] and the write shortcuts) signs at most 1 +
-//! [`MAX_RESIGNS`] transactions. Each signed after `Expired` keeps the nonce of the one
-//! before; only one signed after `InvalidNonce` takes a new one. So at most
-//! 1 + [`MAX_NONCE_RESIGNS`] = 2 of them can ever execute, and two only when the node
-//! that received one of them said falsely, in two answers, that it refused it and that it
-//! does not know its hash. No other answer of any node, no failure of any network, and
-//! no cancellation makes a second one. What a lying node can still do: make a refusal
-//! look final ([`SendErrorKind::Rejected`] for a transaction it forwarded anyway), or
-//! invent an outcome for the hash (check outcomes with
-//! [`Client::verified`](super::Client::verified) when that matters).
-//!
-//! # Cancellation
-//!
-//! A future of [`Client::send`] dropped after its `send_tx` went out returns nothing to
-//! look up. What must survive a cancel, a crash or a deadline has two ways to keep the
-//! transaction before any byte of it is sent:
-//! - [`Signer::before_send`]: a hook that receives every transaction the signer signs
-//!   (re-signs included) before it is sent, and can refuse to let it go;
-//! - the two halves of a send: [`Client::prepare`] signs and returns the
-//!   [`SignedTransaction`] (its hash, and bytes to persist with
-//!   [`SignedTransaction::to_base64`]); [`Client::send_signed`] sends exactly those bytes
-//!   and resolves them, and can be called again with them at any time: it never signs.
-//!
-//! Every [`SendError`] after signing carries every transaction signed for the intent
-//! ([`SendError::transactions`]).
+//! What each answer leads to, the exact guarantee and what survives a cancel are in
+//! [`SendError`]'s docs, where users of the client find them.
 
 use std::fmt;
 use std::time::Duration;
@@ -82,6 +35,64 @@ pub const RESOLVE_BACKOFF: Duration = Duration::from_secs(1);
 /// A write that did not end in an outcome: what went wrong ([`SendError::kind`]) and
 /// every transaction signed for the intent ([`SendError::transactions`]), so that one
 /// that may still execute can be looked up or re-sent as it is.
+///
+/// # The write path
+///
+/// A transaction is identified by its hash. What the client does with each answer to a
+/// send:
+///
+/// | answer | the transaction | the client |
+/// |---|---|---|
+/// | the outcome of that hash, at the level asked ([`Client::waiting_until`]) or a stricter one | executed, or is executing | returns it |
+/// | a refusal of the transaction's own bytes (invalid signer or receiver id, bad signature, actions nearcore refuses, its size or version, a cost that overflows), or a request the node could not read | refused, and no later state changes that | [`SendErrorKind::Rejected`] |
+/// | no connection, a TLS handshake that did not complete, a request over the size limit | never left this machine | [`SendErrorKind::Rejected`] |
+/// | `Expired` | refused now: its block is too old | asks the node that refused it for that hash; only if it answers `UNKNOWN_TRANSACTION` naming exactly that hash, signs it again with the **same nonce** and a fresh block hash, so at most one of the two can ever execute |
+/// | `InvalidNonce` (the key's nonce is at or past the transaction's) | refused now: its nonce is taken | the same question; only on the same answer, signs anew with the node's nonce + 1, at most [`MAX_NONCE_RESIGNS`] time per intent |
+/// | another refusal (balance, key, congestion, ...) | refused now | the same question; [`SendErrorKind::Rejected`] only on the same answer |
+/// | anything else: no answer, a timeout, a broken connection, an HTTP or decoding error, the deadline, an answer without the outcome of that hash or below the level asked, an `UNKNOWN_TRANSACTION` about another hash | unknown: it may execute | asks any endpoint for its status by hash, re-sending the *same bytes* when a node has not seen them; [`SendErrorKind::Unresolved`] after [`RESOLVE_ATTEMPTS`] |
+///
+/// Why the question before signing anew: a refusal does not prove that the transaction
+/// never ran. nearcore's `send_tx` re-validates a transaction it already accepted while
+/// it waits for it (and says `InvalidNonce` once it has spent its own nonce), a transport
+/// may deliver the same bytes twice, and another node may hold it. The question goes to
+/// the node that refused, and to no other: with two honest providers, the second may not
+/// have seen the transaction yet. Re-sending the same bytes is always safe: a transaction
+/// executes at most once however often it arrives (its nonce is spent).
+///
+/// # The guarantee, exactly
+///
+/// One intent ([`Client::send`] and the write shortcuts) signs at most 1 +
+/// [`MAX_RESIGNS`] transactions. Each signed after `Expired` keeps the nonce of the one
+/// before; only one signed after `InvalidNonce` takes a new one. So at most
+/// 1 + [`MAX_NONCE_RESIGNS`] = 2 of them can ever execute, and two only when the node
+/// that received one of them said falsely, in two answers, that it refused it and that it
+/// does not know its hash. No other answer of any node, no failure of any network, and
+/// no cancellation makes a second one. What a lying node can still do: make a refusal
+/// look final ([`SendErrorKind::Rejected`] for a transaction it forwarded anyway), or
+/// invent an outcome for the hash (check outcomes with
+/// [`Client::verified`](super::Client::verified) when that matters).
+///
+/// Signing the `InvalidNonce` re-sign in strict nonce mode was considered: it needs the
+/// key's nonce to be exactly the one the node named, which the first transaction
+/// executing can make true, so it does not close the gap; and not every network accepts
+/// version-1 transactions.
+///
+/// # Cancellation
+///
+/// A future of [`Client::send`] dropped after its `send_tx` went out returns nothing to
+/// look up. What must survive a cancel, a crash or a deadline has two ways to keep the
+/// transaction before any byte of it is sent:
+/// - [`Signer::before_send`]: a hook that receives every transaction the signer signs
+///   (re-signs included) before it is sent, and can refuse to let it go;
+/// - the two halves of a send: [`Client::prepare`] signs and returns the
+///   [`SignedTransaction`] (its hash, and bytes to persist with
+///   [`SignedTransaction::to_base64`]); [`Client::send_signed`] sends exactly those bytes
+///   and resolves them, and can be called again with them at any time: it never signs.
+///
+/// Every [`SendError`] after signing carries every transaction signed for the intent
+/// ([`SendError::transactions`]).
+///
+/// # Matching on it
 ///
 /// ```no_run
 /// # async fn run(client: near_rpc::client::Client, signer: near_rpc::client::Signer) {

@@ -503,7 +503,10 @@ shortcuts! { SHORTCUTS;
     /// `send_tx`: submits a signed transaction (its borsh bytes, or their base64) and
     /// waits until `wait_until` (default [`DEFAULT_WAIT_UNTIL`]). Text that is not base64
     /// is refused before anything is sent; the call is never repeated once it may have
-    /// reached a node.
+    /// reached a node. This is the method alone: its answer is the node's, whatever it
+    /// holds. [`Client::send_signed`] sends a [`SignedTransaction`](crate::tx::SignedTransaction)
+    /// through the write path instead (success only on its own outcome, anything less
+    /// resolved by hash).
     #[doc = example!(
         "# let signed_tx_bytes: Vec<u8> = vec![];"
         "let outcome = client.send_tx(signed_tx_bytes, None).await?;"
