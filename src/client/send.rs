@@ -10,7 +10,7 @@
 //! | `InvalidNonce` | refused now: its nonce is taken (maybe by itself) | asks `tx_status` for it; only if the node does not know it, signs anew with the node's nonce + 1 (at most [`MAX_RESIGNS`] times) |
 //! | `Expired` | refused now: its block is too old | the same, with a fresh block hash |
 //! | another invalid transaction (balance, key, signature...) | refused now | asks `tx_status` for it; [`SendError::Rejected`] only if the node does not know it |
-//! | a request validation error; no connection, TLS failure, request over the limit | never processed | [`SendError::Rejected`] |
+//! | a request validation error; no connection, a failed TLS handshake, a request over the limit | never processed | [`SendError::Rejected`] |
 //! | anything else: a timeout (`TIMEOUT_ERROR` or the transport's), a broken connection, an HTTP or decoding error, the deadline | unknown: it may execute | asks `tx_status` by hash, re-sending the *same* bytes when the node has not seen them; [`SendError::Unresolved`] after [`RESOLVE_ATTEMPTS`] |
 //!
 //! Why the lookup before re-signing or giving up: a refusal does not prove that the
