@@ -6,8 +6,9 @@
 //! `INTERNAL_ERROR`/`TIMEOUT_ERROR`. A permanent JSON-RPC error (bad params, unknown
 //! account) is an answer, and is returned, not failed over.
 //!
-//! A transaction moves on only while it certainly reached no node (connect or TLS
-//! failure): once bytes may have been sent, sending it elsewhere could submit it twice.
+//! A transaction moves on only while it certainly reached no node (a connect or TLS
+//! handshake failure): once bytes may have been sent, sending it elsewhere could submit
+//! it twice.
 //!
 //! A request pinned to an endpoint ([`RpcRequest::pinned_endpoint`]) goes there alone:
 //! the write path asks the node that refused a transaction, and no other, whether it

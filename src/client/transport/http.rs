@@ -89,15 +89,26 @@ impl std::fmt::Debug for HttpTransport {
 }
 
 /// The reqwest client every [`HttpTransport`] of a [`Client`](crate::client::Client)
-/// shares: redirects and `Referer` off (this transport decides), our user agent.
+/// shares.
 pub(crate) fn http_client() -> Result<reqwest::Client, BuildError> {
+    http_client_builder()
+        .build()
+        // reqwest's builder errors carry no URL; strip it anyway.
+        .map_err(|e| BuildError::Http(e.without_url().to_string()))
+}
+
+/// What [`http_client`] sets: redirects and `Referer` off (this transport decides), no
+/// retries inside reqwest, our user agent.
+fn http_client_builder() -> reqwest::ClientBuilder {
     reqwest::Client::builder()
         .user_agent(concat!("near-rpc/", env!("CARGO_PKG_VERSION")))
         .redirect(reqwest::redirect::Policy::none())
         .referer(false)
-        .build()
-        // reqwest's builder errors carry no URL; strip it anyway.
-        .map_err(|e| BuildError::Http(e.without_url().to_string()))
+        // reqwest's default retries an HTTP/2 request refused by GOAWAY or
+        // REFUSED_STREAM (reqwest src/retry.rs, `is_retryable_error`): bytes already
+        // sent, and the error of its last try alone comes back, so a refused reconnect
+        // would read as nothing sent. The retry layer retries, knowing what was sent.
+        .retry(reqwest::retry::never())
 }
 
 impl HttpTransport {
@@ -149,13 +160,37 @@ impl HttpTransport {
         TransportError::new(self.label.clone(), kind, message)
     }
 
+    /// The kind of a reqwest failure. `Connect` and `Tls` mean nothing was sent (a
+    /// transaction may be signed again), so only a failure of reqwest's connector is one:
+    ///
+    /// - `is_connect` is a hyper-util error of kind `Connect` in the chain (reqwest
+    ///   0.13.5 src/error.rs). hyper-util 0.1.21 (src/client/legacy/client.rs) gives that
+    ///   kind only to the connector's own error (`connect_to`: `e!(Connect, src)`) and
+    ///   to a failed pool checkout (`one_connection_for`, `connection_for`): before a
+    ///   connection has the request. The connector (reqwest src/connect.rs,
+    ///   `connect_with_maybe_proxy`) resolves the name, connects (or tunnels through a
+    ///   proxy) and runs the TLS handshake to its end (tokio-rustls
+    ///   src/common/handshake.rs; no early data: reqwest allows it for HTTP/3 only).
+    /// - The HTTP/1 or HTTP/2 handshake and all after it, writing the request and
+    ///   reading the answer (a TLS alert or close_notify, a record that does not
+    ///   decrypt, a reset, EOF, GOAWAY, RST_STREAM), is kind `SendRequest` or
+    ///   `Canceled`: `Connection` here, even with rustls's error in the chain.
+    /// - hyper-util resends by itself only a request hyper handed back unwritten, on a
+    ///   reused connection (`send_request`, `retry_canceled_requests`; hyper 1.12
+    ///   src/proto/h1/dispatch.rs: "the message was never even started"), so a connect
+    ///   error after it still means nothing left. reqwest's own retries resend written
+    ///   requests, and are off ([`http_client_builder`]).
+    ///
+    /// A timeout is `Timeout` wherever it struck: it proves nothing.
     fn reqwest_error(&self, e: reqwest::Error) -> TransportError {
         let kind = if e.is_timeout() {
             TransportErrorKind::Timeout
-        } else if is_tls(&e) {
-            TransportErrorKind::Tls
         } else if e.is_connect() {
-            TransportErrorKind::Connect
+            if tls_handshake_failed(&e) {
+                TransportErrorKind::Tls
+            } else {
+                TransportErrorKind::Connect
+            }
         } else if e.is_builder() {
             TransportErrorKind::Other
         } else {
@@ -290,10 +325,12 @@ impl Transport for HttpTransport {
     }
 }
 
-/// Whether a TLS failure is somewhere in the error's sources: rustls's own error (maybe
-/// inside nested `io::Error`s, whose `source()` skips the error they wrap), or the TLS
-/// stream's own words for a handshake cut short.
-fn is_tls(e: &reqwest::Error) -> bool {
+/// Whether a connector's failure is the TLS handshake's: rustls's own error somewhere in
+/// the error's sources (maybe inside nested `io::Error`s, whose `source()` skips the
+/// error they wrap), or tokio-rustls's words for a handshake cut short ("tls handshake
+/// eof"). Asked only of connect errors: after the handshake, a TLS error is a broken
+/// connection like any other.
+fn tls_handshake_failed(e: &reqwest::Error) -> bool {
     fn check(e: &(dyn std::error::Error + 'static)) -> bool {
         if e.is::<rustls::Error>() || e.to_string().contains("tls handshake") {
             return true;
@@ -325,3 +362,6 @@ fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
     }
     text
 }
+
+#[cfg(test)]
+mod tests;
