@@ -364,7 +364,7 @@ fn transport_message(
             return write!(f, "`{method}` failed on all {} endpoints", attempts.len())
         }
         TransportErrorKind::Connect => "connect",
-        TransportErrorKind::Tls => "TLS",
+        TransportErrorKind::Tls => "TLS handshake",
         TransportErrorKind::Timeout => "timeout",
         TransportErrorKind::Connection => "connection",
         _ => "transport",

@@ -286,7 +286,7 @@ impl fmt::Display for TransportErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Connect => f.write_str("connect error"),
-            Self::Tls => f.write_str("TLS error"),
+            Self::Tls => f.write_str("TLS handshake failed"),
             Self::Timeout => f.write_str("timeout"),
             Self::Connection => f.write_str("connection error"),
             Self::Redirect { status, location } => {
