@@ -66,10 +66,11 @@ fn markdown_files() -> Vec<String> {
     found
 }
 
-/// The docs users read: every markdown file, the crate docs and the guide.
+/// The docs users read: every markdown file, the crate docs and the guide, the mock's.
 fn doc_files() -> Vec<String> {
     let mut files = markdown_files();
     files.push("src/lib.rs".to_owned());
+    files.push("mock/src/lib.rs".to_owned());
     files_under(&root().join("src/guide"), ".rs", &mut files);
     files
 }
