@@ -33,12 +33,13 @@
 //!
 //! The types also implement `Deserialize`, for embedding them in your own types or
 //! decoding them with [`decode::from_slice::<T>`](crate::decode::from_slice) (which finds
-//! the path of a failure the same way). That goes through the same native decoders: the value's JSON text (as
-//! serde_json read it, or transcribed from any other format) is decoded natively
-//! (`src/de/via_native.rs`), so both ways accept and refuse the same documents, at the same
-//! paths (`tests/it/decode_native.rs`), and your crate compiles serde's visitors for its
-//! own types only, not a decoder per type of ours. It costs 1.5–1.8× the instructions of
-//! `decode_response` (BENCHMARKS.md, "The serde path").
+//! the path of a failure the same way). That goes through the same native decoders: the
+//! value's JSON text (as serde_json read it, or transcribed from any other format) is
+//! decoded natively (`src/de/via_native.rs`), so both ways accept and refuse the same
+//! documents, at the same paths (`tests/it/decode_native.rs`), and your crate compiles
+//! serde's visitors for its own types only, not a decoder per type of ours. It costs
+//! 1.5–1.8× the instructions of `decode_response` (BENCHMARKS.md, "How fast does it
+//! decode?").
 //!
 //! # What the bindings don't know
 //!

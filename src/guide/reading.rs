@@ -25,9 +25,9 @@
 //! }
 //! ```
 //!
-//! [`Client::new(url)`](crate::client::Client::new) is the one-endpoint form; [`Client::builder`](crate::client::Client::builder) adds
-//! endpoints, keys ([`keys`](super::keys)), limits and the retry policy
-//! ([`errors`](super::errors)).
+//! [`Client::new(url)`](crate::client::Client::new) is the one-endpoint form;
+//! [`Client::builder`](crate::client::Client::builder) adds endpoints, keys
+//! ([`keys`](super::keys)), limits and the retry policy ([`errors`](super::errors)).
 //!
 //! # The shortcuts
 //!
@@ -43,8 +43,9 @@
 //!   (args: any `Serialize`, sent as JSON, or [`RawArgs`](crate::client::RawArgs); read
 //!   the result with `.json::<T>()`, `.text()`, `.bytes()`, and `logs`); `query` for any
 //!   other request. They read at the latest final block unless
-//!   [`client.at(Finality::Optimistic | height | hash)`](crate::client::Client::at) says otherwise, and
-//!   return the view with the block it was read at ([`AtBlock`](crate::client::AtBlock)).
+//!   [`client.at(Finality::Optimistic | height | hash)`](crate::client::Client::at) says
+//!   otherwise, and return the view with the block it was read at
+//!   ([`AtBlock`](crate::client::AtBlock)).
 //!   Account ids, keys and hashes are given as values or text; bad text is a usage error
 //!   naming the parameter, and nothing is sent.
 //! - chain: `block(at)`, `chunk((block, shard) | chunk_hash)`, `gas_price(None | block)`

@@ -1,8 +1,8 @@
 //! Verified reads: what a node answers, checked against a root or a head you trust.
 //!
-//! An RPC provider can answer anything. [`near_rpc::verify`](crate::verify) (feature `verify`, on with
-//! `client`) checks what it answers against a root or a head you trust, with the proofs
-//! nearcore serves:
+//! An RPC provider can answer anything. [`near_rpc::verify`](crate::verify) (feature
+//! `verify`, on with `client`) checks what it answers against a root or a head you trust,
+//! with the proofs nearcore serves:
 //!
 //! ```no_run
 //! use near_rpc::verify::{self, LightClientHead};
@@ -66,8 +66,9 @@
 //!   each epoch's stake, followed from your checkpoint, signed a chain containing the
 //!   block, and that the block contains exactly this outcome (headers of nearcore 0.38's
 //!   second version, with a `chunk_execution_root`, are refused by name rather than hashed
-//!   wrong). **What it does not**: anything no proof covers (a view call's result, an account's balance, a receipt's
-//!   outcome unless its own proof is checked), and it cannot make a node answer.
+//!   wrong). **What it does not**: anything no proof covers (a view call's result, an
+//!   account's balance, a receipt's outcome unless its own proof is checked), and it
+//!   cannot make a node answer.
 //! - **State is not checked.** For `view_state` with `include_proof` at block B, what is
 //!   there: a header's `prev_state_root` is the Merkle root over every chunk's
 //!   `prev_state_root` (nearcore's `Block::compute_state_root`), a `block` answer lists

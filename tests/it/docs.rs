@@ -329,7 +329,7 @@ fn the_readme_counts_the_opt_out_run() {
 #[cfg(near_rpc_default_spec)]
 #[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn the_docs_count_the_spec_and_the_markers() {
-    let crate_docs = doc_text("src/lib.rs");
+    let crate_docs = words(&doc_text("src/lib.rs"));
     let shared = common::shared_dir();
     let openapi: serde_json::Value = serde_json::from_slice(
         &std::fs::read(common::spec_path(&shared, near_rpc::SPEC_VERSION)).expect("the spec"),
@@ -361,7 +361,7 @@ fn the_docs_count_the_spec_and_the_markers() {
     // the CLI's, the mock's, ...).
     let mut counted = Vec::new();
     for file in doc_files() {
-        let text = doc_text(&file);
+        let text = words(&doc_text(&file));
         for n in text
             .split("all ")
             .skip(1)
@@ -407,7 +407,7 @@ fn the_docs_count_the_spec_and_the_markers() {
         markers(&derived.module()),
         derived.version,
     );
-    let contributing = doc_text("CONTRIBUTING.md");
+    let contributing = words(&doc_text("CONTRIBUTING.md"));
     assert!(
         contributing.contains(&stated),
         "CONTRIBUTING.md should say {stated:?}"
