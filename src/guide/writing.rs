@@ -50,7 +50,7 @@
 //!   says what went wrong ([`SendErrorKind`][kind]).
 //!
 //! A transaction is identified by its hash. What the client does with each answer to a
-//! send:
+//! send (also on [`SendError`][send-error], where the client's docs keep it):
 //!
 //! | answer | the transaction | the client |
 //! |---|---|---|
