@@ -2149,7 +2149,7 @@ fn decode_reports_text_that_is_not_json_as_such() {
     }
 }
 
-/// The write flow of the README: `near-rpc mock` writes key files for its accounts; a
+/// The write flow of `cli/README.md`: `near-rpc mock` writes key files for its accounts; a
 /// `transfer` and a `send` with them move balances by exactly the amount, and the
 /// sender pays the fees its outcome states.
 #[test]

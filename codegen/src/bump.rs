@@ -1,13 +1,14 @@
 //! `near-rpc-codegen bump NEW.json`: ships a new spec version in one step. It generates
 //! the version's bindings beside the others (`generated/vX_Y_Z/`), pins it in
-//! `spec/SOURCE.toml`, adds its cargo feature and points `latest` at it, prepends the
-//! semver-classed diff against the previous version to `CHANGELOG.md`, and says which
-//! crate version the diff implies. The tree is left so that `generate --check` and the
+//! `spec/SOURCE.toml`, adds its cargo feature and points `latest` at it, adds the
+//! semver-classed diff against the previous version to `CHANGELOG.md` (the newest
+//! generated block of the unreleased release), and says which crate version the diff
+//! implies. The tree is left so that `generate --check` and the
 //! tests pass.
 
 use std::path::{Path, PathBuf};
 
-use crate::diff::ApiDiff;
+use crate::diff::{ApiDiff, CHANGELOG_BLOCK};
 use crate::error::Error;
 use crate::load::{self, module_name};
 
@@ -37,7 +38,7 @@ impl Bumped {
         };
         format!(
             "spec {} shipped after {} (bindings in {}; feature {}; `latest` moved)\n{}\n\
-             CHANGELOG.md: section prepended\ncrate version: {now} → {next} ({why})",
+             CHANGELOG.md: its block added to the unreleased release\ncrate version: {now} → {next} ({why})",
             self.version,
             self.previous,
             self.generated.display(),
@@ -117,7 +118,7 @@ pub fn bump(
     let feature = module_name(&new.version);
     let crate_version = edit_manifest(root, &module_name(&previous_version), &feature)?;
     edit(&root.join("CHANGELOG.md"), |text| {
-        Ok(prepend_section(text, &diff.to_markdown()))
+        Ok(add_to_unreleased(text, &diff.to_changelog()))
     })?;
     let next = implied_version(&crate_version, &diff)?;
     Ok(Bumped {
@@ -224,11 +225,46 @@ fn edit_manifest(root: &Path, previous: &str, feature: &str) -> Result<String, E
     Ok(version)
 }
 
-/// `section` inserted before the first `## ` heading (the newest first).
-fn prepend_section(changelog: &str, section: &str) -> String {
-    match changelog.find("\n## ") {
-        Some(at) => format!("{}{section}{}", &changelog[..=at], &changelog[at..]),
-        None => format!("{}\n{section}", with_newline(changelog)),
+/// `block` (a version's generated diff, [`ApiDiff::to_changelog`]) added to the
+/// changelog's unreleased release, Keep a Changelog's layout: releases are `## [...]`
+/// headings, newest first. The top release takes it when its heading says `Unreleased`
+/// (`## [Unreleased]`, `## [0.2.0] - Unreleased`): above its first generated block (the
+/// newest first), or at its end when it has none. When the top release is dated, an
+/// `## [Unreleased]` release is opened above it for the block.
+fn add_to_unreleased(changelog: &str, block: &str) -> String {
+    let release = |at: usize| changelog[at..].starts_with("## [");
+    // Heading positions: the start of each line that opens a release.
+    let mut releases = std::iter::once(0)
+        .chain(changelog.match_indices('\n').map(|(at, _)| at + 1))
+        .filter(|&at| at < changelog.len() && release(at));
+    let Some(top) = releases.next() else {
+        return format!("{}\n## [Unreleased]\n\n{block}", with_newline(changelog));
+    };
+    let heading_end = changelog[top..]
+        .find('\n')
+        .map_or(changelog.len(), |at| top + at + 1);
+    if !changelog[top..heading_end].contains("Unreleased") {
+        return format!(
+            "{}## [Unreleased]\n\n{block}\n{}",
+            &changelog[..top],
+            &changelog[top..]
+        );
+    }
+    let end = releases.next().unwrap_or(changelog.len());
+    // From the heading's own line break, so that a block on the next line is found too.
+    let section = &changelog[heading_end - 1..end];
+    match section.find(&format!("\n{CHANGELOG_BLOCK}")) {
+        Some(at) => {
+            let at = heading_end + at;
+            format!("{}{block}\n{}", &changelog[..at], &changelog[at..])
+        }
+        None => {
+            // At the section's end, one blank line before the next release.
+            let body = changelog[..end].trim_end_matches('\n');
+            let rest = &changelog[end..];
+            let gap = if rest.is_empty() { "" } else { "\n" };
+            format!("{body}\n\n{block}{gap}{rest}")
+        }
     }
 }
 
@@ -271,10 +307,63 @@ mod tests {
     }
 
     #[test]
-    fn sections_go_first_and_versions_follow_semver() {
-        let log = "# Changelog\n\nintro\n\n## Spec 1.0 → 1.1\n\nold\n";
-        let new = prepend_section(log, "## Spec 1.1 → 1.2\n\nnew\n");
-        assert!(new.starts_with("# Changelog\n\nintro\n\n## Spec 1.1 → 1.2\n\nnew\n\n## Spec 1.0"));
+    fn blocks_go_to_the_unreleased_release_newest_first() {
+        let block = |n: &str| format!("{CHANGELOG_BLOCK}{n}</summary>\n\n- {n}\n\n</details>\n");
+        let head = "# Changelog\n\nintro, with a [link](x)\n\n";
+        let dated = "## [0.1.0] - 2026-12-01\n\n### Added\n\n- a\n\n";
+        // Above the newest block of an unreleased release; the release below untouched.
+        let log = format!(
+            "{head}## [0.2.0] - Unreleased\n\n### Added\n\n- b\n\n{}\n{dated}{}",
+            block("old"),
+            block("older")
+        );
+        let added = add_to_unreleased(&log, &block("new"));
+        assert_eq!(
+            added,
+            format!(
+                "{head}## [0.2.0] - Unreleased\n\n### Added\n\n- b\n\n{}\n{}\n{dated}{}",
+                block("new"),
+                block("old"),
+                block("older")
+            )
+        );
+        // An unreleased release without a block: at its end, before the next release.
+        let log = format!("{head}## [Unreleased]\n\n### Fixed\n\n- c\n\n{dated}");
+        assert_eq!(
+            add_to_unreleased(&log, &block("new")),
+            format!(
+                "{head}## [Unreleased]\n\n### Fixed\n\n- c\n\n{}\n{dated}",
+                block("new")
+            )
+        );
+        // ... and at the end of the file when it is the only release.
+        let log = format!("{head}## [Unreleased]\n\n### Fixed\n\n- c\n");
+        assert_eq!(
+            add_to_unreleased(&log, &block("new")),
+            format!(
+                "{head}## [Unreleased]\n\n### Fixed\n\n- c\n\n{}",
+                block("new")
+            )
+        );
+        // A dated top release: an unreleased one is opened above it.
+        let log = format!("{head}{dated}{}", block("old"));
+        assert_eq!(
+            add_to_unreleased(&log, &block("new")),
+            format!(
+                "{head}## [Unreleased]\n\n{}\n{dated}{}",
+                block("new"),
+                block("old")
+            )
+        );
+        // No release at all: one is opened at the end.
+        assert_eq!(
+            add_to_unreleased("# Changelog\n", &block("new")),
+            format!("# Changelog\n\n## [Unreleased]\n\n{}", block("new"))
+        );
+    }
+
+    #[test]
+    fn versions_follow_semver() {
         let diff = |breaking: bool| ApiDiff {
             old_version: "a".into(),
             new_version: "b".into(),

@@ -386,6 +386,7 @@ impl Crosscheck {
     pub fn to_markdown(&self) -> String {
         let groups = markdown_groups(
             &self.changes,
+            "###",
             [
                 (
                     Severity::Breaking,

@@ -522,20 +522,35 @@ pub(crate) fn text_lines(summary: &str, changes: &[Change], item_width: usize) -
 
 /// The changes as markdown lists, one per severity under its heading (empty ones left
 /// out).
-pub(crate) fn markdown_groups(changes: &[Change], headings: [(Severity, &str); 3]) -> String {
+pub(crate) fn markdown_groups(
+    changes: &[Change],
+    level: &str,
+    headings: [(Severity, &str); 3],
+) -> String {
     let mut md = String::new();
     for (severity, heading) in headings {
         let items: Vec<&Change> = changes.iter().filter(|c| c.severity == severity).collect();
         if items.is_empty() {
             continue;
         }
-        let _ = write!(md, "\n### {heading}\n\n");
+        let _ = write!(md, "\n{level} {heading}\n\n");
         for c in items {
             let _ = writeln!(md, "- {} `{}`: {}", c.item, c.name, c.description);
         }
     }
     md
 }
+
+/// How every generated block of the CHANGELOG opens ([`ApiDiff::to_changelog`]): what
+/// `bump` and the test of the shipped blocks look for.
+pub const CHANGELOG_BLOCK: &str = "<details><summary>Generated bindings: ";
+
+/// The groups of a diff's markdown, in order.
+const SEVERITY_HEADINGS: [(Severity, &str); 3] = [
+    (Severity::Breaking, "Breaking"),
+    (Severity::Additive, "Added"),
+    (Severity::Docs, "Documentation"),
+];
 
 impl ApiDiff {
     /// Count of changes per severity.
@@ -572,14 +587,23 @@ impl ApiDiff {
             self.new_version,
             self.counts_text()
         );
-        md.push_str(&markdown_groups(
-            &self.changes,
-            [
-                (Severity::Breaking, "Breaking"),
-                (Severity::Additive, "Added"),
-                (Severity::Docs, "Documentation"),
-            ],
-        ));
+        md.push_str(&markdown_groups(&self.changes, "###", SEVERITY_HEADINGS));
+        md
+    }
+
+    /// The CHANGELOG's block for this diff: collapsed (`<details>`) under the release
+    /// that ships the new version, below the release's own `### Added`, `### Changed` and
+    /// `### Fixed`, so its groups are a heading level further down (`####`). The summary
+    /// line names the versions and the counts.
+    pub fn to_changelog(&self) -> String {
+        let (breaking, additive, docs) = self.counts();
+        let mut md = format!(
+            "{CHANGELOG_BLOCK}spec {} → {} ({breaking} breaking, {additive} additive, \
+             {docs} doc-only)</summary>\n",
+            self.old_version, self.new_version,
+        );
+        md.push_str(&markdown_groups(&self.changes, "####", SEVERITY_HEADINGS));
+        md.push_str("\n</details>\n");
         md
     }
 

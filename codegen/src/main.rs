@@ -8,7 +8,7 @@ const USAGE: &str = "\
 usage: near-rpc-codegen generate (--spec FILE [--spec FILE] | --shipped SPEC_DIR) [--out DIR]
                                  [--version VERSION] [--check]
        near-rpc-codegen diff (OLD.json NEW.json | --shipped SPEC_DIR OLD_VERSION NEW_VERSION)
-                             [--format text|json|markdown]
+                             [--format text|json|markdown|changelog]
        near-rpc-codegen bump NEW.json [--previous OLD.json] [--commit SHA] [--root DIR]
        near-rpc-codegen crosscheck OPENAPI.json OPENRPC.json [--format text|markdown]
        near-rpc-codegen shipped
@@ -25,15 +25,17 @@ generate:
   --check             write nothing; exit 1 with a summary when a directory differs
 diff:
   what changed in the generated Rust API from OLD to NEW, each change classified as
-  breaking, additive or docs (default format: text; markdown suits a CHANGELOG); with
+  breaking, additive or docs (default format: text; changelog is the collapsed block
+  CHANGELOG.md holds for each shipped version, markdown the same as a section); with
   --shipped, between the bindings of two versions as shipped: each version's documents
   from SPEC_DIR, its OpenAPI one merged with the OpenRPC one spec/SOURCE.toml pins
 bump:
   ship a new spec version: its bindings in generated/vX_Y_Z, its pin in
   spec/SOURCE.toml, its cargo feature (and `latest`), the diff against the previous
   version as shipped (read from --previous, or openapi-PREV.json beside NEW.json, merged
-  with openrpc-PREV.json when one is pinned) prepended to CHANGELOG.md; prints the crate
-  version the diff implies (--root: the repository, .)
+  with openrpc-PREV.json when one is pinned) added to CHANGELOG.md as the newest block
+  of the unreleased release; prints the crate version the diff implies (--root: the
+  repository, .)
 crosscheck:
   every difference between the OpenAPI and the OpenRPC document of one version, in
   terms of the generated API, classed like diff with the OpenAPI bindings as the old
@@ -81,7 +83,11 @@ fn diff(args: impl Iterator<Item = String>) -> Result<ExitCode, String> {
     let mut args = args;
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--format" => format = args.next().ok_or("--format needs text, json or markdown")?,
+            "--format" => {
+                format = args
+                    .next()
+                    .ok_or("--format needs text, json, markdown or changelog")?
+            }
             "--shipped" => {
                 shipped = Some(PathBuf::from(
                     args.next().ok_or("--shipped needs a directory")?,
@@ -112,7 +118,12 @@ fn diff(args: impl Iterator<Item = String>) -> Result<ExitCode, String> {
         "text" => diff.to_text(),
         "json" => diff.to_json(),
         "markdown" => diff.to_markdown(),
-        other => return Err(format!("unknown format {other:?}: text, json or markdown")),
+        "changelog" => diff.to_changelog(),
+        other => {
+            return Err(format!(
+                "unknown format {other:?}: text, json, markdown or changelog"
+            ))
+        }
     };
     print!("{text}");
     if !text.ends_with('\n') {

@@ -98,10 +98,30 @@ fn bump_ships_a_new_version_in_one_step() {
         "{manifest}"
     );
     assert!(manifest.contains("latest = [\"v1_2_12\"]"));
+    // The new version's block is the newest generated one, inside the top release (the
+    // unreleased one), and the older blocks are still there below it.
     let changelog = read("CHANGELOG.md");
-    let first = changelog.find("\n## ").unwrap();
-    assert!(changelog[first..].starts_with(&format!("\n## Spec {latest} → 1.2.12")));
+    let before =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("CHANGELOG.md"))
+            .unwrap();
+    let block = near_rpc_codegen::diff::CHANGELOG_BLOCK;
+    let top = changelog.find("\n## [").unwrap();
+    let next = changelog[top + 1..]
+        .find("\n## [")
+        .map_or(changelog.len(), |at| top + 1 + at);
+    let heading = changelog[top + 1..].lines().next().unwrap();
+    assert!(heading.contains("Unreleased"), "{heading}");
+    let first = changelog.find(block).unwrap();
+    assert!(
+        top < first && first < next,
+        "the block is not in the top release"
+    );
+    assert!(changelog[first..].starts_with(&format!("{block}spec {latest} → 1.2.12 (")));
     assert!(changelog.contains("field `RpcGasPriceResponse.gas_price_floor`"));
+    assert_eq!(
+        changelog.matches(block).count(),
+        before.matches(block).count() + 1
+    );
     // Twice is refused, and nothing changes.
     assert!(near_rpc_codegen::bump::bump(&root, &new_spec, None, None).is_err());
     assert_eq!(read("spec/SOURCE.toml"), pins);

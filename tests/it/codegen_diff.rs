@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use near_rpc_codegen::diff::{diff, ApiDiff, Severity};
+use near_rpc_codegen::diff::{diff, ApiDiff, Severity, CHANGELOG_BLOCK};
 
 use crate::common;
 
@@ -167,14 +167,36 @@ fn output_is_deterministic_and_well_formed() {
     let text = first.to_text();
     assert_eq!(text.lines().count(), first.changes.len() + 1);
     assert!(text.starts_with(&first.summary()));
+
+    // The CHANGELOG's block: the markdown's groups a level down, collapsed, with the
+    // versions and the counts in its summary.
+    let block = first.to_changelog();
+    let summary = format!(
+        "{CHANGELOG_BLOCK}spec 1.2.5 → 1.2.6 ({breaking} breaking, {additive} additive, \
+         {docs} doc-only)</summary>\n"
+    );
+    assert!(block.starts_with(&summary), "{block}");
+    assert!(block.ends_with("\n</details>\n"), "{block}");
+    let groups = markdown
+        .split_once('\n')
+        .unwrap()
+        .1
+        .replace("\n### ", "\n#### ");
+    let groups = groups.split_once("\n\n#### ").unwrap().1;
+    assert!(block.contains(&format!("\n\n#### {groups}")), "{block}");
 }
 
+/// The CHANGELOG holds the generated block of every shipped version, current, newest
+/// first, each under a release (Keep a Changelog's `## [...]` headings), and no other.
 #[test]
 #[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
 fn the_changelog_sections_are_current() {
     let shared = common::shared_dir();
     let changelog = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/CHANGELOG.md"))
         .expect("CHANGELOG.md");
+    let first_release = changelog
+        .find("\n## [")
+        .expect("CHANGELOG.md has a release (`## [VERSION]`)");
     // From the version before the first shipped one to the latest, newest first.
     let mut versions = vec!["1.2.5"];
     versions.extend(
@@ -186,21 +208,30 @@ fn the_changelog_sections_are_current() {
     for pair in versions.windows(2) {
         let (old, new) = (pair[0], pair[1]);
         // Between the bindings as shipped (1.2.6 merges its OpenRPC document).
-        let section = diff(
+        let block = diff(
             &common::shipped_api(&shared, old),
             &common::shipped_api(&shared, new),
         )
-        .to_markdown();
-        let at = changelog.find(&section).unwrap_or_else(|| {
+        .to_changelog();
+        let at = changelog.find(&block).unwrap_or_else(|| {
             panic!(
-                "CHANGELOG.md lacks the generated {old} → {new} section; regenerate it with \
-                 `near-rpc-codegen diff --shipped ../shared/spec {old} {new} --format markdown`"
+                "CHANGELOG.md lacks the generated {old} → {new} block; regenerate it with \
+                 `near-rpc-codegen diff --shipped ../shared/spec {old} {new} --format changelog`"
             )
         });
         assert!(
+            at > first_release,
+            "the {old} → {new} block is above every release"
+        );
+        assert!(
             at < last_at,
-            "the {old} → {new} section is not above the older ones"
+            "the {old} → {new} block is not above the older ones"
         );
         last_at = at;
     }
+    assert_eq!(
+        changelog.matches(CHANGELOG_BLOCK).count(),
+        versions.len() - 1,
+        "CHANGELOG.md has generated blocks of versions that are not shipped"
+    );
 }

@@ -208,7 +208,7 @@ fn off_schema_bodies_decode_or_fail_clearly() {
 
     // The deliberate decisions, and the current behaviour where nothing was decided yet.
     // A change to any of these must be a conscious one: update the assertion and the
-    // README together.
+    // deviations table in CONTRIBUTING.md ("Conformance") together.
     let in_category = |c: &'static str| outcomes.values().filter(move |o| o.category == c);
     let all_decoded = |c: &'static str| {
         let list: Vec<_> = in_category(c).collect();

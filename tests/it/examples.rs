@@ -1,7 +1,7 @@
 //! The examples (`examples/`) run against the mock node over HTTP, each checked on what
-//! it prints; every file in `examples/` is run, and the README lists every one. The
-//! README's comparison with near-api-rs shows the snippets of [`readme`], compiled here,
-//! with line counts this file checks.
+//! it prints; every file in `examples/` is run, and `examples/README.md` lists every one.
+//! The comparison with near-api-rs (`docs/comparison.md`) shows the snippets of
+//! [`comparison`], compiled here, with line counts this file checks.
 
 #![cfg(feature = "client")]
 
@@ -361,29 +361,31 @@ fn examples_default_to_the_mock_chain_and_read_the_url_from_the_environment() {
 }
 
 #[test]
-fn the_readme_lists_every_example() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+fn the_examples_readme_lists_every_example() {
+    let readme =
+        std::fs::read_to_string(root().join("examples/README.md")).expect("examples/README.md");
     let examples = example_files();
     for name in &examples {
-        let row = format!("| [`{name}`](examples/{name}.rs) |");
-        assert!(readme.contains(&row), "README.md has no row {row}");
+        let row = format!("| [`{name}`]({name}.rs) |");
+        assert!(readme.contains(&row), "examples/README.md has no row {row}");
     }
     let rows = readme
         .lines()
-        .filter(|line| line.starts_with("| [`") && line.contains("](examples/"))
+        .filter(|line| line.starts_with("| [`") && line.contains(".rs) |"))
         .count();
     assert_eq!(
         rows,
         examples.len(),
-        "README.md lists examples that don't exist"
+        "examples/README.md lists examples that don't exist"
     );
 }
 
-/// The near-rpc side of the README's comparison with near-api-rs: each snippet is the
-/// body between its markers, shown dedented in the README (see
-/// `the_readme_comparison_shows_these_snippets`). Compiled, not run: they read mainnet.
+/// The near-rpc side of the comparison with near-api-rs (`docs/comparison.md`): each
+/// snippet is the body between its markers, shown dedented there (see
+/// `the_comparison_shows_these_snippets_with_their_line_counts`). Compiled, not run:
+/// they read mainnet.
 #[allow(dead_code)]
-mod readme {
+mod comparison {
     use std::error::Error;
 
     async fn view_account() -> Result<(), Box<dyn Error>> {
@@ -509,7 +511,7 @@ mod readme {
     }
 }
 
-/// The snippets of [`readme`] in order, as (name, dedented text).
+/// The snippets of [`comparison`] in order, as (name, dedented text).
 fn snippets() -> Vec<(String, String)> {
     let source = include_str!("examples.rs");
     let mut snippets = Vec::new();
@@ -535,12 +537,13 @@ fn count_lines(snippet: &str) -> usize {
 }
 
 #[test]
-fn the_readme_comparison_shows_these_snippets_with_their_line_counts() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
-    let section = readme
+fn the_comparison_shows_these_snippets_with_their_line_counts() {
+    let comparison =
+        std::fs::read_to_string(root().join("docs/comparison.md")).expect("docs/comparison.md");
+    let section = comparison
         .split_once("<!-- comparison:start -->")
         .and_then(|(_, rest)| rest.split_once("<!-- comparison:end -->"))
-        .expect("README.md has the comparison between its markers")
+        .expect("docs/comparison.md has the comparison between its markers")
         .0;
     // Each task: a heading line with the counts, then near-api-rs's block, then ours.
     let mut blocks = section.split("```rust,ignore\n").skip(1).map(|b| {
@@ -560,21 +563,21 @@ fn the_readme_comparison_shows_these_snippets_with_their_line_counts() {
             .unwrap_or_else(|| panic!("no near-rpc block for {name}"));
         assert_eq!(
             &shown, ours,
-            "README.md's near-rpc snippet for {name} differs"
+            "docs/comparison.md's near-rpc snippet for {name} differs"
         );
         let (theirs, ours) = (count_lines(&theirs), count_lines(ours));
         let heading = format!("**{name}**: near-api-rs {theirs} lines, near-rpc {ours} lines");
         assert!(
             section.contains(&heading),
-            "README.md does not say {heading:?}"
+            "docs/comparison.md does not say {heading:?}"
         );
         let row = section
             .lines()
             .find(|l| l.starts_with(&format!("| `{name}`")))
-            .unwrap_or_else(|| panic!("README.md's table has no row for {name}"));
+            .unwrap_or_else(|| panic!("docs/comparison.md's table has no row for {name}"));
         assert!(
             row.ends_with(&format!(" | {theirs} | {ours} |")),
-            "README.md's table row for {name} should count {theirs} and {ours}: {row}"
+            "docs/comparison.md's table row for {name} should count {theirs} and {ours}: {row}"
         );
         assert!(
             ours <= theirs,
@@ -589,268 +592,6 @@ fn the_readme_comparison_shows_these_snippets_with_their_line_counts() {
     }
     assert!(
         blocks.next().is_none(),
-        "README.md compares more tasks than this file"
+        "docs/comparison.md compares more tasks than this file"
     );
-}
-
-/// The README's count of the opt-out run (`NEAR_RPC_SKIP_SHARED=1`) is this binary's:
-/// its tests, less those marked to be ignored without the upstream data. Checked in the
-/// default build, the one the README's command makes.
-#[test]
-#[cfg(near_rpc_default_spec)]
-fn the_readme_counts_the_opt_out_run() {
-    let listed = Command::new(std::env::current_exe().expect("this test binary"))
-        .args(["--list", "--format", "terse"])
-        .output()
-        .expect("the test binary lists its tests");
-    let total = String::from_utf8_lossy(&listed.stdout)
-        .lines()
-        .filter(|l| l.ends_with(": test"))
-        .count();
-    fn marked(dir: &Path) -> usize {
-        std::fs::read_dir(dir)
-            .expect("tests/it")
-            .map(|entry| entry.expect("entry").path())
-            .map(|path| {
-                if path.is_dir() {
-                    marked(&path)
-                } else if path.extension().is_some_and(|e| e == "rs") {
-                    std::fs::read_to_string(&path)
-                        .expect("a test source")
-                        .lines()
-                        .filter(|l| {
-                            l.trim_start()
-                                .starts_with("#[cfg_attr(near_rpc_skip_shared, ignore")
-                        })
-                        .count()
-                } else {
-                    0
-                }
-            })
-            .sum()
-    }
-    let ignored = marked(&root().join("tests/it"));
-    assert!(
-        total > ignored && ignored > 0,
-        "{total} tests, {ignored} marked"
-    );
-    let expected = format!(
-        "`{} passed; 0 failed; {ignored} ignored` in `tests/it`",
-        total - ignored
-    );
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
-    assert!(
-        readme.contains(&expected),
-        "README.md should say {expected}"
-    );
-}
-
-/// The README's counts of the default spec's schemas and methods, the OpenRPC-only
-/// methods it names, the "all N methods" it promises and the method markers of every
-/// shipped version are what the spec and `generated/` hold.
-#[test]
-#[cfg(near_rpc_default_spec)]
-#[cfg_attr(near_rpc_skip_shared, ignore = "needs the upstream data in ../shared")]
-fn the_readme_counts_the_spec_and_the_markers() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
-    let shared = common::shared_dir();
-    let openapi: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(common::spec_path(&shared, near_rpc::SPEC_VERSION)).expect("the spec"),
-    )
-    .expect("the spec is JSON");
-    let schemas = openapi["components"]["schemas"]
-        .as_object()
-        .expect("schemas")
-        .len();
-    let paths = openapi["paths"].as_object().expect("paths").len();
-    let stated = format!("the spec's {schemas} schemas");
-    assert!(readme.contains(&stated), "README.md should say {stated:?}");
-    let stated = format!("its {paths} methods, plus the two only nearcore's OpenRPC");
-    assert!(readme.contains(&stated), "README.md should say {stated:?}");
-    // The two it names are methods here and not paths of the OpenAPI document.
-    for name in ["light_client_block_proof", "EXPERIMENTAL_client_config"] {
-        assert!(near_rpc::methods::ALL.contains(&name), "{name}");
-        assert!(openapi["paths"].get(format!("/{name}")).is_none(), "{name}");
-    }
-    let all = near_rpc::methods::ALL.len();
-    assert_eq!(all, paths + 2);
-    // Every "all N methods" the README promises.
-    let counted: Vec<&str> = readme
-        .split("all ")
-        .skip(1)
-        .filter_map(|rest| rest.split_once(" methods").map(|(n, _)| n))
-        .filter(|n| n.parse::<usize>().is_ok())
-        .collect();
-    assert!(
-        counted.len() >= 3,
-        "README.md promises all N methods: {counted:?}"
-    );
-    for n in counted {
-        assert_eq!(n, all.to_string(), "README.md says \"all {n} methods\"");
-    }
-    // `generated/`'s markers, per version, as the layout table states them.
-    let markers = |module: &str| {
-        std::fs::read_to_string(root().join("generated").join(module).join("methods.rs"))
-            .expect("methods.rs")
-            .matches("RpcMethod for ")
-            .count()
-    };
-    // The published versions after the default one, in their order, and the derived one.
-    let (published, derived): (Vec<_>, Vec<_>) = near_rpc_codegen::load::shipped()
-        .into_iter()
-        .filter(|pin| pin.version != near_rpc::SPEC_VERSION)
-        .partition(|pin| !pin.version.starts_with("nearcore-"));
-    let (Some(first), Some(last), [derived]) = (published.first(), published.last(), &derived[..])
-    else {
-        panic!("expected published versions after the default and one derived version");
-    };
-    let later: Vec<usize> = published.iter().map(|pin| markers(&pin.module())).collect();
-    assert!(later.windows(2).all(|w| w[0] == w[1]), "{later:?}");
-    let stated = format!(
-        "the method markers: {} in {}, which merges the OpenRPC document; {} in {} to {}; \
-         {} in {}",
-        markers(&format!("v{}", near_rpc::SPEC_VERSION.replace('.', "_"))),
-        near_rpc::SPEC_VERSION,
-        later[0],
-        first.version,
-        last.version,
-        markers(&derived.module()),
-        derived.version,
-    );
-    assert!(readme.contains(&stated), "README.md should say {stated:?}");
-}
-
-/// The README's table of layers states the defaults the code has.
-#[test]
-fn the_readme_states_the_layers_defaults() {
-    use near_rpc::client::{layers, transport, RetryPolicy};
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
-    let row = |layer: &str| {
-        readme
-            .lines()
-            .find(|l| l.starts_with(&format!("| `{layer}` |")))
-            .unwrap_or_else(|| panic!("README.md's layer table has no row for {layer}"))
-            .to_owned()
-    };
-    let mib = |bytes: usize| {
-        assert_eq!(bytes % (1024 * 1024), 0, "{bytes}");
-        bytes / (1024 * 1024)
-    };
-    let retry = RetryPolicy::default();
-    for (layer, stated) in [
-        (
-            "Deadline",
-            format!(
-                "| {} s (`.deadline(..)`) |",
-                near_rpc::client::DEFAULT_DEADLINE.as_secs()
-            ),
-        ),
-        (
-            "SizeLimit",
-            format!(
-                "| request {} MiB, response {} MiB |",
-                mib(near_rpc::client::DEFAULT_MAX_REQUEST_BYTES),
-                mib(near_rpc::client::DEFAULT_MAX_RESPONSE_BYTES)
-            ),
-        ),
-        (
-            "Retry",
-            format!(
-                "| {} retries (more than {} refused by `build()`), {} ms doubling to {} s, \
-                 `Retry-After` ≤ {} s |",
-                retry.max_retries,
-                layers::MAX_RETRIES,
-                retry.initial_backoff.as_millis(),
-                retry.max_backoff.as_secs(),
-                retry.max_retry_after.as_secs()
-            ),
-        ),
-        (
-            "HttpTransport",
-            format!(
-                "| {} s per attempt, redirects within the origin only |",
-                transport::DEFAULT_TIMEOUT.as_secs()
-            ),
-        ),
-    ] {
-        assert!(
-            row(layer).ends_with(&stated),
-            "README.md's {layer} row should end with {stated:?}: {}",
-            row(layer)
-        );
-    }
-    // Within the origin only: the transport's default policy.
-    assert_eq!(
-        transport::RedirectPolicy::default(),
-        transport::RedirectPolicy::SameOrigin
-    );
-}
-
-/// The README's performance figures are BENCHMARKS.md's, rounded as the README writes
-/// them: the decode ratios (instructions) and the release build times. Compared with
-/// runs of whitespace as one space, so rewrapping the README's paragraph changes nothing.
-#[test]
-fn the_readme_performance_figures_are_the_benchmarks() {
-    let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
-    let readme = words(&std::fs::read_to_string(root().join("README.md")).expect("README.md"));
-    let benchmarks = std::fs::read_to_string(root().join("BENCHMARKS.md")).expect("BENCHMARKS.md");
-    // The first table row whose first cell starts with `starts`: its cells, `**` and
-    // `×` stripped.
-    let row = |starts: &str| -> Vec<String> {
-        let line = benchmarks
-            .lines()
-            .find(|l| l.starts_with(&format!("| {starts}")))
-            .unwrap_or_else(|| panic!("BENCHMARKS.md has no row starting {starts:?}"));
-        line.split('|')
-            .map(|c| c.trim().trim_matches('*').trim_end_matches('×').to_owned())
-            .collect()
-    };
-    // A two-decimal figure in hundredths, exactly as written (no binary rounding).
-    let hundredths = |cell: &str| -> u64 {
-        let (whole, fraction) = cell
-            .split_once('.')
-            .unwrap_or_else(|| panic!("not a two-decimal figure in BENCHMARKS.md: {cell:?}"));
-        assert_eq!(fraction.len(), 2, "{cell:?}");
-        whole.parse::<u64>().expect("digits") * 100 + fraction.parse::<u64>().expect("digits")
-    };
-    let tenths = |tenths: u64| format!("{}.{}", tenths / 10, tenths % 10);
-    // Half up, as a person rounds; "within" rounds up.
-    let nearest = |cell: &str| tenths((hundredths(cell) + 5) / 10);
-    let up = |cell: &str| tenths(hundredths(cell).div_ceil(10));
-    // Decode: the columns "openapi-types / near-rpc" (7th) and "near-rpc / IgnoredAny"
-    // (9th) of the instruction table.
-    let tx = row("tx_status (");
-    let genesis = row("genesis_config (");
-    let protocol = row("protocol_config (");
-    let floor = [&tx, &genesis, &protocol]
-        .into_iter()
-        .max_by_key(|r| hundredths(&r[9]))
-        .expect("three rows");
-    let stated = format!(
-        "transaction status in {}× fewer instructions than near-openapi-types, a genesis config \
-         in {}× and a protocol config in {}× fewer, within {}× of the instructions",
-        nearest(&tx[7]),
-        nearest(&genesis[7]),
-        nearest(&protocol[7]),
-        up(&floor[9]),
-    );
-    assert!(readme.contains(&stated), "README.md should say {stated:?}");
-    // Build times: the release column (3rd) of the compile-time table, whose rows of the
-    // decoding crate come first.
-    let ours = row("decoding crate rebuilt alone: near-rpc");
-    let openapi = row("… near-openapi-types");
-    let openrpc = row("… near-openrpc-client");
-    let library = row("library + decoding crate rebuilt");
-    let ratio = row("**near-rpc / near-openapi-types** (target ≤ 0.75)");
-    let stated = format!(
-        "({} s to rebuild a crate decoding the three main methods in release, against {} s on \
-         near-openrpc-client and {} s on near-openapi-types), near-rpc itself builds in {} s \
-         in release (the library and that crate together: {}× near-openapi-types)",
-        ours[3],
-        nearest(&openrpc[3]),
-        nearest(&openapi[3]),
-        nearest(&library[3]),
-        ratio[3],
-    );
-    assert!(readme.contains(&stated), "README.md should say {stated:?}");
 }

@@ -27,6 +27,7 @@ mod conformance_recorded;
 mod conformance_requests;
 mod decode_native;
 mod decode_paths;
+mod docs;
 mod examples;
 mod fixtures_roundtrip;
 mod forward_compat;

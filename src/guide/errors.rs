@@ -1,0 +1,93 @@
+//! Errors and retries: what a failed call returns, and the layers every call goes
+//! through.
+//!
+//! # What a failed call returns
+//!
+//! [`client::Error`][error] is the call's context (method, endpoint) and a
+//! `#[non_exhaustive]` [`ErrorKind`][kind]: the transport's own
+//! [`TransportError`][transport-error] nested (connect, TLS, timeout, broken connection,
+//! refused redirect, size limits, the deadline), HTTP statuses, typed JSON-RPC errors
+//! (with the legacy `code`/`message`/`data`), undecodable responses (JSON path, status,
+//! the start of the body), wrong response ids, and every endpoint's failure apart.
+//! nearcore's 400/408/422/500 replies with a JSON-RPC body are decoded, not thrown away;
+//! a non-2xx status is never a success, even with a `result` in the body (the body is
+//! kept). [`is_retryable()`][is-retryable] and [`nothing_sent()`][nothing-sent] are the
+//! verdict the retry layer gave the same outcome, stored with the error: one rule, not
+//! two. [`handler_error()`][handler-error] is the method's typed cause, when the node
+//! sent one.
+//!
+//! ```no_run
+//! # async fn run(client: near_rpc::client::Client) {
+//! use near_rpc::client::{ErrorKind, TransportErrorKind};
+//!
+//! if let Err(e) = client.view_account("alice.near").await {
+//!     match e.kind() {
+//!         ErrorKind::Rpc { error, .. } => eprintln!("the node said: {error}"),
+//!         ErrorKind::Transport(t) if matches!(t.kind, TransportErrorKind::Timeout) => {
+//!             eprintln!("timed out on {:?}; retry: {}", e.endpoint(), e.is_retryable())
+//!         }
+//!         _ => eprintln!("{e}"),
+//!     }
+//! }
+//! # }
+//! ```
+//!
+//! Writes return a [`SendError`][send-error] instead, which carries the transactions
+//! signed ([`writing`](super::writing)).
+//!
+//! # The layers
+//!
+//! [`Client::call`][call] encodes the request, sends it down a stack of layers, and
+//! decodes what comes back. Each layer is a [`Transport`][transport] wrapping another, in
+//! its own file under `src/client/layers/`, with its own tests over a scripted transport:
+//!
+//! | layer, outermost first | what it does | default |
+//! |---|---|---|
+//! | `Redact` | masks every configured secret in bodies, headers and error texts that come back | always on |
+//! | `Deadline` | one deadline per call, across retries, endpoints and waits | 60 s (`.deadline(..)`) |
+//! | `SizeLimit` | refuses larger requests before sending; stops reading a larger response while streaming | request 10 MiB, response 32 MiB |
+//! | `Retry` | exponential backoff with full jitter; `Retry-After` honoured, never below the backoff and up to a ceiling | 3 retries (more than 10 refused by `build()`), 250 ms doubling to 8 s, `Retry-After` ≤ 60 s |
+//! | `Fallback` | the next endpoint when one fails (only with several) | endpoints in the order given |
+//! | `HttpTransport` | one per endpoint (reqwest, rustls) | 30 s per attempt, redirects within the origin only |
+//!
+//! - **Retry and failover** read the same verdict of an outcome. An endpoint is skipped
+//!   when it cannot be reached, times out, breaks the connection, answers with something
+//!   that is not JSON-RPC (a proxy's HTML page), HTTP 404, 429 or 5xx, or the node's
+//!   `INTERNAL_ERROR`/`TIMEOUT_ERROR`. A permanent JSON-RPC error (bad params, unknown
+//!   account) is an answer: it is returned, not retried or failed over. Failover does
+//!   not need retries: with [`RetryPolicy::none()`][none] a dead first endpoint still
+//!   moves the call on. When every endpoint fails, `ErrorKind::AllEndpointsFailed` lists
+//!   each one's failure.
+//! - **Transactions** (`send_tx`, `broadcast_tx_*`: the methods whose generated
+//!   [`RpcMethod::SUBMITS_TRANSACTION`](crate::RpcMethod::SUBMITS_TRANSACTION) is true,
+//!   because their params require a signed transaction) are retried or failed over only
+//!   when they certainly reached no node (connection refused, DNS, TLS handshake).
+//!   [`RetryPolicy::retry_writes`][retry-writes] opts into more; a retried write then
+//!   never counts as unsent (`Error::nothing_sent`) once an earlier attempt may have
+//!   arrived, even if the last one could not connect. The write path does its own
+//!   resolving on top ([`writing`](super::writing)).
+//! - **Input** is checked before anything is sent: `SignedTransaction` and
+//!   `FunctionArgs` must be valid base64 (`ErrorKind::Encode`, a usage error).
+//! - **Response ids** must be the request's (a proxy's numeric echo is fine);
+//!   `ErrorKind::IdMismatch` otherwise.
+//! - **Your own transport** (a WASM fetch, a cassette, an in-process node) implements
+//!   [`Transport`][transport] (one `send` method returning the HTTP outcome) and gets the
+//!   same layers: [`Client::with_transport(t)`][with-transport], or
+//!   [`ClientBuilder::transport(t)`][builder-transport] beside URL endpoints. The trait
+//!   is object safe, so the stack compiles once inside near-rpc; tower was not used
+//!   because its `Service` is generic, `&mut self` and `poll_ready`-based, which users
+//!   would monomorphize again and which a one-method transport does not need.
+//!
+//! [error]: crate::client::Error
+//! [kind]: crate::client::ErrorKind
+//! [transport-error]: crate::client::TransportError
+//! [is-retryable]: crate::client::Error::is_retryable
+//! [nothing-sent]: crate::client::Error::nothing_sent
+//! [handler-error]: crate::client::Error::handler_error
+//! [send-error]: crate::client::SendError
+//! [call]: crate::client::Client::call
+//! [transport]: crate::client::Transport
+//! [none]: crate::client::RetryPolicy::none
+//! [retry-writes]: crate::client::RetryPolicy::retry_writes
+//! [with-transport]: crate::client::Client::with_transport
+//! [builder-transport]: crate::client::ClientBuilder::transport

@@ -1,0 +1,101 @@
+//! Reading from a node: a client, a shortcut per common call, and
+//! [`Client::call`](crate::client::Client::call) for every method.
+//!
+//! ```no_run
+//! use near_rpc::client::{ApiKey, Client, RetryPolicy};
+//! use near_rpc::types::{Finality, TxExecutionStatus};
+//!
+//! async fn example() -> Result<(), Box<dyn std::error::Error>> {
+//!     let client = Client::builder()
+//!         .endpoint("https://rpc.mainnet.near.org")? // several: failover in order
+//!         .api_key(ApiKey::x_api_key("...")?) // or a key in the URL path
+//!         .retry(RetryPolicy::default()) // transactions only when nothing was sent
+//!         .build()?;
+//!     let config = client.protocol_config_at(Finality::Final).await?;
+//!     println!("protocol version {:?}", config.protocol_version);
+//!
+//!     let hash = "6zgh2u9DqHHiXzdy9ouTP7oGky2T4nugqzqt9wJZwNFm".parse()?;
+//!     let tx = client
+//!         .tx_status((hash, "alice.near".parse()?), Some(TxExecutionStatus::Final))
+//!         .await?;
+//!     if let Some(failure) = tx.first_failure() {
+//!         println!("failed: {failure:?}");
+//!     }
+//!     Ok(())
+//! }
+//! ```
+//!
+//! [`Client::new(url)`](crate::client::Client::new) is the one-endpoint form;
+//! [`Client::builder`](crate::client::Client::builder) adds endpoints, keys
+//! ([`keys`](super::keys)), limits and the retry policy ([`errors`](super::errors)).
+//!
+//! # The shortcuts
+//!
+//! A shortcut per common task, typed in and out, each a thin layer over the generic
+//! [`Client::call::<M>(params)`](crate::client::Client::call), which stays the way to reach all 40
+//! methods ([`methods`](crate::methods); markers are named after the method with a
+//! `Method` suffix, `BlockMethod`, `ExperimentalTxStatusMethod`, and
+//! [`ParamsOf<M>`](crate::ParamsOf)/[`ResponseOf<M>`](crate::ResponseOf)/
+//! [`ErrorOf<M>`](crate::ErrorOf) name their types):
+//!
+//! - accounts and keys: `view_account`, `view_access_key`, `view_access_key_list`,
+//!   `view_code`, `view_state` (`view_state_with_proof`); contracts: `call_function`
+//!   (args: any `Serialize`, sent as JSON, or [`RawArgs`](crate::client::RawArgs); read
+//!   the result with `.json::<T>()`, `.text()`, `.bytes()`, and `logs`); `query` for any
+//!   other request. They read at the latest final block unless
+//!   [`client.at(Finality::Optimistic | height | hash)`](crate::client::Client::at) says
+//!   otherwise, and return the view with the block it was read at
+//!   ([`AtBlock`](crate::client::AtBlock)).
+//!   Account ids, keys and hashes are given as values or text; bad text is a usage error
+//!   naming the parameter, and nothing is sent.
+//! - chain: `block(at)`, `chunk((block, shard) | chunk_hash)`, `gas_price(None | block)`
+//!   (a [`GasPrice`](crate::client::GasPrice), shown in yoctoNEAR per gas), `status`,
+//!   `network_info`, `health`, `validators(Epoch::Latest | Epoch::Id(..) | block)`,
+//!   `light_client_proof`, `changes`; `genesis_config`, `protocol_config_at(finality |
+//!   height | hash | SyncCheckpoint::Genesis)` (with accessors such as
+//!   `protocol_version()` for the fields the spec leaves optional and every node fills).
+//! - the node: `node_info()` puts the node's version, build and protocol version beside
+//!   the bindings' spec version, and lists what its `status` answer has that the bindings
+//!   don't know (`has_unrecognized()`, `verdict()`).
+//! - transactions: `send_tx(signed bytes or base64, wait_until)`, `broadcast_tx_async`,
+//!   `broadcast_tx_commit`, `tx_status`/`tx`. Input that is not base64 is refused before
+//!   sending.
+//! - writes, signed by a [`Signer`](crate::client::Signer): `send(actions)`, `transfer`,
+//!   `function_call`, `create_account`, `add_key`, `delete_key`, `deploy`,
+//!   `delete_account` ([`writing`](super::writing)).
+//!
+//! [`SHORTCUTS`](crate::client::SHORTCUTS) and
+//! [`WRITE_SHORTCUTS`](crate::client::WRITE_SHORTCUTS) list them. With nearcore 0.38's
+//! bindings (feature `nearcore_0_38_0`, the `latest`), `view_access_key_list` reads every
+//! page at the first one's block, `view_access_key_page` reads one, and
+//! `light_client_execution_outcome_proof`, `light_client_chunk_execution_proof` and
+//! `light_client_state_proof` call its three new proof methods.
+//!
+//! # Errors inside a result
+//!
+//! A `query` answer that carries an error inside its `result` (old nodes: `{"error":
+//! "account x does not exist while viewing", ...}`) is an error, never an `Ok`: the
+//! shortcuts type it as the `RpcQueryError` a current node would send
+//! (`UNKNOWN_ACCOUNT`, `UNKNOWN_ACCESS_KEY`, `NO_CONTRACT_CODE`,
+//! `CONTRACT_EXECUTION_ERROR` with its `FunctionCallError`).
+//! [`err.handler_error()`](crate::client::Error::handler_error) returns the method's
+//! typed cause, and the message names it: `UNKNOWN_ACCOUNT: account alice.near does not
+//! exist while viewing`. The rest of what a failed call returns is in
+//! [`errors`](super::errors).
+//!
+//! # Blocking code
+//!
+//! The blocking client (feature `blocking`,
+//! [`ClientBuilder::build_blocking`](crate::client::ClientBuilder)) gets every shortcut
+//! from the same definitions (a test calls each on both clients). It runs a runtime of
+//! its own: don't use it inside an async one.
+//!
+//! # Examples
+//!
+//! One program per common task, in [`examples/`][examples]: accounts and keys, contract
+//! views, state, blocks, chunks, the gas price, the node's status, validators,
+//! transactions, transfers, function calls, account creation, errors, configurations and
+//! the blocking client. What they read by default is on the mock node's chain, so each
+//! runs offline against it.
+//!
+//! [examples]: https://github.com/near-rpc/near-rpc/blob/main/examples/README.md
