@@ -347,23 +347,36 @@ async fn retries_back_off_and_then_succeed() {
     assert_eq!(server.requests().len(), 3);
 }
 
-#[tokio::test]
+/// `Retry-After` sets the wait before the retry (on tokio's paused clock: the scripted
+/// transport answers in process, so the virtual time measured is the client's own wait).
+#[tokio::test(start_paused = true)]
 async fn retry_after_is_honoured() {
-    let server = TestServer::start(vec![
-        Reply::status(503, "busy").header("retry-after", "1"),
-        Reply::json(STATUS_OK),
-    ]);
-    let client = builder(&server.url("")).build().unwrap();
-    let started = Instant::now();
-    client.tx_status(tx_ref(), None).await.unwrap();
-    assert!(
-        started.elapsed() >= Duration::from_secs(1),
-        "waited only {:?}",
-        started.elapsed()
+    use near_rpc::client::transport::{MockReply, MockTransport};
+    let mock = MockTransport::new(
+        "node",
+        [
+            MockReply::status(503, "busy").header("retry-after", "7"),
+            MockReply::json(STATUS_OK),
+        ],
     );
-    assert_eq!(server.requests().len(), 2);
+    let client = near_rpc::client::Client::builder()
+        .transport(mock.clone())
+        .build()
+        .unwrap();
+    let started = tokio::time::Instant::now();
+    client.tx_status(tx_ref(), None).await.unwrap();
+    // The header's 7 s, not the backoff's 250 ms (nor its jitter).
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_secs(7) && waited < Duration::from_secs(8),
+        "waited {waited:?}"
+    );
+    assert_eq!(mock.requests().len(), 2);
+}
 
-    // A wait longer than the policy allows ends the call with the error.
+/// A `Retry-After` longer than the policy allows ends the call with the error, over HTTP.
+#[tokio::test]
+async fn a_retry_after_past_the_policy_ends_the_call() {
     let server = TestServer::start(vec![
         Reply::status(429, "later").header("retry-after", "3600")
     ]);
