@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use clap::parser::ValueSource;
 use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use near_rpc::client::{looks_like_secret, Secrets, MASK};
+use near_rpc::client::{looks_like_secret, Endpoint, Secrets, MASK};
 use near_rpc::types::{Finality, TxExecutionStatus};
 use near_rpc::{methods, AccountId, BlockId, CryptoHash, PublicKey};
 
@@ -694,6 +694,18 @@ where
         }
         _ => urls,
     };
+    // Checked here, so that the message names where the URL came from; the endpoint's
+    // message never repeats the URL.
+    for url in &urls {
+        if let Err(e) = url.parse::<Endpoint>() {
+            let source = if urls_from_env {
+                format!("the environment variable {URL_ENV}")
+            } else {
+                "--url".to_owned()
+            };
+            return Parsed::Usage(format!("{source}: {e}"));
+        }
+    }
     let Some(command) = cli.command else {
         return Parsed::Usage("no command given".into());
     };

@@ -1395,6 +1395,48 @@ fn clap_errors_never_echo_a_key() {
     }
 }
 
+/// A URL whose scheme is not literally followed by `//` (`https:KEY@host`, which the URL
+/// standard reads as a host), or that has a backslash, is refused before anything is
+/// sent, by every command that reaches a node (`record`'s upstream too): exit 2, the
+/// option or variable named, no part of the URL printed.
+#[test]
+fn urls_without_two_slashes_are_refused_naming_the_option() {
+    const KEY: &str = "ApIkEy0123secret";
+    let out_file = std::env::temp_dir().join(format!("near-rpc-cli-{}.jsonl", std::process::id()));
+    let out_file = out_file.to_str().unwrap();
+    let urls = [
+        (format!("https:{KEY}@rpc.example.org"), "the scheme must be followed by //"),
+        (format!("https:{KEY}/v1"), "the scheme must be followed by //"),
+        (format!("http:/{KEY}"), "the scheme must be followed by //"),
+        (format!("https:\\\\{KEY}.example.org/"), "backslash"),
+        (format!("https://rpc.example.org\\{KEY}"), "backslash"),
+    ];
+    let commands: [&[&str]; 3] = [&["status"], &["record", "--out", out_file], &["gas-price"]];
+    for (url, why) in &urls {
+        for command in commands {
+            let args = [&["--url", url.as_str()][..], command].concat();
+            let out = near_rpc(&args);
+            assert_exit(&out, 2);
+            assert!(out.stdout.is_empty(), "{args:?}: {out:?}");
+            assert!(out.stderr.contains("--url: "), "{args:?}: {out:?}");
+            assert!(out.stderr.contains(why), "{args:?}: {out:?}");
+            out.assert_hides(KEY);
+            out.assert_hides(&KEY.to_lowercase());
+            out.assert_hides("example");
+        }
+        let out = near_rpc_with_env(&["status"], &[("NEAR_RPC_URL", url)], b"");
+        assert_exit(&out, 2);
+        assert!(
+            out.stderr.contains("the environment variable NEAR_RPC_URL: "),
+            "{out:?}"
+        );
+        assert!(out.stderr.contains(why), "{out:?}");
+        out.assert_hides(KEY);
+        out.assert_hides(&KEY.to_lowercase());
+    }
+    assert!(!std::path::Path::new(out_file).exists());
+}
+
 #[test]
 fn enum_values_are_case_insensitive() {
     let server = Server::start(vec![Reply::json(TX_INCLUDED)]);
