@@ -864,8 +864,12 @@ fn nonce(text: &str) -> Result<u64, String> {
     whole(text, "a nonce", u64::MAX)
 }
 
+/// JSON text, refused when a key is given twice in one object (serde_json would keep the
+/// last without a word).
 fn json(text: &str) -> Result<serde_json::Value, String> {
-    serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))
+    let value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    near_rpc::decode::check_unique_keys(text.as_bytes()).map_err(|e| e.to_string())?;
+    Ok(value)
 }
 
 /// A block height: a whole number, 0 to 2^64 - 1.

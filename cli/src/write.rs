@@ -39,6 +39,8 @@ pub fn actions(text: &str) -> Result<Vec<Action>, Failure> {
     let bad = |message: String| Failure::usage(format!("ACTIONS_JSON: {message}"));
     let value: Value =
         serde_json::from_str(text).map_err(|e| bad(format!("not valid JSON: {e}")))?;
+    // serde_json kept the last of a repeated key; the first was meant as much.
+    near_rpc::decode::check_unique_keys(text.as_bytes()).map_err(|e| bad(e.to_string()))?;
     let Value::Array(items) = value else {
         return Err(bad("not a JSON array of actions".to_owned()));
     };

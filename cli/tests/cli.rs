@@ -1405,8 +1405,14 @@ fn urls_without_two_slashes_are_refused_naming_the_option() {
     let out_file = std::env::temp_dir().join(format!("near-rpc-cli-{}.jsonl", std::process::id()));
     let out_file = out_file.to_str().unwrap();
     let urls = [
-        (format!("https:{KEY}@rpc.example.org"), "the scheme must be followed by //"),
-        (format!("https:{KEY}/v1"), "the scheme must be followed by //"),
+        (
+            format!("https:{KEY}@rpc.example.org"),
+            "the scheme must be followed by //",
+        ),
+        (
+            format!("https:{KEY}/v1"),
+            "the scheme must be followed by //",
+        ),
         (format!("http:/{KEY}"), "the scheme must be followed by //"),
         (format!("https:\\\\{KEY}.example.org/"), "backslash"),
         (format!("https://rpc.example.org\\{KEY}"), "backslash"),
@@ -1427,7 +1433,8 @@ fn urls_without_two_slashes_are_refused_naming_the_option() {
         let out = near_rpc_with_env(&["status"], &[("NEAR_RPC_URL", url)], b"");
         assert_exit(&out, 2);
         assert!(
-            out.stderr.contains("the environment variable NEAR_RPC_URL: "),
+            out.stderr
+                .contains("the environment variable NEAR_RPC_URL: "),
             "{out:?}"
         );
         assert!(out.stderr.contains(why), "{out:?}");
@@ -1609,6 +1616,90 @@ fn sign_prints_the_signed_transaction_and_its_hash() {
         r#"["CreateAccount"]"#,
     ]);
     assert_exit(&same, 0);
+}
+
+/// A key given twice in one object of any JSON the user gives (ACTIONS_JSON, --args,
+/// PARAMS_JSON, a file to verify, the key file) is refused before anything is sent or
+/// signed: exit 2, nothing on stdout, the key and its object's path named.
+#[test]
+fn repeated_json_keys_are_refused_naming_the_key_and_its_path() {
+    let server = Server::start(vec![Reply::json(PROTOCOL_CONFIG)]);
+    let url = server.url("");
+    let (file, secret) = key_file("alice.mock", "alice.mock");
+    let key_file_path = file.to_str().unwrap();
+    let sign = |actions: &str| {
+        near_rpc(&[
+            "sign",
+            "--key-file",
+            key_file_path,
+            "--nonce",
+            "8",
+            "--block-hash",
+            HASH,
+            "--receiver",
+            "bob.mock",
+            actions,
+        ])
+    };
+    let proof =
+        std::env::temp_dir().join(format!("near-rpc-cli-proof-{}.json", std::process::id()));
+    std::fs::write(&proof, r#"{"outcome_proof": {"id": "x", "id": "y"}}"#).unwrap();
+    let proof = proof.to_str().unwrap();
+    let cases: Vec<(support::Run, &str)> = vec![
+        (
+            sign(r#"["CreateAccount", {"Transfer": {"deposit": "1", "deposit": "1000"}}]"#),
+            r#"ACTIONS_JSON: at [1].Transfer: key "deposit" repeated"#,
+        ),
+        (
+            sign(r#"[{"Transfer": {"deposit": "1"}, "Transfer": {"deposit": "2"}}]"#),
+            r#"ACTIONS_JSON: at [0]: key "Transfer" repeated"#,
+        ),
+        (
+            near_rpc(&[
+                "--url",
+                &url,
+                "view",
+                "c.near",
+                "m",
+                "--args",
+                r#"{"a": {"b": 1, "b": 2}}"#,
+            ]),
+            r#"at a: key "b" repeated"#,
+        ),
+        (
+            near_rpc(&[
+                "--url",
+                &url,
+                "call",
+                "gas_price",
+                r#"{"block_id": 1, "block_id": 2}"#,
+            ]),
+            r#"PARAMS_JSON: key "block_id" repeated"#,
+        ),
+        (
+            near_rpc(&["verify", "proof", proof, "--block-merkle-root", HASH]),
+            r#"at outcome_proof: key "id" repeated"#,
+        ),
+    ];
+    for (out, expected) in cases {
+        assert_exit(&out, 2);
+        assert!(out.stdout.is_empty(), "{out:?}");
+        assert!(out.stderr.contains(expected), "{expected}: {out:?}");
+        assert_hides_key(&out, &secret);
+    }
+    assert!(server.seen().is_empty());
+    // The key file too: the field is named, the key never shown.
+    let twice = format!(
+        r#"{{"account_id": "alice.mock", "private_key": "{secret}", "private_key": "{secret}"}}"#
+    );
+    std::fs::write(&file, twice).unwrap();
+    let out = sign(r#"["CreateAccount"]"#);
+    assert_exit(&out, 2);
+    assert!(
+        out.stderr.contains("`private_key`: given more than once"),
+        "{out:?}"
+    );
+    assert_hides_key(&out, &secret);
 }
 
 /// Every kind of bad input to `sign`: exit 2, nothing on stdout, the key never shown.

@@ -71,7 +71,9 @@ impl std::str::FromStr for Endpoint {
         // The URL standard drops tabs and newlines anywhere and reads `\` as `/` in http(s)
         // URLs: what was typed would not be what is used, so neither is taken.
         if s.chars().any(char::is_control) {
-            return Err(invalid("it has a control character (a tab, a newline) in it"));
+            return Err(invalid(
+                "it has a control character (a tab, a newline) in it",
+            ));
         }
         if s.contains('\\') {
             return Err(invalid(
@@ -307,10 +309,22 @@ mod tests {
     #[test]
     fn a_scheme_not_followed_by_two_slashes_is_refused_without_the_url() {
         let cases = [
-            ("https:apikey123@host.io", "the scheme must be followed by //"),
-            ("https:SECRETKEY123/path", "the scheme must be followed by //"),
-            ("HTTP:SECRETKEY123/path", "the scheme must be followed by //"),
-            ("https:/SECRETKEY123@h.io", "the scheme must be followed by //"),
+            (
+                "https:apikey123@host.io",
+                "the scheme must be followed by //",
+            ),
+            (
+                "https:SECRETKEY123/path",
+                "the scheme must be followed by //",
+            ),
+            (
+                "HTTP:SECRETKEY123/path",
+                "the scheme must be followed by //",
+            ),
+            (
+                "https:/SECRETKEY123@h.io",
+                "the scheme must be followed by //",
+            ),
             ("http:SECRETKEY123", "the scheme must be followed by //"),
             ("https:\\\\SECRETKEY123.io/x", "backslash"),
             ("https:\\SECRETKEY123", "backslash"),

@@ -581,15 +581,49 @@ fn bad_credential_files_name_the_field_never_the_key() {
     }
 }
 
-/// A file naming a field twice keeps the last (as JSON parsers do), and the
+/// A file giving a key twice is refused (a JSON parser would keep the last, and which
+/// was meant is unknown), naming the field but never a key that is not one, and the
 /// environment's variables are read, a value that is not UTF-8 refused without being
 /// quoted.
 #[test]
 fn credential_duplicates_and_the_environment() {
     let secret = "ed25519:3KyUuch8pYP47krBq4DosFEVBMR5wDTMQ8AThzM8kAEcBQEpsPdYTZ2FPX5ZnSoLrerjwg66hwwJaW1wHzprd5k3";
+    let pasted = &secret[8..40];
+    let repeated = [
+        (
+            format!(
+                r#"{{"account_id":"a.near","private_key":"garbage","private_key":"{secret}"}}"#
+            ),
+            "dup.json: `private_key`: given more than once",
+        ),
+        (
+            format!(
+                r#"{{"private_key":"{secret}","account_id":"a.near","acc\u006funt_id":"b.near"}}"#
+            ),
+            "dup.json: `account_id`: given more than once",
+        ),
+        (
+            format!(
+                r#"{{"account_id":"a.near","private_key":"{secret}","{pasted}":1,"{pasted}":2}}"#
+            ),
+            "dup.json: a key is given twice in one object",
+        ),
+        (
+            format!(
+                r#"{{"account_id":"a.near","private_key":"{secret}","x":{{"private_key":1,"private_key":2}}}}"#
+            ),
+            "dup.json: a key is given twice in one object",
+        ),
+    ];
+    for (text, expected) in repeated {
+        let err = Credentials::from_json(&text, "dup.json").unwrap_err();
+        let shown = format!("{err} {err:?}");
+        assert!(shown.contains(expected), "{text}: {shown}");
+        assert!(!shown.contains(pasted), "the key leaked: {shown}");
+    }
     let text =
-        format!(r#"{{"account_id":"a.near","private_key":"garbage","private_key":"{secret}"}}"#);
-    let credentials = Credentials::from_json(&text, "dup.json").unwrap();
+        format!(r#"{{"account_id":"a.near","private_key":"{secret}","x":{{"private_key":1}}}}"#);
+    let credentials = Credentials::from_json(&text, "ok.json").unwrap();
     assert_eq!(credentials.secret_key, secret.parse().unwrap());
     // Escapes in the key text are read.
     let escaped = format!(
