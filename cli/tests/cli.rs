@@ -1702,6 +1702,62 @@ fn repeated_json_keys_are_refused_naming_the_key_and_its_path() {
     assert_hides_key(&out, &secret);
 }
 
+/// A delegate action whose ed25519 signature nearcore's borsh decoding refuses (a top
+/// bit of its last byte set) is refused by `sign` naming the action: no node could
+/// decode the transaction. The same action properly signed is signed.
+#[test]
+fn sign_refuses_a_delegate_action_no_node_could_read() {
+    use near_rpc::tx::{Action, DelegateAction, NonDelegateAction, SignedDelegateAction};
+    let (file, secret) = key_file("alice.mock", "alice.mock");
+    let file = file.to_str().unwrap();
+    let sender = near_rpc_mock::chain::secret_key("carol.mock");
+    let signed = DelegateAction {
+        sender_id: "carol.mock".parse().unwrap(),
+        receiver_id: "app.mock".parse().unwrap(),
+        actions: vec![NonDelegateAction::try_from(Action::CreateAccount).unwrap()],
+        nonce: 1,
+        max_block_height: 100,
+        public_key: sender.public_key(),
+    }
+    .sign(&sender);
+    let mut bytes: [u8; 64] = signed.signature.as_bytes().try_into().unwrap();
+    bytes[63] |= 0b1000_0000;
+    let unreadable = SignedDelegateAction {
+        signature: near_rpc::Signature::ed25519(bytes),
+        ..signed.clone()
+    };
+    let actions_json = |signed: SignedDelegateAction| {
+        let view = near_rpc::types::ActionView::from(&Action::Delegate(Box::new(signed)));
+        json!(["CreateAccount", view]).to_string()
+    };
+    let sign = |actions: &str| {
+        near_rpc(&[
+            "sign",
+            "--key-file",
+            file,
+            "--nonce",
+            "8",
+            "--block-hash",
+            HASH,
+            "--receiver",
+            "relayer.mock",
+            actions,
+        ])
+    };
+    let out = sign(&actions_json(unreadable));
+    assert_exit(&out, 2);
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert!(
+        out.stderr
+            .contains("ACTIONS_JSON: [1]: action.Delegate.signature: "),
+        "{out:?}"
+    );
+    assert!(out.stderr.contains("nearcore refuses to read"), "{out:?}");
+    assert_hides_key(&out, &secret);
+    let out = sign(&actions_json(signed));
+    assert_exit(&out, 0);
+}
+
 /// Every kind of bad input to `sign`: exit 2, nothing on stdout, the key never shown.
 #[test]
 fn sign_refuses_bad_input_naming_it() {
