@@ -492,4 +492,21 @@ mod tests {
         );
         assert_eq!(message, format!("`***`, `{other_seed}`, `***`, `***`"));
     }
+
+    #[test]
+    fn a_secret_echoed_json_escaped_is_masked() {
+        let credentials = credentials(7);
+        let text = credentials.secret_key.to_secret_string().to_string();
+        let mut redaction = Redaction::of_inputs([]);
+        redaction.add_key(&credentials);
+        let every: String = text
+            .chars()
+            .map(|c| format!("\\u{:04x}", c as u32))
+            .collect();
+        let some = text.replacen('e', "\\u0065", 3).replace(':', "\\u003A");
+        for shown in [every, some] {
+            let message = redacted(&redaction, &format!(r#"node said: {{"key":"{shown}"}}"#));
+            assert_eq!(message, r#"node said: {"key":"***"}"#);
+        }
+    }
 }
