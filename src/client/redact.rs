@@ -232,11 +232,14 @@ impl Decoded {
 /// when `any_case`) that has at least one JSON escape in it, left to right, none
 /// overlapping the one before (occurrences without one are the plain search's).
 ///
-/// Linear in the body and bounded in memory: escapes are found with memchr; a run of
-/// plain bytes between them is decoded only at its ends (`needle`'s length less one
-/// each: an occurrence with an escape reaches no further into it), and the decoded
-/// stretch is searched and dropped (keeping what an occurrence may still start in) every
-/// `WINDOW` bytes, so it holds at most about `WINDOW` and twice the needle.
+/// Linear in the body and bounded in memory. Escapes are found with memchr, each read
+/// in order (so `\\` pairs up as JSON reads it). One that stands for a byte the needle
+/// does not have (`\"` beside an alphanumeric key, most of them) ends every occurrence
+/// before it and starts none, and costs nothing more. Around the others, the body is
+/// decoded, plain runs only at their ends (`needle`'s length less one: an occurrence
+/// with an escape reaches no further into them), and searched and dropped (keeping
+/// what an occurrence may still start in) every `WINDOW` bytes: the decoded stretch
+/// holds at most about `WINDOW` and twice the needle.
 fn for_each_escaped(
     hay: &[u8],
     needle: &[u8],
@@ -250,6 +253,12 @@ fn for_each_escaped(
     if len == 0 {
         return;
     }
+    let context = len - 1;
+    let mut in_needle = [false; 256];
+    for &b in needle {
+        in_needle[usize::from(b)] = true;
+    }
+    let fold = |b: u8| if any_case { b.to_ascii_lowercase() } else { b };
     let finder = memchr::memmem::Finder::new(needle);
     let mut decoded = Decoded::default();
     // Where the next occurrence may start in the body (after the last one reported).
@@ -275,37 +284,41 @@ fn for_each_escaped(
         let keep_from = decoded.bytes.len().saturating_sub(keep).max(from);
         decoded.drain_to(keep_from.min(decoded.bytes.len()));
     };
+    // The decoded stretch ends where the body's `last` (exclusive) is; when it is
+    // empty, `last` is the end of the last escape read.
+    let mut last = 0;
     let mut pos = 0;
-    while pos < hay.len() {
-        let run_end = memchr::memchr(b'\\', &hay[pos..]).map_or(hay.len(), |i| pos + i);
-        if run_end - pos > 2 * (len - 1) {
-            // Only the run's ends can be part of an occurrence with an escape.
-            decoded.push_literal(hay, pos, pos + len - 1, any_case);
-            search(&mut decoded, 0);
-            decoded.push_literal(hay, run_end - (len - 1), run_end, any_case);
-        } else {
-            decoded.push_literal(hay, pos, run_end, any_case);
-        }
-        pos = run_end;
-        if pos == hay.len() {
-            break;
-        }
-        match json_escape(hay, pos) {
-            Some((utf8, n, raw_len)) => {
-                decoded.push(&utf8[..n], pos, pos + raw_len, any_case);
-                pos += raw_len;
-            }
-            // Not an escape (`\x`, a lone surrogate): the backslash as it is.
-            None => {
-                decoded.push(b"\\", pos, pos + 1, any_case);
-                pos += 1;
+    while let Some(found_at) = memchr::memchr(b'\\', &hay[pos..]) {
+        let at = pos + found_at;
+        let (utf8, n, raw_len) = json_escape(hay, at).unwrap_or(([b'\\', 0, 0, 0], 1, 1));
+        let candidate = utf8[..n].iter().all(|&b| in_needle[usize::from(fold(b))]);
+        if !decoded.bytes.is_empty() {
+            if !candidate || at - last > 2 * context {
+                // The occurrences before it end by here: the plain bytes they may reach.
+                decoded.push_literal(hay, last, (last + context).min(at), any_case);
+                search(&mut decoded, 0);
+            } else {
+                decoded.push_literal(hay, last, at, any_case);
             }
         }
-        if decoded.bytes.len() >= WINDOW {
-            search(&mut decoded, len - 1);
+        if candidate {
+            if decoded.bytes.is_empty() {
+                // The plain bytes an occurrence through it may start in.
+                let from = at.saturating_sub(context).max(last);
+                decoded.push_literal(hay, from, at, any_case);
+            }
+            decoded.push(&utf8[..n], at, at + raw_len, any_case);
+            if decoded.bytes.len() >= WINDOW {
+                search(&mut decoded, context);
+            }
         }
+        pos = at + raw_len;
+        last = pos;
     }
-    search(&mut decoded, 0);
+    if !decoded.bytes.is_empty() {
+        decoded.push_literal(hay, last, (last + context).min(hay.len()), any_case);
+        search(&mut decoded, 0);
+    }
 }
 
 /// The JSON escape at `hay[at]` (a backslash): the UTF-8 bytes it stands for (the first
@@ -621,11 +634,12 @@ mod tests {
             } else {
                 escape_some(key)
             };
-            // Escapes before it fill the decoded window, so that the echo starts on
-            // every side of the point where a window is searched and dropped.
+            // Escapes of a character of the key before it fill the decoded window, so
+            // that the echo starts on every side of the point where a window is searched
+            // and dropped.
             for before in WINDOW - key.len() - 2..WINDOW + 2 {
-                let body = format!("{}{echoed}\\t{echoed}", "\\n".repeat(before));
-                let expected = format!("{}***\\t***", "\\n".repeat(before));
+                let body = format!("{}{echoed}\\t{echoed}", "\\u0031".repeat(before));
+                let expected = format!("{}***\\t***", "\\u0031".repeat(before));
                 assert_eq!(scrubbed(&secrets, &body), expected, "{key} after {before}");
             }
             // Long plain runs between escapes, the echo at their ends.
@@ -660,16 +674,28 @@ mod tests {
             Cow::Borrowed(_)
         ));
         assert_eq!(scans(), before + 2);
-        // A megabyte of escapes holds at most a window and the needles at once.
+        // Escapes of characters neither key has (`\"`) cost no decoding at all.
         MOST_DECODED.with(|m| m.set(0));
-        let dense = format!(
+        let quoted = format!(
             "{}{}",
-            "\\u0041\\n".repeat(1 << 17),
+            "\\\"x".repeat(1 << 17),
             escape_all("AbCdEf123", true)
         );
-        assert!(scrubbed(&secrets, &dense).ends_with("\\n***"));
+        assert!(scrubbed(&secrets, &quoted).ends_with("x***"));
+        assert!(MOST_DECODED.with(Cell::get) < 64);
+        // Three quarters of a megabyte of escapes of a character both keys have holds at
+        // most a window and the needle at once.
+        let dense = format!(
+            "{}{}",
+            "\\u0031".repeat(1 << 17),
+            escape_all("AbCdEf123", true)
+        );
+        assert!(scrubbed(&secrets, &dense).ends_with("1***"));
         let most = MOST_DECODED.with(Cell::get);
-        assert!(most > 0 && most <= 16 * 1024 + 2 * 21 + 4, "{most}");
+        assert!(
+            (16 * 1024..=16 * 1024 + 2 * 21 + 4).contains(&most),
+            "{most}"
+        );
     }
 
     #[test]

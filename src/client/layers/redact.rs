@@ -1,7 +1,7 @@
 //! Redaction: every secret of every transport below (API keys, key-looking URL parts) is
 //! masked in everything that comes back up: bodies, headers, error messages, redirect
 //! targets, endpoint names. A server that echoes a key (in an HTML error page, a
-//! JSON-RPC message, a header) cannot make the client print it.
+//! JSON-RPC message, a header; as it is or JSON-escaped) cannot make the client print it.
 
 use reqwest::header::HeaderValue;
 
