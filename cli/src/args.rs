@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use clap::parser::ValueSource;
 use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use near_rpc::client::{looks_like_secret, Secrets, MASK};
+use near_rpc::client::{looks_like_secret, Endpoint, Secrets, MASK};
 use near_rpc::types::{Finality, TxExecutionStatus};
 use near_rpc::{methods, AccountId, BlockId, CryptoHash, PublicKey};
 
@@ -709,6 +709,18 @@ where
         }
         _ => urls,
     };
+    // Checked here, so that the message names where the URL came from; the endpoint's
+    // message never repeats the URL.
+    for url in &urls {
+        if let Err(e) = url.parse::<Endpoint>() {
+            let source = if urls_from_env {
+                format!("the environment variable {URL_ENV}")
+            } else {
+                "--url".to_owned()
+            };
+            return Parsed::Usage(format!("{source}: {e}"));
+        }
+    }
     let Some(command) = cli.command else {
         return Parsed::Usage("no command given".into());
     };
@@ -867,8 +879,12 @@ fn nonce(text: &str) -> Result<u64, String> {
     whole(text, "a nonce", u64::MAX)
 }
 
+/// JSON text, refused when a key is given twice in one object (serde_json would keep the
+/// last without a word).
 fn json(text: &str) -> Result<serde_json::Value, String> {
-    serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))
+    let value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    near_rpc::decode::check_unique_keys(text.as_bytes()).map_err(|e| e.to_string())?;
+    Ok(value)
 }
 
 /// A block height: a whole number, 0 to 2^64 - 1.

@@ -122,13 +122,19 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             write_stdout(&String::from_utf8_lossy(&text))
         }
         Command::Call { method, params } => {
-            let params =
-                match params {
-                    None => None,
-                    Some(text) => Some(serde_json::from_str(&text).map_err(|e| {
+            let params = match params {
+                None => None,
+                Some(text) => {
+                    let value = serde_json::from_str(&text).map_err(|e| {
                         Failure::usage(format!("PARAMS_JSON is not valid JSON: {e}"))
-                    })?),
-                };
+                    })?;
+                    // serde_json kept the last of a repeated key; the first was
+                    // meant as much.
+                    near_rpc::decode::check_unique_keys(text.as_bytes())
+                        .map_err(|e| Failure::usage(format!("PARAMS_JSON: {e}")))?;
+                    Some(value)
+                }
+            };
             let (runtime, client) = connect(&options)?;
             let call = CallMethod {
                 runtime: &runtime,

@@ -14,8 +14,13 @@ use crate::output::{describe_decode_error, write_stdout, Failure, EXIT_DECODE, E
 fn json_file(path: &Path, what: &str) -> Result<Value, Failure> {
     let bytes = std::fs::read(path)
         .map_err(|e| Failure::usage(format!("cannot read {what} {}: {e}", path.display())))?;
-    serde_json::from_slice(&bytes)
-        .map_err(|e| Failure::usage(format!("{what} {} is not JSON: {e}", path.display())))
+    let value = serde_json::from_slice(&bytes)
+        .map_err(|e| Failure::usage(format!("{what} {} is not JSON: {e}", path.display())))?;
+    // serde_json kept the last of a repeated key: what was verified would not be all
+    // the file says.
+    near_rpc::decode::check_unique_keys(&bytes)
+        .map_err(|e| Failure::usage(format!("{what} {}: {e}", path.display())))?;
+    Ok(value)
 }
 
 fn undecodable(what: &str, path: &Path, error: &near_rpc::decode::DecodeError) -> Failure {

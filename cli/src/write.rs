@@ -41,6 +41,8 @@ pub fn actions(text: &str) -> Result<Vec<Action>, Failure> {
     let bad = |message: String| Failure::usage(format!("ACTIONS_JSON: {message}"));
     let value: Value =
         serde_json::from_str(text).map_err(|e| bad(format!("not valid JSON: {e}")))?;
+    // serde_json kept the last of a repeated key; the first was meant as much.
+    near_rpc::decode::check_unique_keys(text.as_bytes()).map_err(|e| bad(e.to_string()))?;
     let Value::Array(items) = value else {
         return Err(bad("not a JSON array of actions".to_owned()));
     };
@@ -577,5 +579,22 @@ mod tests {
             &format!("`{mistyped}`, `{other_seed}`, `{own}`, `{own_seed}`"),
         );
         assert_eq!(message, format!("`***`, `{other_seed}`, `***`, `***`"));
+    }
+
+    #[test]
+    fn a_secret_echoed_json_escaped_is_masked() {
+        let credentials = credentials(7);
+        let text = credentials.secret_key.to_secret_string().to_string();
+        let mut redaction = Redaction::of_inputs([]);
+        redaction.add_key(&credentials);
+        let every: String = text
+            .chars()
+            .map(|c| format!("\\u{:04x}", c as u32))
+            .collect();
+        let some = text.replacen('e', "\\u0065", 3).replace(':', "\\u003A");
+        for shown in [every, some] {
+            let message = redacted(&redaction, &format!(r#"node said: {{"key":"{shown}"}}"#));
+            assert_eq!(message, r#"node said: {"key":"***"}"#);
+        }
     }
 }

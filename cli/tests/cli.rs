@@ -1395,6 +1395,55 @@ fn clap_errors_never_echo_a_key() {
     }
 }
 
+/// A URL whose scheme is not literally followed by `//` (`https:KEY@host`, which the URL
+/// standard reads as a host), or that has a backslash, is refused before anything is
+/// sent, by every command that reaches a node (`record`'s upstream too): exit 2, the
+/// option or variable named, no part of the URL printed.
+#[test]
+fn urls_without_two_slashes_are_refused_naming_the_option() {
+    const KEY: &str = "ApIkEy0123secret";
+    let out_file = std::env::temp_dir().join(format!("near-rpc-cli-{}.jsonl", std::process::id()));
+    let out_file = out_file.to_str().unwrap();
+    let urls = [
+        (
+            format!("https:{KEY}@rpc.example.org"),
+            "the scheme must be followed by //",
+        ),
+        (
+            format!("https:{KEY}/v1"),
+            "the scheme must be followed by //",
+        ),
+        (format!("http:/{KEY}"), "the scheme must be followed by //"),
+        (format!("https:\\\\{KEY}.example.org/"), "backslash"),
+        (format!("https://rpc.example.org\\{KEY}"), "backslash"),
+    ];
+    let commands: [&[&str]; 3] = [&["status"], &["record", "--out", out_file], &["gas-price"]];
+    for (url, why) in &urls {
+        for command in commands {
+            let args = [&["--url", url.as_str()][..], command].concat();
+            let out = near_rpc(&args);
+            assert_exit(&out, 2);
+            assert!(out.stdout.is_empty(), "{args:?}: {out:?}");
+            assert!(out.stderr.contains("--url: "), "{args:?}: {out:?}");
+            assert!(out.stderr.contains(why), "{args:?}: {out:?}");
+            out.assert_hides(KEY);
+            out.assert_hides(&KEY.to_lowercase());
+            out.assert_hides("example");
+        }
+        let out = near_rpc_with_env(&["status"], &[("NEAR_RPC_URL", url)], b"");
+        assert_exit(&out, 2);
+        assert!(
+            out.stderr
+                .contains("the environment variable NEAR_RPC_URL: "),
+            "{out:?}"
+        );
+        assert!(out.stderr.contains(why), "{out:?}");
+        out.assert_hides(KEY);
+        out.assert_hides(&KEY.to_lowercase());
+    }
+    assert!(!std::path::Path::new(out_file).exists());
+}
+
 #[test]
 fn enum_values_are_case_insensitive() {
     let server = Server::start(vec![Reply::json(TX_INCLUDED)]);
@@ -1567,6 +1616,146 @@ fn sign_prints_the_signed_transaction_and_its_hash() {
         r#"["CreateAccount"]"#,
     ]);
     assert_exit(&same, 0);
+}
+
+/// A key given twice in one object of any JSON the user gives (ACTIONS_JSON, --args,
+/// PARAMS_JSON, a file to verify, the key file) is refused before anything is sent or
+/// signed: exit 2, nothing on stdout, the key and its object's path named.
+#[test]
+fn repeated_json_keys_are_refused_naming_the_key_and_its_path() {
+    let server = Server::start(vec![Reply::json(PROTOCOL_CONFIG)]);
+    let url = server.url("");
+    let (file, secret) = key_file("alice.mock", "alice.mock");
+    let key_file_path = file.to_str().unwrap();
+    let sign = |actions: &str| {
+        near_rpc(&[
+            "sign",
+            "--key-file",
+            key_file_path,
+            "--nonce",
+            "8",
+            "--block-hash",
+            HASH,
+            "--receiver",
+            "bob.mock",
+            actions,
+        ])
+    };
+    let proof =
+        std::env::temp_dir().join(format!("near-rpc-cli-proof-{}.json", std::process::id()));
+    std::fs::write(&proof, r#"{"outcome_proof": {"id": "x", "id": "y"}}"#).unwrap();
+    let proof = proof.to_str().unwrap();
+    let cases: Vec<(support::Run, &str)> = vec![
+        (
+            sign(r#"["CreateAccount", {"Transfer": {"deposit": "1", "deposit": "1000"}}]"#),
+            r#"ACTIONS_JSON: at [1].Transfer: key "deposit" repeated"#,
+        ),
+        (
+            sign(r#"[{"Transfer": {"deposit": "1"}, "Transfer": {"deposit": "2"}}]"#),
+            r#"ACTIONS_JSON: at [0]: key "Transfer" repeated"#,
+        ),
+        (
+            near_rpc(&[
+                "--url",
+                &url,
+                "view",
+                "c.near",
+                "m",
+                "--args",
+                r#"{"a": {"b": 1, "b": 2}}"#,
+            ]),
+            r#"at a: key "b" repeated"#,
+        ),
+        (
+            near_rpc(&[
+                "--url",
+                &url,
+                "call",
+                "gas_price",
+                r#"{"block_id": 1, "block_id": 2}"#,
+            ]),
+            r#"PARAMS_JSON: key "block_id" repeated"#,
+        ),
+        (
+            near_rpc(&["verify", "proof", proof, "--block-merkle-root", HASH]),
+            r#"at outcome_proof: key "id" repeated"#,
+        ),
+    ];
+    for (out, expected) in cases {
+        assert_exit(&out, 2);
+        assert!(out.stdout.is_empty(), "{out:?}");
+        assert!(out.stderr.contains(expected), "{expected}: {out:?}");
+        assert_hides_key(&out, &secret);
+    }
+    assert!(server.seen().is_empty());
+    // The key file too: the field is named, the key never shown.
+    let twice = format!(
+        r#"{{"account_id": "alice.mock", "private_key": "{secret}", "private_key": "{secret}"}}"#
+    );
+    std::fs::write(&file, twice).unwrap();
+    let out = sign(r#"["CreateAccount"]"#);
+    assert_exit(&out, 2);
+    assert!(
+        out.stderr.contains("`private_key`: given more than once"),
+        "{out:?}"
+    );
+    assert_hides_key(&out, &secret);
+}
+
+/// A delegate action whose ed25519 signature nearcore's borsh decoding refuses (a top
+/// bit of its last byte set) is refused by `sign` naming the action: no node could
+/// decode the transaction. The same action properly signed is signed.
+#[test]
+fn sign_refuses_a_delegate_action_no_node_could_read() {
+    use near_rpc::tx::{Action, DelegateAction, NonDelegateAction, SignedDelegateAction};
+    let (file, secret) = key_file("alice.mock", "alice.mock");
+    let file = file.to_str().unwrap();
+    let sender = near_rpc_mock::chain::secret_key("carol.mock");
+    let signed = DelegateAction {
+        sender_id: "carol.mock".parse().unwrap(),
+        receiver_id: "app.mock".parse().unwrap(),
+        actions: vec![NonDelegateAction::try_from(Action::CreateAccount).unwrap()],
+        nonce: 1,
+        max_block_height: 100,
+        public_key: sender.public_key(),
+    }
+    .sign(&sender);
+    let mut bytes: [u8; 64] = signed.signature.as_bytes().try_into().unwrap();
+    bytes[63] |= 0b1000_0000;
+    let unreadable = SignedDelegateAction {
+        signature: near_rpc::Signature::ed25519(bytes),
+        ..signed.clone()
+    };
+    let actions_json = |signed: SignedDelegateAction| {
+        let view = near_rpc::types::ActionView::from(&Action::Delegate(Box::new(signed)));
+        json!(["CreateAccount", view]).to_string()
+    };
+    let sign = |actions: &str| {
+        near_rpc(&[
+            "sign",
+            "--key-file",
+            file,
+            "--nonce",
+            "8",
+            "--block-hash",
+            HASH,
+            "--receiver",
+            "relayer.mock",
+            actions,
+        ])
+    };
+    let out = sign(&actions_json(unreadable));
+    assert_exit(&out, 2);
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert!(
+        out.stderr
+            .contains("ACTIONS_JSON: [1]: action.Delegate.signature: "),
+        "{out:?}"
+    );
+    assert!(out.stderr.contains("nearcore refuses to read"), "{out:?}");
+    assert_hides_key(&out, &secret);
+    let out = sign(&actions_json(signed));
+    assert_exit(&out, 0);
 }
 
 /// Every kind of bad input to `sign`: exit 2, nothing on stdout, the key never shown.

@@ -59,13 +59,29 @@ impl std::error::Error for InvalidEndpoint {}
 impl std::str::FromStr for Endpoint {
     type Err = InvalidEndpoint;
 
-    /// Parses and checks an endpoint URL: http or https, a real host (a domain with a
-    /// dot, `localhost` or an IP address; not a key pasted where the host goes), no
-    /// fragment. The error never repeats the URL.
+    /// Parses and checks an endpoint URL: http or https followed literally by `//`, a
+    /// real host (a domain with a dot, `localhost` or an IP address; not a key pasted
+    /// where the host goes), no fragment, no backslash or control character. The error
+    /// never repeats the URL.
     fn from_str(s: &str) -> Result<Self, InvalidEndpoint> {
         let invalid = |why: &str| InvalidEndpoint(why.to_owned());
         if s.trim() != s {
             return Err(invalid("it has spaces around it"));
+        }
+        // The URL standard drops tabs and newlines anywhere and reads `\` as `/` in http(s)
+        // URLs: what was typed would not be what is used, so neither is taken.
+        if s.chars().any(char::is_control) {
+            return Err(invalid(
+                "it has a control character (a tab, a newline) in it",
+            ));
+        }
+        if s.contains('\\') {
+            return Err(invalid(
+                "it has a backslash in it (write a slash, or %5C in a path)",
+            ));
+        }
+        if let Some(why) = scheme_problem(s) {
+            return Err(invalid(why));
         }
         // `https:///KEY` parses with the key as its host: refuse an empty authority.
         if s.split_once("://")
@@ -98,6 +114,28 @@ impl std::str::FromStr for Endpoint {
         }
         Ok(Self { url: Arc::new(url) })
     }
+}
+
+/// What is wrong with the scheme of `s`, if it has one: it must be http or https, then
+/// `//` literally. The URL standard tolerates `https:KEY@host` and `https:KEY/path` (no
+/// slashes) for http(s), reading the text after the colon as the host or user-info, so
+/// a key there would be taken for a host and shown; such a URL is refused, never
+/// repaired. Text without a scheme is left to the URL parser, which refuses it.
+fn scheme_problem(s: &str) -> Option<&'static str> {
+    let (scheme, rest) = s.split_once(':')?;
+    let mut chars = scheme.chars();
+    let is_scheme = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
+    if !is_scheme {
+        return None;
+    }
+    if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
+        return Some("the scheme is not http or https");
+    }
+    if !rest.starts_with("//") {
+        return Some("the scheme must be followed by //");
+    }
+    None
 }
 
 impl TryFrom<&str> for Endpoint {
@@ -255,9 +293,62 @@ mod tests {
         ] {
             assert!(good.parse::<Endpoint>().is_ok(), "{good}");
         }
+        for good in ["HTTPS://h.io/KEY123", "http://user:KEY123@h.io:3030/x"] {
+            assert!(good.parse::<Endpoint>().is_ok(), "{good}");
+        }
         let err = ApiKey::x_api_key("KEY\n123").unwrap_err();
         assert!(!err.to_string().contains("KEY"), "{err}");
         let key = ApiKey::bearer("KEY123").unwrap();
         assert!(!format!("{key:?}").contains("KEY123"));
+    }
+
+    /// A URL whose scheme is not literally followed by `//` (the URL standard reads what
+    /// follows as the host or user-info) or that has a backslash (read as `/`) or a
+    /// control character (dropped) is refused, and the error names what is wrong without
+    /// any part of the URL.
+    #[test]
+    fn a_scheme_not_followed_by_two_slashes_is_refused_without_the_url() {
+        let cases = [
+            (
+                "https:apikey123@host.io",
+                "the scheme must be followed by //",
+            ),
+            (
+                "https:SECRETKEY123/path",
+                "the scheme must be followed by //",
+            ),
+            (
+                "HTTP:SECRETKEY123/path",
+                "the scheme must be followed by //",
+            ),
+            (
+                "https:/SECRETKEY123@h.io",
+                "the scheme must be followed by //",
+            ),
+            ("http:SECRETKEY123", "the scheme must be followed by //"),
+            ("https:\\\\SECRETKEY123.io/x", "backslash"),
+            ("https:\\SECRETKEY123", "backslash"),
+            ("https:/\\SECRETKEY123.io", "backslash"),
+            ("https://\\SECRETKEY123.io", "backslash"),
+            ("https://h.io\\SECRETKEY123", "backslash"),
+            ("https:\t//SECRETKEY123.io", "control character"),
+            ("https://h.io/SECRET\nKEY123", "control character"),
+            ("ftp:SECRETKEY123@h.io", "the scheme is not http or https"),
+        ];
+        for (url, why) in cases {
+            // Each is otherwise a URL the url crate takes (so the check is what refuses).
+            let lenient = url.replace(['\t', '\n'], "");
+            if !url.starts_with("ftp") {
+                assert!(Url::parse(&lenient).is_ok(), "{url:?}");
+            }
+            let err = url.parse::<Endpoint>().unwrap_err().to_string();
+            assert!(err.contains(why), "{url:?}: {err}");
+            for part in ["apikey", "SECRET", "secret", "KEY123", "key123", ".io"] {
+                assert!(!err.contains(part), "{url:?}: {err}");
+            }
+            let built = crate::client::Client::builder().endpoint(url).unwrap_err();
+            assert_eq!(built.to_string(), err);
+            assert!(!format!("{built:?}").contains("KEY123"), "{built:?}");
+        }
     }
 }

@@ -16,6 +16,7 @@ use std::fmt;
 use serde::de::DeserializeOwned;
 
 pub use crate::de::native::Decode;
+pub use crate::de::repeated_keys::check_unique_keys;
 
 /// A decoding failure: where it happened and what went wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]

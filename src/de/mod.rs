@@ -8,6 +8,7 @@
 //! path), `fields` and `open_enum` (what the generated structs and enums expand to),
 //! `request` (serde's `Deserialize` for requests), `tx_response` (the transaction responses, whose two shapes are told apart after
 //! one pass), `legacy_query_error` (errors old nodes put inside a `query` result),
+//! `repeated_keys` (a key given twice in one object of JSON a user wrote),
 //! `locate`, `paths` and `mode` (where in a document a failure is, and how it is
 //! reported).
 
@@ -21,6 +22,7 @@ pub mod mode;
 pub mod native;
 pub mod open_enum;
 pub mod paths;
+pub mod repeated_keys;
 pub mod request;
 pub mod tx_response;
 pub mod value;

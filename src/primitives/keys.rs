@@ -318,6 +318,21 @@ impl Signature {
     pub fn is_empty(&self) -> bool {
         matches!(self.0, SignatureData::Empty(_))
     }
+
+    /// Whether nearcore's borsh decoding reads this signature back. It refuses an ed25519
+    /// signature whose last byte has any of its top three bits set (nearcore,
+    /// `core/crypto/src/signature.rs`, `BorshDeserialize for Signature`: `array[63] &
+    /// 0b1110_0000 != 0` is "signature error", a check ed25519-dalek 1 made), so a
+    /// transaction carrying one in a delegate action cannot even be decoded by a node.
+    /// No valid ed25519 signature has those bits (its `s` is below the group order, under
+    /// 2^253), but one can be built or parsed: nearcore's own text parsing does not check
+    /// them, and neither does this crate's, so that views of a node's data always read.
+    pub fn borsh_readable(&self) -> bool {
+        match &self.0 {
+            SignatureData::Ed25519(bytes) => bytes[63] & 0b1110_0000 == 0,
+            SignatureData::Secp256k1(_) | SignatureData::Empty(_) => true,
+        }
+    }
 }
 
 impl FromStr for Signature {

@@ -243,6 +243,39 @@ impl std::fmt::Display for NestedDelegateAction {
 
 impl std::error::Error for NestedDelegateAction {}
 
+/// An action of a transaction that nearcore could not read back: a delegate action whose
+/// ed25519 signature nearcore's borsh decoding refuses (see
+/// [`Signature::borsh_readable`]). A node cannot decode a transaction holding one, so it
+/// is refused before it is signed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnreadableAction {
+    /// The action's index in the transaction's actions.
+    pub index: usize,
+}
+
+impl std::fmt::Display for UnreadableAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "action {} (Delegate): its ed25519 signature has a top bit of its last byte \
+             set, which nearcore refuses to read (no valid signature has one)",
+            self.index
+        )
+    }
+}
+
+impl std::error::Error for UnreadableAction {}
+
+/// The first of `actions` nearcore could not read back, if any (see [`UnreadableAction`]).
+pub fn check_actions(actions: &[Action]) -> Result<(), UnreadableAction> {
+    match actions.iter().position(
+        |action| matches!(action, Action::Delegate(signed) if !signed.signature.borsh_readable()),
+    ) {
+        Some(index) => Err(UnreadableAction { index }),
+        None => Ok(()),
+    }
+}
+
 impl TryFrom<Action> for NonDelegateAction {
     type Error = NestedDelegateAction;
 

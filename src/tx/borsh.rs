@@ -396,16 +396,15 @@ impl Borsh for Signature {
         Ok(match r.tag("Signature", 2)? {
             0 => {
                 let start = r.offset();
-                let bytes: [u8; 64] = r.array()?;
-                // nearcore refuses an ed25519 signature whose last byte has any of its
-                // top three bits set (no valid scalar has them).
-                if bytes[63] & 0b1110_0000 != 0 {
+                let signature = Signature::ed25519(r.array()?);
+                // nearcore refuses it (see `Signature::borsh_readable`).
+                if !signature.borsh_readable() {
                     let mut err = r
                         .invalid("not an ed25519 signature: the top bits of its last byte are set");
                     err.offset = start;
                     return Err(err);
                 }
-                Signature::ed25519(bytes)
+                signature
             }
             _ => Signature::secp256k1(r.array()?),
         })

@@ -5,7 +5,7 @@
 //! "private_key": "ed25519:..."}` (`secret_key` is read too, as nearcore's key files name
 //! it), kept at `~/.near-credentials/<network>/<account>.json`. Errors name the file and
 //! the field, never the key: a file is read as JSON values first, so that no parser's
-//! message can quote it.
+//! message can quote it. A file giving a key twice is refused.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -24,6 +24,9 @@ use near_account_id::AccountId;
 pub const ACCOUNT_ID_ENV: &str = "NEAR_ACCOUNT_ID";
 /// The environment variable [`Credentials::from_env`] reads the secret key from.
 pub const SECRET_KEY_ENV: &str = "NEAR_PRIVATE_KEY";
+
+/// The fields a credential file may have.
+const FIELDS: [&str; 4] = ["account_id", "public_key", "private_key", "secret_key"];
 
 /// The largest credential file read (they are a few hundred bytes).
 const MAX_FILE_BYTES: u64 = 64 * 1024;
@@ -191,6 +194,21 @@ impl Credentials {
                 invalid(None, format!("not JSON: {e}"))
             }
         })?;
+        // The map kept the last of a key given twice: which key was meant is unknown.
+        // Only a field's name is repeated back (any other key may be a pasted secret).
+        match crate::de::repeated_keys::repeated_key(text.as_bytes()) {
+            Ok(None) => {}
+            Ok(Some(repeated)) => {
+                let field = FIELDS
+                    .into_iter()
+                    .find(|f| repeated.path.is_empty() && repeated.key == *f);
+                return Err(match field {
+                    Some(field) => invalid(Some(field), "given more than once".to_owned()),
+                    None => invalid(None, "a key is given twice in one object".to_owned()),
+                });
+            }
+            Err(_) => return Err(invalid(None, "not JSON".to_owned())),
+        }
         let string = |field: &'static str| -> Result<Option<Zeroizing<String>>, CredentialsError> {
             let Some(raw) = map.get(field) else {
                 return Ok(None);

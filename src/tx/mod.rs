@@ -51,9 +51,10 @@ mod transaction;
 mod views;
 
 pub use action::{
-    AccessKey, AccessKeyPermission, Action, DelegateAction, DeterministicAccountStateInit,
-    FunctionCall, FunctionCallPermission, GasKeyInfo, GlobalContractDeployMode,
-    GlobalContractIdentifier, NestedDelegateAction, NonDelegateAction, SignedDelegateAction,
+    check_actions, AccessKey, AccessKeyPermission, Action, DelegateAction,
+    DeterministicAccountStateInit, FunctionCall, FunctionCallPermission, GasKeyInfo,
+    GlobalContractDeployMode, GlobalContractIdentifier, NestedDelegateAction, NonDelegateAction,
+    SignedDelegateAction, UnreadableAction,
 };
 pub use borsh::{BorshError, BorshErrorKind};
 pub use credentials::{Credentials, CredentialsError, ACCOUNT_ID_ENV, SECRET_KEY_ENV};

@@ -199,10 +199,25 @@ impl Transaction {
     }
 
     /// Signs the hash with `key`. The key should be the transaction's `public_key`'s;
-    /// [`SignedTransaction::verify`] checks.
+    /// [`SignedTransaction::verify`] checks. The actions are not checked: for actions
+    /// from elsewhere (a delegate action a user relays), [`Transaction::try_sign`].
     pub fn sign(self, key: &SecretKey) -> SignedTransaction {
         let signature = key.sign(&self.hash().0);
         SignedTransaction::new(self, signature)
+    }
+
+    /// Whether a node could read every action back (see
+    /// [`UnreadableAction`](super::UnreadableAction)): the error names the first that
+    /// it could not.
+    pub fn check(&self) -> Result<(), super::UnreadableAction> {
+        super::check_actions(self.actions())
+    }
+
+    /// [`Transaction::sign`], after [`Transaction::check`]: a transaction no node could
+    /// decode is not signed.
+    pub fn try_sign(self, key: &SecretKey) -> Result<SignedTransaction, super::UnreadableAction> {
+        self.check()?;
+        Ok(self.sign(key))
     }
 }
 

@@ -56,6 +56,13 @@ pub enum ViewError {
         /// Where.
         at: String,
     },
+    /// A delegate action's ed25519 signature that nearcore's borsh decoding refuses (see
+    /// [`Signature::borsh_readable`](crate::Signature::borsh_readable)): a transaction
+    /// holding it could not be read by any node.
+    UnreadableSignature {
+        /// Where (`actions[0].Delegate.signature`).
+        at: String,
+    },
     /// The view's signature is empty (`"ed25519:"`): there is no transaction to sign.
     EmptySignature,
     /// The view's `hash` is not the hash of the transaction it shows with the block hash
@@ -82,6 +89,11 @@ impl fmt::Display for ViewError {
             Self::NestedDelegate { at } => {
                 write!(f, "{at}: a delegate action inside a delegate action")
             }
+            Self::UnreadableSignature { at } => write!(
+                f,
+                "{at}: an ed25519 signature with a top bit of its last byte set, which \
+                 nearcore refuses to read (no valid signature has one)"
+            ),
             Self::EmptySignature => f.write_str("the view's signature is empty"),
             Self::HashMismatch { shown, computed } => write!(
                 f,
@@ -455,10 +467,17 @@ fn action_from_view(view: &ActionView, at: &str, code: Option<&[u8]>) -> Result<
         ActionView::Delegate {
             delegate_action,
             signature,
-        } => Action::Delegate(Box::new(SignedDelegateAction {
-            delegate_action: delegate_from_view(delegate_action, &format!("{at}.Delegate"))?,
-            signature: signature.clone(),
-        })),
+        } => {
+            if !signature.borsh_readable() {
+                return Err(ViewError::UnreadableSignature {
+                    at: format!("{at}.Delegate.signature"),
+                });
+            }
+            Action::Delegate(Box::new(SignedDelegateAction {
+                delegate_action: delegate_from_view(delegate_action, &format!("{at}.Delegate"))?,
+                signature: signature.clone(),
+            }))
+        }
         ActionView::DeployGlobalContract { code } => Action::DeployGlobalContract {
             code: deployed(code)?,
             deploy_mode: GlobalContractDeployMode::CodeHash,

@@ -948,6 +948,41 @@ async fn bad_input_is_named_and_the_key_never_shows() {
     }
 }
 
+/// A delegate action whose ed25519 signature nearcore's borsh decoding refuses (a top
+/// bit of its last byte set) is a usage error naming the action; nothing is read, signed
+/// or sent.
+#[tokio::test(start_paused = true)]
+async fn a_delegate_action_no_node_could_read_is_refused_before_signing() {
+    use near_rpc::tx::{DelegateAction, NonDelegateAction, SignedDelegateAction};
+    let node = Node::new(1);
+    let key: SecretKey = SECRET.parse().unwrap();
+    let mut signed = DelegateAction {
+        sender_id: "carol.near".parse().unwrap(),
+        receiver_id: "app.near".parse().unwrap(),
+        actions: vec![NonDelegateAction::try_from(Action::CreateAccount).unwrap()],
+        nonce: 1,
+        max_block_height: 100,
+        public_key: key.public_key(),
+    }
+    .sign(&key);
+    let mut bytes: [u8; 64] = signed.signature.as_bytes().try_into().unwrap();
+    bytes[63] |= 0b0100_0000;
+    signed = SignedDelegateAction {
+        signature: near_rpc::Signature::ed25519(bytes),
+        ..signed
+    };
+    let actions = vec![Action::CreateAccount, Action::Delegate(Box::new(signed))];
+    let err = client(&node)
+        .send(&signer(), "carol.near", actions)
+        .await
+        .unwrap_err();
+    let SendError::Usage { message } = &err else {
+        panic!("{err}")
+    };
+    assert!(message.starts_with("action 1 (Delegate): "), "{message}");
+    assert!(node.requests().is_empty());
+}
+
 /// Each write shortcut sends the actions it names to the right receiver.
 #[tokio::test(start_paused = true)]
 async fn the_write_shortcuts_build_their_actions() {

@@ -581,15 +581,49 @@ fn bad_credential_files_name_the_field_never_the_key() {
     }
 }
 
-/// A file naming a field twice keeps the last (as JSON parsers do), and the
+/// A file giving a key twice is refused (a JSON parser would keep the last, and which
+/// was meant is unknown), naming the field but never a key that is not one, and the
 /// environment's variables are read, a value that is not UTF-8 refused without being
 /// quoted.
 #[test]
 fn credential_duplicates_and_the_environment() {
     let secret = "ed25519:3KyUuch8pYP47krBq4DosFEVBMR5wDTMQ8AThzM8kAEcBQEpsPdYTZ2FPX5ZnSoLrerjwg66hwwJaW1wHzprd5k3";
+    let pasted = &secret[8..40];
+    let repeated = [
+        (
+            format!(
+                r#"{{"account_id":"a.near","private_key":"garbage","private_key":"{secret}"}}"#
+            ),
+            "dup.json: `private_key`: given more than once",
+        ),
+        (
+            format!(
+                r#"{{"private_key":"{secret}","account_id":"a.near","acc\u006funt_id":"b.near"}}"#
+            ),
+            "dup.json: `account_id`: given more than once",
+        ),
+        (
+            format!(
+                r#"{{"account_id":"a.near","private_key":"{secret}","{pasted}":1,"{pasted}":2}}"#
+            ),
+            "dup.json: a key is given twice in one object",
+        ),
+        (
+            format!(
+                r#"{{"account_id":"a.near","private_key":"{secret}","x":{{"private_key":1,"private_key":2}}}}"#
+            ),
+            "dup.json: a key is given twice in one object",
+        ),
+    ];
+    for (text, expected) in repeated {
+        let err = Credentials::from_json(&text, "dup.json").unwrap_err();
+        let shown = format!("{err} {err:?}");
+        assert!(shown.contains(expected), "{text}: {shown}");
+        assert!(!shown.contains(pasted), "the key leaked: {shown}");
+    }
     let text =
-        format!(r#"{{"account_id":"a.near","private_key":"garbage","private_key":"{secret}"}}"#);
-    let credentials = Credentials::from_json(&text, "dup.json").unwrap();
+        format!(r#"{{"account_id":"a.near","private_key":"{secret}","x":{{"private_key":1}}}}"#);
+    let credentials = Credentials::from_json(&text, "ok.json").unwrap();
     assert_eq!(credentials.secret_key, secret.parse().unwrap());
     // Escapes in the key text are read.
     let escaped = format!(
@@ -1070,6 +1104,93 @@ fn hostile_bytes_are_refused_with_where() {
         err.to_string().contains("not an ed25519 signature"),
         "{err}"
     );
+}
+
+/// nearcore's borsh decoding refuses an ed25519 signature whose last byte has any of its
+/// top three bits set (core/crypto/src/signature.rs): a delegate action carrying one is
+/// refused wherever a transaction is made of it, naming the action, and the bit below
+/// them (which a valid signature may have) is not.
+#[test]
+fn a_delegate_signature_nearcore_cannot_read_is_refused() {
+    let key: SecretKey = "ed25519:3KyUuch8pYP47krBq4DosFEVBMR5wDTMQ8AThzM8kAEcBQEpsPdYTZ2FPX5ZnSoLrerjwg66hwwJaW1wHzprd5k3".parse().unwrap();
+    let delegate = |last: u8| {
+        let mut signature = [7u8; 64];
+        signature[63] = last;
+        Action::Delegate(Box::new(SignedDelegateAction {
+            delegate_action: DelegateAction {
+                sender_id: "alice.near".parse().unwrap(),
+                receiver_id: "app.near".parse().unwrap(),
+                actions: vec![NonDelegateAction::try_from(Action::CreateAccount).unwrap()],
+                nonce: 5,
+                max_block_height: 1_000,
+                public_key: key.public_key(),
+            },
+            signature: Signature::ed25519(signature),
+        }))
+    };
+    let transaction = |actions: Vec<Action>| {
+        Transaction::new(
+            "relayer.near".parse().unwrap(),
+            key.public_key(),
+            9,
+            "alice.near".parse().unwrap(),
+            CryptoHash::default(),
+            actions,
+        )
+    };
+    for last in [0b0010_0000, 0b0100_0000, 0b1000_0000, 0xff, 0b0011_1111] {
+        let actions = vec![
+            Action::transfer(NearToken::from_yoctonear(1)),
+            delegate(last),
+        ];
+        assert_eq!(
+            near_rpc::tx::check_actions(&actions),
+            Err(near_rpc::tx::UnreadableAction { index: 1 }),
+            "{last:#010b}"
+        );
+        let err = transaction(actions.clone()).try_sign(&key).unwrap_err();
+        assert!(
+            err.to_string().starts_with("action 1 (Delegate): "),
+            "{err}"
+        );
+        // Its view converts back to no action either, naming where it is.
+        let views: Vec<ActionView> = actions.iter().map(ActionView::from).collect();
+        let err = Action::try_from(&views[1]).unwrap_err();
+        assert_eq!(
+            err,
+            ViewError::UnreadableSignature {
+                at: "action.Delegate.signature".to_owned()
+            }
+        );
+        // What `sign` would make of it is bytes nearcore's rule refuses, as this crate's
+        // borsh decoding does.
+        let bytes = transaction(actions).sign(&key).to_borsh();
+        let err = SignedTransaction::from_borsh(&bytes).unwrap_err();
+        assert_eq!(
+            err.path, "transaction.actions[1].Delegate.signature",
+            "{err}"
+        );
+    }
+    for last in [0, 0b0001_0000, 0b0001_1111] {
+        let actions = vec![delegate(last), Action::CreateAccount];
+        assert_eq!(near_rpc::tx::check_actions(&actions), Ok(()));
+        let signed = transaction(actions).try_sign(&key).unwrap();
+        assert_eq!(
+            SignedTransaction::from_borsh(&signed.to_borsh()).unwrap(),
+            signed
+        );
+    }
+    // The signatures DelegateAction::sign makes are all readable (a valid one's `s` is
+    // below 2^253).
+    let Action::Delegate(template) = delegate(0) else {
+        unreachable!()
+    };
+    for nonce in 0..64 {
+        let mut inner = template.delegate_action.clone();
+        inner.nonce = nonce;
+        let signed = inner.sign(&key);
+        assert!(signed.signature.borsh_readable() && signed.verify());
+    }
 }
 
 /// Cheap pseudo-random bytes (no RNG crate): decoding never panics, and whatever

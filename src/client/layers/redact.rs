@@ -1,7 +1,7 @@
 //! Redaction: every secret of every transport below (API keys, key-looking URL parts) is
 //! masked in everything that comes back up: bodies, headers, error messages, redirect
 //! targets, endpoint names. A server that echoes a key (in an HTML error page, a
-//! JSON-RPC message, a header) cannot make the client print it.
+//! JSON-RPC message, a header; as it is or JSON-escaped) cannot make the client print it.
 
 use reqwest::header::HeaderValue;
 
@@ -120,6 +120,26 @@ mod tests {
         assert_eq!(response.body, b"<html>bad key ***</html>");
         assert_eq!(response.headers["x-echo"], "key=***");
         assert_eq!(response.endpoint.as_ref(), "mock ***");
+    }
+
+    /// A key echoed JSON-escaped (every character `\uXXXX`, or only some, `-` as is) is
+    /// masked whole in bodies and headers alike.
+    #[test]
+    fn keys_echoed_json_escaped_are_masked() {
+        let every: String = KEY
+            .chars()
+            .map(|c| format!("\\u{:04X}", c as u32))
+            .collect();
+        let some = KEY.replace('s', "\\u0073").replace('4', "\\u0034");
+        let body = format!(r#"{{"error":"bad key {every}","key":"{some}"}}"#);
+        let mock = MockTransport::new(
+            "mock",
+            [MockReply::status(401, body.as_bytes()).header("x-echo", &format!("key={some}"))],
+        )
+        .with_secret(KEY);
+        let response = block_on(Redact::new(Arc::new(mock)).send(read())).unwrap();
+        assert_eq!(response.body, br#"{"error":"bad key ***","key":"***"}"#);
+        assert_eq!(response.headers["x-echo"], "key=***");
     }
 
     #[test]

@@ -24,7 +24,9 @@ shortcuts! { WRITE_SHORTCUTS;
     /// Signs `actions` from `signer` to `receiver` and sends them: the signer's next nonce
     /// and a recent final block hash (read once, then counted locally), `send_tx`, and the
     /// outcome. A failed send is never signed again once it may have reached a node
-    /// ([`SendError`] says which happened).
+    /// ([`SendError`] says which happened). A delegate action whose signature no node
+    /// could decode ([`UnreadableAction`](crate::tx::UnreadableAction)) is a
+    /// [`SendError::Usage`], before anything is sent.
     #[doc = example!(
         "# let signer: near_rpc::client::Signer = todo!();"
         "use near_rpc::tx::Action;"
@@ -40,6 +42,10 @@ shortcuts! { WRITE_SHORTCUTS;
         actions: Vec<Action>,
     ) -> Result<RpcTransactionResponse, SendError> {
         let receiver = usage(receiver, "the receiver")?;
+        // A delegate action a node could not even decode is refused before signing.
+        crate::tx::check_actions(&actions).map_err(|e| SendError::Usage {
+            message: e.to_string(),
+        })?;
         self.sign_and_send(signer, receiver, actions).await
     }
 

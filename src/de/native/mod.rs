@@ -22,7 +22,7 @@ pub use enums::{
 };
 pub use envelope::{peek, Peek};
 pub use error::Error;
-pub use reader::{Next, Reader};
+pub use reader::{Next, Reader, MAX_SKIP_DEPTH};
 
 use crate::de::decode::DecodeError;
 
