@@ -429,6 +429,12 @@ fn settled<M: crate::RpcMethod>(
     Ok(response)
 }
 
+/// The actions, unless one is a delegate action whose signature no node could decode
+/// ([`crate::tx::check_actions`]): a usage error, before anything is read or signed.
+fn check_actions(actions: &[Action]) -> Result<(), SendError> {
+    crate::tx::check_actions(actions).map_err(|e| SendError::usage(e.to_string()))
+}
+
 /// What became of one signed transaction sent.
 enum Delivery {
     /// It settled: its outcome (boxed: the other answers are small).
@@ -449,6 +455,8 @@ impl Client {
         receiver: AccountId,
         actions: Vec<Action>,
     ) -> Result<RpcTransactionResponse, SendError> {
+        // A delegate action no node could decode is refused before anything is read.
+        check_actions(&actions)?;
         let mut signed_all: Vec<SignedTransaction> = Vec::new();
         let fail = |kind, signed| Err(SendError::new(kind, signed));
         let (mut nonce, mut block_hash) = match self.nonce_for(signer).await {
@@ -540,6 +548,7 @@ impl Client {
         let receiver = receiver
             .into_value("the receiver")
             .map_err(SendError::usage)?;
+        check_actions(&actions)?;
         let (nonce, block_hash) = self
             .nonce_for(signer)
             .await
@@ -577,6 +586,7 @@ impl Client {
                 signer.public_key()
             )));
         }
+        check_actions(transaction.actions())?;
         let block_hash = self
             .fresh_block(signer)
             .await

@@ -972,14 +972,25 @@ async fn a_delegate_action_no_node_could_read_is_refused_before_signing() {
         ..signed
     };
     let actions = vec![Action::CreateAccount, Action::Delegate(Box::new(signed))];
-    let err = client(&node)
-        .send(&signer(), "carol.near", actions)
+    let client = client(&node);
+    let err = client
+        .send(&signer(), "carol.near", actions.clone())
         .await
         .unwrap_err();
-    let SendError::Usage { message } = &err else {
+    let SendErrorKind::Usage { message } = err.kind() else {
         panic!("{err}")
     };
     assert!(message.starts_with("action 1 (Delegate): "), "{message}");
+    assert!(err.transactions().is_empty());
+    // Nor is one prepared for sending later.
+    let err = client
+        .prepare(&signer(), "carol.near", actions)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err.kind(), SendErrorKind::Usage { message } if message.starts_with("action 1 (Delegate): ")),
+        "{err}"
+    );
     assert!(node.requests().is_empty());
 }
 

@@ -26,7 +26,8 @@ shortcuts! { WRITE_SHORTCUTS;
     /// outcome. A failed send is never signed again once it may have reached a node
     /// ([`SendError`] says which happened). A delegate action whose signature no node
     /// could decode ([`UnreadableAction`](crate::tx::UnreadableAction)) is a
-    /// [`SendError::Usage`], before anything is sent.
+    /// [`SendErrorKind::Usage`](crate::client::SendErrorKind::Usage), before anything is
+    /// read or sent (as for every write).
     #[doc = example!(
         "# let signer: near_rpc::client::Signer = todo!();"
         "use near_rpc::tx::Action;"
@@ -42,10 +43,6 @@ shortcuts! { WRITE_SHORTCUTS;
         actions: Vec<Action>,
     ) -> Result<RpcTransactionResponse, SendError> {
         let receiver = usage(receiver, "the receiver")?;
-        // A delegate action a node could not even decode is refused before signing.
-        crate::tx::check_actions(&actions).map_err(|e| SendError::Usage {
-            message: e.to_string(),
-        })?;
         self.sign_and_send(signer, receiver, actions).await
     }
 
