@@ -95,7 +95,7 @@ pub const DEFAULT_WAIT_UNTIL: TxExecutionStatus = TxExecutionStatus::ExecutedOpt
 macro_rules! shortcuts {
     ($names:ident; $(
         $(#[$meta:meta])*
-        pub fn $name:ident(&$self:ident $(, $arg:ident: $ty:ty)* $(,)?) -> $ret:ty $body:block
+        pub async fn $name:ident(&$self:ident $(, $arg:ident: $ty:ty)* $(,)?) -> $ret:ty $body:block
     )*) => {
         impl Client {
             $(
@@ -148,7 +148,7 @@ shortcuts! { PAGED_SHORTCUTS;
         "    let more = client.view_access_key_page(\"alice.near\", Some(next), Some(100)).await?;"
         "}"
     )]
-    pub fn view_access_key_page(
+    pub async fn view_access_key_page(
         &self,
         account: impl Input<AccountId>,
         after_key: Option<crate::types::PublicKeyHandle>,
@@ -172,7 +172,7 @@ shortcuts! { SPICE_PROOF_SHORTCUTS;
         "let of = Of::Transaction { sender_id: \"alice.near\".parse()?, transaction_hash: \"9FtHUFBQsZ2MG77K3x3MJ9wjX3UT8zE1TczCrhZEcG8U\".parse()? };"
         "let proof = client.light_client_execution_outcome_proof(of, \"3tM2JZ8hQsZ2tQq6YkeF8W8jB4TMaBHHhDqgAQxGPB2p\".parse()?).await?;"
     )]
-    pub fn light_client_execution_outcome_proof(
+    pub async fn light_client_execution_outcome_proof(
         &self,
         of: crate::types::RpcLightClientExecutionOutcomeProofRequestKind,
         light_client_head: CryptoHash,
@@ -191,7 +191,7 @@ shortcuts! { SPICE_PROOF_SHORTCUTS;
         "let chunk = SpiceChunkId { block_hash: \"3tM2JZ8hQsZ2tQq6YkeF8W8jB4TMaBHHhDqgAQxGPB2p\".parse()?, shard_id: ShardId(0) };"
         "let proof = client.light_client_chunk_execution_proof(chunk, \"3tM2JZ8hQsZ2tQq6YkeF8W8jB4TMaBHHhDqgAQxGPB2p\".parse()?).await?;"
     )]
-    pub fn light_client_chunk_execution_proof(
+    pub async fn light_client_chunk_execution_proof(
         &self,
         chunk_id: crate::types::SpiceChunkId,
         light_client_head: CryptoHash,
@@ -212,7 +212,7 @@ shortcuts! { SPICE_PROOF_SHORTCUTS;
         "let target = StateProofTarget::Account { account_id: \"alice.near\".parse()? };"
         "let proof = client.light_client_state_proof(chunk, target, \"3tM2JZ8hQsZ2tQq6YkeF8W8jB4TMaBHHhDqgAQxGPB2p\".parse()?).await?;"
     )]
-    pub fn light_client_state_proof(
+    pub async fn light_client_state_proof(
         &self,
         chunk_id: crate::types::SpiceChunkId,
         target: crate::types::StateProofTarget,
@@ -233,7 +233,7 @@ shortcuts! { SHORTCUTS;
         "let account = client.view_account(\"alice.near\").await?;"
         "println!(\"{} at block {}\", account.amount, account.block_height);"
     )]
-    pub fn view_account(
+    pub async fn view_account(
         &self,
         account: impl Input<AccountId>,
     ) -> Result<AtBlock<AccountView>, Error<RpcQueryError>> {
@@ -250,7 +250,7 @@ shortcuts! { SHORTCUTS;
         "let key = client.view_access_key(\"alice.near\", \"ed25519:H9k5eiU4xXS3M4z8HzKJSLaZdqGdGwBG49o7orNC4eZW\").await?;"
         "println!(\"next nonce {}\", key.nonce + 1);"
     )]
-    pub fn view_access_key(
+    pub async fn view_access_key(
         &self,
         account: impl Input<AccountId>,
         public_key: impl Input<PublicKey>,
@@ -271,7 +271,7 @@ shortcuts! { SHORTCUTS;
         "let keys = client.view_access_key_list(\"alice.near\").await?;"
         "for key in &keys.keys { println!(\"{}\", key.public_key); }"
     )]
-    pub fn view_access_key_list(
+    pub async fn view_access_key_list(
         &self,
         account: impl Input<AccountId>,
     ) -> Result<AtBlock<AccessKeyList>, Error<RpcQueryError>> {
@@ -284,7 +284,7 @@ shortcuts! { SHORTCUTS;
         "let code = client.view_code(\"contract.near\").await?;"
         "println!(\"code hash {}\", code.hash);"
     )]
-    pub fn view_code(
+    pub async fn view_code(
         &self,
         account: impl Input<AccountId>,
     ) -> Result<AtBlock<ContractCodeView>, Error<RpcQueryError>> {
@@ -301,7 +301,7 @@ shortcuts! { SHORTCUTS;
         "let state = client.view_state(\"contract.near\", b\"STATE\").await?;"
         "println!(\"{} entries\", state.values.len());"
     )]
-    pub fn view_state(
+    pub async fn view_state(
         &self,
         account: impl Input<AccountId>,
         prefix: impl AsRef<[u8]>,
@@ -315,7 +315,7 @@ shortcuts! { SHORTCUTS;
         "let state = client.view_state_with_proof(\"contract.near\", b\"\").await?;"
         "println!(\"{} proof nodes\", state.proof.len());"
     )]
-    pub fn view_state_with_proof(
+    pub async fn view_state_with_proof(
         &self,
         account: impl Input<AccountId>,
         prefix: impl AsRef<[u8]>,
@@ -334,7 +334,7 @@ shortcuts! { SHORTCUTS;
         "let result = client.call_function(\"wrap.near\", \"ft_balance_of\", json!({\"account_id\": \"alice.near\"})).await?;"
         "let balance: String = result.json()?;"
     )]
-    pub fn call_function(
+    pub async fn call_function(
         &self,
         contract: impl Input<AccountId>,
         method: &str,
@@ -365,7 +365,7 @@ shortcuts! { SHORTCUTS;
         "};"
         "let answer = client.query(request).await?;"
     )]
-    pub fn query(
+    pub async fn query(
         &self,
         request: RpcQueryRequest,
     ) -> Result<AtBlock<RpcQueryResponseKind>, Error<RpcQueryError>> {
@@ -379,7 +379,7 @@ shortcuts! { SHORTCUTS;
         "println!(\"{} {}\", block.header.height, block.header.hash);"
         "let older = client.block(100_000_000).await?;"
     )]
-    pub fn block(
+    pub async fn block(
         &self,
         at: impl Into<BlockReference>,
     ) -> Result<RpcBlockResponse, Error<RpcBlockError>> {
@@ -391,7 +391,7 @@ shortcuts! { SHORTCUTS;
         "let chunk = client.chunk((100_000_000, 0)).await?;"
         "println!(\"{} transactions\", chunk.transactions.len());"
     )]
-    pub fn chunk(
+    pub async fn chunk(
         &self,
         chunk: impl Into<ChunkRef>,
     ) -> Result<RpcChunkResponse, Error<RpcChunkError>> {
@@ -404,7 +404,7 @@ shortcuts! { SHORTCUTS;
         "let price = client.gas_price(None).await?;"
         "println!(\"{price}\"); // 100000000 yoctoNEAR/gas"
     )]
-    pub fn gas_price(
+    pub async fn gas_price(
         &self,
         at: impl Into<Option<BlockId>>,
     ) -> Result<GasPrice, Error<RpcGasPriceError>> {
@@ -418,7 +418,7 @@ shortcuts! { SHORTCUTS;
         "let status = client.status().await?;"
         "println!(\"{} at {}\", status.chain_id, status.sync_info.latest_block_height);"
     )]
-    pub fn status(&self) -> Result<RpcStatusResponse, Error<RpcStatusError>> {
+    pub async fn status(&self) -> Result<RpcStatusResponse, Error<RpcStatusError>> {
         self.call::<methods::StatusMethod>(()).await
     }
 
@@ -430,7 +430,7 @@ shortcuts! { SHORTCUTS;
         "println!(\"{info}\");"
         "if info.has_unrecognized() { eprintln!(\"{}\", info.unrecognized); }"
     )]
-    pub fn node_info(&self) -> Result<NodeInfo, Error<RpcStatusError>> {
+    pub async fn node_info(&self) -> Result<NodeInfo, Error<RpcStatusError>> {
         let answer = self.call_answered::<methods::StatusMethod>(()).await?;
         Ok(NodeInfo::new(answer.result, &answer.body))
     }
@@ -440,13 +440,13 @@ shortcuts! { SHORTCUTS;
         "let network = client.network_info().await?;"
         "println!(\"{} peers\", network.num_active_peers);"
     )]
-    pub fn network_info(&self) -> Result<RpcNetworkInfoResponse, Error<RpcNetworkInfoError>> {
+    pub async fn network_info(&self) -> Result<RpcNetworkInfoResponse, Error<RpcNetworkInfoError>> {
         self.call::<methods::NetworkInfoMethod>(()).await
     }
 
     /// `health`: `Ok` when the node is healthy (it answers an error otherwise).
     #[doc = example!("client.health().await?;")]
-    pub fn health(&self) -> Result<(), Error<RpcStatusError>> {
+    pub async fn health(&self) -> Result<(), Error<RpcStatusError>> {
         self.call::<methods::HealthMethod>(()).await.map(drop)
     }
 
@@ -457,7 +457,7 @@ shortcuts! { SHORTCUTS;
         "let validators = client.validators(Epoch::Latest).await?;"
         "println!(\"{} validators\", validators.current_validators.len());"
     )]
-    pub fn validators(
+    pub async fn validators(
         &self,
         epoch: impl Into<Epoch>,
     ) -> Result<RpcValidatorResponse, Error<RpcValidatorError>> {
@@ -472,7 +472,7 @@ shortcuts! { SHORTCUTS;
         "let tx = Of::Transaction { sender_id: \"alice.near\".parse()?, transaction_hash: \"9FtHUFBQsZ2MG77K3x3MJ9wjX3UT8zE1TczCrhZEcG8U\".parse()? };"
         "let proof = client.light_client_proof(tx, \"3tM2JZ8hQsZ2tQq6YkeF8W8jB4TMaBHHhDqgAQxGPB2p\".parse()?).await?;"
     )]
-    pub fn light_client_proof(
+    pub async fn light_client_proof(
         &self,
         of: RpcLightClientExecutionProofRequestKind,
         light_client_head: CryptoHash,
@@ -489,7 +489,7 @@ shortcuts! { SHORTCUTS;
         "let changes = client.changes(kind).await?;"
         "println!(\"{} changes\", changes.changes.len());"
     )]
-    pub fn changes(
+    pub async fn changes(
         &self,
         kind: RpcStateChangesInBlockByTypeRequestKind,
     ) -> Result<RpcStateChangesInBlockResponse, Error<RpcStateChangesError>> {
@@ -512,7 +512,7 @@ shortcuts! { SHORTCUTS;
         "let outcome = client.send_tx(signed_tx_bytes, None).await?;"
         "println!(\"failed: {}\", outcome.is_failure());"
     )]
-    pub fn send_tx(
+    pub async fn send_tx(
         &self,
         tx: impl Into<SignedTransaction>,
         wait_until: Option<TxExecutionStatus>,
@@ -530,7 +530,7 @@ shortcuts! { SHORTCUTS;
         "# let signed_tx_base64 = String::new();"
         "let hash = client.broadcast_tx_async(signed_tx_base64).await?;"
     )]
-    pub fn broadcast_tx_async(
+    pub async fn broadcast_tx_async(
         &self,
         tx: impl Into<SignedTransaction>,
     ) -> Result<CryptoHash, Error<RpcTransactionError>> {
@@ -543,7 +543,7 @@ shortcuts! { SHORTCUTS;
         "# let signed_tx_bytes: Vec<u8> = vec![];"
         "let outcome = client.broadcast_tx_commit(signed_tx_bytes).await?;"
     )]
-    pub fn broadcast_tx_commit(
+    pub async fn broadcast_tx_commit(
         &self,
         tx: impl Into<SignedTransaction>,
     ) -> Result<RpcTransactionResponse, Error<RpcTransactionError>> {
@@ -559,7 +559,7 @@ shortcuts! { SHORTCUTS;
         "let status = client.tx_status((hash, \"alice.near\".parse()?), None).await?;"
         "println!(\"failed: {}\", status.is_failure());"
     )]
-    pub fn tx_status(
+    pub async fn tx_status(
         &self,
         tx: impl Into<TxRef>,
         wait_until: Option<TxExecutionStatus>,
@@ -574,7 +574,7 @@ shortcuts! { SHORTCUTS;
         "let hash: CryptoHash = \"9FtHUFBQsZ2MG77K3x3MJ9wjX3UT8zE1TczCrhZEcG8U\".parse()?;"
         "let status = client.tx((hash, \"alice.near\".parse()?), None).await?;"
     )]
-    pub fn tx(
+    pub async fn tx(
         &self,
         tx: impl Into<TxRef>,
         wait_until: Option<TxExecutionStatus>,
@@ -588,13 +588,13 @@ shortcuts! { SHORTCUTS;
         "let genesis = client.genesis_config().await?;"
         "println!(\"{} from {}\", genesis.chain_id, genesis.genesis_time);"
     )]
-    pub fn genesis_config(&self) -> Result<GenesisConfig, Error<GenesisConfigError>> {
+    pub async fn genesis_config(&self) -> Result<GenesisConfig, Error<GenesisConfigError>> {
         self.call::<methods::GenesisConfigMethod>(()).await
     }
 
     /// `EXPERIMENTAL_genesis_config`: the same, under its older name.
     #[doc = example!("let genesis = client.experimental_genesis_config().await?;")]
-    pub fn experimental_genesis_config(
+    pub async fn experimental_genesis_config(
         &self,
     ) -> Result<GenesisConfig, Error<GenesisConfigError>> {
         self.call::<methods::ExperimentalGenesisConfigMethod>(()).await
@@ -611,7 +611,7 @@ shortcuts! { SHORTCUTS;
         "let at_genesis = client.protocol_config_at(SyncCheckpoint::Genesis).await?;"
         "println!(\"protocol {}\", latest.protocol_version()?);"
     )]
-    pub fn protocol_config_at(
+    pub async fn protocol_config_at(
         &self,
         block: impl Into<BlockReference>,
     ) -> Result<RpcProtocolConfigResponse, Error<RpcProtocolConfigError>> {

@@ -36,7 +36,7 @@ shortcuts! { WRITE_SHORTCUTS;
         "let outcome = client.send(&signer, \"bob.near\", actions).await?;"
         "println!(\"failed: {}\", outcome.is_failure());"
     )]
-    pub fn send(
+    pub async fn send(
         &self,
         signer: &Signer,
         receiver: impl Input<AccountId>,
@@ -52,7 +52,7 @@ shortcuts! { WRITE_SHORTCUTS;
         "use near_rpc::NearToken;"
         "let outcome = client.transfer(&signer, \"bob.near\", NearToken::from_near(1)).await?;"
     )]
-    pub fn transfer(
+    pub async fn transfer(
         &self,
         signer: &Signer,
         receiver: impl Input<AccountId>,
@@ -71,7 +71,7 @@ shortcuts! { WRITE_SHORTCUTS;
         "use serde_json::json;"
         "let outcome = client.function_call(&signer, \"counter.near\", \"increment\", json!({})).await?;"
     )]
-    pub fn function_call(
+    pub async fn function_call(
         &self,
         signer: &Signer,
         contract: impl Input<AccountId>,
@@ -95,7 +95,7 @@ shortcuts! { WRITE_SHORTCUTS;
         "    .function_call_with(&signer, \"token.near\", \"ft_transfer\", args, NearGas::from_tgas(30), deposit)"
         "    .await?;"
     )]
-    pub fn function_call_with(
+    pub async fn function_call_with(
         &self,
         signer: &Signer,
         contract: impl Input<AccountId>,
@@ -120,7 +120,7 @@ shortcuts! { WRITE_SHORTCUTS;
         "let key = \"ed25519:H9k5eiU4xXS3M4z8HzKJSLaZdqGdGwBG49o7orNC4eZW\";"
         "let outcome = client.create_account(&signer, \"sub.alice.near\", key, NearToken::from_near(1)).await?;"
     )]
-    pub fn create_account(
+    pub async fn create_account(
         &self,
         signer: &Signer,
         new_account: impl Input<AccountId>,
@@ -146,7 +146,7 @@ shortcuts! { WRITE_SHORTCUTS;
         "let access = AccessKey::function_call(\"app.near\", vec![\"vote\".into()], None);"
         "let outcome = client.add_key(&signer, key, access).await?;"
     )]
-    pub fn add_key(
+    pub async fn add_key(
         &self,
         signer: &Signer,
         public_key: impl Input<PublicKey>,
@@ -162,7 +162,7 @@ shortcuts! { WRITE_SHORTCUTS;
         "# let signer: near_rpc::client::Signer = todo!();"
         "let outcome = client.delete_key(&signer, \"ed25519:H9k5eiU4xXS3M4z8HzKJSLaZdqGdGwBG49o7orNC4eZW\").await?;"
     )]
-    pub fn delete_key(
+    pub async fn delete_key(
         &self,
         signer: &Signer,
         public_key: impl Input<PublicKey>,
@@ -178,7 +178,7 @@ shortcuts! { WRITE_SHORTCUTS;
         "let code = std::fs::read(\"contract.wasm\")?;"
         "let outcome = client.deploy(&signer, code).await?;"
     )]
-    pub fn deploy(
+    pub async fn deploy(
         &self,
         signer: &Signer,
         code: Vec<u8>,
@@ -192,7 +192,7 @@ shortcuts! { WRITE_SHORTCUTS;
         "# let signer: near_rpc::client::Signer = todo!();"
         "let outcome = client.delete_account(&signer, \"alice.near\").await?;"
     )]
-    pub fn delete_account(
+    pub async fn delete_account(
         &self,
         signer: &Signer,
         beneficiary: impl Input<AccountId>,
