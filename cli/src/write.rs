@@ -55,14 +55,15 @@ pub fn actions(text: &str) -> Result<Vec<Action>, Failure> {
         .map(|(i, item)| {
             let view: ActionView = near_rpc::decode::from_value_strict(item)
                 .map_err(|e| bad(format!("[{i}]: {e}")))?;
-            action(&view).map_err(|e| bad(format!("[{i}]: {e}")))
+            action_with_code(&view).map_err(|e| bad(format!("[{i}]: {e}")))
         })
         .collect()
 }
 
 /// One action from its view, deployments reading `code` as the code itself.
-fn action(view: &ActionView) -> Result<Action, String> {
+fn action_with_code(view: &ActionView) -> Result<Action, String> {
     use near_rpc::tx::GlobalContractDeployMode as Mode;
+    // In a node's view `code` is the code's hash; in ACTIONS_JSON it is the code itself.
     let code = |text: &str| {
         near_rpc::FunctionArgs(text.to_owned())
             .to_bytes()
