@@ -39,3 +39,4 @@ mod tx_helpers;
 mod tx_response;
 mod verify;
 mod write_matrix;
+mod write_sockets;
