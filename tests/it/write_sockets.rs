@@ -12,7 +12,8 @@
 //! What counts is the chains' own state after the run: the transactions they executed,
 //! the sender's key nonce and the balances. Checked in every case: everything executed
 //! was handed to `Signer::before_send` first; at most one transfer executes, or, when the
-//! node lied, at most 1 + `MAX_NONCE_RESIGNS` with distinct nonces; success is the
+//! node lied twice (it said it refused a transaction it executed, and then that it does
+//! not know it), at most 1 + `MAX_NONCE_RESIGNS` with distinct nonces; success is the
 //! outcome of the executed transaction signed last, at the level asked; `Rejected` only
 //! when nothing executed (without a lie); `Unresolved` names the only transaction that
 //! may have executed; every error carries every transaction signed. `write_matrix.rs`
@@ -39,6 +40,10 @@ use near_rpc_mock::{unused_url, Fault, FaultRule, MockNode, MockServer, Reply, R
 use serde_json::{json, Value};
 
 const ALICE: &str = "alice.mock";
+
+/// The client's largest response body in the `Oversized` cases (every honest answer here
+/// is a few kilobytes).
+const RESPONSE_LIMIT: usize = 256 * 1024;
 const BOB: &str = "bob.mock";
 
 /// What the receiving node does with the first `send_tx` of the intent (later ones, and
@@ -58,6 +63,12 @@ enum SendFault {
     Html,
     /// It executes it, then the answer is cut short.
     Truncated,
+    /// It executes it, then answers with another request's id.
+    WrongId,
+    /// It executes it, then answers with a body over the client's size limit.
+    Oversized,
+    /// It executes it, then answers after the client's per-attempt timeout.
+    SlowAnswer,
     /// It executes it, then answers `TIMEOUT_ERROR`.
     Timeout,
     /// It executes it, then answers the level asked with no outcome.
@@ -80,13 +91,16 @@ enum SendFault {
 }
 
 impl SendFault {
-    const ALL: [SendFault; 15] = [
+    const ALL: [SendFault; 18] = [
         Self::None,
         Self::Unreachable,
         Self::DropAfter,
         Self::Http503,
         Self::Html,
         Self::Truncated,
+        Self::WrongId,
+        Self::Oversized,
+        Self::SlowAnswer,
         Self::Timeout,
         Self::NoOutcome,
         Self::BelowLevel,
@@ -106,6 +120,12 @@ impl SendFault {
             Self::Http503 => Some(Fault::status(503)),
             Self::Html => Some(Fault::HtmlPage { status: 502 }),
             Self::Truncated => Some(Fault::Truncated),
+            Self::WrongId => Some(Fault::WrongId),
+            Self::Oversized => Some(Fault::Oversized {
+                bytes: 2 * RESPONSE_LIMIT,
+            }),
+            // Past the client's 30 s per attempt (`DEFAULT_TIMEOUT`).
+            Self::SlowAnswer => Some(Fault::Latency(3 * near_rpc::client::DEFAULT_TIMEOUT)),
             _ => None,
         }
     }
@@ -218,8 +238,11 @@ struct Shared {
     expired: Mutex<BTreeSet<CryptoHash>>,
     /// Hashes it executed and says it does not know.
     denied: Mutex<BTreeSet<CryptoHash>>,
-    /// Whether it lied (about a transaction it executed).
+    /// Whether it said it refused a transaction it executed.
     lied: AtomicBool,
+    /// Whether it then said it does not know that transaction: the second lie, the only
+    /// way to more than one execution.
+    denied_to_client: AtomicBool,
     /// Every transaction handed to `before_send`, in order.
     journal: Mutex<Vec<SignedTransaction>>,
     /// Transactions the node received that had not been handed to `before_send` first.
@@ -459,11 +482,15 @@ fn executed_on(
 /// Runs one case and checks it.
 async fn run(case: Case) {
     let shared = Arc::new(Shared::default());
-    let receiving = MockNode::new();
-    let other = MockNode::new();
-    for node in [&receiving, &other] {
+    // The receiving node, and the independent one when there are two.
+    let nodes: Vec<MockNode> = match case.endpoints {
+        Endpoints::One => vec![MockNode::new()],
+        Endpoints::Two => vec![MockNode::new(), MockNode::new()],
+    };
+    for node in &nodes {
         node.set_block_time(Duration::ZERO);
     }
+    let receiving = &nodes[0];
     if let Some(fault) = case.send.wire_fault() {
         receiving.inject(FaultRule::new(fault).for_method("send_tx").times(1));
     }
@@ -483,6 +510,7 @@ async fn run(case: Case) {
             let asked: Option<CryptoHash> = params["tx_hash"].as_str().and_then(|h| h.parse().ok());
             match asked {
                 Some(hash) if shared.denied.lock().unwrap().contains(&hash) => {
+                    shared.denied_to_client.store(true, Ordering::SeqCst);
                     unknown_transaction(hash)
                 }
                 _ => honest_status(&node, params),
@@ -499,12 +527,15 @@ async fn run(case: Case) {
         url
     };
     let mut builder = Client::builder().endpoint(&receiving_url).unwrap();
-    if case.endpoints == Endpoints::Two {
+    for other in &nodes[1..] {
         let server = other.serve(0).await.expect("listen");
         builder = builder.endpoint(server.url()).unwrap();
         servers.push(server);
     }
     let level: TxExecutionStatus = serde_json::from_value(json!(case.level.name())).unwrap();
+    if case.send == SendFault::Oversized {
+        builder = builder.max_response_bytes(RESPONSE_LIMIT);
+    }
     let client = builder.build().unwrap().waiting_until(level.clone());
     let journal = shared.clone();
     let signer = receiving
@@ -514,7 +545,7 @@ async fn run(case: Case) {
             journal.journal.lock().unwrap().push(signed.clone());
             Ok(())
         });
-    let before = [snapshot(&receiving, &signer), snapshot(&other, &signer)];
+    let before: Vec<Snapshot> = nodes.iter().map(|n| snapshot(n, &signer)).collect();
 
     let result = tokio::select! {
         biased;
@@ -527,17 +558,17 @@ async fn run(case: Case) {
 
     let journal = shared.journal.lock().unwrap().clone();
     let what = format!("{case:?}: {result:?}, signed {:?}", hashes(&journal));
-    let mut executed = executed_on(&receiving, &before[0], &signer, case.amount(), &what);
     // The same bytes may execute on both chains: one transaction, by its hash.
-    executed.extend(executed_on(
-        &other,
-        &before[1],
-        &signer,
-        case.amount(),
-        &what,
-    ));
+    let mut executed = BTreeMap::new();
+    for (node, before) in nodes.iter().zip(&before) {
+        executed.extend(executed_on(node, before, &signer, case.amount(), &what));
+    }
     let lied = shared.lied.load(Ordering::SeqCst);
-    let what = format!("{what}, executed {:?}, lied {lied}", executed.keys());
+    let lied_twice = lied && shared.denied_to_client.load(Ordering::SeqCst);
+    let what = format!(
+        "{what}, executed {:?}, lied {lied}, twice {lied_twice}",
+        executed.keys()
+    );
 
     // Nothing reached the node before it was handed to `before_send`, so nothing
     // executed that was not.
@@ -547,7 +578,7 @@ async fn run(case: Case) {
     assert!(journal.len() <= 1 + MAX_RESIGNS as usize, "{what}");
     let nonces: BTreeSet<u64> = executed.values().map(|(n, _)| *n).collect();
     assert_eq!(nonces.len(), executed.len(), "{what}: one per nonce");
-    if lied {
+    if lied_twice {
         assert!(executed.len() <= 1 + MAX_NONCE_RESIGNS as usize, "{what}");
     } else {
         assert!(executed.len() <= 1, "{what}");
@@ -604,8 +635,10 @@ async fn run(case: Case) {
     }
     // A refusal of the transaction's own bytes is final: no lookup, nothing re-sent.
     if case.send == SendFault::InvalidSignerId && !case.cancel {
-        let asked = receiving.requests_for("EXPERIMENTAL_tx_status").len()
-            + other.requests_for("EXPERIMENTAL_tx_status").len();
+        let asked: usize = nodes
+            .iter()
+            .map(|n| n.requests_for("EXPERIMENTAL_tx_status").len())
+            .sum();
         assert_eq!((asked, journal.len()), (0, 1), "{what}");
         assert_eq!(receiving.requests_for("send_tx").len(), 1, "{what}");
     }
@@ -672,7 +705,8 @@ async fn product(sends: &[SendFault]) -> usize {
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Group {
     Honest,
-    Unusable,
+    Broken,
+    Unsettled,
     Refused,
     Lied,
 }
@@ -685,10 +719,12 @@ impl SendFault {
             | Self::Http503
             | Self::Html
             | Self::Truncated
-            | Self::Timeout
-            | Self::NoOutcome
-            | Self::BelowLevel
-            | Self::OtherOutcome => Group::Unusable,
+            | Self::WrongId
+            | Self::Oversized
+            | Self::SlowAnswer => Group::Broken,
+            Self::Timeout | Self::NoOutcome | Self::BelowLevel | Self::OtherOutcome => {
+                Group::Unsettled
+            }
             Self::Expired | Self::NotEnoughBalance | Self::InvalidSignerId => Group::Refused,
             Self::LieExpired | Self::LieInvalidNonce => Group::Lied,
         }
@@ -711,10 +747,16 @@ async fn honest_or_unreachable_over_real_sockets() {
     product_of(Group::Honest).await;
 }
 
-/// The node executes the transaction and its answer is lost or says too little.
+/// The node executes the transaction and its answer is lost or broken on the wire.
 #[tokio::test(start_paused = true)]
-async fn executed_then_no_usable_answer_over_real_sockets() {
-    product_of(Group::Unusable).await;
+async fn executed_then_the_answer_broken_over_real_sockets() {
+    product_of(Group::Broken).await;
+}
+
+/// The node executes the transaction and answers without its outcome at the level.
+#[tokio::test(start_paused = true)]
+async fn executed_then_no_outcome_at_the_level_over_real_sockets() {
+    product_of(Group::Unsettled).await;
 }
 
 /// The node refuses the transaction honestly.
@@ -730,7 +772,8 @@ async fn lies_over_real_sockets() {
 }
 
 /// Connection refused at the send itself (the node stopped after the transaction was
-/// prepared): `Rejected`, never sent, with the transaction; the chain is unchanged.
+/// prepared), on its one endpoint or on both: `Rejected`, never sent, with the
+/// transaction; the chain is unchanged.
 #[tokio::test(start_paused = true)]
 async fn a_send_whose_connection_is_refused_is_rejected_with_its_transaction() {
     let ticker = tick();
@@ -744,12 +787,24 @@ async fn a_send_whose_connection_is_refused_is_rejected_with_its_transaction() {
     let signed = client.prepare(&signer, BOB, actions).await.unwrap();
     let before = snapshot(&node, &signer);
     server.stop().await;
-    // A client of its own, so that no connection of the prepare is left to reuse.
-    let client = Client::builder().endpoint(&url).unwrap().build().unwrap();
-    let error = client.send_signed(&signed).await.unwrap_err();
-    assert!(error.is_rejected(), "{error}");
-    assert!(error.transaction_error().unwrap().nothing_sent(), "{error}");
-    assert_eq!(hashes(error.transactions()), [signed.hash()]);
+    // Alone, or with another endpoint where nothing listens either. A client of its own
+    // each time, so that no connection of the prepare is left to reuse.
+    for endpoints in [vec![url.clone()], vec![url.clone(), unused_url()]] {
+        let mut builder = Client::builder();
+        for endpoint in &endpoints {
+            builder = builder.endpoint(endpoint).unwrap();
+        }
+        let error = builder
+            .build()
+            .unwrap()
+            .send_signed(&signed)
+            .await
+            .unwrap_err();
+        assert!(error.is_rejected(), "{endpoints:?}: {error}");
+        let failed = error.transaction_error().unwrap();
+        assert!(failed.nothing_sent(), "{endpoints:?}: {error}");
+        assert_eq!(hashes(error.transactions()), [signed.hash()]);
+    }
     assert!(node.requests_for("send_tx").is_empty());
     let executed = executed_on(&node, &before, &signer, NearToken::from_near(1), "refused");
     assert!(executed.is_empty());
