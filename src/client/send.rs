@@ -420,8 +420,8 @@ fn settled<M: crate::RpcMethod>(
 
 /// What became of one signed transaction sent.
 enum Delivery {
-    /// It settled: its outcome.
-    Settled(RpcTransactionResponse),
+    /// It settled: its outcome (boxed: it is many times the size of the other variants).
+    Settled(Box<RpcTransactionResponse>),
     /// Refused, and the node that refused it does not know its hash: it will not
     /// execute, and the intent may be signed anew if the reason allows.
     Refused(Refusal, Error<RpcTransactionError>),
@@ -466,7 +466,7 @@ impl Client {
             let delivery = self.deliver(&signed).await;
             signed_all.push(signed);
             let (refusal, error) = match delivery {
-                Delivery::Settled(outcome) => return Ok(outcome),
+                Delivery::Settled(outcome) => return Ok(*outcome),
                 Delivery::Failed(kind) => return fail(kind, signed_all),
                 Delivery::Refused(refusal, error) => (refusal, error),
             };
@@ -593,7 +593,7 @@ impl Client {
         signed: &SignedTransaction,
     ) -> Result<RpcTransactionResponse, SendError> {
         let kind = match self.deliver(signed).await {
-            Delivery::Settled(outcome) => return Ok(outcome),
+            Delivery::Settled(outcome) => return Ok(*outcome),
             Delivery::Refused(_, error) => SendErrorKind::Rejected(error),
             Delivery::Failed(kind) => kind,
         };
@@ -604,7 +604,7 @@ impl Client {
     /// (on the word of the node that refused it, about that hash), or resolved by hash.
     async fn deliver(&self, signed: &SignedTransaction) -> Delivery {
         let error = match self.submit(signed).await {
-            Ok(outcome) => return Delivery::Settled(outcome),
+            Ok(outcome) => return Delivery::Settled(Box::new(outcome)),
             Err(error) => error,
         };
         match fate(&error, signed) {
@@ -720,10 +720,10 @@ impl Client {
                     settled::<methods::ExperimentalTxStatusMethod>(response, hash, &self.wait_until)
                 });
             error = match status {
-                Ok(outcome) => return Delivery::Settled(outcome),
+                Ok(outcome) => return Delivery::Settled(Box::new(outcome)),
                 Err(e) if unknown_transaction(&e) || never_observed(&e) => {
                     match self.submit(signed).await {
-                        Ok(outcome) => return Delivery::Settled(outcome),
+                        Ok(outcome) => return Delivery::Settled(Box::new(outcome)),
                         Err(e) => e,
                     }
                 }
