@@ -1,13 +1,15 @@
 //! The write path's promises over real sockets: `Client` built with `.endpoint(url)`,
 //! talking HTTP on loopback to the mock node (`near-rpc-mock`), whose chain executes what
 //! it accepts. The product: where the send fails (nothing listens; the node executes it
-//! and then drops the connection, answers 503, an HTML page, a truncated body,
+//! and then drops the connection, answers 503, an HTML page, a truncated body, another
+//! request's id, a body over the size limit, nothing before the attempt's timeout,
 //! `TIMEOUT_ERROR`, no outcome, an outcome below the level asked, another transaction's
-//! outcome; the node refuses it honestly; the node executes it and says it refused it,
-//! and its status says it does not know it) × its status queries answered or dropped ×
-//! one endpoint or two (the second an independent node with a chain of its own, which
-//! never saw the first's transactions: two honest servers that disagree) × each wait
-//! level × the caller dropping the send once the node has received it, or not.
+//! outcome, `InvalidNonce` for the nonce that transaction spent; the node refuses it
+//! honestly; the node executes it and says it refused it, and its status says it does
+//! not know it) × its status queries answered or dropped × one endpoint or two (the
+//! second an independent node with a chain of its own, which never saw the first's
+//! transactions: two honest servers that disagree) × each wait level × the caller
+//! dropping the send once the node has received it, or not.
 //!
 //! What counts is the chains' own state after the run: the transactions they executed,
 //! the sender's key nonce and the balances. Checked in every case: everything executed
@@ -78,6 +80,10 @@ enum SendFault {
     BelowLevel,
     /// It executes it, then answers with the outcome of another transaction.
     OtherOutcome,
+    /// It executes it and answers `InvalidNonce`, its nonce being spent by that very
+    /// transaction, as nearcore's re-validation of an accepted transaction can; its
+    /// status says it knows it (honest).
+    Revalidated,
     /// Honest refusals: nothing executes. The mock refuses `Expired` only after 86 400
     /// blocks and cannot be sent an invalid signer id, so those two are overrides;
     /// `NotEnoughBalance` is the chain's own (the intent moves more than the balance).
@@ -91,7 +97,7 @@ enum SendFault {
 }
 
 impl SendFault {
-    const ALL: [SendFault; 18] = [
+    const ALL: [SendFault; 19] = [
         Self::None,
         Self::Unreachable,
         Self::DropAfter,
@@ -105,6 +111,7 @@ impl SendFault {
         Self::NoOutcome,
         Self::BelowLevel,
         Self::OtherOutcome,
+        Self::Revalidated,
         Self::Expired,
         Self::NotEnoughBalance,
         Self::InvalidSignerId,
@@ -138,6 +145,7 @@ impl SendFault {
                 | Self::NoOutcome
                 | Self::BelowLevel
                 | Self::OtherOutcome
+                | Self::Revalidated
                 | Self::Expired
                 | Self::InvalidSignerId
                 | Self::LieExpired
@@ -319,9 +327,9 @@ fn honest_status(node: &MockNode, params: &Value) -> Reply {
     let sender = params["sender_account_id"].as_str().unwrap_or_default();
     let level = level_param(params);
     node.with_chain(|chain| {
-        if !chain
+        if chain
             .transaction(&hash)
-            .is_some_and(|tx| tx.signer == sender)
+            .is_none_or(|tx| tx.signer != sender)
         {
             return unknown_transaction(hash);
         }
@@ -397,7 +405,7 @@ fn on_send(node: &MockNode, case: Case, shared: &Shared, params: &Value) -> Repl
             Reply::Result(chain.transaction_status(tx, false))
         }),
         SendFault::LieExpired if executed => invalid_tx(json!("Expired")),
-        SendFault::LieInvalidNonce if executed => {
+        SendFault::LieInvalidNonce | SendFault::Revalidated if executed => {
             let nonce = signed.transaction().nonce();
             let ak_nonce = node.with_chain(|chain| {
                 let key = signed.transaction().public_key();
@@ -722,9 +730,11 @@ impl SendFault {
             | Self::WrongId
             | Self::Oversized
             | Self::SlowAnswer => Group::Broken,
-            Self::Timeout | Self::NoOutcome | Self::BelowLevel | Self::OtherOutcome => {
-                Group::Unsettled
-            }
+            Self::Timeout
+            | Self::NoOutcome
+            | Self::BelowLevel
+            | Self::OtherOutcome
+            | Self::Revalidated => Group::Unsettled,
             Self::Expired | Self::NotEnoughBalance | Self::InvalidSignerId => Group::Refused,
             Self::LieExpired | Self::LieInvalidNonce => Group::Lied,
         }
@@ -753,7 +763,8 @@ async fn executed_then_the_answer_broken_over_real_sockets() {
     product_of(Group::Broken).await;
 }
 
-/// The node executes the transaction and answers without its outcome at the level.
+/// The node executes the transaction and answers without its outcome at the level (or
+/// with `InvalidNonce`, its nonce spent by that very transaction).
 #[tokio::test(start_paused = true)]
 async fn executed_then_no_outcome_at_the_level_over_real_sockets() {
     product_of(Group::Unsettled).await;
