@@ -6,10 +6,10 @@
 //! `TIMEOUT_ERROR`, no outcome, an outcome below the level asked, another transaction's
 //! outcome, `InvalidNonce` for the nonce that transaction spent; the node refuses it
 //! honestly; the node executes it and says it refused it, and its status says it does
-//! not know it) × its status queries answered or dropped × one endpoint or two (the
-//! second an independent node with a chain of its own, which never saw the first's
-//! transactions: two honest servers that disagree) × each wait level × the caller
-//! dropping the send once the node has received it, or not.
+//! not know it, or says its signer id is invalid) × its status queries answered or
+//! dropped × one endpoint or two (the second an independent node with a chain of its
+//! own, which never saw the first's transactions: two honest servers that disagree) ×
+//! each wait level × the caller dropping the send once the node has received it, or not.
 //!
 //! What counts is the chains' own state after the run: the transactions they executed,
 //! the sender's key nonce and the balances. Checked in every case: everything executed
@@ -94,10 +94,14 @@ enum SendFault {
     /// being spent by that very transaction), and its status says it does not know it.
     LieExpired,
     LieInvalidNonce,
+    /// A lie the client cannot see through: it executes the transaction and says its
+    /// signer id is invalid, which is final without a lookup (`Rejected` for what
+    /// executed, as the write path's docs say a lying node can make happen).
+    LieInvalidSignerId,
 }
 
 impl SendFault {
-    const ALL: [SendFault; 19] = [
+    const ALL: [SendFault; 20] = [
         Self::None,
         Self::Unreachable,
         Self::DropAfter,
@@ -117,6 +121,7 @@ impl SendFault {
         Self::InvalidSignerId,
         Self::LieExpired,
         Self::LieInvalidNonce,
+        Self::LieInvalidSignerId,
     ];
 
     /// The fault the mock applies to the answer once the request was executed, if it is
@@ -150,11 +155,15 @@ impl SendFault {
                 | Self::InvalidSignerId
                 | Self::LieExpired
                 | Self::LieInvalidNonce
+                | Self::LieInvalidSignerId
         )
     }
 
     fn is_lie(self) -> bool {
-        matches!(self, Self::LieExpired | Self::LieInvalidNonce)
+        matches!(
+            self,
+            Self::LieExpired | Self::LieInvalidNonce | Self::LieInvalidSignerId
+        )
     }
 }
 
@@ -206,7 +215,7 @@ impl Case {
             S::Unreachable if two => End::Outcome,
             S::Unreachable => End::AccessKey,
             // A refusal of the transaction's own bytes: final, without a lookup.
-            S::InvalidSignerId => End::Rejected,
+            S::InvalidSignerId | S::LieInvalidSignerId => End::Rejected,
             // The refusing node is asked whether it knows the hash: silent, it leaves the
             // outcome unknown (the other node's "unknown" only gets the same bytes
             // re-sent, to the node that refuses them again).
@@ -405,6 +414,9 @@ fn on_send(node: &MockNode, case: Case, shared: &Shared, params: &Value) -> Repl
             Reply::Result(chain.transaction_status(tx, false))
         }),
         SendFault::LieExpired if executed => invalid_tx(json!("Expired")),
+        SendFault::LieInvalidSignerId if executed => {
+            invalid_tx(json!({"InvalidSignerId": {"signer_id": ALICE}}))
+        }
         SendFault::LieInvalidNonce | SendFault::Revalidated if executed => {
             let nonce = signed.transaction().nonce();
             let ak_nonce = node.with_chain(|chain| {
@@ -642,7 +654,11 @@ async fn run(case: Case) {
         }
     }
     // A refusal of the transaction's own bytes is final: no lookup, nothing re-sent.
-    if case.send == SendFault::InvalidSignerId && !case.cancel {
+    if matches!(
+        case.send,
+        SendFault::InvalidSignerId | SendFault::LieInvalidSignerId
+    ) && !case.cancel
+    {
         let asked: usize = nodes
             .iter()
             .map(|n| n.requests_for("EXPERIMENTAL_tx_status").len())
@@ -736,7 +752,7 @@ impl SendFault {
             | Self::OtherOutcome
             | Self::Revalidated => Group::Unsettled,
             Self::Expired | Self::NotEnoughBalance | Self::InvalidSignerId => Group::Refused,
-            Self::LieExpired | Self::LieInvalidNonce => Group::Lied,
+            Self::LieExpired | Self::LieInvalidNonce | Self::LieInvalidSignerId => Group::Lied,
         }
     }
 }
