@@ -269,12 +269,17 @@ fn look_up_hint(signed: &SignedTransaction) -> String {
 }
 
 /// The transaction a failure is about, as one JSON line on stdout: `{STATE: HASH,
-/// "signed_tx_base64": ...}`.
+/// "signed_tx_base64": ...}`, in that order (a map would sort `signed_tx_base64` before
+/// `unresolved`), so that a script can read it with the first line and find the state
+/// at its start.
 fn print_transaction(state: &str, signed: &SignedTransaction) -> Result<(), Failure> {
-    let mut line = serde_json::Map::new();
-    line.insert(state.to_owned(), json!(signed.hash().to_string()));
-    line.insert("signed_tx_base64".to_owned(), json!(signed.to_base64()));
-    print_json(&line)
+    let line = format!(
+        "{{{}: {}, \"signed_tx_base64\": {}}}\n",
+        json!(state),
+        json!(signed.hash().to_string()),
+        json!(signed.to_base64())
+    );
+    write_stdout(&line)
 }
 
 fn on_chain_failure(outcome: &RpcTransactionResponse) -> Result<(), Failure> {

@@ -2125,6 +2125,267 @@ fn send_and_transfer_help_tell_of_the_unresolved_outcome() {
     assert!(help.contains(r#"{"unresolved": HASH"#), "{help}");
 }
 
+/// A mock node for the write tests, serving from a thread of its own and producing
+/// blocks at once.
+fn write_node() -> (near_rpc_mock::MockNode, near_rpc_mock::BackgroundServer) {
+    let node = near_rpc_mock::MockNode::new();
+    node.set_block_time(Duration::ZERO);
+    let server = node.serve_in_background(0).expect("listen on loopback");
+    (node, server)
+}
+
+/// The signed transaction in a `send_tx` request's params.
+fn sent_transaction(params: &Value) -> near_rpc::tx::SignedTransaction {
+    let text = params["signed_tx_base64"]
+        .as_str()
+        .expect("signed_tx_base64");
+    near_rpc::tx::SignedTransaction::from_base64(text).expect("a signed transaction")
+}
+
+/// The transactions a node was sent, in order.
+fn sent_transactions(node: &near_rpc_mock::MockNode) -> Vec<near_rpc::tx::SignedTransaction> {
+    node.requests_for("send_tx")
+        .iter()
+        .map(|r| sent_transaction(&r.params))
+        .collect()
+}
+
+/// Stdout's first line, the transaction a failed write is about (`{STATE: HASH,
+/// "signed_tx_base64": ...}`, exactly those two members), checked against `expected`;
+/// returns the rest of stdout.
+fn assert_transaction_line<'a>(
+    out: &'a support::Run,
+    state: &str,
+    expected: &near_rpc::tx::SignedTransaction,
+) -> &'a str {
+    let (first, rest) = out.stdout.split_once('\n').unwrap_or((&out.stdout, ""));
+    // One line, the state first, as the help shows it.
+    assert!(
+        first.starts_with(&format!(r#"{{"{state}":"#)),
+        "stdout's first line is not `{{\"{state}\": ...`: {out:?}"
+    );
+    let line: Value = serde_json::from_str(first)
+        .unwrap_or_else(|e| panic!("stdout's first line is not JSON ({e}): {out:?}"));
+    let hash = expected.hash().to_string();
+    let members: Vec<&String> = line
+        .as_object()
+        .map(|o| o.keys().collect())
+        .unwrap_or_default();
+    assert_eq!(members.len(), 2, "{out:?}");
+    assert_eq!(line[state], hash, "{out:?}");
+    let bytes = line["signed_tx_base64"].as_str().expect("signed_tx_base64");
+    let signed = near_rpc::tx::SignedTransaction::from_base64(bytes).expect("its bytes decode");
+    assert_eq!(
+        signed.hash().to_string(),
+        hash,
+        "the bytes are the transaction named"
+    );
+    assert_eq!(
+        signed.to_borsh(),
+        expected.to_borsh(),
+        "the bytes the node received"
+    );
+    rest
+}
+
+/// A transfer the node refuses for the transaction's own bytes (`InvalidSignerId`):
+/// final without a lookup. Exit 3; stdout is the `rejected` line, then the node's error
+/// as for any call; the node got one `send_tx` and no status query.
+#[test]
+fn a_refused_transfer_prints_the_rejected_transaction_then_the_error_and_exits_3() {
+    let (file, secret) = key_file("alice.mock", "alice.mock");
+    let (node, server) = write_node();
+    node.on("send_tx", |_| {
+        near_rpc_mock::Reply::Error(near_rpc_mock::RpcError {
+            status: 200,
+            error: json!({
+                "name": "HANDLER_ERROR",
+                "cause": {"name": "INVALID_TRANSACTION", "info": {"InvalidSignerId": {"signer_id": "alice.mock"}}},
+                "code": -32000,
+                "message": "Server error",
+                "data": {"TxExecutionError": {"InvalidTxError": {"InvalidSignerId": {"signer_id": "alice.mock"}}}}
+            }),
+        })
+    });
+    let mut args = at(server.url());
+    args.extend(
+        [
+            "transfer",
+            "--key-file",
+            file.to_str().unwrap(),
+            "bob.mock",
+            "1",
+        ]
+        .map(String::from),
+    );
+    let out = run(&[], &args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_exit(&out, 3);
+    let [sent] = &sent_transactions(&node)[..] else {
+        panic!("one send_tx: {:?}", node.requests())
+    };
+    let rest = assert_transaction_line(&out, "rejected", sent);
+    let error: Value = serde_json::from_str(rest)
+        .unwrap_or_else(|e| panic!("the rest of stdout is not the error ({e}): {out:?}"));
+    assert_eq!(error["cause"]["name"], "INVALID_TRANSACTION", "{out:?}");
+    assert_eq!(
+        error["cause"]["info"]["InvalidSignerId"]["signer_id"],
+        "alice.mock"
+    );
+    assert!(
+        node.requests_for("EXPERIMENTAL_tx_status").is_empty(),
+        "no lookup"
+    );
+    assert!(node.requests_for("tx").is_empty(), "no lookup");
+    assert_one_line(&out.stderr);
+    assert!(out.stderr.contains("InvalidSignerId"), "{out:?}");
+    assert_hides_key(&out, &secret);
+}
+
+/// A node that executes the transfer, then drops the connection on every `send_tx` and
+/// every status query: exit 5, stdout the `unresolved` line naming the transaction the
+/// node executed, with its bytes. (The client's five lookups wait 1 + 2 + 4 + 8 s on the
+/// wall clock: the binary cannot be given a paused one.)
+#[test]
+fn a_transfer_whose_answers_are_all_lost_prints_the_unresolved_transaction_and_exits_5() {
+    use near_rpc_mock::{Fault, FaultRule};
+    let (file, secret) = key_file("alice.mock", "alice.mock");
+    let (node, server) = write_node();
+    node.inject(FaultRule::new(Fault::DropConnection).for_method("send_tx"));
+    node.inject(FaultRule::new(Fault::DropConnection).for_method("EXPERIMENTAL_tx_status"));
+    let mut args = at(server.url());
+    args.extend(
+        [
+            "transfer",
+            "--key-file",
+            file.to_str().unwrap(),
+            "bob.mock",
+            "1",
+        ]
+        .map(String::from),
+    );
+    let out = run(&[], &args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_exit(&out, 5);
+    let sent = sent_transactions(&node);
+    let first = sent.first().expect("a send_tx");
+    // Only ever the same bytes.
+    assert!(
+        sent.iter().all(|s| s.to_borsh() == first.to_borsh()),
+        "{sent:?}"
+    );
+    let rest = assert_transaction_line(&out, "unresolved", first);
+    assert!(rest.trim().is_empty(), "{out:?}");
+    // It is the one the node executed, and the only one.
+    let executed: Vec<String> = node.with_chain(|chain| {
+        chain
+            .transactions
+            .iter()
+            .filter(|t| t.signed_view["nonce"] == 10)
+            .map(|t| t.hash.to_string())
+            .collect()
+    });
+    assert_eq!(executed, [first.hash().to_string()]);
+    assert!(
+        !node.requests_for("EXPERIMENTAL_tx_status").is_empty(),
+        "looked up"
+    );
+    assert!(out.stderr.contains(&first.hash().to_string()), "{out:?}");
+    assert_hides_key(&out, &secret);
+}
+
+/// A send answered with the level alone (`{"final_execution_status": ...}`, no outcome)
+/// is no success: the transfer is looked up by hash and the real outcome printed, exit
+/// 0.
+#[test]
+fn a_send_answered_without_an_outcome_is_resolved_by_hash_and_prints_the_outcome() {
+    let (file, secret) = key_file("alice.mock", "alice.mock");
+    let (node, server) = write_node();
+    let chain = node.clone();
+    node.on("send_tx", move |params| {
+        // Executed, then answered with the level alone.
+        let signed = sent_transaction(params);
+        chain.with_chain(|chain| {
+            let hash = chain.submit(&signed.to_borsh()).expect("the mock takes it");
+            assert!(chain.wait_for(&hash, near_rpc_mock::chain::Level::ExecutedOptimistic));
+        });
+        near_rpc_mock::Reply::Result(json!({"final_execution_status": "EXECUTED_OPTIMISTIC"}))
+    });
+    let mut args = at(server.url());
+    args.extend(
+        [
+            "transfer",
+            "--key-file",
+            file.to_str().unwrap(),
+            "bob.mock",
+            "1",
+        ]
+        .map(String::from),
+    );
+    let out = run(&[], &args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_exit(&out, 0);
+    let [sent] = &sent_transactions(&node)[..] else {
+        panic!("one send_tx: {:?}", node.requests())
+    };
+    let outcome = out.json();
+    let hash = sent.hash().to_string();
+    assert_eq!(outcome["transaction"]["hash"], hash, "{out:?}");
+    assert_eq!(outcome["transaction_outcome"]["id"], hash, "{out:?}");
+    assert_eq!(outcome["status"], json!({"SuccessValue": ""}), "{out:?}");
+    assert!(
+        !outcome["receipts_outcome"].as_array().unwrap().is_empty(),
+        "{out:?}"
+    );
+    let lookups = node.requests_for("EXPERIMENTAL_tx_status");
+    assert!(!lookups.is_empty(), "resolved by hash");
+    assert!(
+        lookups.iter().all(|r| r.params["tx_hash"] == hash),
+        "{lookups:?}"
+    );
+    assert_hides_key(&out, &secret);
+}
+
+/// SIGTERM while the node holds the `send_tx`: exit 5, stdout the `unresolved` line
+/// with the transaction the node received.
+#[cfg(unix)]
+#[test]
+fn sigterm_while_the_send_is_held_prints_the_unresolved_transaction_and_exits_5() {
+    let (file, secret) = key_file("alice.mock", "alice.mock");
+    let (node, server) = write_node();
+    let (received, arrived) = std::sync::mpsc::channel::<()>();
+    let received = std::sync::Mutex::new(received);
+    node.on("send_tx", move |_| {
+        let _ = received.lock().unwrap().send(());
+        // Held: the answer would come in an hour.
+        near_rpc_mock::Reply::Http(
+            Reply::json(r#"{"jsonrpc":"2.0","id":"1","result":{"final_execution_status":"NONE"}}"#)
+                .delayed(Duration::from_secs(3600)),
+        )
+    });
+    let mut args = at(server.url());
+    args.extend(
+        [
+            "transfer",
+            "--key-file",
+            file.to_str().unwrap(),
+            "bob.mock",
+            "1",
+        ]
+        .map(String::from),
+    );
+    let running = support::Running::start(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    arrived
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the node receives the send_tx");
+    let out = running.terminate();
+    assert_exit(&out, 5);
+    let [sent] = &sent_transactions(&node)[..] else {
+        panic!("one send_tx: {:?}", node.requests())
+    };
+    let rest = assert_transaction_line(&out, "unresolved", sent);
+    assert!(rest.trim().is_empty(), "{out:?}");
+    assert!(out.stderr.contains("stopped while transaction"), "{out:?}");
+    assert_hides_key(&out, &secret);
+}
+
 // --- verify --------------------------------------------------------------------------
 
 #[test]

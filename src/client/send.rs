@@ -493,7 +493,14 @@ impl Client {
                 // The same nonce on a fresh block: at most one of the two can execute.
                 Refusal::Expired if resigns < MAX_RESIGNS => {
                     signer.forget_block();
-                    self.fresh_block(signer).await.map(|block| (nonce, block))
+                    match self.fresh_block(signer).await {
+                        // The block said to be too old is still the final one: signing
+                        // again would only make the same transaction.
+                        Ok(block) if block == block_hash => {
+                            return fail(SendErrorKind::Rejected(error), signed_all)
+                        }
+                        next => next.map(|block| (nonce, block)),
+                    }
                 }
                 Refusal::InvalidNonce(key_nonce)
                     if resigns < MAX_RESIGNS && nonce_resigns < MAX_NONCE_RESIGNS =>

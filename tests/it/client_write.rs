@@ -1069,3 +1069,26 @@ async fn unknown_transaction_naming_another_hash_is_not_believed() {
         node.sent()[0].hash()
     );
 }
+
+/// `Expired` for a transaction whose block is still the final one (a node that lags, or
+/// lies): signing again would make the very same transaction, so the refusal stands.
+#[tokio::test(start_paused = true)]
+async fn expired_on_the_final_block_is_not_signed_again() {
+    let node = Node::new(5);
+    node.with(|s| {
+        s.sends.push_back(expired());
+        s.statuses.push_back(unknown_transaction());
+        s.key_reads.extend([Reply::KeyAt(100), Reply::KeyAt(100)]);
+    });
+    let err = client(&node)
+        .transfer(&signer(), "bob.near", NearToken::from_near(1))
+        .await
+        .unwrap_err();
+    assert!(err.is_rejected(), "{err}");
+    assert!(matches!(
+        err.invalid_tx_error(),
+        Some(InvalidTxError::Expired)
+    ));
+    assert_eq!(node.count("send_tx"), 1);
+    assert_eq!(err.transactions().len(), 1);
+}

@@ -40,3 +40,4 @@ mod tx_helpers;
 mod tx_response;
 mod verify;
 mod write_matrix;
+mod write_sockets;

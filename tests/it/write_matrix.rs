@@ -148,6 +148,8 @@ struct Chain {
     first_send_done: bool,
     /// Whether an endpoint lied (about a transaction or its status).
     lied: bool,
+    /// The final block's height: an honest `Expired` comes when the chain has moved on.
+    height: u64,
     /// Whether a status query was failed already (`StatusFault::FailOnce`).
     status_failed: bool,
     /// Status queries answered, over all endpoints.
@@ -178,8 +180,8 @@ struct Endpoint {
 #[derive(Clone, Copy, Debug)]
 struct CaseRef(Case);
 
-fn block_hash() -> CryptoHash {
-    CryptoHash::hash_bytes(b"block 100")
+fn block_hash(height: u64) -> CryptoHash {
+    CryptoHash::hash_bytes(format!("block {height}").as_bytes())
 }
 
 fn handler_error(name: &str, info: Value) -> Value {
@@ -235,7 +237,7 @@ impl Endpoint {
             "query" => {
                 assert_eq!(params["request_type"], "view_access_key");
                 Answer::Result(json!({"nonce": chain.key_nonce, "permission": "FullAccess",
-                    "block_height": 100, "block_hash": block_hash().to_string()}))
+                    "block_height": chain.height, "block_hash": block_hash(chain.height).to_string()}))
             }
             "send_tx" => {
                 let signed =
@@ -257,7 +259,10 @@ impl Endpoint {
                 let level = params["wait_until"].as_str().unwrap().to_owned();
                 let refusal = |reason: Value| Answer::Error(200, invalid_tx(reason));
                 match fault {
-                    SendFault::Expired => return refusal(json!("Expired")),
+                    SendFault::Expired => {
+                        chain.height += 1;
+                        return refusal(json!("Expired"));
+                    }
                     SendFault::NotEnoughBalance => {
                         return refusal(
                             json!({"NotEnoughBalance": {"signer_id": "alice.near", "balance": "1", "cost": "2"}}),
@@ -421,6 +426,7 @@ fn level(name: &str) -> TxExecutionStatus {
 async fn run(case: Case) {
     let chain = Arc::new(Mutex::new(Chain {
         key_nonce: 10,
+        height: 100,
         cancel_at: case.cancel_at,
         cancelled: Some(Arc::new(tokio::sync::Notify::new())),
         ..Chain::default()

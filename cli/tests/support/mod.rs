@@ -135,6 +135,79 @@ pub fn near_rpc_with_env(args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> R
     }
 }
 
+/// A `near-rpc` running in the background, its output collected as it comes; killed if
+/// still running when dropped.
+pub struct Running {
+    child: std::process::Child,
+    /// Each output, whole, once the process has closed it.
+    stdout: std::sync::mpsc::Receiver<String>,
+    stderr: std::sync::mpsc::Receiver<String>,
+}
+
+impl Running {
+    /// Starts `near-rpc args` with no input.
+    pub fn start(args: &[&str]) -> Self {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_near-rpc"));
+        for name in ENV_VARS {
+            command.env_remove(name);
+        }
+        let mut child = command
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start near-rpc");
+        let read = |mut from: Box<dyn Read + Send>| {
+            let (sender, receiver) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                let mut text = String::new();
+                let _ = from.read_to_string(&mut text);
+                let _ = sender.send(text);
+            });
+            receiver
+        };
+        let stdout = read(Box::new(child.stdout.take().expect("stdout")));
+        let stderr = read(Box::new(child.stderr.take().expect("stderr")));
+        Self {
+            child,
+            stdout,
+            stderr,
+        }
+    }
+
+    /// Sends it SIGTERM; its exit status and output once it has exited (killed, and the
+    /// test failed, if its output is not closed within the deadline).
+    #[cfg(unix)]
+    pub fn terminate(mut self) -> Run {
+        let pid = self.child.id().to_string();
+        let status = Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .expect("kill runs");
+        assert!(status.success(), "kill -TERM {pid} failed");
+        let closed = |receiver: &std::sync::mpsc::Receiver<String>| {
+            receiver
+                .recv_timeout(DEADLINE)
+                .unwrap_or_else(|_| panic!("near-rpc did not exit within {DEADLINE:?} of SIGTERM"))
+        };
+        let (stdout, stderr) = (closed(&self.stdout), closed(&self.stderr));
+        let status = self.child.wait().expect("wait for near-rpc");
+        Run {
+            code: status.code().unwrap_or(-1),
+            stdout,
+            stderr,
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// A `near-rpc` that serves (`mock`, `record`) until killed, with the URL it printed.
 pub struct Serving {
     child: std::process::Child,
