@@ -485,6 +485,8 @@ pub struct Chain {
     pub(crate) due: Vec<DueReceipt>,
     /// The blocks produced, from genesis.
     pub(crate) blocks: Vec<SealedBlock>,
+    /// The block Merkle tree over `blocks`.
+    pub(crate) block_tree: crate::light_client::BlockTree,
     /// Outcome leaves of the block being produced.
     pub(crate) producing: Vec<(CryptoHash, CryptoHash)>,
     /// State changes of the block being produced.
@@ -537,6 +539,7 @@ impl Chain {
             mempool: Vec::new(),
             due: Vec::new(),
             blocks: Vec::new(),
+            block_tree: Default::default(),
             producing: Vec::new(),
             changing: Vec::new(),
         };

@@ -264,7 +264,7 @@ impl Chain {
             .iter()
             .flat_map(|t| t.outcomes.iter().map(|o| (o.id, o.clone())))
             .collect();
-        chain.blocks.clear();
+        chain.clear_blocks();
         let mut listed = HashSet::new();
         for (i, block) in file.blocks.iter().enumerate() {
             let height = GENESIS_HEIGHT + i as u64;
