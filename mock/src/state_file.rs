@@ -189,7 +189,7 @@ fn account_id(id: &str, path: &str) -> Result<(), StateError> {
 
 /// A string from the file as an error shows it: quoted, escaped (a NUL or a control
 /// character is visible, never written raw to a terminal), and cut short when long.
-fn shown(text: &str) -> String {
+pub(crate) fn shown(text: &str) -> String {
     const MOST: usize = 80;
     match text.char_indices().nth(MOST) {
         None => format!("{text:?}"),
