@@ -746,14 +746,14 @@ impl Chain {
     pub fn chunk_header(&self, height: u64) -> Value {
         let prev = self.block_hash(height.saturating_sub(1).max(GENESIS_HEIGHT));
         // A saved chain's blocks are checked at load to add up within these types.
-        let (gas_used, balance_burnt) = self
-            .outcomes_in(height)
-            .fold((0u64, 0u128), |(gas, tokens), o| {
-                (
-                    gas.saturating_add(o.gas_burnt),
-                    tokens.saturating_add(o.tokens_burnt),
-                )
-            });
+        let (gas_used, balance_burnt) =
+            self.outcomes_in(height)
+                .fold((0u64, 0u128), |(gas, tokens), o| {
+                    (
+                        gas.saturating_add(o.gas_burnt),
+                        tokens.saturating_add(o.tokens_burnt),
+                    )
+                });
         json!({
             "chunk_hash": hash(&format!("chunk {height}")).to_string(),
             "prev_block_hash": prev.to_string(),
@@ -1086,8 +1086,12 @@ impl Chain {
         }
         if let Err(at) = patched.holdings() {
             let at = match at {
-                crate::runtime::Holding::Amount(i) => format!("{}'s amount", patched.accounts[i].id),
-                crate::runtime::Holding::Locked(i) => format!("{}'s locked", patched.accounts[i].id),
+                crate::runtime::Holding::Amount(i) => {
+                    format!("{}'s amount", patched.accounts[i].id)
+                }
+                crate::runtime::Holding::Locked(i) => {
+                    format!("{}'s locked", patched.accounts[i].id)
+                }
                 crate::runtime::Holding::Due(i) => format!("due receipt {}", patched.due[i].id),
             };
             return Err(format!(

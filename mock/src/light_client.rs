@@ -32,6 +32,35 @@ pub fn block_producers() -> Vec<ValidatorStakeView> {
     })]
 }
 
+/// The hash of [`block_producers`], every block's `next_bp_hash` (computed once in
+/// [`header_template`]: deriving the validator's key would be most of what sealing a
+/// block costs).
+fn next_bp_hash() -> CryptoHash {
+    verify::producers_hash(&block_producers()).expect("V1 producers")
+}
+
+/// What every block's light-client header shares (epochs, producers), the rest at
+/// zero. Read from JSON, once: newer bindings' header has fields a pre-spice chain
+/// leaves out (`chunk_execution_root`), which a struct literal would have to name.
+fn header_template() -> &'static BlockHeaderInnerLiteView {
+    static HEADER: std::sync::OnceLock<BlockHeaderInnerLiteView> = std::sync::OnceLock::new();
+    HEADER.get_or_init(|| {
+        let zero = CryptoHash([0; 32]);
+        near_rpc::decode::from_value(json!({
+            "block_merkle_root": zero,
+            "epoch_id": epoch_id(),
+            "height": 0,
+            "next_bp_hash": next_bp_hash(),
+            "next_epoch_id": next_epoch_id(),
+            "outcome_root": zero,
+            "prev_state_root": zero,
+            "timestamp": 0,
+            "timestamp_nanosec": "0",
+        }))
+        .expect("the mock's header decodes")
+    })
+}
+
 /// The epoch every block is in.
 pub fn epoch_id() -> CryptoHash {
     CryptoHash([0; 32])
@@ -142,20 +171,13 @@ impl Chain {
         let outcome_root = CryptoHash::hash_bytes(&merkle(&only, None).0 .0);
         let prev = self.blocks.last().map_or(CryptoHash([0; 32]), |b| b.hash);
         let timestamp = self.timestamp(height);
-        // Read from JSON: newer bindings' header has fields a pre-spice chain leaves
-        // out (`chunk_execution_root`), which a struct literal would have to name.
-        let inner_lite: BlockHeaderInnerLiteView = near_rpc::decode::from_value(json!({
-            "block_merkle_root": self.block_tree.root(),
-            "epoch_id": epoch_id(),
-            "height": height,
-            "next_bp_hash": verify::producers_hash(&block_producers()).expect("V1 producers"),
-            "next_epoch_id": next_epoch_id(),
-            "outcome_root": outcome_root,
-            "prev_state_root": hash(&format!("state root {}", height.saturating_sub(1))),
-            "timestamp": timestamp,
-            "timestamp_nanosec": timestamp.to_string(),
-        }))
-        .expect("the mock's header decodes");
+        let mut inner_lite = header_template().clone();
+        inner_lite.block_merkle_root = self.block_tree.root();
+        inner_lite.height = height;
+        inner_lite.outcome_root = outcome_root;
+        inner_lite.prev_state_root = hash(&format!("state root {}", height.saturating_sub(1)));
+        inner_lite.timestamp = timestamp;
+        inner_lite.timestamp_nanosec = timestamp.to_string();
         let lite = LightClientBlockLiteView {
             inner_lite,
             inner_rest_hash: hash(&format!("inner rest {height}")),

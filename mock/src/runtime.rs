@@ -80,7 +80,12 @@ fn deposit_of(action: &Action) -> Option<u128> {
         Action::Transfer { deposit } => Some(deposit.as_yoctonear()),
         Action::FunctionCall(call) => Some(call.deposit.as_yoctonear()),
         Action::Delegate(signed) => {
-            let inner: Vec<&Action> = signed.delegate_action.actions.iter().map(|a| a.action()).collect();
+            let inner: Vec<&Action> = signed
+                .delegate_action
+                .actions
+                .iter()
+                .map(|a| a.action())
+                .collect();
             deposits(inner)
         }
         _ => Some(0),
@@ -914,7 +919,10 @@ impl Chain {
                 }
                 // A transfer creates the implicit account it is sent to.
                 let keys = match near_implicit_key(receiver) {
-                    Some(key) => vec![Key::full_access(key, (height - 1).saturating_mul(NONCE_RANGE_MULTIPLIER))],
+                    Some(key) => vec![Key::full_access(
+                        key,
+                        (height - 1).saturating_mul(NONCE_RANGE_MULTIPLIER),
+                    )],
                     None if account_type(receiver) == AccountType::EthImplicitAccount => Vec::new(),
                     None => return Err(not_found()),
                 };

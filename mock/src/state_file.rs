@@ -177,6 +177,22 @@ struct BlockFile {
     changes: Vec<Value>,
 }
 
+/// The members a first pass reads: only `format` (the others are skipped, not kept).
+#[derive(Deserialize)]
+struct Probe {
+    format: Option<Value>,
+}
+
+/// The file says it is a mock chain of this format.
+fn check_format(format: Option<&Value>) -> Result<(), StateError> {
+    if format.and_then(Value::as_str) == Some(FORMAT) {
+        return Ok(());
+    }
+    Err(error(format!(
+        "not a mock chain: `format` is not \"{FORMAT}\""
+    )))
+}
+
 /// Checks that `id`, found at the JSON path `path`, is a NEAR account id.
 fn account_id(id: &str, path: &str) -> Result<(), StateError> {
     id.parse::<near_rpc::AccountId>().map(drop).map_err(|e| {
@@ -268,22 +284,28 @@ impl Chain {
         if bytes.len() as u64 > MAX_FILE_BYTES {
             return Err(too_large());
         }
-        let value: Value = serde_json::from_slice(&bytes)
+        // Read straight into the file's shape (no JSON tree of it all first): a
+        // first pass reads only `format`, so that another file is refused by name.
+        let in_file = |e: StateError| error(format!("{}: {}", path.display(), e.message));
+        let probe: Probe = serde_json::from_slice(&bytes)
             .map_err(|e| error(format!("{}: not JSON: {e}", path.display())))?;
+        check_format(probe.format.as_ref()).map_err(in_file)?;
+        let file: File =
+            serde_json::from_slice(&bytes).map_err(|e| in_file(error(e.to_string())))?;
         drop(bytes);
-        Self::from_state_json(value)
-            .map_err(|e| error(format!("{}: {}", path.display(), e.message)))
+        Self::from_file(file).map_err(in_file)
     }
 
     /// The chain [`Chain::to_state_json`] gave, checked as [`Chain::load`] checks a
     /// file (its size aside).
     pub fn from_state_json(value: Value) -> Result<Self, StateError> {
-        if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
-            return Err(error(format!(
-                "not a mock chain: `format` is not \"{FORMAT}\""
-            )));
-        }
+        check_format(value.get("format"))?;
         let file: File = serde_json::from_value(value).map_err(|e| error(e.to_string()))?;
+        Self::from_file(file)
+    }
+
+    /// The chain a file of the right format holds, checked.
+    fn from_file(file: File) -> Result<Self, StateError> {
         check_account_ids(&file)?;
         let mut chain = Chain::new();
         chain.accounts = file
@@ -345,11 +367,7 @@ impl Chain {
             .filter(|t| t.height().is_none())
             .map(|t| t.hash)
             .collect();
-        if let Some(stray) = chain
-            .mempool
-            .iter()
-            .find(|p| !unincluded.contains(&p.tx))
-        {
+        if let Some(stray) = chain.mempool.iter().find(|p| !unincluded.contains(&p.tx)) {
             return Err(error(format!(
                 "mempool: {} is not a transaction waiting for a block",
                 stray.tx
@@ -640,7 +658,8 @@ fn transaction_from(file: TransactionFile) -> Result<Transaction, StateError> {
             )));
         }
     }
-    let receipt_ids: HashSet<CryptoHash> = (0..tx.receipts.len()).map(|n| tx.receipt_id(n)).collect();
+    let receipt_ids: HashSet<CryptoHash> =
+        (0..tx.receipts.len()).map(|n| tx.receipt_id(n)).collect();
     let mut seen = HashSet::new();
     for outcome in tx.outcomes.iter().skip(1) {
         if !receipt_ids.contains(&outcome.id) || !seen.insert(outcome.id) {
