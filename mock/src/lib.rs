@@ -32,6 +32,16 @@
 //! # }
 //! ```
 //!
+//! Saved chains ([`MockNode::load`]) and the credential files written for them
+//! ([`MockNode::write_credentials`]) are safe with files from anyone, on shared
+//! machines: a file is read up to [`state_file::MAX_FILE_BYTES`], its account ids must
+//! be NEAR account ids and its numbers within what the runtime can add up without
+//! overflow (each refusal names the JSON path, and the limit), so a loaded chain never
+//! panics or wraps; key files land only in `DIR/mock`, as `<account_id>.json`, 0600,
+//! in folders no other user can write to, replacing (never following) whatever was at
+//! their name. [`state_file`] and [`MockNode::write_credentials`] say exactly what is
+//! checked.
+//!
 //! Users add it as a dev-dependency; near-rpc itself does not depend on it.
 
 mod cassette;

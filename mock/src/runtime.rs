@@ -19,8 +19,9 @@
 //!   receipt runs on the gas its relayer prepaid.
 //!
 //! Balances are credited with saturating additions that never saturate: every credit
-//! comes out of what the chain holds ([`Chain::holdings`]), which fits in `u128` (a
-//! saved chain and `sandbox_patch_state` that would break that are refused). Gas sums
+//! comes out of what the chain holds (the accounts' balances and what due receipts
+//! carry), which fits in `u128` (a saved chain and a `sandbox_patch_state` that would
+//! break that are refused). Gas sums
 //! stop at `u64::MAX` rather than wrap (a transaction's prepaid gas is capped far
 //! below it).
 //!
