@@ -49,9 +49,9 @@ use crate::runtime::Holding;
 /// What the file's first member says, so that another file is refused by name.
 const FORMAT: &str = "near-rpc-mock chain 1";
 
-/// The largest saved chain [`Chain::load`] reads: 64 MiB, some hundred thousand
-/// transactions. What a chain of that size costs to load (time, memory) is in
-/// BENCHMARKS.md.
+/// The largest saved chain [`Chain::load`] reads: 64 MiB, about 17,000 transfers as
+/// [`Chain::save`] writes them. Loading one that large takes seconds and up to 22 times
+/// its size in memory (BENCHMARKS.md). A chain saved larger is refused at load.
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Why a state file cannot be read.
