@@ -86,6 +86,7 @@ fn refused(path: &Path, why: &str) -> io::Error {
 /// The folder the files go to, checked.
 struct Folder {
     /// `DIR`.
+    #[cfg(unix)]
     parent: PathBuf,
     /// `DIR/<network>`.
     path: PathBuf,
@@ -104,6 +105,7 @@ impl Folder {
         #[cfg_attr(not(unix), allow(unused_variables))]
         let metadata = private_folder(&path, false)?;
         Ok(Self {
+            #[cfg(unix)]
             parent: dir.to_owned(),
             #[cfg(unix)]
             id: {
@@ -123,12 +125,13 @@ impl Folder {
             {
                 use std::os::unix::fs::PermissionsExt as _;
                 // Exactly 0600, whatever the umask took away.
-                file.set_permissions(fs::Permissions::from_mode(0o600))?;
+                file.set_permissions(fs::Permissions::from_mode(0o600))
+                    .map_err(|e| with_path(&temp, e))?;
                 self.check_landed(&temp, &file)?;
             }
-            file.write_all(bytes)?;
+            file.write_all(bytes).map_err(|e| with_path(&temp, e))?;
             drop(file);
-            fs::rename(&temp, &target)
+            fs::rename(&temp, &target).map_err(|e| with_path(&target, e))
         })();
         match written {
             Ok(()) => Ok(target),
@@ -173,9 +176,10 @@ impl Folder {
     #[cfg(unix)]
     fn check_landed(&self, temp: &Path, file: &fs::File) -> io::Result<()> {
         use std::os::unix::fs::MetadataExt as _;
-        let mine = file.metadata()?;
-        let there = fs::symlink_metadata(temp)?;
-        let folder = fs::symlink_metadata(&self.path)?;
+        let mine = file.metadata().map_err(|e| with_path(temp, e))?;
+        let there = fs::symlink_metadata(temp).map_err(|e| with_path(temp, e))?;
+        let folder = fs::symlink_metadata(&self.path).map_err(|e| with_path(&self.path, e))?;
+        let parent = fs::metadata(&self.parent).map_err(|e| with_path(&self.parent, e))?;
         if (there.dev(), there.ino()) != (mine.dev(), mine.ino())
             || (folder.dev(), folder.ino()) != self.id
         {
@@ -184,10 +188,7 @@ impl Folder {
                 "it was replaced while the key files were written: refused",
             ));
         }
-        for (path, owner) in [
-            (&self.parent, fs::metadata(&self.parent)?.uid()),
-            (&self.path, folder.uid()),
-        ] {
+        for (path, owner) in [(&self.parent, parent.uid()), (&self.path, folder.uid())] {
             if owner != mine.uid() && owner != 0 {
                 return Err(refused(
                     path,
