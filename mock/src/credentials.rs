@@ -224,6 +224,7 @@ fn private_folder(path: &Path, follow: bool) -> io::Result<fs::Metadata> {
             if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
                 fs::create_dir_all(parent).map_err(|e| with_path(parent, e))?;
             }
+            #[cfg_attr(not(unix), allow(unused_mut))]
             let mut builder = fs::DirBuilder::new();
             #[cfg(unix)]
             {
