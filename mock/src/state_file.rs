@@ -32,6 +32,7 @@
 //!
 //! [`Chain::from_state_json`] makes the same checks but the size: its caller has read
 //! the JSON already.
+
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
@@ -352,7 +353,19 @@ impl Chain {
             .collect::<Result<_, _>>()?;
         // A transaction without an outcome is in no block: it waits in the pool.
         // (Looked up by hash: a long file is checked in linear time.)
-        let waiting: HashSet<CryptoHash> = chain.mempool.iter().map(|p| p.tx).collect();
+        let mut waiting = HashSet::new();
+        if let Some((i, twice)) = chain
+            .mempool
+            .iter()
+            .enumerate()
+            .find(|(_, p)| !waiting.insert(p.tx))
+        {
+            // Charged once, its second copy would be dropped, and the first with it.
+            return Err(error(format!(
+                "mempool[{i}]: transaction {} is listed twice",
+                twice.tx
+            )));
+        }
         for tx in &chain.transactions {
             if tx.height().is_none() && !waiting.contains(&tx.hash) {
                 return Err(error(format!(

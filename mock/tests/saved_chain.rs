@@ -121,6 +121,44 @@ fn account_ids_that_could_name_a_path_are_refused_at_load_by_their_json_path() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// What is one thing on a chain is listed once in its file: a transaction twice would
+/// be two of one history, a waiting one twice would be charged once and dropped with
+/// its copy.
+#[test]
+fn a_transaction_listed_twice_is_refused_at_load() {
+    let dir = scratch("twice");
+    let file = dir.join("chain.json");
+    let mut chain = Chain::new();
+    let signed = chain.sign(
+        "alice.mock",
+        "bob.mock",
+        vec![Action::transfer(NearToken::from_near(1))],
+    );
+    chain.submit(&signed.to_borsh()).unwrap();
+    let state = chain.to_state_json();
+    load(&file, &state).unwrap();
+    let mut edited = state.clone();
+    let waiting = edited["mempool"][0].clone();
+    edited["mempool"].as_array_mut().unwrap().push(waiting);
+    refused(
+        &file,
+        &edited,
+        &[&format!(
+            "mempool[1]: transaction {} is listed twice",
+            signed.hash()
+        )],
+    );
+    let mut edited = state;
+    let first = edited["transactions"][0].clone();
+    edited["transactions"].as_array_mut().unwrap().push(first);
+    refused(
+        &file,
+        &edited,
+        &["transactions[3]: transaction", "is listed twice"],
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The second line of defence: a chain built in process (whose accounts are public)
 /// with an id that is no account id gets no credential file, and neither does any
 /// other account: nothing is written.
