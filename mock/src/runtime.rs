@@ -21,9 +21,8 @@
 //! Balances are credited with saturating additions that never saturate: every credit
 //! comes out of what the chain holds (the accounts' balances and what due receipts
 //! carry), which fits in `u128` (a saved chain and a `sandbox_patch_state` that would
-//! break that are refused). Gas sums
-//! stop at `u64::MAX` rather than wrap (a transaction's prepaid gas is capped far
-//! below it).
+//! break that are refused). Gas sums stop at `u64::MAX` rather than wrap (a
+//! transaction's prepaid gas is capped far below it).
 //!
 //! Action fees are `fees.rs`'s, the ones the protocol config shows. A contract method
 //! is metered otherwise: [`fees::CALL_BASE_GAS`] plus [`fees::CALL_GAS_PER_BYTE`] per
@@ -81,13 +80,7 @@ fn deposit_of(action: &Action) -> Option<u128> {
         Action::Transfer { deposit } => Some(deposit.as_yoctonear()),
         Action::FunctionCall(call) => Some(call.deposit.as_yoctonear()),
         Action::Delegate(signed) => {
-            let inner: Vec<&Action> = signed
-                .delegate_action
-                .actions
-                .iter()
-                .map(|a| a.action())
-                .collect();
-            deposits(inner)
+            deposits(signed.delegate_action.actions.iter().map(|a| a.action()))
         }
         _ => Some(0),
     }
