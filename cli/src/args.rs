@@ -352,9 +352,20 @@ pub enum Command {
         replay: Option<PathBuf>,
         /// Write a near-cli credential file, DIR/mock/ACCOUNT.json, for every mock
         /// account with a full-access key, before printing the URL.
+        ///
+        /// Files are 0600 and named only after valid account ids; each replaces
+        /// whatever is at its name (a link is replaced, not followed). DIR and DIR/mock
+        /// are created 0700; an existing one writable by group or others, or owned by
+        /// another user than you or root, is refused, not changed (chmod go-w DIR), and
+        /// DIR/mock may not be a symbolic link.
         #[arg(long, value_name = "DIR")]
         credentials_dir: Option<PathBuf>,
         /// Start from the chain saved in FILE (by --save) instead of the default one.
+        ///
+        /// FILE may come from anyone: it is read up to 64 MiB, its account ids must be
+        /// valid NEAR account ids, and its balances, nonces and gas within what the
+        /// mock adds up without overflow; otherwise it is refused, naming the JSON path
+        /// at fault and the limit.
         #[arg(long, value_name = "FILE")]
         load: Option<PathBuf>,
         /// Save the chain to FILE when stopped (Ctrl-C, SIGTERM).

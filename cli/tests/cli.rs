@@ -2754,3 +2754,59 @@ fn the_mock_saves_its_chain_and_starts_from_it() {
     assert!(out.stderr.contains("not a mock chain"), "{out:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `near-rpc mock` with files from someone else: a saved chain whose account id could
+/// name a path is refused at `--load`, naming where; a `--credentials-dir` others may
+/// write to is refused and left as it was; `mock --help` states the real size limit.
+/// Unix only: the folder's permissions are Unix ones.
+#[cfg(unix)]
+#[test]
+fn the_mock_refuses_hostile_chains_to_load_and_credentials_folders_others_can_write() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir =
+        std::env::temp_dir().join(format!("near-rpc-cli-mock-hostile-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut state = near_rpc_mock::Chain::new().to_state_json();
+    state["accounts"][1]["id"] = json!("../../etc/x");
+    let chain = dir.join("chain.json");
+    std::fs::write(&chain, state.to_string()).unwrap();
+    let out = near_rpc(&["mock", "--port", "0", "--load", chain.to_str().unwrap()]);
+    assert_exit(&out, 2);
+    assert!(
+        out.stderr
+            .contains(r#"accounts[1].id: "../../etc/x" is not a NEAR account id"#),
+        "{out:?}"
+    );
+
+    let shared = dir.join("shared");
+    std::fs::create_dir(&shared).unwrap();
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let out = near_rpc(&[
+        "mock",
+        "--port",
+        "0",
+        "--credentials-dir",
+        shared.to_str().unwrap(),
+    ]);
+    assert_exit(&out, 1);
+    assert!(
+        out.stderr.contains("cannot write credentials to")
+            && out.stderr.contains("writable by its group and others")
+            && out.stderr.contains("chmod go-w"),
+        "{out:?}"
+    );
+    assert!(!shared.join("mock").exists(), "nothing written");
+    let mode = std::fs::metadata(&shared).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o777, "left as it was");
+
+    let out = near_rpc(&["mock", "--help"]);
+    let limit = near_rpc_mock::state_file::MAX_FILE_BYTES;
+    assert_eq!(limit % (1 << 20), 0);
+    assert!(
+        out.stdout
+            .contains(&format!("it is read up to {} MiB", limit >> 20)),
+        "{out:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

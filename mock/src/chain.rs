@@ -485,6 +485,8 @@ pub struct Chain {
     pub(crate) due: Vec<DueReceipt>,
     /// The blocks produced, from genesis.
     pub(crate) blocks: Vec<SealedBlock>,
+    /// The block Merkle tree over `blocks`.
+    pub(crate) block_tree: crate::light_client::BlockTree,
     /// Outcome leaves of the block being produced.
     pub(crate) producing: Vec<(CryptoHash, CryptoHash)>,
     /// State changes of the block being produced.
@@ -537,6 +539,7 @@ impl Chain {
             mempool: Vec::new(),
             due: Vec::new(),
             blocks: Vec::new(),
+            block_tree: Default::default(),
             producing: Vec::new(),
             changing: Vec::new(),
         };
@@ -713,7 +716,10 @@ impl Chain {
     }
 
     pub(crate) fn timestamp(&self, height: u64) -> u64 {
-        GENESIS_TIME_NS + (height - GENESIS_HEIGHT) * BLOCK_TIME_NS
+        // Heights count blocks: far below where this would overflow.
+        (height - GENESIS_HEIGHT)
+            .saturating_mul(BLOCK_TIME_NS)
+            .saturating_add(GENESIS_TIME_NS)
     }
 
     fn epoch_id(&self) -> CryptoHash {
@@ -739,11 +745,15 @@ impl Chain {
     /// The chunk header of the block at `height`.
     pub fn chunk_header(&self, height: u64) -> Value {
         let prev = self.block_hash(height.saturating_sub(1).max(GENESIS_HEIGHT));
-        let (gas_used, balance_burnt) = self
-            .outcomes_in(height)
-            .fold((0u64, 0u128), |(gas, tokens), o| {
-                (gas + o.gas_burnt, tokens + o.tokens_burnt)
-            });
+        // A saved chain's blocks are checked at load to add up within these types.
+        let (gas_used, balance_burnt) =
+            self.outcomes_in(height)
+                .fold((0u64, 0u128), |(gas, tokens), o| {
+                    (
+                        gas.saturating_add(o.gas_burnt),
+                        tokens.saturating_add(o.tokens_burnt),
+                    )
+                });
         json!({
             "chunk_hash": hash(&format!("chunk {height}")).to_string(),
             "prev_block_hash": prev.to_string(),
@@ -1060,7 +1070,10 @@ impl Chain {
     /// `sandbox_patch_state`: nearcore's state records (`Account`, `AccessKey`,
     /// `Contract`, `Data`) written into the state as they are, an account made for a
     /// record that names one not there yet. Checked whole before anything changes; the
-    /// error names the record at fault.
+    /// error names the record at fault. Refused when the balances would add up past
+    /// `u128::MAX` yoctoNEAR (see `Chain::holdings` in `runtime.rs`), and a nonce of
+    /// `u64::MAX`, after which there is none: what the runtime adds to them could not
+    /// fit.
     pub fn patch_state(&mut self, records: &Value) -> Result<(), String> {
         let Some(records) = records.as_array() else {
             return Err("`records` must be an array of state records".into());
@@ -1070,6 +1083,22 @@ impl Chain {
             patched
                 .patch_record(record)
                 .map_err(|e| format!("records[{i}]: {e}"))?;
+        }
+        if let Err(at) = patched.holdings() {
+            let at = match at {
+                crate::runtime::Holding::Amount(i) => {
+                    format!("{}'s amount", patched.accounts[i].id)
+                }
+                crate::runtime::Holding::Locked(i) => {
+                    format!("{}'s locked", patched.accounts[i].id)
+                }
+                crate::runtime::Holding::Due(i) => format!("due receipt {}", patched.due[i].id),
+            };
+            return Err(format!(
+                "records: the balances would add up past {} yoctoNEAR (u128::MAX), at {at}; \
+                 the runtime could not credit them",
+                u128::MAX
+            ));
         }
         self.accounts = patched.accounts;
         Ok(())
@@ -1125,6 +1154,12 @@ impl Chain {
                 let nonce = access_key["nonce"]
                     .as_u64()
                     .ok_or("missing `access_key.nonce`")?;
+                if nonce == u64::MAX {
+                    return Err(format!(
+                        "`access_key.nonce` {nonce} leaves no next nonce (at most {})",
+                        u64::MAX - 1
+                    ));
+                }
                 let permission = match &access_key["permission"] {
                     Value::String(s) if s == "FullAccess" => Permission::FullAccess,
                     Value::Object(o) if o.contains_key("FunctionCall") => {

@@ -35,11 +35,22 @@
 //! # }
 //! ```
 //!
+//! Saved chains ([`MockNode::load`]) and the credential files written for them
+//! ([`MockNode::write_credentials`]) are safe with files from anyone, on shared
+//! machines: a file is read up to [`state_file::MAX_FILE_BYTES`], its account ids must
+//! be NEAR account ids and its numbers within what the runtime can add up without
+//! overflow (each refusal names the JSON path, and the limit), so a loaded chain never
+//! panics or wraps; key files land only in `DIR/mock`, as `<account_id>.json`, 0600,
+//! in folders no other user can write to, replacing (never following) whatever was at
+//! their name. [`state_file`] and [`MockNode::write_credentials`] say exactly what is
+//! checked.
+//!
 //! Users add it as a dev-dependency; near-rpc itself does not depend on it.
 
 mod cassette;
 pub mod chain;
 pub mod contract;
+mod credentials;
 pub mod fees;
 mod handler;
 pub mod light_client;
@@ -513,26 +524,26 @@ impl MockNode {
     /// Writes a near-cli credential file, `DIR/mock/<account_id>.json`, for every account
     /// a client can sign for ([`Chain::signers`]); returns their paths. The keys guard
     /// nothing (they are derived from the accounts' names), but the files are written
-    /// readable by their owner only, as near-cli writes them.
+    /// readable by their owner only (0600), as near-cli writes them, and never outside
+    /// `DIR/mock`, whatever the chain (a saved one is anyone's):
+    ///
+    /// - every account id must be a NEAR account id, checked before any file is written
+    ///   (a chain loaded from a file has been checked already);
+    /// - `DIR` and `DIR/mock` are created 0700 when missing. On Unix an existing one
+    ///   writable by group or others, or owned by another user than the one writing
+    ///   (root aside), is refused, not fixed: its permissions are its owner's to change
+    ///   (`chmod go-w DIR`). `DIR/mock` must not be a symbolic link;
+    /// - each file is created anew (0600, never through a link planted at its name) and
+    ///   renamed over `<account_id>.json`, so a file or link there is replaced, not
+    ///   followed or kept with its mode.
+    ///
+    /// An error names the path or the account at fault.
     pub fn write_credentials(
         &self,
         dir: &std::path::Path,
     ) -> std::io::Result<Vec<std::path::PathBuf>> {
         let signers = self.lock().chain.signers();
-        let network = dir.join(chain::CHAIN_ID);
-        std::fs::create_dir_all(&network)?;
-        let mut written = Vec::new();
-        for (account_id, key) in signers {
-            let body = json!({
-                "account_id": account_id,
-                "public_key": key.public_key().to_string(),
-                "private_key": key.to_secret_string().as_str(),
-            });
-            let path = network.join(format!("{account_id}.json"));
-            write_private(&path, body.to_string().as_bytes())?;
-            written.push(path);
-        }
-        Ok(written)
+        credentials::write_all(dir, chain::CHAIN_ID, &signers)
     }
 
     /// Produces `n` more blocks (including what was submitted, executing what is due).
@@ -719,19 +730,6 @@ enum Begun {
         id: Value,
         fault: Option<Fault>,
     },
-}
-
-/// Writes a file only its owner may read (on Unix; elsewhere, as the platform does).
-fn write_private(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write as _;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        options.mode(0o600);
-    }
-    options.open(path)?.write_all(bytes)
 }
 
 /// The JSON-RPC envelope of an answer.

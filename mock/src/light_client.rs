@@ -32,6 +32,35 @@ pub fn block_producers() -> Vec<ValidatorStakeView> {
     })]
 }
 
+/// The hash of [`block_producers`], every block's `next_bp_hash` (computed once in
+/// [`header_template`]: deriving the validator's key would be most of what sealing a
+/// block costs).
+fn next_bp_hash() -> CryptoHash {
+    verify::producers_hash(&block_producers()).expect("V1 producers")
+}
+
+/// What every block's light-client header shares (epochs, producers), the rest at
+/// zero. Read from JSON, once: newer bindings' header has fields a pre-spice chain
+/// leaves out (`chunk_execution_root`), which a struct literal would have to name.
+fn header_template() -> &'static BlockHeaderInnerLiteView {
+    static HEADER: std::sync::OnceLock<BlockHeaderInnerLiteView> = std::sync::OnceLock::new();
+    HEADER.get_or_init(|| {
+        let zero = CryptoHash([0; 32]);
+        near_rpc::decode::from_value(json!({
+            "block_merkle_root": zero,
+            "epoch_id": epoch_id(),
+            "height": 0,
+            "next_bp_hash": next_bp_hash(),
+            "next_epoch_id": next_epoch_id(),
+            "outcome_root": zero,
+            "prev_state_root": zero,
+            "timestamp": 0,
+            "timestamp_nanosec": "0",
+        }))
+        .expect("the mock's header decodes")
+    })
+}
+
 /// The epoch every block is in.
 pub fn epoch_id() -> CryptoHash {
     CryptoHash([0; 32])
@@ -78,6 +107,45 @@ fn merkle(leaves: &[CryptoHash], index: Option<usize>) -> (CryptoHash, Vec<Merkl
     (level[0], path)
 }
 
+/// The block Merkle tree grown one block at a time: the roots of its full subtrees,
+/// largest first (nearcore's `PartialMerkleTree`). Its root is [`merkle`]'s over every
+/// block so far, at a cost in the tree's height rather than in the blocks, so that a
+/// long chain (a saved one loading, or one running for days) seals each block as fast
+/// as the first.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct BlockTree {
+    subtrees: Vec<CryptoHash>,
+    size: u64,
+}
+
+impl BlockTree {
+    /// Adds the next block's hash.
+    fn push(&mut self, leaf: CryptoHash) {
+        let mut node = leaf;
+        let mut size = self.size;
+        // Each full subtree the new leaf completes merges with its left neighbour.
+        while size % 2 == 1 {
+            let Some(left) = self.subtrees.pop() else {
+                break;
+            };
+            node = combine(&left, &node);
+            size /= 2;
+        }
+        self.subtrees.push(node);
+        self.size += 1;
+    }
+
+    /// The root over every hash pushed (zeros for none), as [`merkle`] computes it: an
+    /// odd last node carried up is the smaller subtrees combined from the right.
+    fn root(&self) -> CryptoHash {
+        let mut subtrees = self.subtrees.iter().rev();
+        let Some(smallest) = subtrees.next() else {
+            return CryptoHash([0; 32]);
+        };
+        subtrees.fold(*smallest, |right, left| combine(left, &right))
+    }
+}
+
 /// An outcome's Merkle leaf as nearcore hashes it, or why it has none (an outcome
 /// read from a saved chain may not decode).
 pub(crate) fn leaf(outcome: &Outcome) -> Result<CryptoHash, String> {
@@ -101,35 +169,34 @@ impl Chain {
         let changes = std::mem::take(&mut self.changing);
         let only: Vec<CryptoHash> = leaves.iter().map(|(_, l)| *l).collect();
         let outcome_root = CryptoHash::hash_bytes(&merkle(&only, None).0 .0);
-        let hashes: Vec<CryptoHash> = self.blocks.iter().map(|b| b.hash).collect();
-        let prev = hashes.last().copied().unwrap_or(CryptoHash([0; 32]));
+        let prev = self.blocks.last().map_or(CryptoHash([0; 32]), |b| b.hash);
         let timestamp = self.timestamp(height);
-        // Read from JSON: newer bindings' header has fields a pre-spice chain leaves
-        // out (`chunk_execution_root`), which a struct literal would have to name.
-        let inner_lite: BlockHeaderInnerLiteView = near_rpc::decode::from_value(json!({
-            "block_merkle_root": merkle(&hashes, None).0,
-            "epoch_id": epoch_id(),
-            "height": height,
-            "next_bp_hash": verify::producers_hash(&block_producers()).expect("V1 producers"),
-            "next_epoch_id": next_epoch_id(),
-            "outcome_root": outcome_root,
-            "prev_state_root": hash(&format!("state root {}", height.saturating_sub(1))),
-            "timestamp": timestamp,
-            "timestamp_nanosec": timestamp.to_string(),
-        }))
-        .expect("the mock's header decodes");
+        let mut inner_lite = header_template().clone();
+        inner_lite.block_merkle_root = self.block_tree.root();
+        inner_lite.height = height;
+        inner_lite.outcome_root = outcome_root;
+        inner_lite.prev_state_root = hash(&format!("state root {}", height.saturating_sub(1)));
+        inner_lite.timestamp = timestamp;
+        inner_lite.timestamp_nanosec = timestamp.to_string();
         let lite = LightClientBlockLiteView {
             inner_lite,
             inner_rest_hash: hash(&format!("inner rest {height}")),
             prev_block_hash: prev,
         };
         let hash = verify::block_hash(&lite).expect("the mock's timestamps are numbers");
+        self.block_tree.push(hash);
         self.blocks.push(SealedBlock {
             hash,
             lite,
             leaves,
             changes,
         });
+    }
+
+    /// Forgets every block (a saved chain seals its own again).
+    pub(crate) fn clear_blocks(&mut self) {
+        self.blocks.clear();
+        self.block_tree = BlockTree::default();
     }
 
     /// The block at `height` (genesis below it, the head above it).
@@ -234,5 +301,25 @@ impl Chain {
         let block_index = (height - GENESIS_HEIGHT) as usize;
         let head_index = (head - GENESIS_HEIGHT) as usize;
         merkle(&hashes[..head_index], Some(block_index)).1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tree grown a block at a time has the root the whole list has, for every
+    /// shape (full, odd, one short of full).
+    #[test]
+    fn the_growing_tree_has_the_whole_lists_root() {
+        let mut tree = BlockTree::default();
+        let mut leaves = Vec::new();
+        assert_eq!(tree.root(), merkle(&leaves, None).0);
+        for n in 0..70 {
+            let leaf = hash(&format!("leaf {n}"));
+            tree.push(leaf);
+            leaves.push(leaf);
+            assert_eq!(tree.root(), merkle(&leaves, None).0, "{} leaves", n + 1);
+        }
     }
 }

@@ -18,6 +18,12 @@
 //!   deposits come back in refund receipts a block later; a delegate action's inner
 //!   receipt runs on the gas its relayer prepaid.
 //!
+//! Balances are credited with saturating additions that never saturate: every credit
+//! comes out of what the chain holds (the accounts' balances and what due receipts
+//! carry), which fits in `u128` (a saved chain and a `sandbox_patch_state` that would
+//! break that are refused). Gas sums stop at `u64::MAX` rather than wrap (a
+//! transaction's prepaid gas is capped far below it).
+//!
 //! Action fees are `fees.rs`'s, the ones the protocol config shows. A contract method
 //! is metered otherwise: [`fees::CALL_BASE_GAS`] plus [`fees::CALL_GAS_PER_BYTE`] per
 //! byte of arguments and of state written, numbers the config does not show (its
@@ -68,20 +74,64 @@ fn access_key_error(error: Value) -> SubmitError {
     invalid(json!({ "InvalidAccessKeyError": error }))
 }
 
-/// The deposit an action moves to its receiver.
-fn deposit_of(action: &Action) -> u128 {
+/// The deposit an action moves to its receiver (`None`: more than a balance holds).
+fn deposit_of(action: &Action) -> Option<u128> {
     match action {
-        Action::Transfer { deposit } => deposit.as_yoctonear(),
-        Action::FunctionCall(call) => call.deposit.as_yoctonear(),
-        Action::Delegate(signed) => signed
-            .delegate_action
-            .actions
-            .iter()
-            .map(|a| deposit_of(a.action()))
-            .fold(0u128, u128::saturating_add),
-        _ => 0,
+        Action::Transfer { deposit } => Some(deposit.as_yoctonear()),
+        Action::FunctionCall(call) => Some(call.deposit.as_yoctonear()),
+        Action::Delegate(signed) => {
+            deposits(signed.delegate_action.actions.iter().map(|a| a.action()))
+        }
+        _ => Some(0),
     }
 }
+
+/// The deposits of `actions` together (`None`: more than a balance holds).
+fn deposits<'a>(actions: impl IntoIterator<Item = &'a Action>) -> Option<u128> {
+    actions
+        .into_iter()
+        .try_fold(0u128, |sum, action| sum.checked_add(deposit_of(action)?))
+}
+
+/// The deposits of a receipt the runtime executes: a transaction's were checked when it
+/// was charged (`CostOverflow`), a saved chain's when it was loaded
+/// ([`Chain::holdings`]), so the sum fits; it would stop at `u128::MAX`, never wrap.
+fn receipt_deposits(receipt: &DueReceipt) -> u128 {
+    deposits(&receipt.actions).unwrap_or(u128::MAX)
+}
+
+/// What executing `receipt` can still credit to accounts: its deposits (to its
+/// receiver, or back to its predecessor when it fails) and, unless it is a refund, the
+/// gas it prepaid at its gas price (the most its gas refund can be). `None` past
+/// `u128::MAX`.
+fn in_flight(receipt: &DueReceipt) -> Option<u128> {
+    let deposits = deposits(&receipt.actions)?;
+    if receipt.is_refund() {
+        return Some(deposits);
+    }
+    let (_, prepaid) = gas_of(&receipt.actions, receipt.signer == receipt.receiver);
+    u128::from(prepaid)
+        .checked_mul(receipt.gas_price)?
+        .checked_add(deposits)
+}
+
+/// Where the yoctoNEAR a chain holds first add up past `u128::MAX` ([`Chain::holdings`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Holding {
+    /// The `amount` of the account at this index.
+    Amount(usize),
+    /// Its `locked`.
+    Locked(usize),
+    /// What the due receipt at this index can still credit.
+    Due(usize),
+}
+
+// Products the runtime makes of a gas amount and the gas price, and of storage bytes
+// and their price: they fit in a balance whatever the amount, so they need no check.
+const _: () = assert!((u64::MAX as u128).checked_mul(GAS_PRICE).is_some());
+const _: () = assert!((u64::MAX as u128)
+    .checked_mul(fees::STORAGE_AMOUNT_PER_BYTE)
+    .is_some());
 
 /// The send and execution gas of `actions` (execution includes the gas attached to
 /// calls), sent by a signer that is (`sir`) or is not the receiver.
@@ -180,6 +230,30 @@ fn storage_shortfall(account: &Account) -> Option<u128> {
 }
 
 impl Chain {
+    /// Every yoctoNEAR the chain holds: the accounts' balances (`amount` and `locked`)
+    /// and what its due receipts can still credit. Every credit the runtime makes
+    /// comes out of this total (a transaction's deposits and prepaid gas leave its
+    /// signer's balance before its receipt carries them; burnt gas leaves for good), so
+    /// while it fits in `u128` no balance can overflow: a saved chain is refused at load
+    /// and a `sandbox_patch_state` when it would not. `Err`: where the sum first passes
+    /// `u128::MAX`.
+    pub(crate) fn holdings(&self) -> Result<u128, Holding> {
+        let mut total = 0u128;
+        for (i, account) in self.accounts.iter().enumerate() {
+            total = total
+                .checked_add(account.amount)
+                .ok_or(Holding::Amount(i))?
+                .checked_add(account.locked)
+                .ok_or(Holding::Locked(i))?;
+        }
+        for (i, receipt) in self.due.iter().enumerate() {
+            total = in_flight(receipt)
+                .and_then(|credit| total.checked_add(credit))
+                .ok_or(Holding::Due(i))?;
+        }
+        Ok(total)
+    }
+
     /// Checks a signed transaction (borsh bytes) and queues it for the next block;
     /// returns its hash. Bytes already submitted are the same transaction: their hash
     /// again, nothing queued twice.
@@ -237,7 +311,8 @@ impl Chain {
                 "ak_nonce": key.nonce
             }})));
         }
-        let upper_bound = (head + 1) * NONCE_RANGE_MULTIPLIER;
+        // Heights count blocks: far below where these products would overflow.
+        let upper_bound = (head + 1).saturating_mul(NONCE_RANGE_MULTIPLIER);
         if tx.nonce() >= upper_bound {
             return Err(invalid(json!({"NonceTooLarge": {
                 "tx_nonce": tx.nonce(),
@@ -247,13 +322,7 @@ impl Chain {
         let (send_gas, exec_gas) = gas_of(tx.actions(), signer_id == receiver_id);
         let gas_cost = u128::from(send_gas.saturating_add(exec_gas)) * GAS_PRICE;
         // Deposits past what a balance can hold are nearcore's `CostOverflow`.
-        let deposits = tx
-            .actions()
-            .iter()
-            .map(deposit_of)
-            .try_fold(0u128, u128::checked_add)
-            .filter(|d| *d < u128::MAX)
-            .ok_or_else(|| invalid(json!("CostOverflow")))?;
+        let deposits = deposits(tx.actions()).ok_or_else(|| invalid(json!("CostOverflow")))?;
         let total = gas_cost
             .checked_add(deposits)
             .ok_or_else(|| invalid(json!("CostOverflow")))?;
@@ -622,11 +691,7 @@ impl Chain {
     /// predecessor).
     fn execute(&mut self, receipt: DueReceipt, height: u64) {
         if receipt.is_refund() {
-            let amount = receipt
-                .actions
-                .iter()
-                .map(deposit_of)
-                .fold(0u128, u128::saturating_add);
+            let amount = receipt_deposits(&receipt);
             let status = match self.account_mut(&receipt.receiver) {
                 Some(account) => {
                     account.amount = account.amount.saturating_add(amount);
@@ -723,17 +788,15 @@ impl Chain {
                 ..self.child(&receipt, height, n)
             });
         }
-        let deposits = receipt
-            .actions
-            .iter()
-            .map(deposit_of)
-            .fold(0u128, u128::saturating_add);
+        let deposits = receipt_deposits(&receipt);
         // What was prepaid and neither burnt nor handed to a receipt made here (a
         // delegate action's) comes back.
         let unused = prepaid
             .saturating_sub(run.gas_burnt)
             .saturating_sub(run.forwarded);
-        let gas_refund = u128::from(unused) * receipt.gas_price;
+        // Within what the receipt prepaid at its price, which fits in a balance (checked
+        // at load for a saved chain's receipts; the runtime's are at `GAS_PRICE`).
+        let gas_refund = u128::from(unused).saturating_mul(receipt.gas_price);
         if failed && deposits > 0 {
             refunds.push((receipt.predecessor.clone(), deposits));
         }
@@ -760,7 +823,7 @@ impl Chain {
                 status,
                 receipt_ids: made.iter().map(|r| r.id).collect(),
                 gas_burnt: run.gas_burnt,
-                tokens_burnt: u128::from(run.gas_burnt) * receipt.gas_price,
+                tokens_burnt: u128::from(run.gas_burnt).saturating_mul(receipt.gas_price),
                 logs: run.logs,
             },
         );
@@ -850,7 +913,10 @@ impl Chain {
                 }
                 // A transfer creates the implicit account it is sent to.
                 let keys = match near_implicit_key(receiver) {
-                    Some(key) => vec![Key::full_access(key, (height - 1) * NONCE_RANGE_MULTIPLIER)],
+                    Some(key) => vec![Key::full_access(
+                        key,
+                        (height - 1).saturating_mul(NONCE_RANGE_MULTIPLIER),
+                    )],
                     None if account_type(receiver) == AccountType::EthImplicitAccount => Vec::new(),
                     None => return Err(not_found()),
                 };
@@ -918,7 +984,7 @@ impl Chain {
                 account.keys.push(Key {
                     public_key: public_key.clone(),
                     // nearcore starts a new key's nonce from the height.
-                    nonce: (height - 1) * NONCE_RANGE_MULTIPLIER,
+                    nonce: (height - 1).saturating_mul(NONCE_RANGE_MULTIPLIER),
                     permission,
                 });
                 Ok(())
@@ -1061,7 +1127,7 @@ impl Chain {
                 "ak_nonce": key.nonce
             }}));
         }
-        let upper_bound = height * NONCE_RANGE_MULTIPLIER;
+        let upper_bound = height.saturating_mul(NONCE_RANGE_MULTIPLIER);
         if action.nonce >= upper_bound {
             return Err(json!({"DelegateActionNonceTooLarge": {
                 "delegate_nonce": action.nonce,

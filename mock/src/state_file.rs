@@ -3,9 +3,35 @@
 //! waits for the next block, and the blocks' outcome order. Block hashes are not trusted
 //! from the file: they are computed again on load and must equal the saved ones, so a
 //! chain started from a file has the hashes it was saved with (and an edited history is
-//! refused, naming the block); transactions, the pool and the blocks must agree. Accounts and state may be edited freely: no hash covers
-//! them. Contracts are code; register their Rust implementations ([`Chain::register`])
-//! before or after loading.
+//! refused, naming the block); transactions, the pool and the blocks must agree.
+//! Accounts and state may be edited freely: no hash covers them. Contracts are code;
+//! register their Rust implementations ([`Chain::register`]) before or after loading.
+//!
+//! A saved chain may come from anyone (a fixture shared in a repository, a file in a
+//! CI cache), so what it holds is checked before the chain is built, each refusal
+//! naming the JSON path at fault (`accounts[2].id`) and, for a number, the limit:
+//!
+//! - **Size**: at most [`MAX_FILE_BYTES`]; a larger file (or a stream that goes on) is
+//!   refused after reading one byte past the limit, never read whole. Loading takes
+//!   time and memory in proportion to the file (no count in it sizes anything ahead).
+//! - **Account ids** (every `id`, `signer`, `receiver`, `executor` and `predecessor`)
+//!   are NEAR account ids by near-account-id's rules (nearcore's): 2 to 64 characters
+//!   of `a-z`, `0-9` and inner `-_.`. No id from a file can name a path outside a
+//!   folder (no `/`, no `..`, no NUL, no upper case), which
+//!   [`MockNode::write_credentials`](crate::MockNode::write_credentials) relies on (and
+//!   checks again). An account is listed once.
+//! - **Numbers the runtime adds up** cannot overflow once the chain runs: the balances
+//!   held (every `amount` and `locked`) and in flight (each due receipt's deposits and,
+//!   but for a refund, its prepaid gas at its `gas_price`) add up to at most
+//!   `u128::MAX` yoctoNEAR, so no credit the runtime makes can pass it (every credit
+//!   comes out of that total); a key's `nonce` is below `u64::MAX`, so the next one
+//!   exists; each block's outcomes burn at most `u64::MAX` gas and `u128::MAX`
+//!   yoctoNEAR in all, what its chunk header adds up. Heights need no limit: they count
+//!   the blocks, which the size bounds. Storage costs cannot overflow (`u64` bytes at
+//!   [`STORAGE_AMOUNT_PER_BYTE`](crate::fees::STORAGE_AMOUNT_PER_BYTE) fit in `u128`).
+//!
+//! [`Chain::from_state_json`] makes the same checks but the size: its caller has read
+//! the JSON already.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
@@ -19,9 +45,15 @@ use serde_json::Value;
 use crate::chain::{
     b64, Account, Chain, DueReceipt, Key, Outcome, Pending, Permission, Transaction, GENESIS_HEIGHT,
 };
+use crate::runtime::Holding;
 
 /// What the file's first member says, so that another file is refused by name.
 const FORMAT: &str = "near-rpc-mock chain 1";
+
+/// The largest saved chain [`Chain::load`] reads: 64 MiB, about 17,000 transfers as
+/// [`Chain::save`] writes them. Loading one that large takes seconds and up to 22 times
+/// its size in memory (BENCHMARKS.md). A chain saved larger is refused at load.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Why a state file cannot be read.
 #[derive(Debug)]
@@ -146,6 +178,42 @@ struct BlockFile {
     changes: Vec<Value>,
 }
 
+/// The members a first pass reads: only `format` (the others are skipped, not kept).
+#[derive(Deserialize)]
+struct Probe {
+    format: Option<Value>,
+}
+
+/// The file says it is a mock chain of this format.
+fn check_format(format: Option<&Value>) -> Result<(), StateError> {
+    if format.and_then(Value::as_str) == Some(FORMAT) {
+        return Ok(());
+    }
+    Err(error(format!(
+        "not a mock chain: `format` is not \"{FORMAT}\""
+    )))
+}
+
+/// Checks that `id`, found at the JSON path `path`, is a NEAR account id.
+fn account_id(id: &str, path: &str) -> Result<(), StateError> {
+    id.parse::<near_rpc::AccountId>().map(drop).map_err(|e| {
+        error(format!(
+            "{path}: {} is not a NEAR account id: {e}",
+            shown(id)
+        ))
+    })
+}
+
+/// A string from the file as an error shows it: quoted, escaped (a NUL or a control
+/// character is visible, never written raw to a terminal), and cut short when long.
+pub(crate) fn shown(text: &str) -> String {
+    const MOST: usize = 80;
+    match text.char_indices().nth(MOST) {
+        None => format!("{text:?}"),
+        Some((cut, _)) => format!("{:?}... ({} bytes)", &text[..cut], text.len()),
+    }
+}
+
 fn amount(text: &str, what: &str) -> Result<u128, StateError> {
     text.parse().map_err(|e| {
         error(format!(
@@ -189,35 +257,81 @@ impl Chain {
     }
 
     /// The chain saved at `path` by [`Chain::save`], with the status-message contract
-    /// registered.
+    /// registered. The file may come from anyone: what it may hold is in this module's
+    /// docs (at most [`MAX_FILE_BYTES`], account ids that are NEAR account ids, numbers
+    /// the runtime cannot overflow); anything else is refused, naming where.
     pub fn load(path: &Path) -> Result<Self, StateError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| error(format!("cannot read {}: {e}", path.display())))?;
-        let value: Value = serde_json::from_str(&text)
+        use std::io::Read as _;
+        let cannot_read = |e: std::io::Error| error(format!("cannot read {}: {e}", path.display()));
+        let too_large = || {
+            error(format!(
+                "{}: larger than {MAX_FILE_BYTES} bytes, the most a saved chain may be",
+                path.display()
+            ))
+        };
+        let file = std::fs::File::open(path).map_err(cannot_read)?;
+        // A regular file says its size; a pipe or a device is read one byte past the
+        // limit at most.
+        if file
+            .metadata()
+            .is_ok_and(|m| m.is_file() && m.len() > MAX_FILE_BYTES)
+        {
+            return Err(too_large());
+        }
+        let mut bytes = Vec::new();
+        file.take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(cannot_read)?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(too_large());
+        }
+        // Read straight into the file's shape (no JSON tree of it all first): a
+        // first pass reads only `format`, so that another file is refused by name.
+        let in_file = |e: StateError| error(format!("{}: {}", path.display(), e.message));
+        let probe: Probe = serde_json::from_slice(&bytes)
             .map_err(|e| error(format!("{}: not JSON: {e}", path.display())))?;
-        Self::from_state_json(value)
-            .map_err(|e| error(format!("{}: {}", path.display(), e.message)))
+        check_format(probe.format.as_ref()).map_err(in_file)?;
+        let file: File =
+            serde_json::from_slice(&bytes).map_err(|e| in_file(error(e.to_string())))?;
+        drop(bytes);
+        Self::from_file(file).map_err(in_file)
     }
 
-    /// The chain [`Chain::to_state_json`] gave.
+    /// The chain [`Chain::to_state_json`] gave, checked as [`Chain::load`] checks a
+    /// file (its size aside).
     pub fn from_state_json(value: Value) -> Result<Self, StateError> {
-        if value.get("format").and_then(Value::as_str) != Some(FORMAT) {
-            return Err(error(format!(
-                "not a mock chain: `format` is not \"{FORMAT}\""
-            )));
-        }
+        check_format(value.get("format"))?;
         let file: File = serde_json::from_value(value).map_err(|e| error(e.to_string()))?;
+        Self::from_file(file)
+    }
+
+    /// The chain a file of the right format holds, checked.
+    fn from_file(file: File) -> Result<Self, StateError> {
+        check_account_ids(&file)?;
         let mut chain = Chain::new();
         chain.accounts = file
             .accounts
             .into_iter()
-            .map(account_from)
+            .enumerate()
+            .map(|(i, account)| account_from(i, account))
             .collect::<Result<_, _>>()?;
         chain.transactions = file
             .transactions
             .into_iter()
             .map(transaction_from)
             .collect::<Result<_, _>>()?;
+        let mut hashes = HashSet::new();
+        if let Some((i, tx)) = chain
+            .transactions
+            .iter()
+            .enumerate()
+            .find(|(_, t)| !hashes.insert(t.hash))
+        {
+            return Err(error(format!(
+                "transactions[{i}]: transaction {} is listed twice",
+                tx.hash
+            )));
+        }
         chain.mempool = file
             .mempool
             .iter()
@@ -238,20 +352,35 @@ impl Chain {
             .map(receipt_from)
             .collect::<Result<_, _>>()?;
         // A transaction without an outcome is in no block: it waits in the pool.
+        // (Looked up by hash: a long file is checked in linear time.)
+        let mut waiting = HashSet::new();
+        if let Some((i, twice)) = chain
+            .mempool
+            .iter()
+            .enumerate()
+            .find(|(_, p)| !waiting.insert(p.tx))
+        {
+            // Charged once, its second copy would be dropped, and the first with it.
+            return Err(error(format!(
+                "mempool[{i}]: transaction {} is listed twice",
+                twice.tx
+            )));
+        }
         for tx in &chain.transactions {
-            let waiting = chain.mempool.iter().any(|p| p.tx == tx.hash);
-            if tx.height().is_none() && !waiting {
+            if tx.height().is_none() && !waiting.contains(&tx.hash) {
                 return Err(error(format!(
                     "transaction {}: in no block and not in `mempool`",
                     tx.hash
                 )));
             }
         }
-        if let Some(stray) = chain.mempool.iter().find(|p| {
-            chain
-                .transaction(&p.tx)
-                .is_none_or(|t| t.height().is_some())
-        }) {
+        let unincluded: HashSet<CryptoHash> = chain
+            .transactions
+            .iter()
+            .filter(|t| t.height().is_none())
+            .map(|t| t.hash)
+            .collect();
+        if let Some(stray) = chain.mempool.iter().find(|p| !unincluded.contains(&p.tx)) {
             return Err(error(format!(
                 "mempool: {} is not a transaction waiting for a block",
                 stray.tx
@@ -264,10 +393,12 @@ impl Chain {
             .iter()
             .flat_map(|t| t.outcomes.iter().map(|o| (o.id, o.clone())))
             .collect();
-        chain.blocks.clear();
+        check_holdings(&chain)?;
+        chain.clear_blocks();
         let mut listed = HashSet::new();
         for (i, block) in file.blocks.iter().enumerate() {
             let height = GENESIS_HEIGHT + i as u64;
+            check_burnt(i, height, block, &outcomes)?;
             for id in &block.outcomes {
                 if !listed.insert(*id) {
                     return Err(error(format!(
@@ -348,12 +479,95 @@ fn account_file(account: &Account) -> AccountFile {
     }
 }
 
-fn account_from(file: AccountFile) -> Result<Account, StateError> {
+/// Every account id in the file is a NEAR account id, and every account is listed once.
+fn check_account_ids(file: &File) -> Result<(), StateError> {
+    let mut seen = HashMap::new();
+    for (i, account) in file.accounts.iter().enumerate() {
+        account_id(&account.id, &format!("accounts[{i}].id"))?;
+        if let Some(first) = seen.insert(account.id.as_str(), i) {
+            return Err(error(format!(
+                "accounts[{i}].id: {} is listed twice (also accounts[{first}])",
+                account.id
+            )));
+        }
+    }
+    for (i, tx) in file.transactions.iter().enumerate() {
+        account_id(&tx.signer, &format!("transactions[{i}].signer"))?;
+        account_id(&tx.receiver, &format!("transactions[{i}].receiver"))?;
+        for (j, outcome) in tx.outcomes.iter().enumerate() {
+            account_id(
+                &outcome.executor,
+                &format!("transactions[{i}].outcomes[{j}].executor"),
+            )?;
+        }
+    }
+    for (i, receipt) in file.due.iter().enumerate() {
+        for (field, id) in [
+            ("predecessor", &receipt.predecessor),
+            ("receiver", &receipt.receiver),
+            ("signer", &receipt.signer),
+        ] {
+            account_id(id, &format!("due[{i}].{field}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// What the accounts hold and the due receipts can still credit adds up within
+/// `u128::MAX` (see the module docs): no credit the runtime makes can overflow.
+fn check_holdings(chain: &Chain) -> Result<(), StateError> {
+    let at = match chain.holdings() {
+        Ok(_) => return Ok(()),
+        Err(Holding::Amount(i)) => format!("accounts[{i}].amount"),
+        Err(Holding::Locked(i)) => format!("accounts[{i}].locked"),
+        Err(Holding::Due(i)) => format!("due[{i}]"),
+    };
+    Err(error(format!(
+        "{at}: the balances held (`amount`, `locked`) and in flight (due receipts' \
+         deposits and prepaid gas at their `gas_price`) add up past {} yoctoNEAR \
+         (u128::MAX) here; the runtime could not credit them",
+        u128::MAX
+    )))
+}
+
+/// The outcomes a block lists burn, in all, what its chunk header can show: at most
+/// `u64::MAX` gas and `u128::MAX` yoctoNEAR.
+fn check_burnt(
+    index: usize,
+    height: u64,
+    block: &BlockFile,
+    outcomes: &HashMap<CryptoHash, Outcome>,
+) -> Result<(), StateError> {
+    let (mut gas, mut tokens) = (Some(0u64), Some(0u128));
+    for outcome in block.outcomes.iter().filter_map(|id| outcomes.get(id)) {
+        gas = gas.and_then(|g| g.checked_add(outcome.gas_burnt));
+        tokens = tokens.and_then(|t| t.checked_add(outcome.tokens_burnt));
+    }
+    let past = match (gas, tokens) {
+        (None, _) => format!("{} gas (u64::MAX)", u64::MAX),
+        (_, None) => format!("{} yoctoNEAR (u128::MAX)", u128::MAX),
+        _ => return Ok(()),
+    };
+    Err(error(format!(
+        "blocks[{index}] (height {height}): its outcomes burn more than {past} in all, \
+         more than its chunk header can add up"
+    )))
+}
+
+fn account_from(index: usize, file: AccountFile) -> Result<Account, StateError> {
     let what = format!("account {}", file.id);
     let keys = file
         .keys
         .into_iter()
-        .map(|k| {
+        .enumerate()
+        .map(|(j, k)| {
+            if k.nonce == u64::MAX {
+                return Err(error(format!(
+                    "accounts[{index}].keys[{j}].nonce: {} leaves no next nonce (at most {})",
+                    k.nonce,
+                    u64::MAX - 1
+                )));
+            }
             let permission = match k.function_call {
                 None => Permission::FullAccess,
                 Some(f) => Permission::FunctionCall {
@@ -457,10 +671,11 @@ fn transaction_from(file: TransactionFile) -> Result<Transaction, StateError> {
             )));
         }
     }
+    let receipt_ids: HashSet<CryptoHash> =
+        (0..tx.receipts.len()).map(|n| tx.receipt_id(n)).collect();
     let mut seen = HashSet::new();
     for outcome in tx.outcomes.iter().skip(1) {
-        let known = (0..tx.receipts.len()).any(|n| tx.receipt_id(n) == outcome.id);
-        if !known || !seen.insert(outcome.id) {
+        if !receipt_ids.contains(&outcome.id) || !seen.insert(outcome.id) {
             return Err(error(format!(
                 "{what}: outcome {} is not of one of its receipts, once",
                 outcome.id
