@@ -486,7 +486,7 @@ pub struct Chain {
     /// The blocks produced, from genesis.
     pub(crate) blocks: Vec<SealedBlock>,
     /// The block Merkle tree over `blocks`.
-    pub(crate) block_tree: crate::light_client::BlockTree,
+    pub(crate) block_tree: crate::block_tree::BlockTree,
     /// Outcome leaves of the block being produced.
     pub(crate) producing: Vec<(CryptoHash, CryptoHash)>,
     /// State changes of the block being produced.
@@ -1086,13 +1086,13 @@ impl Chain {
         }
         if let Err(at) = patched.holdings() {
             let at = match at {
-                crate::runtime::Holding::Amount(i) => {
+                Holding::Amount(i) => {
                     format!("{}'s amount", patched.accounts[i].id)
                 }
-                crate::runtime::Holding::Locked(i) => {
+                Holding::Locked(i) => {
                     format!("{}'s locked", patched.accounts[i].id)
                 }
-                crate::runtime::Holding::Due(i) => format!("due receipt {}", patched.due[i].id),
+                Holding::Due(i) => format!("due receipt {}", patched.due[i].id),
             };
             return Err(format!(
                 "records: the balances would add up past {} yoctoNEAR (u128::MAX), at {at}; \
@@ -1229,6 +1229,17 @@ fn rfc3339(nanos: u64) -> String {
         rest % 60,
         nanos % 1_000_000_000
     )
+}
+
+/// Where the yoctoNEAR a chain holds first add up past `u128::MAX` (`Chain::holdings`, in `runtime.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Holding {
+    /// The `amount` of the account at this index.
+    Amount(usize),
+    /// Its `locked`.
+    Locked(usize),
+    /// What the due receipt at this index can still credit.
+    Due(usize),
 }
 
 #[cfg(test)]

@@ -47,6 +47,7 @@
 //!
 //! Users add it as a dev-dependency; near-rpc itself does not depend on it.
 
+mod block_tree;
 mod cassette;
 pub mod chain;
 pub mod contract;

@@ -44,8 +44,8 @@ use near_rpc::{CryptoHash, PublicKey};
 use serde_json::{json, Value};
 
 use crate::chain::{
-    hash, yocto, Account, Chain, DueReceipt, Key, Level, Outcome, Pending, Permission, Transaction,
-    GAS_PRICE, SYSTEM,
+    hash, yocto, Account, Chain, DueReceipt, Holding, Key, Level, Outcome, Pending, Permission,
+    Transaction, GAS_PRICE, SYSTEM,
 };
 use crate::contract::Call;
 use crate::fees::{self, action_fee, ACTION_RECEIPT, TRANSACTION_VALIDITY_PERIOD};
@@ -113,17 +113,6 @@ fn in_flight(receipt: &DueReceipt) -> Option<u128> {
     u128::from(prepaid)
         .checked_mul(receipt.gas_price)?
         .checked_add(deposits)
-}
-
-/// Where the yoctoNEAR a chain holds first add up past `u128::MAX` ([`Chain::holdings`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Holding {
-    /// The `amount` of the account at this index.
-    Amount(usize),
-    /// Its `locked`.
-    Locked(usize),
-    /// What the due receipt at this index can still credit.
-    Due(usize),
 }
 
 // Products the runtime makes of a gas amount and the gas price, and of storage bytes

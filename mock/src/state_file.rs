@@ -42,10 +42,10 @@ use near_rpc::{CryptoHash, PublicKey};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::chain::Holding;
 use crate::chain::{
     b64, Account, Chain, DueReceipt, Key, Outcome, Pending, Permission, Transaction, GENESIS_HEIGHT,
 };
-use crate::runtime::Holding;
 
 /// What the file's first member says, so that another file is refused by name.
 const FORMAT: &str = "near-rpc-mock chain 1";
