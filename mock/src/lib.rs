@@ -45,7 +45,7 @@ mod server;
 pub mod state_file;
 mod transport;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -55,7 +55,7 @@ pub use cassette::{Cassette, Exchange, Recorder};
 pub use chain::Chain;
 pub use contract::{Call, Contract};
 pub use handler::RpcError;
-pub use server::{BackgroundServer, MockServer};
+pub use server::{BackgroundServer, InvalidOrigin, MockServer, Origin, ServerOptions};
 pub use state_file::StateError;
 
 /// A loopback URL where nothing listens: a dead endpoint, for failover tests.
@@ -307,14 +307,15 @@ impl Reply {
 
 type Handler = Arc<dyn Fn(&Value) -> Reply + Send + Sync>;
 
-/// A request the node received.
+/// A request the node received, as its log keeps it: the bytes, bounded by
+/// [`RequestLog`], never a parsed copy ([`Recorded::params`] parses when asked).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Recorded {
-    /// The JSON-RPC method (empty when the body was not a JSON-RPC request).
+    /// The JSON-RPC method (empty when the body was not a JSON-RPC request, or when its
+    /// method is longer than [`RequestLog::FIELD_BYTES`], which no node's is).
     pub method: String,
-    /// The params (`null` when absent).
-    pub params: Value,
-    /// The id.
+    /// The id (`null` when absent, or when it takes more than
+    /// [`RequestLog::FIELD_BYTES`] as JSON).
     pub id: Value,
     /// The HTTP method (`POST`; empty in process).
     pub http_method: String,
@@ -322,8 +323,11 @@ pub struct Recorded {
     pub path: String,
     /// The request headers, names lower-case (none in process).
     pub headers: Vec<(String, String)>,
-    /// The raw body.
+    /// The raw body, or its first [`RequestLog::body_bytes`] bytes when it was longer
+    /// ([`Recorded::truncated`]).
     pub body: Vec<u8>,
+    /// How long the body was as received (more than `body.len()` when truncated).
+    pub body_len: usize,
 }
 
 impl Recorded {
@@ -335,9 +339,109 @@ impl Recorded {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The body as JSON (`null` when it is not JSON).
+    /// Whether the log kept only the first part of the body ([`RequestLog::body_bytes`]):
+    /// the request was answered whole, but [`Recorded::json`] and [`Recorded::params`]
+    /// can no longer read it.
+    pub fn truncated(&self) -> bool {
+        self.body.len() < self.body_len
+    }
+
+    /// The body as JSON (`null` when it is not JSON, or was truncated).
     pub fn json(&self) -> Value {
         serde_json::from_slice(&self.body).unwrap_or(Value::Null)
+    }
+
+    /// The params, read from the body now (`null` when absent, when the body is not a
+    /// JSON object, or when it was truncated).
+    pub fn params(&self) -> Value {
+        match self.json() {
+            Value::Object(mut body) => body.remove("params").unwrap_or(Value::Null),
+            _ => Value::Null,
+        }
+    }
+
+    /// What the log counts this request as: its bytes, and the record's own size.
+    fn footprint(&self) -> usize {
+        let text = |s: &String| s.len();
+        let headers: usize = self
+            .headers
+            .iter()
+            .map(|(n, v)| std::mem::size_of::<(String, String)>() + n.len() + v.len())
+            .sum();
+        std::mem::size_of::<Self>()
+            + text(&self.method)
+            + value_bytes(&self.id, usize::MAX).unwrap_or(0)
+            + text(&self.http_method)
+            + text(&self.path)
+            + headers
+            + self.body.len()
+    }
+}
+
+/// The length of `value` as JSON text (what the log counts it for), or `None` past
+/// `limit`: counted as it is written out, never held.
+fn value_bytes(value: &Value, limit: usize) -> Option<usize> {
+    /// Counts what is written, and fails past the limit.
+    struct Count {
+        bytes: usize,
+        limit: usize,
+    }
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.bytes += buf.len();
+            if self.bytes > self.limit {
+                return Err(std::io::Error::other("past the limit"));
+            }
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    if value.is_null() {
+        return Some(0);
+    }
+    let mut count = Count { bytes: 0, limit };
+    serde_json::to_writer(&mut count, value).ok()?;
+    Some(count.bytes)
+}
+
+/// How much of the requests a node keeps ([`MockNode::requests`]), so that a node that
+/// runs long or is sent large bodies holds a bounded number of bytes: past a bound the
+/// oldest requests go first, and each body is kept up to a length, the length it had
+/// shown beside it ([`Recorded::body_len`]). Counting by number
+/// ([`FaultRule::nth_request`], scripts, [`MockNode::requests_received`]) is unaffected.
+///
+/// The default ([`RequestLog::DEFAULT`]) keeps any number of requests within 64 MiB in
+/// all, each body up to 1 MiB: every request a test sends, in full, unless it sends
+/// more than that. Set with [`MockNode::set_request_log`]; `near-rpc mock` keeps less.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RequestLog {
+    /// The most requests kept (`None`: as many as `bytes` allows).
+    pub requests: Option<usize>,
+    /// The most bytes the log holds, all requests together: each request's body as
+    /// kept, its headers, method, path and id, and the record's own size.
+    pub bytes: usize,
+    /// The most bytes of each body kept; the rest is dropped from the log (not from
+    /// the request, which is answered whole).
+    pub body_bytes: usize,
+}
+
+impl RequestLog {
+    /// Any number of requests within 64 MiB, each body up to 1 MiB.
+    pub const DEFAULT: Self = Self {
+        requests: None,
+        bytes: 64 * 1024 * 1024,
+        body_bytes: 1024 * 1024,
+    };
+
+    /// The longest method name, and the longest id as JSON, a record keeps.
+    pub const FIELD_BYTES: usize = 256;
+}
+
+impl Default for RequestLog {
+    fn default() -> Self {
+        Self::DEFAULT
     }
 }
 
@@ -358,11 +462,14 @@ struct State {
     /// How many requests came before the script was set: its first reply answers the next.
     script_from: usize,
     replay: Option<Cassette>,
-    requests: Vec<Recorded>,
+    /// The last requests, each with what it counts for in the log's bytes.
+    requests: VecDeque<(usize, Recorded)>,
+    /// The sum of the kept requests' counts.
+    requests_bytes: usize,
     /// How many requests arrived, kept or not.
     received: usize,
-    /// The most requests kept (`None`: all).
-    request_limit: Option<usize>,
+    /// What the log keeps.
+    request_log: RequestLog,
     block_time: Duration,
 }
 
@@ -375,9 +482,10 @@ impl Default for State {
             script: Vec::new(),
             script_from: 0,
             replay: None,
-            requests: Vec::new(),
+            requests: VecDeque::new(),
+            requests_bytes: 0,
             received: 0,
-            request_limit: None,
+            request_log: RequestLog::DEFAULT,
             block_time: Duration::from_millis(5),
         }
     }
@@ -441,16 +549,32 @@ impl MockNode {
     }
 
     /// Serves this node on `127.0.0.1:port` (0: any free port) until the returned
-    /// server is dropped or stopped ([`MockServer::stop`]).
+    /// server is dropped or stopped ([`MockServer::stop`]), with the default
+    /// [`ServerOptions`].
     pub async fn serve(&self, port: u16) -> std::io::Result<MockServer> {
-        server::serve(self.clone(), port).await
+        self.serve_with(ServerOptions::new().port(port)).await
+    }
+
+    /// Serves this node as `options` say (port, allowed origins, limits) until the
+    /// returned server is dropped or stopped.
+    pub async fn serve_with(&self, options: ServerOptions) -> std::io::Result<MockServer> {
+        server::serve(self.clone(), options).await
     }
 
     /// Serves this node on `127.0.0.1:port` from a thread of its own, so that blocking
     /// code and other processes can call it; it stops when the returned server is
     /// dropped. Needs no runtime.
     pub fn serve_in_background(&self, port: u16) -> std::io::Result<BackgroundServer> {
-        server::serve_in_background(self.clone(), port)
+        self.serve_in_background_with(ServerOptions::new().port(port))
+    }
+
+    /// Serves this node as `options` say from a thread of its own (see
+    /// [`MockNode::serve_in_background`]).
+    pub fn serve_in_background_with(
+        &self,
+        options: ServerOptions,
+    ) -> std::io::Result<BackgroundServer> {
+        server::serve_in_background(self.clone(), options)
     }
 
     /// A node with the default chain serving from a thread of its own at an ephemeral
@@ -571,30 +695,49 @@ impl MockNode {
         state.script = replies;
     }
 
-    /// Keeps at most the last `limit` requests ([`MockNode::requests`]), so that a node
-    /// that runs long (`near-rpc mock`) does not grow without bound; counting by
-    /// number ([`FaultRule::nth_request`], scripts) is unaffected. Tests keep them all.
+    /// Keeps at most the last `limit` requests ([`MockNode::requests`]), within the
+    /// log's bytes ([`RequestLog`]); counting by number ([`FaultRule::nth_request`],
+    /// scripts) is unaffected.
     pub fn keep_requests(&self, limit: usize) {
         let mut state = self.lock();
-        state.request_limit = Some(limit);
-        let excess = state.requests.len().saturating_sub(limit);
-        state.requests.drain(..excess);
+        state.request_log.requests = Some(limit);
+        state.trim_requests();
     }
 
-    /// Every request received so far (the last ones, after [`MockNode::keep_requests`]).
+    /// Bounds what the request log keeps (see [`RequestLog`]; the kept requests are
+    /// trimmed to it now, their bodies as they were kept).
+    pub fn set_request_log(&self, log: RequestLog) {
+        let mut state = self.lock();
+        state.request_log = log;
+        state.trim_requests();
+    }
+
+    /// The requests received so far, oldest first: all of them unless the log's bounds
+    /// ([`RequestLog`]) dropped the oldest, each body whole unless longer than the log
+    /// keeps ([`Recorded::truncated`]).
     pub fn requests(&self) -> Vec<Recorded> {
-        self.lock().requests.clone()
+        self.lock()
+            .requests
+            .iter()
+            .map(|(_, r)| r.clone())
+            .collect()
     }
 
-    /// The requests of `method`.
+    /// The requests of `method` (see [`MockNode::requests`]).
     pub fn requests_for(&self, method: &str) -> Vec<Recorded> {
         let state = self.lock();
         state
             .requests
             .iter()
+            .map(|(_, r)| r)
             .filter(|r| r.method == method)
             .cloned()
             .collect()
+    }
+
+    /// How many requests the node has received, kept in its log or not.
+    pub fn requests_received(&self) -> usize {
+        self.lock().received
     }
 
     /// How long the node waits, while a request waits for a transaction, before it
@@ -643,28 +786,21 @@ impl MockNode {
     /// Records a request and answers it, unless it waits for a transaction.
     fn begin(&self, request: RawRequest) -> Begun {
         let mut state = self.lock();
-        let parsed: Option<Value> = serde_json::from_slice(&request.body).ok();
+        let mut parsed: Option<Value> = serde_json::from_slice(&request.body).ok();
         let method = parsed
             .as_ref()
             .and_then(|p| p["method"].as_str())
             .unwrap_or_default()
             .to_owned();
-        let params = parsed.as_ref().map_or(Value::Null, |p| p["params"].clone());
+        // Taken, not copied: the body and its parsed form are the request's largest parts.
+        let params = parsed
+            .as_mut()
+            .and_then(|p| p.get_mut("params"))
+            .map_or(Value::Null, Value::take);
         let id = parsed.as_ref().map_or(Value::Null, |p| p["id"].clone());
-        state.requests.push(Recorded {
-            method: method.clone(),
-            params: params.clone(),
-            id: id.clone(),
-            http_method: request.http_method,
-            path: request.path,
-            headers: request.headers,
-            body: request.body,
-        });
+        let parsed = parsed.is_some();
+        state.log(request, &method, &id);
         state.received += 1;
-        if let Some(limit) = state.request_limit {
-            let excess = state.requests.len().saturating_sub(limit);
-            state.requests.drain(..excess);
-        }
         let count = state.received;
         if !state.script.is_empty() {
             let at = (count - 1 - state.script_from).min(state.script.len() - 1);
@@ -678,7 +814,7 @@ impl MockNode {
                 rule.remaining = rule.remaining.map(|n| n - 1);
                 rule.fault.clone()
             });
-        let answer = if parsed.is_none() {
+        let answer = if !parsed {
             envelope(&id, Err(RpcError::parse("the body is not JSON")))
         } else {
             let reply = match state.handlers.get(&method).cloned() {
@@ -705,6 +841,60 @@ impl MockNode {
             None => answer,
             Some(fault) => apply(fault, answer, &id),
         })
+    }
+}
+
+impl State {
+    /// Adds a request to the log, within its bounds.
+    fn log(&mut self, request: RawRequest, method: &str, id: &Value) {
+        let log = self.request_log;
+        let RawRequest {
+            http_method,
+            path,
+            headers,
+            mut body,
+        } = request;
+        let body_len = body.len();
+        if body_len > log.body_bytes {
+            // A copy of the kept part, so that the whole body's memory goes now.
+            body = body[..log.body_bytes].to_vec();
+        }
+        let recorded = Recorded {
+            method: if method.len() <= RequestLog::FIELD_BYTES {
+                method.to_owned()
+            } else {
+                String::new()
+            },
+            id: if value_bytes(id, RequestLog::FIELD_BYTES).is_some() {
+                id.clone()
+            } else {
+                Value::Null
+            },
+            http_method,
+            path,
+            headers,
+            body,
+            body_len,
+        };
+        let footprint = recorded.footprint();
+        self.requests.push_back((footprint, recorded));
+        self.requests_bytes += footprint;
+        self.trim_requests();
+    }
+
+    /// Drops the oldest requests until the log is within its bounds.
+    fn trim_requests(&mut self) {
+        let log = self.request_log;
+        while self.requests_bytes > log.bytes
+            || log
+                .requests
+                .is_some_and(|limit| self.requests.len() > limit)
+        {
+            match self.requests.pop_front() {
+                Some((footprint, _)) => self.requests_bytes -= footprint,
+                None => break,
+            }
+        }
     }
 }
 
