@@ -33,6 +33,53 @@
 //! ```
 //!
 //! Users add it as a dev-dependency; near-rpc itself does not depend on it.
+//!
+//! ## Over HTTP, under hostile input
+//!
+//! The server runs in CI and on shared machines, and `near-rpc record` runs it in front
+//! of a provider holding the user's API key, so under hostile input it stays safe and
+//! alive. What it guarantees, for the mock node and the recording proxy ([`Recorder`])
+//! alike (the numbers are [`ServerOptions`]' defaults and constants):
+//!
+//! - **Only local clients, no web pages.** A request whose `Host` is not
+//!   `127.0.0.1:PORT`, `localhost:PORT` or `[::1]:PORT` (the listening port; without it
+//!   only on port 80) is refused with 403: a web page that rebinds its own name to
+//!   127.0.0.1 (DNS rebinding) still sends its name. A request with an `Origin` header,
+//!   which browsers add to the requests of web pages, is refused with 403 unless that
+//!   origin was allowed ([`ServerOptions::allow_origin`]; `--allow-origin`). A request
+//!   with no `Host`, or two, is refused with 400. Refused requests never reach the node
+//!   (nor its request log) or the upstream.
+//! - **A request runs only when it arrived whole.** The body is exactly the
+//!   `content-length` bytes after the head; a client that closes before they all arrive,
+//!   or lets the body deadline (30 s) pass, gets nothing run, nothing logged and no
+//!   answer that pretends it ran (408 at the deadline). Bytes past the declared length are
+//!   the next request's (pipelining): they are read as a request head, and refused (400)
+//!   when they are not one. Bodies are delimited by `content-length` only:
+//!   `transfer-encoding: chunked` is refused with 411 (resend with a length), another
+//!   transfer coding with 501, both headers together with 400, as are two
+//!   `content-length`s, and one that is not plain digits (`+1`, `1 0`, `1,1`) or does not
+//!   fit a number; a length over 16 MiB is refused with 413. A malformed request line or
+//!   header line is refused with 400. Every refusal closes the connection (after reading
+//!   what the client still sends, for a moment, so that it reads the answer rather than
+//!   a reset).
+//! - **Deadlines.** The whole request head must arrive within 10 s of the server
+//!   starting to wait for it (on a kept-alive connection, from the previous answer): a
+//!   client that trickles a byte at a time is answered 408 and closed at the deadline,
+//!   and an idle connection is closed. The body has 30 s from the end of its head, an
+//!   answer 30 s to be taken by the client.
+//! - **Bounded memory.** Heads up to 64 KiB (431 beyond), bodies up to 16 MiB, at most
+//!   64 MiB of bodies read or being answered at once (a request whose body does not fit
+//!   waits, before its body is read, for others to finish), at most 256 connections at
+//!   once (the next ones wait in the listen backlog until one closes), and a body of
+//!   more than 262,144 JSON values refused with 413 before it is parsed (parsed, a value
+//!   takes 32 bytes or more: a 16 MiB `[0,0,...]` would take over 256 MiB). The mock
+//!   node's request log is bounded too ([`RequestLog`]).
+//! - **It keeps accepting.** An error of `accept` that concerns one connection is
+//!   skipped; any other (out of file descriptors, `EMFILE`/`ENFILE`, or of memory) makes
+//!   the server wait, 10 ms doubling up to 1 s on the runtime's clock, and try again, for
+//!   as long as it runs: it accepts again once descriptors are free.
+//!
+//! In process ([`MockNode::client`]) none of this applies: nothing comes off a wire.
 
 mod cassette;
 pub mod chain;
@@ -798,7 +845,9 @@ impl MockNode {
             .and_then(|p| p.get_mut("params"))
             .map_or(Value::Null, Value::take);
         let id = parsed.as_ref().map_or(Value::Null, |p| p["id"].clone());
-        let parsed = parsed.is_some();
+        let is_json = parsed.is_some();
+        // The rest of the parsed body is not needed past this point.
+        drop(parsed);
         state.log(request, &method, &id);
         state.received += 1;
         let count = state.received;
@@ -814,7 +863,7 @@ impl MockNode {
                 rule.remaining = rule.remaining.map(|n| n - 1);
                 rule.fault.clone()
             });
-        let answer = if !parsed {
+        let answer = if !is_json {
             envelope(&id, Err(RpcError::parse("the body is not JSON")))
         } else {
             let reply = match state.handlers.get(&method).cloned() {

@@ -5,48 +5,9 @@
 //! connections' tasks belong to the task that accepts them: when it stops, they stop,
 //! so a stopped server answers nothing, not even on a connection kept alive.
 //!
-//! It runs in CI and on shared machines, and `near-rpc record` runs it in front of a
-//! provider holding the user's API key, so under hostile input it stays safe and alive.
-//! What it guarantees, for the mock node and the recording proxy alike (the numbers are
-//! [`ServerOptions`]' defaults and constants):
-//!
-//! - **Only local clients, no web pages.** A request whose `Host` is not
-//!   `127.0.0.1:PORT`, `localhost:PORT` or `[::1]:PORT` (the listening port; without it
-//!   only on port 80) is refused with 403: a web page that rebinds its own name to
-//!   127.0.0.1 (DNS rebinding) still sends its name. A request with an `Origin` header,
-//!   which browsers add to the requests of web pages, is refused with 403 unless that
-//!   origin was allowed ([`ServerOptions::allow_origin`]; `--allow-origin`). A request
-//!   with no `Host`, or two, is refused with 400. Refused requests never reach the node
-//!   (nor its request log) or the upstream.
-//! - **A request runs only when it arrived whole.** The body is exactly the
-//!   `content-length` bytes after the head; a client that closes before they all arrive,
-//!   or lets the body deadline (30 s) pass, gets nothing run, nothing logged and no
-//!   answer that pretends it ran (408 at the deadline). Bytes past the declared length are
-//!   the next request's (pipelining): they are read as a request head, and refused (400)
-//!   when they are not one. Bodies are delimited by `content-length` only:
-//!   `transfer-encoding: chunked` is refused with 411 (resend with a length), another
-//!   transfer coding with 501, both headers together with 400, as are two
-//!   `content-length`s, and one that is not plain digits (`+1`, `1 0`, `1,1`) or does not
-//!   fit a number; a length over 16 MiB is refused with 413. A malformed request line or
-//!   header line is refused with 400. Every refusal closes the connection (after reading
-//!   what the client still sends, for a moment, so that it reads the answer rather than
-//!   a reset).
-//! - **Deadlines.** The whole request head must arrive within 10 s of the server
-//!   starting to wait for it (on a kept-alive connection, from the previous answer): a
-//!   client that trickles a byte at a time is answered 408 and closed at the deadline,
-//!   and an idle connection is closed. The body has 30 s from the end of its head, an
-//!   answer 30 s to be taken by the client.
-//! - **Bounded memory.** Heads up to 64 KiB (431 beyond), bodies up to 16 MiB, at most
-//!   64 MiB of bodies read or being answered at once (a request whose body does not fit
-//!   waits, before its body is read, for others to finish), at most 256 connections at
-//!   once (the next ones wait in the listen backlog until one closes), and a body of
-//!   more than 262,144 JSON values refused with 413 before it is parsed (parsed, a value
-//!   takes 32 bytes or more: a 16 MiB `[0,0,...]` would take over 256 MiB). The mock
-//!   node's request log is bounded too ([`RequestLog`](crate::RequestLog)).
-//! - **It keeps accepting.** An error of `accept` that concerns one connection is
-//!   skipped; any other (out of file descriptors, `EMFILE`/`ENFILE`, or of memory) makes
-//!   the server wait, 10 ms doubling up to 1 s on the runtime's clock, and try again, for
-//!   as long as it runs: it accepts again once descriptors are free.
+//! What it guarantees under hostile input (who may call, bodies run only whole,
+//! deadlines, bounded memory, accepting after running out of descriptors) is listed in
+//! the crate's docs, and tested over real sockets in `mock/tests/server.rs`.
 
 use std::fmt;
 use std::future::Future;
@@ -598,7 +559,7 @@ enum Next {
 }
 
 /// What reading more of the stream gave.
-enum Read {
+enum Filled {
     Data,
     End,
     Deadline,
@@ -625,15 +586,15 @@ struct Head {
 
 impl Connection {
     /// Reads more of the stream into the buffer, until `deadline`.
-    async fn fill(&mut self, deadline: Instant) -> Read {
+    async fn fill(&mut self, deadline: Instant) -> Filled {
         let mut chunk = [0u8; 8192];
         match tokio::time::timeout_at(deadline, self.stream.read(&mut chunk)).await {
             Ok(Ok(n)) if n > 0 => {
                 self.buffer.extend_from_slice(&chunk[..n]);
-                Read::Data
+                Filled::Data
             }
-            Ok(_) => Read::End,
-            Err(_) => Read::Deadline,
+            Ok(_) => Filled::End,
+            Err(_) => Filled::Deadline,
         }
     }
 
@@ -666,10 +627,10 @@ impl Connection {
                 return refuse(431, "the request head is larger than 64 KiB");
             }
             match self.fill(head_deadline).await {
-                Read::Data => {}
-                Read::End => return Next::Closed,
-                Read::Deadline if self.buffer.is_empty() => return Next::Closed,
-                Read::Deadline => {
+                Filled::Data => {}
+                Filled::End => return Next::Closed,
+                Filled::Deadline if self.buffer.is_empty() => return Next::Closed,
+                Filled::Deadline => {
                     return Next::Refuse(
                         408,
                         format!(
@@ -718,8 +679,10 @@ impl Connection {
         self.buffer.drain(..already);
         let body_deadline = Instant::now() + options.body_timeout;
         while body.len() < head.length {
-            // `body`'s spare capacity is what is left of it: nothing past it is read.
-            match tokio::time::timeout_at(body_deadline, self.stream.read_buf(&mut body)).await {
+            // Nothing past the body is read into it: the next request's bytes stay.
+            let left = (head.length - body.len()) as u64;
+            let mut rest = (&mut self.stream).take(left);
+            match tokio::time::timeout_at(body_deadline, rest.read_buf(&mut body)).await {
                 Ok(Ok(n)) if n > 0 => {}
                 // The client left before its body arrived: nothing runs.
                 Ok(_) => return Next::Closed,
@@ -737,9 +700,12 @@ impl Connection {
             }
         }
         if json_values(&body) > ServerOptions::MAX_JSON_VALUES {
-            return refuse(
+            return Next::Refuse(
                 413,
-                "the body holds more than 262144 JSON values; nothing was run",
+                format!(
+                    "the body holds more than {} JSON values; nothing was run",
+                    ServerOptions::MAX_JSON_VALUES
+                ),
             );
         }
         Next::Request {
