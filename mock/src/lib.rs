@@ -409,17 +409,16 @@ impl Recorded {
 
     /// What the log counts this request as: its bytes, and the record's own size.
     fn footprint(&self) -> usize {
-        let text = |s: &String| s.len();
         let headers: usize = self
             .headers
             .iter()
             .map(|(n, v)| std::mem::size_of::<(String, String)>() + n.len() + v.len())
             .sum();
         std::mem::size_of::<Self>()
-            + text(&self.method)
+            + self.method.len()
             + value_bytes(&self.id, usize::MAX).unwrap_or(0)
-            + text(&self.http_method)
-            + text(&self.path)
+            + self.http_method.len()
+            + self.path.len()
             + headers
             + self.body.len()
     }
@@ -455,8 +454,8 @@ fn value_bytes(value: &Value, limit: usize) -> Option<usize> {
 
 /// How much of the requests a node keeps ([`MockNode::requests`]), so that a node that
 /// runs long or is sent large bodies holds a bounded number of bytes: past a bound the
-/// oldest requests go first, and each body is kept up to a length, the length it had
-/// shown beside it ([`Recorded::body_len`]). Counting by number
+/// oldest requests go first, and each body is kept up to a length, with the length it
+/// had beside it ([`Recorded::body_len`], [`Recorded::truncated`]). Counting by number
 /// ([`FaultRule::nth_request`], scripts, [`MockNode::requests_received`]) is unaffected.
 ///
 /// The default ([`RequestLog::DEFAULT`]) keeps any number of requests within 64 MiB in

@@ -101,9 +101,10 @@ impl ServerOptions {
         &self.allowed_origins
     }
 
-    /// Serves at most `n` connections at once (at least 1; 256 by default): the next
-    /// ones wait, unanswered, in the listen backlog until one closes (a client that
-    /// opens many sees its later connections wait, not fail).
+    /// Serves at most `n` connections at once (256 by default; 0 counts as 1, as no
+    /// connection at all would serve nothing): the next ones wait, unanswered, in the
+    /// listen backlog until one closes (a client that opens many sees its later
+    /// connections wait, not fail).
     pub fn max_connections(mut self, n: usize) -> Self {
         self.max_connections = n.clamp(1, Semaphore::MAX_PERMITS);
         self
