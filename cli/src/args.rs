@@ -15,6 +15,7 @@ use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand, V
 use near_rpc::client::{looks_like_secret, Endpoint, Secrets, MASK};
 use near_rpc::types::{Finality, TxExecutionStatus};
 use near_rpc::{methods, AccountId, BlockId, CryptoHash, PublicKey};
+use near_rpc_mock::Origin;
 
 /// The environment variable `--url` falls back to.
 pub const URL_ENV: &str = "NEAR_RPC_URL";
@@ -343,6 +344,15 @@ pub enum Command {
     },
     /// Run the mock node on 127.0.0.1 in the foreground and print its URL; Ctrl-C stops
     /// it.
+    ///
+    /// It answers local clients only: a request whose Host is not 127.0.0.1:PORT,
+    /// localhost:PORT or [::1]:PORT is refused (403), and so is one from a web page (an
+    /// Origin header) unless --allow-origin names its origin. A request runs only once
+    /// its whole body (exactly its content-length, up to 16 MiB; chunked bodies are
+    /// refused) has arrived; the request head must arrive within 10 s, the body within
+    /// 30 s. At most 256 connections are served at once (the next wait in the backlog);
+    /// running out of file descriptors only pauses accepting. It keeps its last 1,000
+    /// requests within 4 MiB, each body's first 64 KiB.
     Mock {
         /// The port (default: any free one).
         #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = port)]
@@ -376,11 +386,22 @@ pub enum Command {
         /// join the same block).
         #[arg(long, value_name = "MS", default_value_t = 5, allow_negative_numbers = true, value_parser = block_time)]
         block_time: u64,
+        /// Accept requests from web pages of ORIGIN (SCHEME://HOST[:PORT], as browsers
+        /// send it in Origin, e.g. http://localhost:5173); repeat for more. Requests with
+        /// any other Origin are refused.
+        #[arg(long, value_name = "ORIGIN", value_parser = parse_as::<Origin>)]
+        allow_origin: Vec<Origin>,
     },
     /// Run a recording proxy to the node of --url/--network, for `mock --replay`.
     ///
     /// It listens on 127.0.0.1 and prints its URL; every exchange is appended to FILE (JSON lines, for `mock --replay`). URLs and
     /// keys are never written; keys a node echoes are masked.
+    ///
+    /// It holds your API key, so it forwards requests from local clients only: a request
+    /// whose Host is not 127.0.0.1:PORT, localhost:PORT or [::1]:PORT (a web page that
+    /// pointed its own name at 127.0.0.1) is refused (403) and never reaches the node,
+    /// and so is one from a web page (an Origin header) unless --allow-origin names its
+    /// origin. Only whole requests are forwarded, under the same limits as `mock`.
     Record {
         /// The cassette file to append to.
         #[arg(long, value_name = "FILE")]
@@ -388,6 +409,11 @@ pub enum Command {
         /// The port (default: any free one).
         #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = port)]
         port: u16,
+        /// Forward requests from web pages of ORIGIN (SCHEME://HOST[:PORT], e.g.
+        /// http://localhost:5173); repeat for more. Requests with any other Origin are
+        /// refused.
+        #[arg(long, value_name = "ORIGIN", value_parser = parse_as::<Origin>)]
+        allow_origin: Vec<Origin>,
     },
     /// query view_account: an account's balance, locked stake, storage and code hash.
     Account {

@@ -13,7 +13,7 @@ use near_rpc::client::{
 use near_rpc::decode;
 use near_rpc::types::{BlockReference, CallResult, Finality, SyncCheckpoint};
 use near_rpc::{methods, CryptoHash, ErrorWrapper, MethodVisitor, Response, RpcMethod};
-use near_rpc_mock::{Cassette, MockNode, Recorder};
+use near_rpc_mock::{Cassette, MockNode, Origin, Recorder, RequestLog, ServerOptions};
 use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::runtime::Runtime;
@@ -59,6 +59,7 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             load,
             save,
             block_time,
+            allow_origin,
         } => serve_mock(MockOptions {
             port,
             replay: replay.as_deref(),
@@ -66,6 +67,7 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             load: load.as_deref(),
             save: save.as_deref(),
             block_time: std::time::Duration::from_millis(block_time),
+            allowed_origins: allow_origin,
         }),
         Command::Verify(args::VerifyCommand::Proof {
             file,
@@ -115,7 +117,11 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             let actions = vec![near_rpc::tx::Action::transfer(amount)];
             runtime.block_on(send(&client, credentials, receiver, actions))
         }),
-        Command::Record { out, port } => record(&options, &out, port),
+        Command::Record {
+            out,
+            port,
+            allow_origin,
+        } => record(&options, &out, listening(port, allow_origin)),
         Command::Completions { shell } => {
             let mut text = Vec::new();
             clap_complete::generate(shell, &mut args::command(), "near-rpc", &mut text);
@@ -403,8 +409,19 @@ fn runtime() -> Result<Runtime, Failure> {
         .map_err(|e| Failure::new(EXIT_IO, format!("cannot start the async runtime: {e}")))
 }
 
-/// The requests `near-rpc mock` keeps (nothing reads them but its memory).
-const MOCK_REQUESTS_KEPT: usize = 1_000;
+/// What `near-rpc mock` keeps of its requests: nothing reads them but its memory.
+const MOCK_REQUEST_LOG: RequestLog = RequestLog {
+    requests: Some(1_000),
+    bytes: 4 * 1024 * 1024,
+    body_bytes: 64 * 1024,
+};
+
+/// How `mock` and `record` listen: on `port`, from web pages of the origins allowed only.
+fn listening(port: u16, allowed_origins: Vec<Origin>) -> ServerOptions {
+    allowed_origins
+        .into_iter()
+        .fold(ServerOptions::new().port(port), ServerOptions::allow_origin)
+}
 
 /// What `mock` was asked for.
 struct MockOptions<'a> {
@@ -414,6 +431,7 @@ struct MockOptions<'a> {
     load: Option<&'a Path>,
     save: Option<&'a Path>,
     block_time: std::time::Duration,
+    allowed_origins: Vec<Origin>,
 }
 
 /// `mock`: serves the mock node until Ctrl-C or SIGTERM, after writing the credential files asked
@@ -425,7 +443,7 @@ fn serve_mock(options: MockOptions<'_>) -> Result<(), Failure> {
             .map_err(|e| Failure::usage(format!("cannot start from a saved chain: {e}")))?,
     };
     // A node that runs until stopped keeps its last requests, not all of them.
-    node.keep_requests(MOCK_REQUESTS_KEPT);
+    node.set_request_log(MOCK_REQUEST_LOG);
     node.set_block_time(options.block_time);
     if let Some(path) = options.replay {
         let cassette = Cassette::load(path).map_err(|e| {
@@ -442,8 +460,9 @@ fn serve_mock(options: MockOptions<'_>) -> Result<(), Failure> {
         })?;
     }
     let port = options.port;
+    let listen = listening(port, options.allowed_origins);
     runtime()?.block_on(async {
-        let server = node.serve(port).await.map_err(|e| {
+        let server = node.serve_with(listen).await.map_err(|e| {
             Failure::new(
                 EXIT_TRANSPORT,
                 format!("cannot listen on 127.0.0.1:{port}: {e}"),
@@ -523,12 +542,14 @@ impl StopSignals {
 }
 
 /// `record`: a recording proxy to the first endpoint until Ctrl-C or SIGTERM, after printing its URL.
-fn record(options: &Options, out: &Path, port: u16) -> Result<(), Failure> {
+fn record(options: &Options, out: &Path, listen: ServerOptions) -> Result<(), Failure> {
     let upstream = upstream(options)?;
     runtime()?.block_on(async {
-        let recorder = Recorder::start(upstream, out, port).await.map_err(|e| {
-            Failure::new(EXIT_IO, format!("cannot record to {}: {e}", out.display()))
-        })?;
+        let recorder = Recorder::start_with(upstream, out, listen)
+            .await
+            .map_err(|e| {
+                Failure::new(EXIT_IO, format!("cannot record to {}: {e}", out.display()))
+            })?;
         let signals = StopSignals::listen();
         write_stdout(&format!("{}\n", recorder.url()))?;
         signals.stopped().await;

@@ -918,6 +918,88 @@ fn record_writes_what_passes_and_no_key() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A raw HTTP/1.1 POST of a `status` request to `url`'s server, with `host` and the
+/// `extra` headers (each ending in `\r\n`); the answer, read until the server closes.
+fn raw_post(url: &str, host: &str, extra: &str) -> String {
+    use std::io::{Read, Write};
+    let address = url.trim_start_matches("http://");
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"status","params":[]}"#;
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let request = format!(
+        "POST / HTTP/1.1\r\nhost: {host}\r\nconnection: close\r\n{extra}content-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut answer = Vec::new();
+    // A reset after the answer is a close too.
+    let _ = stream.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+#[test]
+fn mock_and_record_answer_local_clients_and_allowed_origins_only() {
+    let mock = Serving::start(&["mock", "--allow-origin", "http://localhost:5173"]);
+    let here = mock.url.trim_start_matches("http://").to_owned();
+    let allowed = raw_post(&mock.url, &here, "origin: http://localhost:5173\r\n");
+    assert!(allowed.starts_with("HTTP/1.1 200"), "{allowed}");
+    let page = raw_post(&mock.url, &here, "origin: http://evil.example\r\n");
+    assert!(page.starts_with("HTTP/1.1 403"), "{page}");
+    let rebound = raw_post(&mock.url, "evil.example", "");
+    assert!(rebound.starts_with("HTTP/1.1 403"), "{rebound}");
+    drop(mock);
+
+    // The recording proxy holds the key: what it refuses never reaches the node.
+    let upstream = Server::start(vec![Reply::json(PROTOCOL_CONFIG)]);
+    let dir = std::env::temp_dir().join(format!("near-rpc-record-web-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_file = dir.join("cassette.jsonl");
+    let recorder = Serving::start(&[
+        "--url",
+        &upstream.url("/"),
+        "--api-key",
+        HEADER_KEY,
+        "record",
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    let here = recorder.url.trim_start_matches("http://").to_owned();
+    let page = raw_post(&recorder.url, &here, "origin: http://localhost:5173\r\n");
+    assert!(
+        page.starts_with("HTTP/1.1 403"),
+        "no origin allowed: {page}"
+    );
+    let rebound = raw_post(&recorder.url, &format!("evil.example:{}", &here[10..]), "");
+    assert!(rebound.starts_with("HTTP/1.1 403"), "{rebound}");
+    assert!(upstream.seen().is_empty(), "{:?}", upstream.seen());
+    let local = raw_post(&recorder.url, &here, "");
+    assert!(local.starts_with("HTTP/1.1 200"), "{local}");
+    assert_eq!(upstream.seen().len(), 1);
+    drop(recorder);
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    for command in [&["mock"][..], &["record", "--out", "unused.jsonl"]] {
+        for (origin, why) in [
+            ("*", "every web page"),
+            ("http://localhost:5173/", "no path"),
+        ] {
+            let args: Vec<&str> = command
+                .iter()
+                .copied()
+                .chain(["--allow-origin", origin])
+                .collect();
+            let out = near_rpc(&args);
+            assert_exit(&out, 2);
+            assert!(
+                out.stderr.contains("--allow-origin") && out.stderr.contains(why),
+                "{args:?}: {out:?}"
+            );
+        }
+    }
+}
+
 /// The shared upstream data (`NEAR_RPC_SHARED`, default `../shared` beside the repo).
 fn shared_dir() -> std::path::PathBuf {
     std::env::var_os("NEAR_RPC_SHARED")

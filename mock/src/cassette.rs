@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::task::JoinHandle;
 
-use crate::{HttpReply, RawRequest};
+use crate::{HttpReply, RawRequest, ServerOptions};
 
 /// One recorded request and its answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -82,11 +82,24 @@ pub struct Recorder {
 
 impl Recorder {
     /// Proxies to `upstream` (near-rpc's HTTP transport, or any transport), writing to
-    /// `out` (created or truncated), listening on `127.0.0.1:port` (0: any free port).
+    /// `out` (created or truncated), listening on `127.0.0.1:port` (0: any free port)
+    /// with the default [`ServerOptions`].
     pub async fn start(
         upstream: impl Transport + 'static,
         out: &Path,
         port: u16,
+    ) -> io::Result<Self> {
+        Self::start_with(upstream, out, ServerOptions::new().port(port)).await
+    }
+
+    /// Proxies to `upstream`, writing to `out`, listening as `options` say. The server's
+    /// guarantees hold (see the crate's docs): a request from a web page or to another
+    /// host name is refused before it reaches `upstream`, and only whole requests are
+    /// forwarded.
+    pub async fn start_with(
+        upstream: impl Transport + 'static,
+        out: &Path,
+        options: ServerOptions,
     ) -> io::Result<Self> {
         let file = Arc::new(Mutex::new(std::fs::File::create(out)?));
         // Masks whatever secret of the upstream a response echoes.
@@ -96,7 +109,7 @@ impl Recorder {
             let file = file.clone();
             Box::pin(async move { forward(&upstream, &file, request).await })
         });
-        let (url, accept) = crate::server::listen(handler, port).await?;
+        let (url, accept) = crate::server::listen(handler, options).await?;
         Ok(Self { url, accept })
     }
 

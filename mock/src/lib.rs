@@ -46,6 +46,53 @@
 //! checked.
 //!
 //! Users add it as a dev-dependency; near-rpc itself does not depend on it.
+//!
+//! ## Over HTTP, under hostile input
+//!
+//! The server runs in CI and on shared machines, and `near-rpc record` runs it in front
+//! of a provider holding the user's API key, so under hostile input it stays safe and
+//! alive. What it guarantees, for the mock node and the recording proxy ([`Recorder`])
+//! alike (the numbers are [`ServerOptions`]' defaults and constants):
+//!
+//! - **Only local clients, no web pages.** A request whose `Host` is not
+//!   `127.0.0.1:PORT`, `localhost:PORT` or `[::1]:PORT` (the listening port; without it
+//!   only on port 80) is refused with 403: a web page that rebinds its own name to
+//!   127.0.0.1 (DNS rebinding) still sends its name. A request with an `Origin` header,
+//!   which browsers add to the requests of web pages, is refused with 403 unless that
+//!   origin was allowed ([`ServerOptions::allow_origin`]; `--allow-origin`). A request
+//!   with no `Host`, or two, is refused with 400. Refused requests never reach the node
+//!   (nor its request log) or the upstream.
+//! - **A request runs only when it arrived whole.** The body is exactly the
+//!   `content-length` bytes after the head; a client that closes before they all arrive,
+//!   or lets the body deadline (30 s) pass, gets nothing run, nothing logged and no
+//!   answer that pretends it ran (408 at the deadline). Bytes past the declared length are
+//!   the next request's (pipelining): they are read as a request head, and refused (400)
+//!   when they are not one. Bodies are delimited by `content-length` only:
+//!   `transfer-encoding: chunked` is refused with 411 (resend with a length), another
+//!   transfer coding with 501, both headers together with 400, as are two
+//!   `content-length`s, and one that is not plain digits (`+1`, `1 0`, `1,1`) or does not
+//!   fit a number; a length over 16 MiB is refused with 413. A malformed request line or
+//!   header line is refused with 400. Every refusal closes the connection (after reading
+//!   what the client still sends, for a moment, so that it reads the answer rather than
+//!   a reset).
+//! - **Deadlines.** The whole request head must arrive within 10 s of the server
+//!   starting to wait for it (on a kept-alive connection, from the previous answer): a
+//!   client that trickles a byte at a time is answered 408 and closed at the deadline,
+//!   and an idle connection is closed. The body has 30 s from the end of its head, an
+//!   answer 30 s to be taken by the client.
+//! - **Bounded memory.** Heads up to 64 KiB (431 beyond), bodies up to 16 MiB, at most
+//!   64 MiB of bodies read or being answered at once (a request whose body does not fit
+//!   waits, before its body is read, for others to finish), at most 256 connections at
+//!   once (the next ones wait in the listen backlog until one closes), and a body of
+//!   more than 262,144 JSON values refused with 413 before it is parsed (parsed, a value
+//!   takes 32 bytes or more: a 16 MiB `[0,0,...]` would take over 256 MiB). The mock
+//!   node's request log is bounded too ([`RequestLog`]).
+//! - **It keeps accepting.** An error of `accept` that concerns one connection is
+//!   skipped; any other (out of file descriptors, `EMFILE`/`ENFILE`, or of memory) makes
+//!   the server wait, 10 ms doubling up to 1 s on the runtime's clock, and try again, for
+//!   as long as it runs: it accepts again once descriptors are free.
+//!
+//! In process ([`MockNode::client`]) none of this applies: nothing comes off a wire.
 
 mod block_tree;
 mod cassette;
@@ -60,7 +107,7 @@ mod server;
 pub mod state_file;
 mod transport;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -70,7 +117,7 @@ pub use cassette::{Cassette, Exchange, Recorder};
 pub use chain::Chain;
 pub use contract::{Call, Contract};
 pub use handler::RpcError;
-pub use server::{BackgroundServer, MockServer};
+pub use server::{BackgroundServer, InvalidOrigin, MockServer, Origin, ServerOptions};
 pub use state_file::StateError;
 
 /// A loopback URL where nothing listens: a dead endpoint, for failover tests.
@@ -322,14 +369,15 @@ impl Reply {
 
 type Handler = Arc<dyn Fn(&Value) -> Reply + Send + Sync>;
 
-/// A request the node received.
+/// A request the node received, as its log keeps it: the bytes, bounded by
+/// [`RequestLog`], never a parsed copy ([`Recorded::params`] parses when asked).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Recorded {
-    /// The JSON-RPC method (empty when the body was not a JSON-RPC request).
+    /// The JSON-RPC method (empty when the body was not a JSON-RPC request, or when its
+    /// method is longer than [`RequestLog::FIELD_BYTES`], which no node's is).
     pub method: String,
-    /// The params (`null` when absent).
-    pub params: Value,
-    /// The id.
+    /// The id (`null` when absent, or when it takes more than
+    /// [`RequestLog::FIELD_BYTES`] as JSON).
     pub id: Value,
     /// The HTTP method (`POST`; empty in process).
     pub http_method: String,
@@ -337,8 +385,11 @@ pub struct Recorded {
     pub path: String,
     /// The request headers, names lower-case (none in process).
     pub headers: Vec<(String, String)>,
-    /// The raw body.
+    /// The raw body, or its first [`RequestLog::body_bytes`] bytes when it was longer
+    /// ([`Recorded::truncated`]).
     pub body: Vec<u8>,
+    /// How long the body was as received (more than `body.len()` when truncated).
+    pub body_len: usize,
 }
 
 impl Recorded {
@@ -350,9 +401,108 @@ impl Recorded {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The body as JSON (`null` when it is not JSON).
+    /// Whether the log kept only the first part of the body ([`RequestLog::body_bytes`]):
+    /// the request was answered whole, but [`Recorded::json`] and [`Recorded::params`]
+    /// can no longer read it.
+    pub fn truncated(&self) -> bool {
+        self.body.len() < self.body_len
+    }
+
+    /// The body as JSON (`null` when it is not JSON, or was truncated).
     pub fn json(&self) -> Value {
         serde_json::from_slice(&self.body).unwrap_or(Value::Null)
+    }
+
+    /// The params, read from the body now (`null` when absent, when the body is not a
+    /// JSON object, or when it was truncated).
+    pub fn params(&self) -> Value {
+        match self.json() {
+            Value::Object(mut body) => body.remove("params").unwrap_or(Value::Null),
+            _ => Value::Null,
+        }
+    }
+
+    /// What the log counts this request as: its bytes, and the record's own size.
+    fn footprint(&self) -> usize {
+        let headers: usize = self
+            .headers
+            .iter()
+            .map(|(n, v)| std::mem::size_of::<(String, String)>() + n.len() + v.len())
+            .sum();
+        std::mem::size_of::<Self>()
+            + self.method.len()
+            + value_bytes(&self.id, usize::MAX).unwrap_or(0)
+            + self.http_method.len()
+            + self.path.len()
+            + headers
+            + self.body.len()
+    }
+}
+
+/// The length of `value` as JSON text (what the log counts it for), or `None` past
+/// `limit`: counted as it is written out, never held.
+fn value_bytes(value: &Value, limit: usize) -> Option<usize> {
+    /// Counts what is written, and fails past the limit.
+    struct Count {
+        bytes: usize,
+        limit: usize,
+    }
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.bytes += buf.len();
+            if self.bytes > self.limit {
+                return Err(std::io::Error::other("past the limit"));
+            }
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    if value.is_null() {
+        return Some(0);
+    }
+    let mut count = Count { bytes: 0, limit };
+    serde_json::to_writer(&mut count, value).ok()?;
+    Some(count.bytes)
+}
+
+/// How much of the requests a node keeps ([`MockNode::requests`]), so that a node that
+/// runs long or is sent large bodies holds a bounded number of bytes: past a bound the
+/// oldest requests go first, and each body is kept up to a length, with the length it
+/// had beside it ([`Recorded::body_len`], [`Recorded::truncated`]). Counting by number
+/// ([`FaultRule::nth_request`], scripts, [`MockNode::requests_received`]) is unaffected.
+///
+/// The default ([`RequestLog::DEFAULT`]) keeps any number of requests within 64 MiB in
+/// all, each body up to 1 MiB: every request a test sends, in full, unless it sends
+/// more than that. Set with [`MockNode::set_request_log`]; `near-rpc mock` keeps less.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RequestLog {
+    /// The most requests kept (`None`: as many as `bytes` allows).
+    pub requests: Option<usize>,
+    /// The most bytes the log holds, all requests together: each request's body as
+    /// kept, its headers, method, path and id, and the record's own size.
+    pub bytes: usize,
+    /// The most bytes of each body kept; the rest is dropped from the log (not from
+    /// the request, which is answered whole).
+    pub body_bytes: usize,
+}
+
+impl RequestLog {
+    /// Any number of requests within 64 MiB, each body up to 1 MiB.
+    pub const DEFAULT: Self = Self {
+        requests: None,
+        bytes: 64 * 1024 * 1024,
+        body_bytes: 1024 * 1024,
+    };
+
+    /// The longest method name, and the longest id as JSON, a record keeps.
+    pub const FIELD_BYTES: usize = 256;
+}
+
+impl Default for RequestLog {
+    fn default() -> Self {
+        Self::DEFAULT
     }
 }
 
@@ -373,11 +523,14 @@ struct State {
     /// How many requests came before the script was set: its first reply answers the next.
     script_from: usize,
     replay: Option<Cassette>,
-    requests: Vec<Recorded>,
+    /// The last requests, each with what it counts for in the log's bytes.
+    requests: VecDeque<(usize, Recorded)>,
+    /// The sum of the kept requests' counts.
+    requests_bytes: usize,
     /// How many requests arrived, kept or not.
     received: usize,
-    /// The most requests kept (`None`: all).
-    request_limit: Option<usize>,
+    /// What the log keeps.
+    request_log: RequestLog,
     block_time: Duration,
 }
 
@@ -390,9 +543,10 @@ impl Default for State {
             script: Vec::new(),
             script_from: 0,
             replay: None,
-            requests: Vec::new(),
+            requests: VecDeque::new(),
+            requests_bytes: 0,
             received: 0,
-            request_limit: None,
+            request_log: RequestLog::DEFAULT,
             block_time: Duration::from_millis(5),
         }
     }
@@ -456,16 +610,32 @@ impl MockNode {
     }
 
     /// Serves this node on `127.0.0.1:port` (0: any free port) until the returned
-    /// server is dropped or stopped ([`MockServer::stop`]).
+    /// server is dropped or stopped ([`MockServer::stop`]), with the default
+    /// [`ServerOptions`].
     pub async fn serve(&self, port: u16) -> std::io::Result<MockServer> {
-        server::serve(self.clone(), port).await
+        self.serve_with(ServerOptions::new().port(port)).await
+    }
+
+    /// Serves this node as `options` say (port, allowed origins, limits) until the
+    /// returned server is dropped or stopped.
+    pub async fn serve_with(&self, options: ServerOptions) -> std::io::Result<MockServer> {
+        server::serve(self.clone(), options).await
     }
 
     /// Serves this node on `127.0.0.1:port` from a thread of its own, so that blocking
     /// code and other processes can call it; it stops when the returned server is
     /// dropped. Needs no runtime.
     pub fn serve_in_background(&self, port: u16) -> std::io::Result<BackgroundServer> {
-        server::serve_in_background(self.clone(), port)
+        self.serve_in_background_with(ServerOptions::new().port(port))
+    }
+
+    /// Serves this node as `options` say from a thread of its own (see
+    /// [`MockNode::serve_in_background`]).
+    pub fn serve_in_background_with(
+        &self,
+        options: ServerOptions,
+    ) -> std::io::Result<BackgroundServer> {
+        server::serve_in_background(self.clone(), options)
     }
 
     /// A node with the default chain serving from a thread of its own at an ephemeral
@@ -586,30 +756,49 @@ impl MockNode {
         state.script = replies;
     }
 
-    /// Keeps at most the last `limit` requests ([`MockNode::requests`]), so that a node
-    /// that runs long (`near-rpc mock`) does not grow without bound; counting by
-    /// number ([`FaultRule::nth_request`], scripts) is unaffected. Tests keep them all.
+    /// Keeps at most the last `limit` requests ([`MockNode::requests`]), within the
+    /// log's bytes ([`RequestLog`]); counting by number ([`FaultRule::nth_request`],
+    /// scripts) is unaffected.
     pub fn keep_requests(&self, limit: usize) {
         let mut state = self.lock();
-        state.request_limit = Some(limit);
-        let excess = state.requests.len().saturating_sub(limit);
-        state.requests.drain(..excess);
+        state.request_log.requests = Some(limit);
+        state.trim_requests();
     }
 
-    /// Every request received so far (the last ones, after [`MockNode::keep_requests`]).
+    /// Bounds what the request log keeps (see [`RequestLog`]; the kept requests are
+    /// trimmed to it now, their bodies as they were kept).
+    pub fn set_request_log(&self, log: RequestLog) {
+        let mut state = self.lock();
+        state.request_log = log;
+        state.trim_requests();
+    }
+
+    /// The requests received so far, oldest first: all of them unless the log's bounds
+    /// ([`RequestLog`]) dropped the oldest, each body whole unless longer than the log
+    /// keeps ([`Recorded::truncated`]).
     pub fn requests(&self) -> Vec<Recorded> {
-        self.lock().requests.clone()
+        self.lock()
+            .requests
+            .iter()
+            .map(|(_, r)| r.clone())
+            .collect()
     }
 
-    /// The requests of `method`.
+    /// The requests of `method` (see [`MockNode::requests`]).
     pub fn requests_for(&self, method: &str) -> Vec<Recorded> {
         let state = self.lock();
         state
             .requests
             .iter()
+            .map(|(_, r)| r)
             .filter(|r| r.method == method)
             .cloned()
             .collect()
+    }
+
+    /// How many requests the node has received, kept in its log or not.
+    pub fn requests_received(&self) -> usize {
+        self.lock().received
     }
 
     /// How long the node waits, while a request waits for a transaction, before it
@@ -658,28 +847,23 @@ impl MockNode {
     /// Records a request and answers it, unless it waits for a transaction.
     fn begin(&self, request: RawRequest) -> Begun {
         let mut state = self.lock();
-        let parsed: Option<Value> = serde_json::from_slice(&request.body).ok();
+        let mut parsed: Option<Value> = serde_json::from_slice(&request.body).ok();
         let method = parsed
             .as_ref()
             .and_then(|p| p["method"].as_str())
             .unwrap_or_default()
             .to_owned();
-        let params = parsed.as_ref().map_or(Value::Null, |p| p["params"].clone());
+        // Taken, not copied: the body and its parsed form are the request's largest parts.
+        let params = parsed
+            .as_mut()
+            .and_then(|p| p.get_mut("params"))
+            .map_or(Value::Null, Value::take);
         let id = parsed.as_ref().map_or(Value::Null, |p| p["id"].clone());
-        state.requests.push(Recorded {
-            method: method.clone(),
-            params: params.clone(),
-            id: id.clone(),
-            http_method: request.http_method,
-            path: request.path,
-            headers: request.headers,
-            body: request.body,
-        });
+        let is_json = parsed.is_some();
+        // The rest of the parsed body is not needed past this point.
+        drop(parsed);
+        state.log(request, &method, &id);
         state.received += 1;
-        if let Some(limit) = state.request_limit {
-            let excess = state.requests.len().saturating_sub(limit);
-            state.requests.drain(..excess);
-        }
         let count = state.received;
         if !state.script.is_empty() {
             let at = (count - 1 - state.script_from).min(state.script.len() - 1);
@@ -693,7 +877,7 @@ impl MockNode {
                 rule.remaining = rule.remaining.map(|n| n - 1);
                 rule.fault.clone()
             });
-        let answer = if parsed.is_none() {
+        let answer = if !is_json {
             envelope(&id, Err(RpcError::parse("the body is not JSON")))
         } else {
             let reply = match state.handlers.get(&method).cloned() {
@@ -720,6 +904,60 @@ impl MockNode {
             None => answer,
             Some(fault) => apply(fault, answer, &id),
         })
+    }
+}
+
+impl State {
+    /// Adds a request to the log, within its bounds.
+    fn log(&mut self, request: RawRequest, method: &str, id: &Value) {
+        let log = self.request_log;
+        let RawRequest {
+            http_method,
+            path,
+            headers,
+            mut body,
+        } = request;
+        let body_len = body.len();
+        if body_len > log.body_bytes {
+            // A copy of the kept part, so that the whole body's memory goes now.
+            body = body[..log.body_bytes].to_vec();
+        }
+        let recorded = Recorded {
+            method: if method.len() <= RequestLog::FIELD_BYTES {
+                method.to_owned()
+            } else {
+                String::new()
+            },
+            id: if value_bytes(id, RequestLog::FIELD_BYTES).is_some() {
+                id.clone()
+            } else {
+                Value::Null
+            },
+            http_method,
+            path,
+            headers,
+            body,
+            body_len,
+        };
+        let footprint = recorded.footprint();
+        self.requests.push_back((footprint, recorded));
+        self.requests_bytes += footprint;
+        self.trim_requests();
+    }
+
+    /// Drops the oldest requests until the log is within its bounds.
+    fn trim_requests(&mut self) {
+        let log = self.request_log;
+        while self.requests_bytes > log.bytes
+            || log
+                .requests
+                .is_some_and(|limit| self.requests.len() > limit)
+        {
+            match self.requests.pop_front() {
+                Some((footprint, _)) => self.requests_bytes -= footprint,
+                None => break,
+            }
+        }
     }
 }
 

@@ -54,22 +54,21 @@ async fn the_server_answers_records_and_stops() {
     let seen = server.requests();
     assert_eq!(seen.len(), 1);
     assert_eq!(seen[0].method, "block");
-    assert_eq!(seen[0].params, json!({"finality": "final"}));
+    assert_eq!(seen[0].params(), json!({"finality": "final"}));
     assert_eq!(seen[0].path, "/some/path");
     assert_eq!(seen[0].http_method, "POST");
     assert_eq!(seen[0].header("x-api-key"), Some("test-key-123"));
 
     // A connection kept alive, answered once before the server stops.
-    let mut kept = tokio::net::TcpStream::connect(url.trim_start_matches("http://"))
-        .await
-        .unwrap();
+    let address = url.trim_start_matches("http://").to_owned();
+    let mut kept = tokio::net::TcpStream::connect(&address).await.unwrap();
     let answer = exchange(&mut kept).await;
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.contains("connection: keep-alive"), "{answer}");
 
     server.stop().await;
     // The kept connection is closed: the next request on it gets no answer.
-    let _ = kept.write_all(&block_request()).await;
+    let _ = kept.write_all(&block_request(&address)).await;
     let mut rest = Vec::new();
     match kept.read_to_end(&mut rest).await {
         Ok(_) => assert!(
@@ -107,13 +106,13 @@ async fn the_server_answers_records_and_stops() {
     );
 }
 
-/// A keep-alive HTTP request for the final block.
-fn block_request() -> Vec<u8> {
+/// A keep-alive HTTP request for the final block, to the server at `host`.
+fn block_request(host: &str) -> Vec<u8> {
     let body =
         json!({"jsonrpc": "2.0", "id": "1", "method": "block", "params": {"finality": "final"}})
             .to_string();
     format!(
-        "POST / HTTP/1.1\r\nhost: mock\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        "POST / HTTP/1.1\r\nhost: {host}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
         body.len()
     )
     .into_bytes()
@@ -122,7 +121,8 @@ fn block_request() -> Vec<u8> {
 /// Sends [`block_request`] on `stream` and reads its whole answer (head and body), the
 /// connection left open.
 async fn exchange(stream: &mut tokio::net::TcpStream) -> String {
-    stream.write_all(&block_request()).await.unwrap();
+    let host = stream.peer_addr().unwrap().to_string();
+    stream.write_all(&block_request(&host)).await.unwrap();
     let mut bytes = Vec::new();
     let mut chunk = [0u8; 4096];
     loop {
@@ -446,7 +446,7 @@ async fn connections_stay_open_and_bodies_are_delimited() {
     let request = |id: u32| {
         let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"health","params":[]}}"#);
         format!(
-            "POST / HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+            "POST / HTTP/1.1\r\nhost: {address}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
             body.len()
         )
     };
@@ -480,7 +480,7 @@ async fn connections_stay_open_and_bodies_are_delimited() {
     ] {
         let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
         let smuggled = request(9);
-        let raw = format!("POST / HTTP/1.1\r\nhost: x\r\n{head}\r\n{smuggled}");
+        let raw = format!("POST / HTTP/1.1\r\nhost: {address}\r\n{head}\r\n{smuggled}");
         stream.write_all(raw.as_bytes()).await.unwrap();
         let mut answer = Vec::new();
         tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer))

@@ -521,7 +521,7 @@ fn validators_and_health_against_the_mock_node() {
         let params: Vec<Value> = node
             .requests_for("validators")
             .iter()
-            .map(|r| r.params.clone())
+            .map(|r| r.params())
             .collect();
         assert_eq!(
             params,
@@ -632,9 +632,9 @@ near_rpc::if_spec_ge_nearcore_0_38_0! {
         assert_eq!(list.value.last_key, None);
         let asked = paged.requests_for("query");
         assert_eq!(asked.len(), 3);
-        assert_eq!(asked[0].params["finality"], "final");
+        assert_eq!(asked[0].params()["finality"], "final");
         for later in &asked[1..] {
-            assert_eq!(later.params["block_id"], json!(at), "every page at the first one's block");
+            assert_eq!(later.params()["block_id"], json!(at), "every page at the first one's block");
         }
 
         // The same cursor again: an error naming it.
