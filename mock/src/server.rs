@@ -840,6 +840,16 @@ fn check_head(bytes: &[u8], shared: &Shared) -> Result<Head, (u16, String)> {
                 "requests from web pages (an origin header) are refused unless their origin is allowed (--allow-origin)",
             );
         }
+    } else if all("sec-fetch-site")
+        .iter()
+        .any(|site| !matches!(site.to_ascii_lowercase().as_str(), "none" | "same-origin"))
+    {
+        // A browser marks every request it sends; one another site's page made (an
+        // image, a form, a link followed) may carry no origin but says where it is from.
+        return bad(
+            403,
+            "a web page of another site sent this (sec-fetch-site): refused, as requests with an origin header are",
+        );
     }
 
     // How the body is delimited: by one plain content-length, nothing else.

@@ -162,6 +162,14 @@ async fn only_local_clients_and_no_web_pages_unless_allowed() {
         assert_eq!(status(&answer), "403", "{origin}: {answer}");
         assert!(answer.contains("--allow-origin"), "{answer}");
     }
+    // A page of another site with no origin (an image, a form): browsers say where
+    // the request comes from.
+    for site in ["cross-site", "same-site", "Cross-Site"] {
+        let raw = post(&address, &format!("sec-fetch-site: {site}\r\n"), &body);
+        let answer = send_raw(&address, raw.as_bytes()).await;
+        assert_eq!(status(&answer), "403", "{site}: {answer}");
+        assert!(answer.contains("sec-fetch-site"), "{answer}");
+    }
     // One allowed origin beside one that is not.
     let raw = post(
         &address,
@@ -205,7 +213,21 @@ async fn only_local_clients_and_no_web_pages_unless_allowed() {
         .await;
         assert_eq!(status(&answer), "200", "{origin}: {answer}");
     }
-    assert_eq!(node.requests_received(), 6);
+    // What a browser says of a request typed in its address bar, or its own page's.
+    for site in ["none", "same-origin"] {
+        let answer = send_raw(
+            &address,
+            health(&address)
+                .replace(
+                    "\r\n\r\n",
+                    &format!("\r\nsec-fetch-site: {site}\r\nconnection: close\r\n\r\n"),
+                )
+                .as_bytes(),
+        )
+        .await;
+        assert_eq!(status(&answer), "200", "{site}: {answer}");
+    }
+    assert_eq!(node.requests_received(), 8);
     let answer = send_raw(&address, post(&address, "", &body).as_bytes()).await;
     assert_eq!(status(&answer), "200", "{answer}");
     assert!(
