@@ -2228,7 +2228,7 @@ fn sent_transaction(params: &Value) -> near_rpc::tx::SignedTransaction {
 fn sent_transactions(node: &near_rpc_mock::MockNode) -> Vec<near_rpc::tx::SignedTransaction> {
     node.requests_for("send_tx")
         .iter()
-        .map(|r| sent_transaction(&r.params))
+        .map(|r| sent_transaction(&r.params()))
         .collect()
 }
 
@@ -2419,7 +2419,7 @@ fn a_send_answered_without_an_outcome_is_resolved_by_hash_and_prints_the_outcome
     let lookups = node.requests_for("EXPERIMENTAL_tx_status");
     assert!(!lookups.is_empty(), "resolved by hash");
     assert!(
-        lookups.iter().all(|r| r.params["tx_hash"] == hash),
+        lookups.iter().all(|r| r.params()["tx_hash"] == hash),
         "{lookups:?}"
     );
     assert_hides_key(&out, &secret);
