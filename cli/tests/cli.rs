@@ -1140,10 +1140,11 @@ fn subcommands_read_recorded_responses() {
         .as_str()
         .unwrap()
         .to_owned();
-    let (out, request) = against_recorded(
-        "send_tx/neardocs-1.json",
-        &["send-tx", "--base64", &signed, "--wait-until", "final"],
-    );
+    // The method alone (`call`): the docs' recorded answer is of another transaction
+    // than their recorded request, which `send-tx` (the write path) would not take as
+    // this one's outcome.
+    let params = json!({"signed_tx_base64": signed, "wait_until": "FINAL"}).to_string();
+    let (out, request) = against_recorded("send_tx/neardocs-1.json", &["call", "send_tx", &params]);
     assert_exit(&out, 0);
     assert_eq!(
         request["params"],
@@ -1316,9 +1317,19 @@ fn calls_against_the_mock_node() {
     let out = mock(&["send-tx", "--file", file.to_str().unwrap()]);
     assert_exit(&out, 0);
     assert_eq!(out.json()["status"], json!({"SuccessValue": ""}), "{out:?}");
-    // Bytes that are no transaction: the node's parse error.
+    // Bytes that are no transaction: refused before anything is sent, naming the option.
     std::fs::write(&file, [0u8, 1, 2, 3]).unwrap();
     let out = mock(&["send-tx", "--file", file.to_str().unwrap()]);
+    assert_exit(&out, 2);
+    assert!(
+        out.stderr.contains("--file: not a signed transaction"),
+        "{out:?}"
+    );
+    // Sent as the method alone, they are the node's to refuse: its parse error.
+    let params =
+        json!({"signed_tx_base64": near_rpc::SignedTransaction::from(vec![0u8, 1, 2, 3]).0})
+            .to_string();
+    let out = mock(&["call", "send_tx", &params]);
     assert_exit(&out, 3);
     assert!(out.stderr.contains("PARSE_ERROR"), "{out:?}");
     std::fs::remove_dir_all(&dir).unwrap();
