@@ -22,6 +22,8 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(near_rpc_conflicting_versions)");
     println!("cargo::rustc-check-cfg=cfg(near_rpc_default_spec)");
     println!("cargo::rustc-check-cfg=cfg(near_rpc_skip_shared)");
+    // std's, named only to hide it from the docs.rs badges (src/lib.rs).
+    println!("cargo::rustc-check-cfg=cfg(no_global_oom_handling)");
     println!("cargo::rerun-if-env-changed=NEAR_RPC_SPEC");
     // The tests that need the upstream data (`../shared`) are ignored, and so counted
     // as such, instead of failing, when it was said explicitly that it is not there.

@@ -134,12 +134,13 @@
 //! ([verification][guide-verification] says why).
 //!
 //! The bindings are checked in under `generated/`, produced by this workspace's
-//! `near-rpc-codegen`; [CONTRIBUTING.md][contributing] says how a new version is shipped.
+//! generator, crate [`near-rpc-codegen`][codegen]; the repository's `CONTRIBUTING.md`
+//! says how a new version is shipped.
 //!
 //! [api]: https://docs.near.org/api/rpc/introduction
 //! [mock]: https://docs.rs/near-rpc-mock
-//! [cli]: https://github.com/near-rpc/near-rpc/blob/main/cli/README.md
-//! [contributing]: https://github.com/near-rpc/near-rpc/blob/main/CONTRIBUTING.md
+//! [cli]: https://crates.io/crates/near-rpc-cli
+//! [codegen]: https://docs.rs/near-rpc-codegen
 // The client's links resolve in the crate when it has the client, and to docs.rs when
 // it is built without (`--no-default-features`).
 #![cfg_attr(
@@ -165,6 +166,11 @@
            [guide-decoding]: https://docs.rs/near-rpc/latest/near_rpc/guide/decoding/index.html"
 )]
 #![warn(missing_docs)]
+// On docs.rs (Cargo.toml's `[package.metadata.docs.rs]`), each item gated on a feature
+// says which: rustdoc's `doc_cfg` reads the `#[cfg]`s itself (nightly only). The std
+// methods our string types show through `Deref` would carry std's own cfg; hidden.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+#![cfg_attr(docsrs, doc(auto_cfg(hide(no_global_oom_handling))))]
 
 mod block_reference;
 #[cfg(feature = "client")]

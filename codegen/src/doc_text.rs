@@ -42,7 +42,7 @@ pub fn clean_description(text: &str) -> String {
     out.trim().to_owned()
 }
 
-/// `https://docs.rs/CRATE/1.2.3/...` → `https://docs.rs/CRATE/latest/...`.
+/// `docs.rs/CRATE/1.2.3/...` → `docs.rs/CRATE/latest/...`, in the https links of upstream text.
 fn current_docs_rs_links(text: &str) -> String {
     const DOCS_RS: &str = "https://docs.rs/";
     let mut out = String::with_capacity(text.len());

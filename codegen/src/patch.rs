@@ -14,11 +14,11 @@ use crate::error::Error;
 pub const PATCHES: &[(&str, &str)] = &[
     (
         "version-commit-optional",
-        include_str!("../../spec/patches/version-commit-optional.json"),
+        include_str!("../spec/patches/version-commit-optional.json"),
     ),
     (
         "query-legacy-error",
-        include_str!("../../spec/patches/query-legacy-error.json"),
+        include_str!("../spec/patches/query-legacy-error.json"),
     ),
 ];
 

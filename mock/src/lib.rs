@@ -3,8 +3,8 @@
 //! Rust ([`Contract`]), per-method overrides, injected faults, recorded requests, and
 //! record/replay of a real node.
 //!
-//! [Its README](https://github.com/near-rpc/near-rpc/blob/main/mock/README.md) is the
-//! guide: a write flow with a Rust contract, faults and overrides, and what it executes.
+//! [Its README](https://crates.io/crates/near-rpc-mock) is the guide: a write flow with a
+//! Rust contract, faults and overrides, and what it executes.
 //!
 //! Not executed: Wasm (contracts are Rust), promises and cross-contract calls, global
 //! contracts, deterministic state init, gas keys (refused with a message saying so).

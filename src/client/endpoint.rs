@@ -9,7 +9,7 @@ use reqwest::Url;
 
 use super::redact::{looks_like_secret, show_url};
 
-/// A node's base URL. It may carry an API key in its path (`https://host/<KEY>`), so it
+/// A node's base URL. It may carry an API key in its path (`https://rpc.example.org/<KEY>`), so it
 /// displays only as scheme, host and port, with `/***` when there is more.
 ///
 /// ```

@@ -73,4 +73,4 @@
 //!   ([`decode::from_value_strict`](crate::decode::from_value_strict)): an unknown field or
 //!   variant is an error naming its path.
 //!
-//! [benchmarks]: https://github.com/near-rpc/near-rpc/blob/main/BENCHMARKS.md
+//! [benchmarks]: https://docs.rs/crate/near-rpc/latest/source/BENCHMARKS.md

@@ -3,7 +3,7 @@
 //!
 //! # API keys
 //!
-//! A key can sit in the URL path (`https://host/<KEY>`), a query parameter
+//! A key can sit in the URL path (`https://rpc.example.org/<KEY>`), a query parameter
 //! (`?apiKey=<KEY>`) or a header ([`ApiKey::x_api_key`][x-api-key],
 //! [`ApiKey::bearer`][bearer], [`ApiKey::header`][header]).
 //!
@@ -28,9 +28,9 @@
 //!   user-info, and no `Referer` is ever sent. A refused redirect is
 //!   `ErrorKind::Transport` with `TransportErrorKind::Redirect`, the status and the
 //!   target shown as its origin only.
-//! - Endpoints print as their origin (`https://host/***`), with a key-looking label of
-//!   the host masked too (`https://***.rpc.example.org`: a key pasted into the host
-//!   name).
+//! - Endpoints print as their origin (`https://rpc.example.org/***`), with a
+//!   key-looking label of the host masked too (`https://***.rpc.example.org`: a key
+//!   pasted into the host name).
 //! - URLs that are not http(s), have no host, carry a fragment, or have something
 //!   key-looking where the host should be are refused when the client is built, with an
 //!   error that does not repeat the URL. The CLI never repeats a key-looking argument in

@@ -14,15 +14,15 @@
 //! | decode response bodies yourself, or embed the types in your own | [`decoding`] |
 //! | test your code against a node that executes what it is sent | the mock node, crate [`near-rpc-mock`][mock] ([its README][mock-readme]) |
 //! | write a library on near-rpc, or follow a newer nearcore | the crate docs, [Spec versions](crate#spec-versions) |
-//! | call a node from the shell | the CLI, [`cli/README.md`][cli] |
+//! | call a node from the shell | the CLI, crate [`near-rpc-cli`][cli] (its README) |
 //!
 //! The [examples] are one small program per common task, each runnable offline against
 //! the mock node.
 //!
 //! [mock]: https://docs.rs/near-rpc-mock
-//! [mock-readme]: https://github.com/near-rpc/near-rpc/blob/main/mock/README.md
-//! [cli]: https://github.com/near-rpc/near-rpc/blob/main/cli/README.md
-//! [examples]: https://github.com/near-rpc/near-rpc/blob/main/examples/README.md
+//! [mock-readme]: https://crates.io/crates/near-rpc-mock
+//! [cli]: https://crates.io/crates/near-rpc-cli
+//! [examples]: https://docs.rs/crate/near-rpc/latest/source/examples/README.md
 
 pub mod decoding;
 pub mod errors;

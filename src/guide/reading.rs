@@ -98,4 +98,4 @@
 //! the blocking client. What they read by default is on the mock node's chain, so each
 //! runs offline against it.
 //!
-//! [examples]: https://github.com/near-rpc/near-rpc/blob/main/examples/README.md
+//! [examples]: https://docs.rs/crate/near-rpc/latest/source/examples/README.md

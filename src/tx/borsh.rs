@@ -488,9 +488,17 @@ mod tests {
 
     #[test]
     fn lengths_past_the_end_and_bad_tags_are_refused_without_allocating() {
-        // A vector claiming u32::MAX elements in 4 bytes.
+        // A vector claiming u32::MAX elements in 4 bytes (a byte string, too): refused at
+        // its length, before any element is read or any room made for one.
         let mut r = Reader::new(&[0xff, 0xff, 0xff, 0xff]);
-        let err = r.seq(|r| r.u8()).unwrap_err();
+        let mut read = 0;
+        let err = r
+            .seq(|r| {
+                read += 1;
+                r.u8()
+            })
+            .unwrap_err();
+        assert_eq!(read, 0, "no element read");
         assert_eq!(
             err.kind,
             BorshErrorKind::LengthPastEnd {
@@ -499,6 +507,17 @@ mod tests {
             }
         );
         assert_eq!(err.offset, 0);
+        let err = Reader::new(&[0xff, 0xff, 0xff, 0xff]).bytes().unwrap_err();
+        assert!(
+            matches!(
+                err.kind,
+                BorshErrorKind::LengthPastEnd {
+                    length: u32::MAX,
+                    ..
+                }
+            ),
+            "{err}"
+        );
         let err = Reader::new(&[2]).option(|r| r.u8()).unwrap_err();
         assert_eq!(
             err.kind,

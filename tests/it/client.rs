@@ -1,7 +1,9 @@
 //! The client against a real HTTP server on loopback: request bodies and paths for both
 //! path styles, every error class, retries and Retry-After, timeouts, failover, the size
-//! limit, and redaction of API keys on every error path. The hostile cases (redirects,
-//! echoes, bad URLs, endless bodies, wrong ids, TLS) are in `client_hostile.rs`.
+//! limit, and redaction of API keys on every error path; the waits (backoff,
+//! Retry-After, the deadline) with a scripted transport on tokio's paused clock. The
+//! hostile cases (redirects, echoes, bad URLs, endless bodies, wrong ids, TLS) are in
+//! `client_hostile.rs`.
 
 #![cfg(feature = "client")]
 
@@ -22,11 +24,14 @@ use support::{refused_url, Reply, TestServer};
 
 const KEY: &str = "SeCrEt-ApI-KeY-42";
 
-/// Fast retries, so tests don't wait for the default backoff.
+/// Retries without waiting: these tests count attempts over real sockets, under which
+/// tokio's clock cannot be paused, so no real time passes between attempts. The waits
+/// are measured on the paused clock, with a scripted transport
+/// (`retries_back_off_and_then_succeed`, `retry_after_is_honoured`).
 fn fast_retry() -> RetryPolicy {
     RetryPolicy {
-        initial_backoff: Duration::from_millis(5),
-        max_backoff: Duration::from_millis(20),
+        initial_backoff: Duration::ZERO,
+        max_backoff: Duration::ZERO,
         ..RetryPolicy::default()
     }
 }
@@ -335,16 +340,65 @@ async fn connection_failures_are_transport_errors_without_the_key() {
     );
 }
 
-#[tokio::test]
+/// A scripted transport that notes when, on tokio's clock, each attempt reaches it.
+#[derive(Debug, Clone)]
+struct Timed {
+    inner: near_rpc::client::transport::MockTransport,
+    at: std::sync::Arc<std::sync::Mutex<Vec<tokio::time::Instant>>>,
+}
+
+impl Timed {
+    fn new(replies: Vec<near_rpc::client::transport::MockReply>) -> Self {
+        Self {
+            inner: near_rpc::client::transport::MockTransport::new("node", replies),
+            at: Default::default(),
+        }
+    }
+
+    /// The waits between consecutive attempts.
+    fn gaps(&self) -> Vec<Duration> {
+        let at = self.at.lock().unwrap();
+        at.windows(2).map(|w| w[1] - w[0]).collect()
+    }
+}
+
+impl near_rpc::client::transport::Transport for Timed {
+    fn send(
+        &self,
+        request: near_rpc::client::transport::RpcRequest,
+    ) -> near_rpc::client::transport::TransportFuture<'_> {
+        self.at.lock().unwrap().push(tokio::time::Instant::now());
+        self.inner.send(request)
+    }
+
+    fn describe(&self) -> String {
+        self.inner.describe()
+    }
+}
+
+/// Each retry waits, on tokio's paused clock, a jittered time within its exponential
+/// ceiling (the default policy: up to 250 ms, then up to 500 ms), never none, and the
+/// call then succeeds. (A zero draw of the jitter is one chance in 250 million.)
+#[tokio::test(start_paused = true)]
 async fn retries_back_off_and_then_succeed() {
-    let server = TestServer::start(vec![
-        Reply::status(503, "busy"),
-        Reply::status(429, "slow down"),
-        Reply::json(STATUS_OK),
+    use near_rpc::client::transport::MockReply;
+    let timed = Timed::new(vec![
+        MockReply::status(503, "busy"),
+        MockReply::status(429, "slow down"),
+        MockReply::json(STATUS_OK),
     ]);
-    let client = builder(&server.url("")).build().unwrap();
+    let client = Client::builder().transport(timed.clone()).build().unwrap();
     client.tx_status(tx_ref(), None).await.unwrap();
-    assert_eq!(server.requests().len(), 3);
+    let gaps = timed.gaps();
+    assert_eq!(gaps.len(), 2, "three attempts: {gaps:?}");
+    let policy = RetryPolicy::default();
+    for (retry, gap) in gaps.into_iter().enumerate() {
+        let ceiling = policy.initial_backoff * (1 << retry);
+        assert!(
+            gap > Duration::ZERO && gap <= ceiling,
+            "retry {retry} waited {gap:?}; its ceiling is {ceiling:?}"
+        );
+    }
 }
 
 /// `Retry-After` sets the wait before the retry (on tokio's paused clock: the scripted
@@ -449,19 +503,61 @@ async fn writes_are_not_retried_unless_the_caller_opts_in() {
     assert_eq!(server.requests().len(), 2);
 }
 
+/// A refused endpoint, then one answering 503, then a good one, then a spare: the call
+/// goes down the list in order and stops at the first answer (the failing one was
+/// reached, so it came before the good one; the spare after it never was).
 #[tokio::test]
 async fn failover_moves_to_the_next_endpoint_in_order() {
-    let server = TestServer::start(vec![Reply::json(STATUS_OK)]);
+    let failing = TestServer::start(vec![Reply::status(503, "busy")]);
+    let good = TestServer::start(vec![Reply::json(STATUS_OK)]);
+    let spare = TestServer::start(vec![Reply::json(STATUS_OK)]);
     let client = Client::builder()
         .endpoint(&format!("{}/{KEY}", refused_url()))
         .unwrap()
-        .endpoint(&server.url(""))
+        .endpoint(&failing.url(""))
         .unwrap()
-        .retry(fast_retry())
+        .endpoint(&good.url(""))
+        .unwrap()
+        .endpoint(&spare.url(""))
+        .unwrap()
+        .retry(RetryPolicy::none())
         .build()
         .unwrap();
     client.tx_status(tx_ref(), None).await.unwrap();
-    assert_eq!(server.requests().len(), 1);
+    let counts = [&failing, &good, &spare].map(|server| server.requests().len());
+    assert_eq!(counts, [1, 1, 0]);
+}
+
+/// One deadline for the whole call, on tokio's paused clock: the first endpoint fails
+/// after 3 s, the second would answer 3 s later, and the 5 s deadline ends the call at
+/// exactly 5 s, in the second endpoint's attempt. (A deadline per endpoint would have let
+/// the second answer, at 6 s.)
+#[tokio::test(start_paused = true)]
+async fn the_deadline_bounds_the_whole_call() {
+    use near_rpc::client::transport::{MockReply, MockTransport};
+    let slow = Duration::from_secs(3);
+    let first = MockTransport::new("first", [MockReply::status(503, "busy").delayed(slow)]);
+    let second = MockTransport::new("second", [MockReply::json(STATUS_OK).delayed(slow)]);
+    let client = Client::builder()
+        .transport(first.clone())
+        .transport(second.clone())
+        .deadline(Duration::from_secs(5))
+        .build()
+        .unwrap();
+    let started = tokio::time::Instant::now();
+    let err = client.tx_status(tx_ref(), None).await.unwrap_err();
+    assert_eq!(started.elapsed(), Duration::from_secs(5));
+    assert!(
+        matches!(
+            err.kind(),
+            ErrorKind::Transport(TransportError {
+                kind: TransportErrorKind::Deadline { .. },
+                ..
+            })
+        ),
+        "{err}"
+    );
+    assert_eq!((first.requests().len(), second.requests().len()), (1, 1));
 }
 
 #[test]

@@ -693,8 +693,11 @@ async fn oversized_requests_are_never_sent() {
     assert!(server.requests().is_empty());
 }
 
+/// Over HTTP, a deadline ends a call to slow endpoints with a deadline error, well before
+/// their answers. (That the deadline is one for the whole call, not one per endpoint, is
+/// measured on the paused clock: `client.rs`, `the_deadline_bounds_the_whole_call`.)
 #[tokio::test]
-async fn the_deadline_bounds_the_whole_call() {
+async fn a_deadline_ends_a_call_to_slow_endpoints() {
     let slow = Reply::json(RESULT).delayed(Duration::from_secs(3));
     let first = TestServer::start(vec![slow.clone()]);
     let second = TestServer::start(vec![slow]);

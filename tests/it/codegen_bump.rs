@@ -22,7 +22,16 @@ fn copy_tree(from: &Path, to: &Path) {
             continue;
         }
         let path = entry.path();
-        if entry.file_type().unwrap().is_dir() {
+        let kind = entry.file_type().unwrap();
+        if kind.is_symlink() {
+            // codegen/spec/ links to spec/: a link stays one, so that the copy's
+            // generator compiles in what the bump writes there.
+            let target = std::fs::read_link(&path).unwrap();
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(&target, to.join(&name)).unwrap();
+            #[cfg(windows)]
+            std::os::windows::fs::symlink_file(&target, to.join(&name)).unwrap();
+        } else if kind.is_dir() {
             copy_tree(&path, &to.join(&name));
         } else {
             std::fs::copy(&path, to.join(&name)).unwrap();

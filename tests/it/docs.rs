@@ -1,6 +1,7 @@
 //! The docs hold what the code, the spec and the measurements say. The README is the
-//! front door (at most 8 KiB); every relative link in the markdown files, and every link
-//! of the docs into this repository, points at a file of the tree; and the figures the
+//! front door (at most 8 KiB); every relative link in the markdown files points at a file
+//! of the tree; every URL in the manifests and the docs is one known to exist (or one the
+//! published crates will have, or no link at all); and the figures the
 //! docs state are checked where they live: the opt-out count in the README, the spec's
 //! counts in the crate docs, the method markers in CONTRIBUTING.md, the layers' defaults,
 //! the write path's bounds and the performance figures in the guide (`src/guide/`). (The
@@ -170,13 +171,11 @@ fn resolve(file: &str, target: &str) -> Result<PathBuf, String> {
     }
 }
 
-/// Every relative link of every markdown file points at a file or directory of the tree,
-/// and so does every link of the docs (markdown and `//!`) into this repository on
-/// GitHub (`https://github.com/near-rpc/near-rpc/blob/main/PATH`: the crate docs link to
-/// the READMEs that way, as docs.rs has no file of the tree).
+/// Every relative link of every markdown file points at a file or directory of the tree.
+/// (The crate docs link to no file of the tree: docs.rs has none; their URLs are checked
+/// by `every_url_is_known`.)
 #[test]
 fn every_relative_link_in_the_docs_points_at_a_file() {
-    const REPOSITORY: &str = "https://github.com/near-rpc/near-rpc/blob/main/";
     let mut broken = Vec::new();
     let mut checked = 0;
     for file in markdown_files() {
@@ -191,22 +190,6 @@ fn every_relative_link_in_the_docs_points_at_a_file() {
                 Ok(path) if path.exists() => {}
                 Ok(_) => broken.push(format!("{file}: {target} does not exist")),
                 Err(why) => broken.push(format!("{file}: {why}")),
-            }
-        }
-    }
-    for file in doc_files() {
-        let text = doc_text(&file);
-        for (at, _) in text.match_indices(REPOSITORY) {
-            let rest = &text[at + REPOSITORY.len()..];
-            let end = rest
-                .find(|c: char| c.is_whitespace() || matches!(c, ')' | '>' | '"' | '#'))
-                .unwrap_or(rest.len());
-            checked += 1;
-            if !root().join(&rest[..end]).exists() {
-                broken.push(format!(
-                    "{file}: {REPOSITORY}{} does not exist",
-                    &rest[..end]
-                ));
             }
         }
     }
@@ -548,4 +531,422 @@ fn the_guide_performance_figures_are_the_benchmarks() {
         ratio[3],
     );
     assert!(guide.contains(&stated), "the guide should say {stated:?}");
+}
+
+/// URLs known to exist that the manifests and docs may name, each with why it is here.
+/// A new URL fails `every_url_is_known` until it is looked at and added (there is no
+/// network in the tests: existence was checked when the URL was added).
+const KNOWN_URLS: &[(&str, &str)] = &[
+    (
+        "https://docs.near.org/api/rpc/introduction",
+        "NEAR's JSON-RPC docs",
+    ),
+    (
+        "https://rpc.mainnet.near.org",
+        "NEAR's public mainnet RPC endpoint",
+    ),
+    (
+        "https://rpc.testnet.near.org",
+        "NEAR's public testnet RPC endpoint",
+    ),
+    (
+        "https://github.com/near/near-api-rs",
+        "the crate docs/comparison.md compares with",
+    ),
+    (
+        "https://keepachangelog.com/en/1.1.0/",
+        "the CHANGELOG's format",
+    ),
+    (
+        "https://semver.org/spec/v2.0.0.html",
+        "the CHANGELOG's versioning",
+    ),
+];
+
+/// The URLs of nearcore's own descriptions, which the generator carries into
+/// `generated/` as the spec has them (nearcore's docs, NEPs, issues and code). Listed so
+/// that a spec bump bringing a new one is looked at too.
+const UPSTREAM_URLS: &[&str] = &[
+    "https://docs.rs/near-primitives/latest/near_primitives/types/enum.BlockReference.html",
+    "https://docs.rs/near-primitives/latest/near_primitives/views/enum.QueryRequest.html",
+    "https://github.com/near/NEPs/issues/518",
+    "https://github.com/near/NEPs/pull/167",
+    "https://github.com/near/nearcore/blob/560f7fc8f4b3106e0d5d46050688610b1f104ac6/chain/client/src/client.rs#L2232",
+    "https://github.com/near/nearcore/issues/3779",
+    "https://github.com/nearprotocol/NEPs/pull/71",
+    "https://near-nodes.io/archival/split-storage-archival",
+    "https://near.github.io/nearcore/architecture/gas/gas_profile.html?highlight=WASM_HOST_COST#example-transaction-gas-profile",
+    "https://near.github.io/nearcore/architecture/how/receipt-congestion.html?highlight=congestion#receipt-congestion",
+    "https://near.github.io/nearcore/architecture/how/sync.html#catchup",
+    "https://nomicon.io/ChainSpec/LightClient",
+    "https://nomicon.io/DataStructures/Account",
+    "https://nomicon.io/Economics/Economics.html#state-stake",
+    "https://wiki.parity.io/WebAssembly-StackHeight",
+];
+
+/// Every http(s) URL of `text`: up to whitespace, a quote, a bracket, a backtick or an
+/// escape (`\n` in a doc string), less trailing punctuation.
+fn urls(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    while let Some(at) = ["https://", "http://"]
+        .iter()
+        .filter_map(|scheme| rest.find(scheme))
+        .min()
+    {
+        let from = &rest[at..];
+        let end = from
+            .find(|c: char| {
+                c.is_whitespace()
+                    || matches!(
+                        c,
+                        '"' | '\'' | '`' | '(' | ')' | '<' | '>' | '[' | ']' | '\\'
+                    )
+            })
+            .unwrap_or(from.len());
+        let url = from[..end].trim_end_matches(['.', ',', ';', ':']);
+        found.push(url.to_owned());
+        rest = &from[end..];
+    }
+    found
+}
+
+/// The docs of a Rust file: its `//!` and `///` lines and its `doc = "..."` strings.
+fn rust_docs(path: &str) -> String {
+    let text = std::fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut docs: Vec<&str> = text
+        .lines()
+        .map(str::trim_start)
+        .filter(|line| line.starts_with("//!") || line.starts_with("///"))
+        .collect();
+    for (at, _) in text.match_indices("doc = \"") {
+        let literal = &text[at + 7..];
+        let mut escaped = false;
+        let end = literal
+            .char_indices()
+            .find(|&(_, c)| {
+                let closes = c == '"' && !escaped;
+                escaped = c == '\\' && !escaped;
+                closes
+            })
+            .map_or(literal.len(), |(end, _)| end);
+        docs.push(&literal[..end]);
+    }
+    docs.join("\n")
+}
+
+/// The workspace's crates that are published (no `publish = false`), by name.
+fn published_crates() -> Vec<String> {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).expect("Cargo.toml");
+    let members = manifest
+        .split_once("members = [")
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .expect("the workspace's members")
+        .0;
+    let mut crates = Vec::new();
+    for member in members.split(',').map(|m| m.trim().trim_matches('"')) {
+        if member.is_empty() {
+            continue;
+        }
+        let path = root().join(member).join("Cargo.toml");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{member}: {e}"));
+        if text.lines().any(|l| l.trim() == "publish = false") {
+            continue;
+        }
+        let name = text
+            .lines()
+            .find_map(|l| l.strip_prefix("name = \""))
+            .and_then(|l| l.strip_suffix('"'))
+            .unwrap_or_else(|| panic!("{member}: no package name"));
+        crates.push(name.to_owned());
+    }
+    crates
+}
+
+/// Whether `path` (relative to the root) is one the root package's `include` patterns
+/// (Cargo.toml) take: `*` within a name, `**` for any number of directories.
+fn in_the_package(path: &str) -> bool {
+    fn matches(pattern: &[&str], path: &[&str]) -> bool {
+        match (pattern.first(), path.first()) {
+            (Some(&"**"), _) => {
+                matches(&pattern[1..], path) || (!path.is_empty() && matches(pattern, &path[1..]))
+            }
+            (Some(p), Some(name)) => glob(p, name) && matches(&pattern[1..], &path[1..]),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+    fn glob(pattern: &str, name: &str) -> bool {
+        match pattern.split_once('*') {
+            None => pattern == name,
+            Some((before, after)) => {
+                name.len() >= before.len() + after.len()
+                    && name.starts_with(before)
+                    && name.ends_with(after)
+            }
+        }
+    }
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).expect("Cargo.toml");
+    let include = manifest
+        .split_once("\ninclude = [")
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .expect("the root package's include list")
+        .0;
+    let path: Vec<&str> = path.split('/').collect();
+    include
+        .split(',')
+        .map(|p| p.trim().trim_matches('"').trim_start_matches('/'))
+        .filter(|p| !p.is_empty())
+        .any(|p| matches(&p.split('/').collect::<Vec<_>>(), &path))
+}
+
+/// The intra-doc path a docs.rs page of near-rpc documents (`client/struct.Client.html#
+/// method.call` → `client::Client::call`), and the kind of item its file names, if any.
+fn docs_rs_item(page: &str) -> (String, Option<(String, String)>) {
+    let (file, anchor) = page.split_once('#').unwrap_or((page, ""));
+    let mut parts: Vec<String> = Vec::new();
+    let mut kind = None;
+    for part in file.split('/') {
+        if part == "index.html" || part.is_empty() {
+            continue;
+        }
+        if let Some((k, name)) = part.strip_suffix(".html").and_then(|p| p.split_once('.')) {
+            kind = Some((k.to_owned(), name.to_owned()));
+            parts.push(name.to_owned());
+        } else {
+            parts.push(part.to_owned());
+        }
+    }
+    if let Some(method) = anchor.strip_prefix("method.") {
+        parts.push(method.to_owned());
+    }
+    (parts.join("::"), kind)
+}
+
+/// Why `url` will exist, or why it may not.
+fn known(url: &str, published: &[String], intra_doc: &[(String, String)]) -> Result<(), String> {
+    let after_scheme = url.split_once("://").map_or("", |(_, rest)| rest);
+    let host = after_scheme
+        .split(['/', '?', '#'])
+        .next()
+        .unwrap_or_default()
+        .split(':')
+        .next()
+        .unwrap_or_default();
+    // Not links: a local server's address, or a name reserved for examples (RFC 2606).
+    let reserved = ["example.org", "example.com", "example.net"];
+    if host == "127.0.0.1"
+        || host == "localhost"
+        || host.ends_with(".example")
+        || reserved
+            .iter()
+            .any(|r| host == *r || host.ends_with(&format!(".{r}")))
+    {
+        return Ok(());
+    }
+    if KNOWN_URLS.iter().any(|(known, _)| *known == url) {
+        return Ok(());
+    }
+    // This workspace's crates, on crates.io and docs.rs once published (the CI step's
+    // `cargo publish --dry-run` shows they are publishable).
+    for name in published {
+        let pages = [
+            format!("https://crates.io/crates/{name}"),
+            format!("https://docs.rs/{name}"),
+            format!("https://docs.rs/crate/{name}/latest"),
+        ];
+        if pages.iter().any(|p| p == url) {
+            return Ok(());
+        }
+    }
+    // A file of near-rpc's package, in docs.rs's view of its source.
+    if let Some(path) = url.strip_prefix("https://docs.rs/crate/near-rpc/latest/source/") {
+        return if !root().join(path).is_file() {
+            Err(format!("{path} is no file of the tree"))
+        } else if !in_the_package(path) {
+            Err(format!(
+                "{path} is not in the package (Cargo.toml's include)"
+            ))
+        } else {
+            Ok(())
+        };
+    }
+    // A page of near-rpc's docs on docs.rs, built with the default features: the page of
+    // an item the crate docs link to within the crate when it has the client (rustdoc
+    // checks those links), of the kind the crate declares.
+    if let Some(page) = url.strip_prefix("https://docs.rs/near-rpc/latest/near_rpc/") {
+        let (item, kind) = docs_rs_item(page);
+        if !intra_doc.iter().any(|(_, path)| *path == item) {
+            return Err(format!("{item} is no intra-doc link of src/lib.rs's"));
+        }
+        if let Some((kind, name)) = kind {
+            let declared = format!("pub {kind} {name}");
+            let mut sources = Vec::new();
+            files_under(&root().join("src"), ".rs", &mut sources);
+            if !sources.iter().any(|f| {
+                std::fs::read_to_string(root().join(f)).is_ok_and(|text| text.contains(&declared))
+            }) {
+                return Err(format!("no `{declared}` in src/"));
+            }
+        }
+        return Ok(());
+    }
+    Err("not a URL known to exist (KNOWN_URLS in tests/it/docs.rs)".to_owned())
+}
+
+/// The lines of a doc string as rustdoc reads them: its `\n` escapes split it, and a
+/// backslash ending a source line continues it (without the next one's indentation).
+fn doc_string_lines(literal: &str) -> Vec<String> {
+    let mut joined = String::new();
+    let mut pieces = literal.split("\\\n");
+    joined.push_str(pieces.next().unwrap_or_default());
+    for piece in pieces {
+        joined.push_str(piece.trim_start());
+    }
+    joined
+        .split("\\n")
+        .flat_map(str::lines)
+        .map(|line| line.trim().to_owned())
+        .collect()
+}
+
+/// The `[label]: path` definitions of the crate docs' links within the crate (src/lib.rs,
+/// with the client), whose docs.rs twins the build without the client uses.
+fn intra_doc_links() -> Vec<(String, String)> {
+    let lib = std::fs::read_to_string(root().join("src/lib.rs")).expect("src/lib.rs");
+    let start = lib
+        .find("feature = \"client\",\n    doc = \"")
+        .expect("src/lib.rs's links with the client");
+    let literal = &lib[start..];
+    let literal = &literal[literal.find("doc = \"").expect("a doc string") + 7..];
+    let literal = &literal[..literal.find("\"\n").expect("the doc string's end")];
+    doc_string_lines(literal)
+        .iter()
+        .filter_map(|line| {
+            let (label, path) = line.strip_prefix('[')?.split_once("]: ")?;
+            Some((label.to_owned(), path.to_owned()))
+        })
+        .collect()
+}
+
+/// Every http(s) URL in the manifests (`Cargo.toml`: `documentation`, ...) and the docs
+/// (every markdown file; the doc comments and doc strings of `src/`, `mock/src/`,
+/// `cli/src/`, `codegen/src/`, and `generated/`, whose text is docs.rs's too) is one known
+/// to exist, one of nearcore's descriptions carried by the generator, a page the
+/// published crates will have, or no link at all (loopback, reserved example names). No
+/// network: a new URL fails here until it is looked at. The repository's own address is
+/// not among them: it is not established, so neither Cargo.toml nor the docs name it.
+#[test]
+fn every_url_is_known() {
+    let mut files = Vec::new();
+    files_under(root(), "Cargo.toml", &mut files);
+    files.extend(markdown_files());
+    for dir in ["src", "mock/src", "cli/src", "codegen/src", "generated"] {
+        files_under(&root().join(dir), ".rs", &mut files);
+    }
+    let published = published_crates();
+    assert!(
+        published.len() >= 4 && published.iter().any(|c| c == "near-rpc-cli"),
+        "the published crates: {published:?}"
+    );
+    let intra_doc = intra_doc_links();
+    assert!(intra_doc.len() >= 10, "src/lib.rs's links: {intra_doc:?}");
+    let mut unknown = Vec::new();
+    let mut checked = 0;
+    let mut seen_upstream = std::collections::BTreeSet::new();
+    for file in &files {
+        let text = if file.ends_with(".rs") {
+            rust_docs(file)
+        } else {
+            std::fs::read_to_string(root().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+        };
+        for url in urls(&text) {
+            checked += 1;
+            if file.starts_with("generated/") {
+                if UPSTREAM_URLS.contains(&url.as_str()) {
+                    seen_upstream.insert(url);
+                } else {
+                    unknown.push(format!("{file}: {url}: not in UPSTREAM_URLS"));
+                }
+                continue;
+            }
+            if let Err(why) = known(&url, &published, &intra_doc) {
+                unknown.push(format!("{file}: {url}: {why}"));
+            }
+        }
+    }
+    assert!(
+        checked >= 100,
+        "only {checked} URLs found: is the finder broken?"
+    );
+    assert!(
+        unknown.is_empty(),
+        "URLs not known to exist:\n{}",
+        unknown.join("\n")
+    );
+    // The list holds nothing the docs no longer carry.
+    let stale: Vec<_> = UPSTREAM_URLS
+        .iter()
+        .filter(|url| !seen_upstream.contains(**url))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "UPSTREAM_URLS no generated file has: {stale:?}"
+    );
+    // Every docs.rs page the build without the client links to is the page of the link
+    // with the same label in the build with it.
+    let lib = doc_string_lines(&rust_docs("src/lib.rs"));
+    for (label, path) in &intra_doc {
+        let prefix = format!("[{label}]: https://docs.rs/near-rpc/latest/near_rpc/");
+        let page = lib
+            .iter()
+            .find_map(|line| line.strip_prefix(prefix.as_str()))
+            .unwrap_or_else(|| panic!("no docs.rs twin of [{label}] in src/lib.rs"));
+        assert_eq!(&docs_rs_item(page).0, path, "[{label}]: {page}");
+    }
+}
+
+/// The URL finder stops where a URL does in prose, markdown, code and doc strings, and
+/// the checks refuse what they should.
+#[test]
+fn the_url_finder_and_its_checks() {
+    assert_eq!(
+        urls(
+            "see https://a.example/x, [b](http://b.example/y) `https://c.example/<KEY>`\n\
+              \"https://d.example/z\\n\\n[e]: https://e.example/f.\""
+        ),
+        [
+            "https://a.example/x",
+            "http://b.example/y",
+            "https://c.example/",
+            "https://d.example/z",
+            "https://e.example/f"
+        ]
+    );
+    let published = published_crates();
+    let intra_doc = intra_doc_links();
+    let check = |url: &str| known(url, &published, &intra_doc);
+    assert!(check("https://docs.rs/near-rpc-mock").is_ok());
+    assert!(check("https://crates.io/crates/near-rpc-cli").is_ok());
+    // Not this workspace's crate, nor the repository's unestablished address.
+    assert!(check("https://docs.rs/near-rpc-golden").is_err());
+    assert!(check("https://github.com/near-rpc/near-rpc").is_err());
+    assert!(check("https://docs.rs/crate/near-rpc/latest/source/examples/README.md").is_ok());
+    // A file of the tree the package leaves out, and one the tree lacks.
+    let left_out = check("https://docs.rs/crate/near-rpc/latest/source/CONTRIBUTING.md");
+    assert!(left_out.is_err_and(|why| why.contains("not in the package")));
+    assert!(check("https://docs.rs/crate/near-rpc/latest/source/NOPE.md").is_err());
+    assert!(check("https://docs.rs/near-rpc/latest/near_rpc/client/index.html").is_ok());
+    assert!(check("https://docs.rs/near-rpc/latest/near_rpc/clients/index.html").is_err());
+    // The right item with the wrong kind.
+    let kind =
+        check("https://docs.rs/near-rpc/latest/near_rpc/client/enum.Client.html#method.call");
+    assert!(kind.is_err_and(|why| why.contains("pub enum Client")));
+    assert_eq!(
+        docs_rs_item("client/struct.Client.html#method.call"),
+        (
+            "client::Client::call".to_owned(),
+            Some(("struct".to_owned(), "Client".to_owned()))
+        )
+    );
 }

@@ -104,34 +104,39 @@ pub fn near_rpc_with_env(args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> R
     let writer = std::thread::spawn(move || {
         let _ = child_stdin.write_all(&input);
     });
-    let mut child_stdout = child.stdout.take().expect("stdout");
-    let mut child_stderr = child.stderr.take().expect("stderr");
-    let stdout = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = child_stdout.read_to_string(&mut text);
-        text
-    });
-    let stderr = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = child_stderr.read_to_string(&mut text);
-        text
-    });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for near-rpc") {
-            break status;
-        }
-        if started.elapsed() > DEADLINE {
+    // Each output is read to its end on a thread of its own, which the binary's exit
+    // brings; the run waits for those two events, up to the deadline, then for the exit
+    // itself (no polling, no sleep).
+    let (sender, outputs) = std::sync::mpsc::channel();
+    let pipes: [(usize, Box<dyn Read + Send>); 2] = [
+        (0, Box::new(child.stdout.take().expect("stdout"))),
+        (1, Box::new(child.stderr.take().expect("stderr"))),
+    ];
+    for (which, mut pipe) in pipes {
+        let sender = sender.clone();
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = pipe.read_to_string(&mut text);
+            let _ = sender.send((which, text));
+        });
+    }
+    let deadline = Instant::now() + DEADLINE;
+    let mut texts = [String::new(), String::new()];
+    for _ in 0..texts.len() {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let Ok((which, text)) = outputs.recv_timeout(left) else {
             let _ = child.kill();
             panic!("near-rpc {args:?} did not finish within {DEADLINE:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
+        };
+        texts[which] = text;
+    }
+    let status = child.wait().expect("wait for near-rpc");
     let _ = writer.join();
+    let [stdout, stderr] = texts;
     Run {
         code: status.code().unwrap_or(-1),
-        stdout: stdout.join().expect("stdout reader"),
-        stderr: stderr.join().expect("stderr reader"),
+        stdout,
+        stderr,
     }
 }
 

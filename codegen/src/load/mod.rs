@@ -162,10 +162,10 @@ pub struct MethodSource {
 }
 
 /// The pinned specs the checked-in bindings come from (`spec/SOURCE.toml`).
-pub const PINNED_SOURCE: &str = include_str!("../../../spec/SOURCE.toml");
+pub const PINNED_SOURCE: &str = include_str!("../../spec/SOURCE.toml");
 
 /// The one parser of `spec/SOURCE.toml`, shared with the crate's build script.
-#[path = "../../../spec/source.rs"]
+#[path = "../../spec/source.rs"]
 pub mod source;
 
 /// `spec/SOURCE.toml` as parsed (checked by the generator's tests; a broken file is a

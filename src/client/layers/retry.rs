@@ -303,6 +303,8 @@ mod tests {
         assert_eq!(mock.requests().len(), 1);
     }
 
+    /// A wait that would end past the deadline is not begun: the failure comes back at
+    /// once (no time passes on the paused clock), not after the wait, and unretried.
     #[test]
     fn no_wait_past_the_deadline() {
         let mock = MockTransport::new(
@@ -311,8 +313,13 @@ mod tests {
         );
         let mut request = read();
         request.deadline = Some(Instant::now() + Duration::from_secs(5));
-        let outcome = block_on(retry(&mock, RetryPolicy::default()).send(request));
+        let (outcome, waited) = block_on(async {
+            let started = tokio::time::Instant::now();
+            let outcome = retry(&mock, RetryPolicy::default()).send(request).await;
+            (outcome, started.elapsed())
+        });
         assert_eq!(outcome.unwrap().status, 503);
+        assert_eq!(waited, Duration::ZERO);
         assert_eq!(mock.requests().len(), 1);
     }
 
@@ -389,14 +396,30 @@ mod tests {
         }
     }
 
+    /// The ceiling doubles from 250 ms and stops at 8 s; the wait is a random draw up to
+    /// it (full jitter).
     #[test]
     fn backoff_grows_is_capped_and_jittered() {
         let policy = RetryPolicy::default();
-        let max = |retry| policy.delay(retry, None, u64::MAX - 1).unwrap();
-        assert!(max(0) <= Duration::from_millis(250));
-        assert!(max(2) <= Duration::from_secs(1));
+        // A draw of `n` nanoseconds waits `n` while `n` is within the ceiling: the
+        // largest wait of each retry is its ceiling, reached.
+        let draw = |retry, wait: Duration| {
+            let nanos = u64::try_from(wait.as_nanos()).unwrap();
+            policy.delay(retry, None, nanos).unwrap()
+        };
+        for (retry, ceiling) in [(0, 250), (1, 500), (2, 1000), (3, 2000), (5, 8000)] {
+            let ceiling = Duration::from_millis(ceiling);
+            assert_eq!(draw(retry, ceiling), ceiling, "retry {retry}");
+            // One nanosecond more wraps around to no wait: the ceiling is the largest.
+            assert_eq!(
+                draw(retry, ceiling + Duration::from_nanos(1)),
+                Duration::ZERO
+            );
+        }
+        // Capped: uncapped, retry 6's ceiling would be 16 s, and so would this wait.
+        assert!(draw(6, Duration::from_secs(16)) < Duration::from_secs(8));
+        assert_eq!(draw(40, Duration::from_secs(8)), Duration::from_secs(8));
         assert_eq!(policy.delay(40, None, 0), Some(Duration::ZERO));
-        assert!(max(40) <= Duration::from_secs(8));
         let mut jitter = Jitter::new();
         let delays: Vec<_> = (0..8)
             .map(|_| policy.delay(3, None, jitter.next_u64()))

@@ -50,7 +50,8 @@ pub trait Transport: Send + Sync + fmt::Debug {
     /// Sends `request`.
     fn send(&self, request: RpcRequest) -> TransportFuture<'_>;
 
-    /// Where requests go, as it may be printed (no credentials): `https://host/***`.
+    /// Where requests go, as it may be printed (no credentials):
+    /// `https://rpc.example.org/***`.
     fn describe(&self) -> String;
 
     /// The secret values this transport holds (API keys, key-looking URL parts), so that
@@ -254,7 +255,7 @@ pub enum TransportErrorKind {
     Redirect {
         /// The 3xx status.
         status: u16,
-        /// The target, redacted like an endpoint (`https://other.host/***`).
+        /// The target, redacted like an endpoint (`https://other.example.org/***`).
         location: String,
     },
     /// The response body was larger than the limit; reading stopped there.
