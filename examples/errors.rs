@@ -5,8 +5,7 @@
 //! cargo run --example errors -- [RPC_URL] [MISSING_ACCOUNT] [CONTRACT]
 //! ```
 
-use near_rpc::client::Client;
-use near_rpc::types::RpcQueryError;
+use near_rpc::{types::RpcQueryError, Client};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

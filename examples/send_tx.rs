@@ -5,8 +5,7 @@
 //! cargo run --example send_tx -- RPC_URL SIGNED_TX_BASE64
 //! ```
 
-use near_rpc::client::Client;
-use near_rpc::types::TxExecutionStatus;
+use near_rpc::{types::TxExecutionStatus, Client};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -5,14 +5,17 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 
+use near_rpc::client::layers::RetryPolicy;
 use near_rpc::client::transport::HttpTransport;
+use near_rpc::client::transport::{BoxTransport, PathStyle};
 use near_rpc::client::{
-    ApiKey, AtBlock, BoxTransport, ChunkRef, Client, ContractArgs, Epoch, InvalidEndpoint,
-    PathStyle, RawArgs, RetryPolicy, TxRef,
+    ApiKey, AtBlock, ChunkRef, ContractArgs, Epoch, InvalidEndpoint, RawArgs, TxRef,
 };
 use near_rpc::decode;
-use near_rpc::types::{BlockReference, CallResult, Finality, SyncCheckpoint};
-use near_rpc::{methods, CryptoHash, ErrorWrapper, MethodVisitor, Response, RpcMethod};
+use near_rpc::envelope::{ErrorWrapper, Response};
+use near_rpc::methods::{self, MethodVisitor, RpcMethod};
+use near_rpc::types::{BlockReference, CallResult, SyncCheckpoint};
+use near_rpc::{Client, CryptoHash, Finality};
 use near_rpc_mock::{Cassette, MockNode, Recorder};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -378,7 +381,7 @@ fn print_call_result(result: AtBlock<CallResult>) -> Result<(), Failure> {
         (Err(_), Some(text)) => printed.insert("result".into(), Value::String(text.into())),
         (Err(_), None) => printed.insert(
             "result_base64".into(),
-            Value::String(near_rpc::FunctionArgs::from_bytes(result.bytes()).0),
+            Value::String(near_rpc::types::FunctionArgs::from_bytes(result.bytes()).0),
         ),
     };
     printed.insert("block_height".into(), result.block_height.into());
@@ -467,7 +470,7 @@ fn serve_mock(options: MockOptions<'_>) -> Result<(), Failure> {
 
 /// The bytes of base64 text (already checked by the option's parser).
 fn base64_bytes(text: &str) -> Result<Vec<u8>, Failure> {
-    near_rpc::SignedTransaction(text.trim().to_owned())
+    near_rpc::types::SignedTransaction(text.trim().to_owned())
         .to_bytes()
         .map_err(|e| Failure::usage(format!("--base64: {e}")))
 }

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use near_rpc::client::{Error, ErrorKind};
 use near_rpc::decode::DecodeError;
-use near_rpc::ErrorWrapper;
+use near_rpc::envelope::ErrorWrapper;
 use serde::Serialize;
 
 /// Exit status: success.
@@ -181,8 +181,8 @@ pub fn note(text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use near_rpc::client::{TransportError, TransportErrorKind};
-    use near_rpc::ErrorCause;
+    use near_rpc::client::transport::{TransportError, TransportErrorKind};
+    use near_rpc::envelope::ErrorCause;
     use serde_json::Value;
 
     #[test]

@@ -6,10 +6,11 @@ use std::path::Path;
 
 use std::sync::{Arc, Mutex};
 
-use near_rpc::client::{looks_like_secret, Client, Secrets, SendError, SendErrorKind, Signer};
+use near_rpc::client::{looks_like_secret, Secrets, SendError, SendErrorKind};
 use near_rpc::tx::{Action, Credentials, SecretKey, SignedTransaction, Transaction};
 use near_rpc::types::{ActionView, RpcQueryError};
-use near_rpc::{AccountId, CryptoHash, NearToken, PublicKey, RpcTransactionResponse};
+use near_rpc::{types::RpcTransactionResponse, AccountId, CryptoHash, NearToken, PublicKey};
+use near_rpc::{Client, Signer};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -64,7 +65,7 @@ pub fn actions(text: &str) -> Result<Vec<Action>, Failure> {
 fn action(view: &ActionView) -> Result<Action, String> {
     use near_rpc::tx::GlobalContractDeployMode as Mode;
     let code = |text: &str| {
-        near_rpc::FunctionArgs(text.to_owned())
+        near_rpc::types::FunctionArgs(text.to_owned())
             .to_bytes()
             .map_err(|e| format!("`code`: {e}"))
     };

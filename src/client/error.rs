@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::transport::{TransportError, TransportErrorKind};
 use crate::decode::DecodeError;
-use crate::ErrorWrapper;
+use crate::envelope::ErrorWrapper;
 
 /// At most this much of a response body is kept in an error's `body` text.
 pub const ERROR_BODY_LIMIT: usize = 4096;
@@ -23,8 +23,9 @@ pub const ERROR_BODY_LIMIT: usize = 4096;
 /// Match on [`Error::kind`]; the accessors answer the common questions without a match:
 ///
 /// ```no_run
-/// # async fn run(client: near_rpc::client::Client) {
-/// use near_rpc::client::{ErrorKind, TransportErrorKind};
+/// # async fn run(client: near_rpc::Client) {
+/// use near_rpc::client::transport::TransportErrorKind;
+/// use near_rpc::client::ErrorKind;
 /// use near_rpc::types::RpcQueryError;
 ///
 /// match client.view_account("nobody.near").await {
@@ -250,7 +251,7 @@ impl<E> Error<E> {
     /// a legacy node reported inside a `query` result), when the node sent one.
     ///
     /// ```no_run
-    /// # async fn run(client: near_rpc::client::Client) {
+    /// # async fn run(client: near_rpc::Client) {
     /// use near_rpc::types::RpcQueryError;
     ///
     /// match client.view_account("nobody.near").await {
@@ -264,7 +265,7 @@ impl<E> Error<E> {
     /// ```
     pub fn handler_error(&self) -> Option<&E> {
         match &self.rpc_error()?.cause {
-            crate::ErrorCause::Handler(cause) => Some(cause),
+            crate::envelope::ErrorCause::Handler(cause) => Some(cause),
             _ => None,
         }
     }

@@ -32,7 +32,7 @@ use crate::types::{
     TxExecutionStatus,
 };
 use crate::verify::{self, BlockError, LightClientHead, ProofError, VerifiedOutcome};
-use crate::{methods, AccountId, CryptoHash, RpcTransactionResponse};
+use crate::{methods, types::RpcTransactionResponse, AccountId, CryptoHash};
 
 /// How many blocks one [`VerifiedClient::sync`] follows at most (a block per epoch: a
 /// year of mainnet is about 730).

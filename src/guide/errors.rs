@@ -17,8 +17,9 @@
 //! sent one.
 //!
 //! ```no_run
-//! # async fn run(client: near_rpc::client::Client) {
-//! use near_rpc::client::{ErrorKind, TransportErrorKind};
+//! # async fn run(client: near_rpc::Client) {
+//! use near_rpc::client::transport::TransportErrorKind;
+//! use near_rpc::client::ErrorKind;
 //!
 //! if let Err(e) = client.view_account("alice.near").await {
 //!     match e.kind() {
@@ -59,7 +60,7 @@
 //!   moves the call on. When every endpoint fails, `ErrorKind::AllEndpointsFailed` lists
 //!   each one's failure.
 //! - **Transactions** (`send_tx`, `broadcast_tx_*`: the methods whose generated
-//!   [`RpcMethod::SUBMITS_TRANSACTION`](crate::RpcMethod::SUBMITS_TRANSACTION) is true,
+//!   [`RpcMethod::SUBMITS_TRANSACTION`](crate::methods::RpcMethod::SUBMITS_TRANSACTION) is true,
 //!   because their params require a signed transaction) are retried or failed over only
 //!   when they certainly reached no node (connection refused, DNS, TLS handshake).
 //!   [`RetryPolicy::retry_writes`][retry-writes] opts into more; a retried write then
@@ -80,14 +81,14 @@
 //!
 //! [error]: crate::client::Error
 //! [kind]: crate::client::ErrorKind
-//! [transport-error]: crate::client::TransportError
+//! [transport-error]: crate::client::transport::TransportError
 //! [is-retryable]: crate::client::Error::is_retryable
 //! [nothing-sent]: crate::client::Error::nothing_sent
 //! [handler-error]: crate::client::Error::handler_error
 //! [send-error]: crate::client::SendError
-//! [call]: crate::client::Client::call
-//! [transport]: crate::client::Transport
-//! [none]: crate::client::RetryPolicy::none
-//! [retry-writes]: crate::client::RetryPolicy::retry_writes
-//! [with-transport]: crate::client::Client::with_transport
+//! [call]: crate::Client::call
+//! [transport]: crate::client::transport::Transport
+//! [none]: crate::client::layers::RetryPolicy::none
+//! [retry-writes]: crate::client::layers::RetryPolicy::retry_writes
+//! [with-transport]: crate::Client::with_transport
 //! [builder-transport]: crate::client::ClientBuilder::transport

@@ -278,7 +278,7 @@ pub struct Method {
 
 /// The hand-written type of a handler error the spec has no schema for: the cause's
 /// name and info, kept as JSON.
-pub const UNTYPED_CAUSE: &str = "crate::UntypedCause";
+pub const UNTYPED_CAUSE: &str = "crate::envelope::UntypedCause";
 
 impl Api {
     /// What the documents this API comes from leave out, in words for the person

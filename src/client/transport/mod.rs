@@ -88,7 +88,7 @@ pub struct RpcRequest {
     pub id: u64,
     /// The encoded JSON-RPC request.
     pub body: bytes::Bytes,
-    /// Whether the method submits a transaction ([`crate::RpcMethod::SUBMITS_TRANSACTION`]):
+    /// Whether the method submits a transaction ([`crate::methods::RpcMethod::SUBMITS_TRANSACTION`]):
     /// such a request is never sent twice once bytes may have reached a node.
     pub submits_transaction: bool,
     /// The largest response body to read.
