@@ -23,8 +23,8 @@ use tokio::runtime::Runtime;
 
 use crate::args::{self, Command, Invocation, Options, ViewAt};
 use crate::output::{
-    describe_decode_error, failure, note, one_line, print_json, report, summarize, write_stdout,
-    Failure, EXIT_DECODE, EXIT_IO, EXIT_RPC, EXIT_TRANSPORT,
+    describe, describe_decode_error, failure, note, one_line, print_json, report, summarize,
+    write_stdout, Failure, EXIT_DECODE, EXIT_IO, EXIT_RPC, EXIT_TRANSPORT,
 };
 use crate::{verify, write};
 
@@ -547,11 +547,11 @@ fn upstream(options: &Options) -> Result<BoxTransport, Failure> {
     // InvalidEndpoint's and InvalidApiKey's messages never repeat the URL or the key.
     let endpoint = url
         .parse()
-        .map_err(|e: InvalidEndpoint| Failure::usage(e.to_string()))?;
+        .map_err(|e: InvalidEndpoint| Failure::usage(describe(&e)))?;
     let mut transport =
-        HttpTransport::new(endpoint).map_err(|e| Failure::new(EXIT_TRANSPORT, e.to_string()))?;
+        HttpTransport::new(endpoint).map_err(|e| Failure::new(EXIT_TRANSPORT, describe(&e)))?;
     if let Some(key) = &options.api_key {
-        let key = ApiKey::x_api_key(key).map_err(|e| Failure::usage(e.to_string()))?;
+        let key = ApiKey::x_api_key(key).map_err(|e| Failure::usage(describe(&e)))?;
         transport = transport.api_key(key);
     }
     Ok(Arc::new(transport))
@@ -567,11 +567,11 @@ fn connect(options: &Options) -> Result<(Runtime, Client), Failure> {
         // InvalidEndpoint's message never repeats the URL.
         builder = builder
             .endpoint(url)
-            .map_err(|e| Failure::usage(e.to_string()))?;
+            .map_err(|e| Failure::usage(describe(&e)))?;
         // The key goes to the first endpoint only: a failover URL is someone else's.
         if let (0, Some(key)) = (i, &options.api_key) {
             // InvalidApiKey's message never repeats the key.
-            let key = ApiKey::x_api_key(key).map_err(|e| Failure::usage(e.to_string()))?;
+            let key = ApiKey::x_api_key(key).map_err(|e| Failure::usage(describe(&e)))?;
             builder = builder.api_key(key);
         }
     }
@@ -589,7 +589,7 @@ fn connect(options: &Options) -> Result<(Runtime, Client), Failure> {
     }
     let client = builder
         .build()
-        .map_err(|e| Failure::new(EXIT_TRANSPORT, e.to_string()))?;
+        .map_err(|e| Failure::new(EXIT_TRANSPORT, describe(&e)))?;
     Ok((runtime()?, client))
 }
 

@@ -14,7 +14,7 @@ use near_rpc::{Client, Signer};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::output::{failure, one_line, print_json, write_stdout, Failure};
+use crate::output::{describe, failure, one_line, print_json, write_stdout, Failure};
 use crate::output::{EXIT_DECODE, EXIT_IO, EXIT_RPC, EXIT_TRANSPORT};
 
 /// yoctoNEAR in one NEAR: 10^24.
@@ -32,7 +32,7 @@ pub fn key_file(path: &Path) -> Result<Credentials, Failure> {
             "--key-file takes the path of a credential file, not a key",
         ));
     }
-    Credentials::from_file(path).map_err(|e| Failure::usage(one_line(&e.to_string())))
+    Credentials::from_file(path).map_err(|e| Failure::usage(describe(&e)))
 }
 
 /// ACTIONS_JSON: a JSON array of actions in the spec's `ActionView` form
@@ -379,7 +379,7 @@ fn send_failure(error: SendError, key: Option<&KeyOf>) -> Failure {
                 format!(
                     "transaction{} may have been sent and its outcome is unknown: {}; {hint}",
                     hash.map_or_else(String::new, |h| format!(" {h}")),
-                    one_line(&error.to_string()),
+                    describe(&error),
                 ),
             )
         }

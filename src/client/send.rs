@@ -98,19 +98,20 @@ pub const RESOLVE_BACKOFF: Duration = Duration::from_secs(1);
 ///
 /// ```no_run
 /// # async fn run(client: near_rpc::Client, signer: near_rpc::Signer) {
-/// use near_rpc::{client::SendErrorKind, NearToken};
+/// use near_rpc::client::SendErrorKind;
+/// use near_rpc::{ErrorReport, NearToken};
 ///
 /// match client.transfer(&signer, "bob.near", NearToken::from_near(1)).await {
 ///     Ok(outcome) => println!("failed on chain: {}", outcome.is_failure()),
 ///     Err(e) => match e.kind() {
 ///         // It will not execute: sending the intent again is safe.
-///         SendErrorKind::Rejected(_) => eprintln!("{e}: {:?}", e.invalid_tx_error()),
+///         SendErrorKind::Rejected(_) => eprintln!("{}", ErrorReport(&e)),
 ///         // It may still execute: keep its bytes, re-send them or look up the hash.
 ///         SendErrorKind::Unresolved(_) => {
 ///             let signed = e.signed().expect("an unresolved send signed a transaction");
 ///             eprintln!("pending {}: {}", signed.hash(), signed.to_base64());
 ///         }
-///         _ => eprintln!("{e}"),
+///         _ => eprintln!("{}", ErrorReport(&e)),
 ///     },
 /// }
 /// # }
@@ -147,7 +148,7 @@ pub enum SendErrorKind {
 }
 
 impl SendError {
-    fn new(kind: SendErrorKind, signed: Vec<SignedTransaction>) -> Self {
+    pub(crate) fn new(kind: SendErrorKind, signed: Vec<SignedTransaction>) -> Self {
         Self { signed, kind }
     }
 

@@ -21,7 +21,7 @@ use near_rpc::methods;
 use near_rpc::types::{
     RpcBlockRequest, RpcSendTransactionRequest, RpcTransactionError, SignedTransaction,
 };
-use near_rpc::{Client, Finality};
+use near_rpc::{Client, ErrorReport, Finality};
 use support::{refused_url, Reply, TestServer};
 
 const KEY: &str = "sk1live9QmX4tR7zW2pL8vN3c";
@@ -312,7 +312,8 @@ async fn cross_origin_redirects_are_refused_by_default() {
     };
     assert_eq!(*status, 307);
     assert_eq!(location, &format!("{}/***", elsewhere.url("")));
-    assert!(err.to_string().contains("307"), "{err}");
+    let report = ErrorReport(&err).to_string();
+    assert!(report.contains("307"), "{report}");
     assert!(!printed(&err).contains(KEY));
     assert!(
         elsewhere.requests().is_empty(),

@@ -227,8 +227,11 @@ impl TransportError {
 }
 
 impl fmt::Display for TransportError {
+    /// What went wrong, without the endpoint: the error that carries this one (the
+    /// client's [`Error`](crate::client::Error)) names it, and so does
+    /// [`endpoint`](Self::endpoint).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.kind, self.endpoint)?;
+        write!(f, "{}", self.kind)?;
         if !self.message.is_empty() {
             write!(f, ": {}", self.message)?;
         }
