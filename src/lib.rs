@@ -249,7 +249,9 @@ struct ReadmeDoctests;
 #[doc = include_str!("../mock/README.md")]
 struct MockReadmeDoctests;
 
+// What a first program needs, documented here though defined in `client` and `types`.
 #[cfg(feature = "client")]
+#[doc(inline)]
 pub use client::{Client, Signer};
 pub use primitives::{
     BlockId, CryptoHash, KeyType, NearGas, ParseBlockIdError, ParseCryptoHashError, ParseKeyError,
@@ -257,6 +259,7 @@ pub use primitives::{
 };
 pub use replaced::root::{AccountId, NearToken};
 pub use report::ErrorReport;
+#[doc(inline)]
 pub use types::Finality;
 
 pub use de::decode;

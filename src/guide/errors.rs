@@ -20,6 +20,7 @@
 //! # async fn run(client: near_rpc::Client) {
 //! use near_rpc::client::transport::TransportErrorKind;
 //! use near_rpc::client::ErrorKind;
+//! use near_rpc::ErrorReport;
 //!
 //! if let Err(e) = client.view_account("alice.near").await {
 //!     match e.kind() {
@@ -27,11 +28,18 @@
 //!         ErrorKind::Transport(t) if matches!(t.kind, TransportErrorKind::Timeout) => {
 //!             eprintln!("timed out on {:?}; retry: {}", e.endpoint(), e.is_retryable())
 //!         }
-//!         _ => eprintln!("{e}"),
+//!         _ => eprintln!("{}", ErrorReport(&e)),
 //!     }
 //! }
 //! # }
 //! ```
+//!
+//! **Printing one.** Every error of the crate says only its own level in `Display` (the
+//! call and its endpoint, say) and hands out its cause through
+//! [`source()`](std::error::Error::source) (the transport's failure, the decoding error),
+//! never repeating it. [`ErrorReport`][report] prints the whole chain on one line, each
+//! cause once: ``calling `view_account` on https://rpc.mainnet.near.org failed: timeout:
+//! operation timed out``. So does any reporter that walks `source()` (`anyhow`'s `{:#}`).
 //!
 //! Writes return a [`SendError`][send-error] instead, which carries the transactions
 //! signed ([`writing`](super::writing)).
@@ -80,6 +88,7 @@
 //!   would monomorphize again and which a one-method transport does not need.
 //!
 //! [error]: crate::client::Error
+//! [report]: crate::ErrorReport
 //! [kind]: crate::client::ErrorKind
 //! [transport-error]: crate::client::transport::TransportError
 //! [is-retryable]: crate::client::Error::is_retryable
