@@ -6,8 +6,8 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use near_rpc::{methods, Client};
-use near_rpc::{types::RpcProtocolConfigRequest, Finality};
+use near_rpc::types::RpcProtocolConfigRequest;
+use near_rpc::{methods, Client, Finality};
 
 /// A minimal HTTP/1.1 keep-alive server answering every request with `body`. It runs
 /// until the benchmark process exits.

@@ -15,8 +15,8 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use near_rpc::{methods, Client};
-use near_rpc::{types::RpcViewCodeRequest, Finality};
+use near_rpc::types::RpcViewCodeRequest;
+use near_rpc::{methods, Client, Finality};
 
 struct Counting;
 
