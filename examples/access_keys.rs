@@ -4,8 +4,8 @@
 //! cargo run --example access_keys -- [RPC_URL] [ACCOUNT]
 //! ```
 
-use near_rpc::client::Client;
 use near_rpc::types::AccessKeyPermissionView as Permission;
+use near_rpc::Client;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

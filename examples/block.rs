@@ -4,8 +4,7 @@
 //! cargo run --example block -- [RPC_URL]
 //! ```
 
-use near_rpc::client::{Client, GasPrice};
-use near_rpc::types::Finality;
+use near_rpc::{client::GasPrice, Client, Finality};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -5,8 +5,7 @@
 //! ```
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    use near_rpc::client::Client;
-    use near_rpc::types::Finality;
+    use near_rpc::{Client, Finality};
 
     let url = std::env::args()
         .nth(1)

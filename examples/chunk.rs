@@ -5,8 +5,7 @@
 //! cargo run --example chunk -- [RPC_URL] [BLOCK_HEIGHT]
 //! ```
 
-use near_rpc::client::Client;
-use near_rpc::types::Finality;
+use near_rpc::{Client, Finality};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -5,7 +5,7 @@
 //! cargo run --example contract_view -- [RPC_URL] [CONTRACT]
 //! ```
 
-use near_rpc::client::Client;
+use near_rpc::Client;
 use serde_json::json;
 
 #[tokio::main]

@@ -7,9 +7,7 @@
 //!     cargo run --example create_account -- RPC_URL [NEW_ACCOUNT] [PUBLIC_KEY]
 //! ```
 
-use near_rpc::client::{Client, Signer};
-use near_rpc::tx::AccessKey;
-use near_rpc::NearToken;
+use near_rpc::{tx::AccessKey, Client, NearToken, Signer};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

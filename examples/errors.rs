@@ -1,12 +1,12 @@
 //! Tells errors apart: a node's typed handler errors (`Error::handler_error`), usage
-//! errors caught before sending, and the rest.
+//! errors caught before sending, and the rest; prints one with each of its causes once
+//! (`ErrorReport`).
 //!
 //! ```sh
 //! cargo run --example errors -- [RPC_URL] [MISSING_ACCOUNT] [CONTRACT]
 //! ```
 
-use near_rpc::client::Client;
-use near_rpc::types::RpcQueryError;
+use near_rpc::{types::RpcQueryError, Client, ErrorReport};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -48,7 +48,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // An invalid account id never reaches the node.
     if let Err(e) = client.view_account("Not An Account!").await {
-        println!("usage error: {}: {e}", e.is_usage());
+        println!("usage error: {}: {}", e.is_usage(), ErrorReport(&e));
     }
     Ok(())
 }

@@ -7,8 +7,7 @@
 //!     cargo run --example function_call -- RPC_URL [CONTRACT]
 //! ```
 
-use near_rpc::client::{Client, Signer};
-use near_rpc::{NearGas, NearToken};
+use near_rpc::{Client, NearGas, NearToken, Signer};
 use serde_json::json;
 
 #[tokio::main]

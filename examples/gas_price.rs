@@ -4,9 +4,7 @@
 //! cargo run --example gas_price -- [RPC_URL]
 //! ```
 
-use near_rpc::client::Client;
-use near_rpc::types::Finality;
-use near_rpc::BlockId;
+use near_rpc::{BlockId, Client, Finality};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

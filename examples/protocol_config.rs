@@ -4,8 +4,7 @@
 //! cargo run --example protocol_config -- [RPC_URL]
 //! ```
 
-use near_rpc::client::Client;
-use near_rpc::types::{Finality, SyncCheckpoint};
+use near_rpc::{types::SyncCheckpoint, Client, Finality};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -5,8 +5,7 @@
 //! cargo run --example send_tx -- RPC_URL SIGNED_TX_BASE64
 //! ```
 
-use near_rpc::client::Client;
-use near_rpc::types::TxExecutionStatus;
+use near_rpc::{types::TxExecutionStatus, Client, ErrorReport};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -24,7 +23,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Text that is not base64 is refused before anything is sent.
     let refused = client.send_tx("not base64!".to_owned(), None).await;
     if let Err(e) = refused {
-        println!("refused (usage error: {}): {e}", e.is_usage());
+        println!(
+            "refused (usage error: {}): {}",
+            e.is_usage(),
+            ErrorReport(&e)
+        );
     }
 
     // Bytes (`Vec<u8>`) or their base64 (`String`).

@@ -8,9 +8,7 @@
 //!     cargo run --example transfer -- RPC_URL [RECEIVER] [AMOUNT_IN_YOCTONEAR]
 //! ```
 
-use near_rpc::client::{Client, Signer};
-use near_rpc::types::TxExecutionStatus;
-use near_rpc::NearToken;
+use near_rpc::{types::TxExecutionStatus, Client, NearToken, Signer};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -43,10 +41,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         client.transfer(&signer, &receiver, NearToken::from_yoctonear(1)),
         client.transfer(&signer, &receiver, NearToken::from_yoctonear(2)),
     );
-    let nonce = |o: &near_rpc::RpcTransactionResponse| {
+    let nonce = |o: &near_rpc::types::RpcTransactionResponse| {
         o.outcome.as_ref().map(|o| match o {
-            near_rpc::TransactionOutcome::WithReceipts(o) => o.transaction.nonce,
-            near_rpc::TransactionOutcome::WithoutReceipts(o) => o.transaction.nonce,
+            near_rpc::types::TransactionOutcome::WithReceipts(o) => o.transaction.nonce,
+            near_rpc::types::TransactionOutcome::WithoutReceipts(o) => o.transaction.nonce,
         })
     };
     println!("two more, nonces {:?} and {:?}", nonce(&a?), nonce(&b?));

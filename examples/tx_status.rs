@@ -4,9 +4,7 @@
 //! cargo run --example tx_status -- [RPC_URL] [TX_HASH] [SENDER_ACCOUNT]
 //! ```
 
-use near_rpc::client::Client;
-use near_rpc::types::TxExecutionStatus;
-use near_rpc::CryptoHash;
+use near_rpc::{types::TxExecutionStatus, Client, CryptoHash};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

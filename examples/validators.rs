@@ -4,7 +4,7 @@
 //! cargo run --example validators -- [RPC_URL]
 //! ```
 
-use near_rpc::client::{Client, Epoch};
+use near_rpc::{client::Epoch, Client};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -4,7 +4,7 @@
 //! cargo run --example view_account -- [RPC_URL] [ACCOUNT]
 //! ```
 
-use near_rpc::client::Client;
+use near_rpc::Client;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -6,7 +6,7 @@
 
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
-use near_rpc::client::Client;
+use near_rpc::Client;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -6,7 +6,7 @@
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! use near_rpc::client::Client;
+//! use near_rpc::Client;
 //!
 //! let client = Client::new("https://rpc.mainnet.near.org")?;
 //! let account = client.view_account("alice.near").await?;
@@ -27,18 +27,27 @@
 //! type, and each of its 38 methods, plus the two only nearcore's OpenRPC document has
 //! (`light_client_block_proof`, `EXPERIMENTAL_client_config`), has a marker type.
 //!
-//! - [`types`]: every schema of the spec as a Rust type. Enums that responses carry are
-//!   *open*: a variant added by a newer node decodes into their `Unknown` variant with
-//!   the raw JSON instead of failing. Unknown object fields are ignored.
-//! - [`methods`]: one marker type per JSON-RPC method, implementing [`RpcMethod`] (name,
-//!   params, result and handler error types), named after the method with a `Method`
-//!   suffix (`block` → [`methods::BlockMethod`], `EXPERIMENTAL_tx_status` →
-//!   [`methods::ExperimentalTxStatusMethod`]) so none shares a name with a type;
-//!   [`ParamsOf`], [`ResponseOf`] and [`ErrorOf`] name a method's types.
-//! - The envelope: [`Request`], [`Response`], and [`ErrorWrapper`] with its typed
-//!   [`ErrorCause`] and the legacy `code`/`message`/`data` real nodes still send.
-//! - Domain types: [`CryptoHash`], [`AccountId`], [`NearToken`], [`NearGas`],
-//!   [`PublicKey`], [`Signature`], [`BlockId`].
+//! The root holds what a first program needs: [`Client`][client-root] and
+//! [`Signer`][signer-root] (both defined in [`client`][client-mod], re-exported here),
+//! [`Finality`] (a schema of [`types`], re-exported here), [`ErrorReport`] to print an
+//! error with its causes, and the domain types: [`AccountId`], [`NearToken`],
+//! [`NearGas`], [`CryptoHash`], [`PublicKey`], [`Signature`], [`KeyType`], [`BlockId`]
+//! (with their parse errors). Everything else has one path, in the module it belongs to:
+//!
+//! - [`types`]: every schema of the spec as a Rust type (the domain types above stand
+//!   for the spec's schemas of those names). Enums that responses carry are *open*: a
+//!   variant added by a newer node decodes into their `Unknown` variant with the raw JSON
+//!   instead of failing. Unknown object fields are ignored.
+//! - [`methods`]: one marker type per JSON-RPC method, implementing
+//!   [`methods::RpcMethod`] (name, params, result and handler error types), named after
+//!   the method with a `Method` suffix (`block` → [`methods::BlockMethod`],
+//!   `EXPERIMENTAL_tx_status` → [`methods::ExperimentalTxStatusMethod`]) so none shares
+//!   a name with a type; [`methods::ParamsOf`], [`methods::ResponseOf`] and
+//!   [`methods::ErrorOf`] name a method's types.
+//! - [`schemas`]: every schema by its spec name, for a program that picks one at run time.
+//! - [`envelope`]: [`envelope::Request`], [`envelope::Response`], and
+//!   [`envelope::ErrorWrapper`] with its typed [`envelope::ErrorCause`] and the legacy
+//!   `code`/`message`/`data` real nodes still send.
 //! - [`decode`]: decoding with errors that name the JSON path of the bad field.
 //! - [`tx`][tx-mod] (feature `tx`, on with `client`): transactions and every action with
 //!   nearcore's borsh encoding, secret keys, signing, near-cli credential files.
@@ -52,10 +61,11 @@
 //! Decoding a body without the client:
 //!
 //! ```
-//! use near_rpc::{decode, methods, ErrorOf, ErrorWrapper, Response, ResponseOf};
+//! use near_rpc::decode;
+//! use near_rpc::methods::{EnvelopeOf, ExperimentalTxStatusMethod};
 //!
-//! type Method = methods::ExperimentalTxStatusMethod;
-//! type TxResponse = Response<ResponseOf<Method>, ErrorWrapper<ErrorOf<Method>>>;
+//! // The whole response: `Response<ResponseOf<M>, ErrorWrapper<ErrorOf<M>>>`.
+//! type TxResponse = EnvelopeOf<ExperimentalTxStatusMethod>;
 //! let body = r#"{"jsonrpc":"2.0","id":7,"result":{"final_execution_status":"NONE"}}"#;
 //! let response: TxResponse = decode::from_slice(body.as_bytes()).unwrap();
 //! assert!(response.payload.unwrap().outcome.is_none());
@@ -145,7 +155,8 @@
 // it is built without (`--no-default-features`).
 #![cfg_attr(
     feature = "client",
-    doc = "[client-mod]: client\n\n[client-call]: client::Client::call\n\n[tx-mod]: tx\n\n\
+    doc = "[client-mod]: client\n\n[client-call]: Client::call\n\n[tx-mod]: tx\n\n\
+           [client-root]: Client\n\n[signer-root]: Signer\n\n\
            [verify-mod]: verify\n\n[guide-mod]: guide\n\n[guide-reading]: guide::reading\n\n\
            [guide-writing]: guide::writing\n\n[guide-errors]: guide::errors\n\n\
            [guide-keys]: guide::keys\n\n[guide-verification]: guide::verification\n\n\
@@ -154,7 +165,9 @@
 #![cfg_attr(
     not(feature = "client"),
     doc = "[client-mod]: https://docs.rs/near-rpc/latest/near_rpc/client/index.html\n\n\
-           [client-call]: https://docs.rs/near-rpc/latest/near_rpc/client/struct.Client.html#method.call\n\n\
+           [client-call]: https://docs.rs/near-rpc/latest/near_rpc/struct.Client.html#method.call\n\n\
+           [client-root]: https://docs.rs/near-rpc/latest/near_rpc/struct.Client.html\n\n\
+           [signer-root]: https://docs.rs/near-rpc/latest/near_rpc/struct.Signer.html\n\n\
            [tx-mod]: https://docs.rs/near-rpc/latest/near_rpc/tx/index.html\n\n\
            [verify-mod]: https://docs.rs/near-rpc/latest/near_rpc/verify/index.html\n\n\
            [guide-mod]: https://docs.rs/near-rpc/latest/near_rpc/guide/index.html\n\n\
@@ -179,10 +192,10 @@ mod de;
 pub mod envelope;
 mod generated;
 mod method;
-pub mod primitives;
+mod primitives;
 mod protocol_config;
-#[doc(hidden)]
-pub mod replaced;
+mod replaced;
+mod report;
 #[cfg(feature = "tx")]
 pub mod tx;
 mod tx_outcome;
@@ -193,18 +206,39 @@ pub mod verify;
 #[path = "private.rs"]
 pub mod __private;
 
-/// Everything generated code names at its root (`crate::AccountId`, `crate::RpcMethod`,
-/// the decoding macros). A crate that compiles generated bindings of its own (the golden
-/// tests, the other spec versions) glob-imports this into the module it generates into,
-/// so the list is kept once, here.
+/// Everything generated code names, by the path it names it (`crate::AccountId`,
+/// `crate::envelope::Request`, `crate::methods::RpcMethod`, the decoding macros): a crate
+/// that compiles generated bindings of its own (the golden tests, the other spec
+/// versions) lays its modules out like this crate's root, glob-importing this into its
+/// root and [`in_types`](__generated_root::in_types), [`in_methods`](__generated_root::in_methods)
+/// and [`in_schemas`](__generated_root::in_schemas) into its `types`, `methods` and
+/// `schemas`, so the list is kept once, here.
 #[doc(hidden)]
 pub mod __generated_root {
-    pub use crate::replaced::all::*;
+    pub use crate::replaced::root::*;
     pub use crate::{
         __private, decode_fields, decode_newtype, decode_with_serde, deserialize_struct,
-        deserialize_via_native, serialize_open_enum, EnvelopeOf, ErrorWrapper, MethodVisitor,
-        Request, Response, RpcMethod, SchemaVisitor, UntypedCause,
+        deserialize_via_native, envelope, serialize_open_enum,
     };
+
+    /// What generated code names in `types` (`crate::types::RpcTransactionResponse`).
+    pub mod in_types {
+        pub use crate::replaced::types::*;
+    }
+
+    /// What generated code names in `methods` (`crate::methods::RpcMethod`).
+    pub mod in_methods {
+        pub use crate::method::{MethodVisitor, RpcMethod};
+    }
+
+    /// What generated code names in `schemas` (`crate::schemas::SchemaVisitor`).
+    pub mod in_schemas {
+        pub use crate::method::SchemaVisitor;
+    }
+
+    /// Each hand-written type's schema name and the path generated code names it by (a
+    /// test holds it equal to the generator's table).
+    pub use crate::replaced::NAMES as REPLACED;
 }
 
 // The guide: documentation only, rendered by rustdoc; its examples run as doctests.
@@ -221,28 +255,40 @@ struct ReadmeDoctests;
 #[doc = include_str!("../mock/README.md")]
 struct MockReadmeDoctests;
 
-pub use envelope::{Id, Request, Response, UntypedCause};
-
-pub use method::{
-    EnvelopeOf, ErrorOf, MethodVisitor, ParamsOf, ResponseOf, RpcMethod, SchemaVisitor,
+// What a first program needs, documented here though defined in `client` and `types`.
+#[cfg(feature = "client")]
+#[doc(inline)]
+pub use client::{Client, Signer};
+pub use primitives::{
+    BlockId, CryptoHash, KeyType, NearGas, ParseBlockIdError, ParseCryptoHashError, ParseKeyError,
+    PublicKey, Signature,
 };
-pub use primitives::KeyType;
-pub use protocol_config::MissingField;
-pub use replaced::all::*;
-pub use tx_outcome::InvalidBase64;
+pub use replaced::root::{AccountId, NearToken};
+pub use report::ErrorReport;
+#[doc(inline)]
+pub use types::Finality;
 
 pub use de::decode;
-pub use de::tx_response::TransactionOutcome;
 pub use generated::spec::{SPEC_DOCUMENTS, SPEC_SHA256, SPEC_VERSION};
-pub use generated::{methods, schemas, ErrorCause, ErrorWrapper};
+pub use generated::{methods, schemas};
 
-/// Every type of the spec.
+/// Every schema of the spec as a Rust type, and the errors of their accessors.
 ///
 /// Generated by `near-rpc-codegen`; the doc text comes from the spec's descriptions.
+/// The spec's primitive schemas (`AccountId`, `CryptoHash`, `NearToken`, `NearGas`,
+/// `PublicKey`, `Signature`, `BlockId`) are the domain types at the crate root
+/// ([`AccountId`], ...); the few other hand-written ones
+/// ([`RpcTransactionResponse`](types::RpcTransactionResponse) with its
+/// [`TransactionOutcome`](types::TransactionOutcome),
+/// [`SignedTransaction`](types::SignedTransaction), [`FunctionArgs`](types::FunctionArgs))
+/// are here.
 pub mod types {
     pub use crate::de::tx_response::TransactionOutcome;
     pub use crate::generated::types::*;
-    pub use crate::replaced::all::*;
+    pub use crate::primitives::InvalidBase64String;
+    pub use crate::protocol_config::MissingField;
+    pub use crate::replaced::types::*;
+    pub use crate::tx_outcome::InvalidBase64;
 }
 
 // `if_spec_ge_1_2_8! { .. }`, `if_spec_lt_1_2_8! { .. }`, ... (written by build.rs).

@@ -12,7 +12,7 @@ use crate::de::native::Decode;
 /// trait, so one generic call serves all of them:
 ///
 /// ```
-/// use near_rpc::{methods, RpcMethod};
+/// use near_rpc::methods::{self, RpcMethod};
 ///
 /// fn describe<M: RpcMethod>() -> &'static str {
 ///     M::NAME
@@ -47,7 +47,7 @@ pub trait RpcMethod {
     /// it.
     ///
     /// ```
-    /// use near_rpc::{methods::GasPriceMethod, RpcMethod};
+    /// use near_rpc::methods::{GasPriceMethod, RpcMethod};
     ///
     /// let body = br#"{"jsonrpc":"2.0","id":"1","result":{"gas_price":"100000000"}}"#;
     /// let response = GasPriceMethod::decode_response(body).unwrap();
@@ -87,13 +87,13 @@ pub fn encode_request<P: Serialize>(
 /// A whole decoded response to method `M`: the echoed id, and the result or the error
 /// (what [`RpcMethod::decode_response`] returns).
 pub type EnvelopeOf<M> =
-    crate::envelope::Response<ResponseOf<M>, crate::generated::ErrorWrapper<ErrorOf<M>>>;
+    crate::envelope::Response<ResponseOf<M>, crate::envelope::ErrorWrapper<ErrorOf<M>>>;
 
 /// Something to do with a method chosen by name at run time (see
 /// [`methods::visit`](crate::methods::visit)).
 ///
 /// ```
-/// use near_rpc::{methods, MethodVisitor, RpcMethod};
+/// use near_rpc::methods::{self, MethodVisitor, RpcMethod};
 ///
 /// struct Name;
 /// impl MethodVisitor for Name {
@@ -125,7 +125,7 @@ pub type ErrorOf<M> = <M as RpcMethod>::Error;
 /// [`schemas::visit`](crate::schemas::visit)): decoding a body by schema name, say.
 ///
 /// ```
-/// use near_rpc::{schemas, SchemaVisitor};
+/// use near_rpc::schemas::{self, SchemaVisitor};
 ///
 /// struct Decodes<'a>(&'a str);
 /// impl SchemaVisitor for Decodes<'_> {

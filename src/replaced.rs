@@ -1,21 +1,26 @@
 //! The hand-written types that stand for spec schemas, listed once. The generator's
 //! table (`near-rpc-codegen`'s `handwritten::REPLACEMENTS`) says which schema each
-//! replaces and why; generated code names them at the crate root. The root, `types` and
-//! the root generated code compiles against (`__generated_root`) all re-export
-//! [`all`], and a test holds it equal to the generator's.
+//! replaces and why; generated code names each at its one public path: the domain types
+//! at the crate root ([`root`]), the others in `types` ([`types`]). The crate root,
+//! `types` and what generated code compiles against (`__generated_root`) re-export these
+//! lists, and a test holds [`NAMES`] equal to the generator's table.
 
-/// Re-exports each type in [`all`] and lists its name in [`NAMES`].
+/// Re-exports each type of a list in a module of its own, and lists every name, with the
+/// path generated code names it by, in [`NAMES`].
 macro_rules! replaced {
-    ($($($segment:ident)::+),+ $(,)?) => {
-        /// The types, for glob re-exports.
-        pub mod all {
-            $(pub use $($segment)::+;)+
-        }
+    ($(mod $module:ident at $at:literal { $($($segment:ident)::+),+ $(,)? })+) => {
+        $(
+            #[doc = concat!("The types generated code names at `", $at, "`, for glob re-exports.")]
+            pub mod $module {
+                $(pub use $($segment)::+;)+
+            }
+        )+
 
-        /// The names of the types re-exported here, as the generator's table names
-        /// their schemas.
-        #[doc(hidden)]
-        pub const NAMES: &[&str] = &[$(replaced!(@last $($segment)::+)),+];
+        /// Each type's name, as the generator's table names its schema, and the path
+        /// generated code names it by.
+        pub const NAMES: &[(&str, &str)] = &[
+            $($((replaced!(@last $($segment)::+), concat!($at, replaced!(@last $($segment)::+))),)+)+
+        ];
     };
     (@last $first:ident $(:: $rest:ident)*) => {
         replaced!(@last_of $first $($rest)*)
@@ -25,14 +30,18 @@ macro_rules! replaced {
 }
 
 replaced! {
-    near_account_id::AccountId,
-    crate::primitives::CryptoHash,
-    near_token::NearToken,
-    crate::primitives::NearGas,
-    crate::primitives::PublicKey,
-    crate::primitives::Signature,
-    crate::primitives::BlockId,
-    crate::primitives::SignedTransaction,
-    crate::primitives::FunctionArgs,
-    crate::de::tx_response::RpcTransactionResponse,
+    mod root at "crate::" {
+        near_account_id::AccountId,
+        crate::primitives::CryptoHash,
+        near_token::NearToken,
+        crate::primitives::NearGas,
+        crate::primitives::PublicKey,
+        crate::primitives::Signature,
+        crate::primitives::BlockId,
+    }
+    mod types at "crate::types::" {
+        crate::primitives::SignedTransaction,
+        crate::primitives::FunctionArgs,
+        crate::de::tx_response::RpcTransactionResponse,
+    }
 }

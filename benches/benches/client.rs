@@ -6,9 +6,8 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use near_rpc::client::Client;
-use near_rpc::methods;
-use near_rpc::types::{Finality, RpcProtocolConfigRequest};
+use near_rpc::types::RpcProtocolConfigRequest;
+use near_rpc::{methods, Client, Finality};
 
 /// A minimal HTTP/1.1 keep-alive server answering every request with `body`. It runs
 /// until the benchmark process exits.
@@ -93,7 +92,7 @@ fn client_overhead(c: &mut Criterion) {
     let params = || RpcProtocolConfigRequest {
         block_reference: Finality::Final.into(),
     };
-    let request_body = serde_json::to_vec(&near_rpc::Request::new("EXPERIMENTAL_protocol_config", params())).unwrap();
+    let request_body = serde_json::to_vec(&near_rpc::envelope::Request::new("EXPERIMENTAL_protocol_config", params())).unwrap();
 
     let mut group = c.benchmark_group("client overhead, EXPERIMENTAL_protocol_config over loopback");
     group.bench_function("near-rpc Client::call", |b| {

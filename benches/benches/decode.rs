@@ -2,7 +2,8 @@
 //! peer) and `serde_json::Value`, on the same bytes, side by side.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use near_rpc::{methods, ErrorWrapper, Response, RpcMethod};
+use near_rpc::envelope::{ErrorWrapper, Response};
+use near_rpc::methods::{self, RpcMethod};
 use near_rpc_bench::{recorded, synthetic_tx_status, Payload};
 use serde::de::DeserializeOwned;
 

@@ -14,7 +14,7 @@
 //! `Value`, then `result` into the type), `value` (`serde_json::Value`) and `ignored`
 //! (`serde::de::IgnoredAny`: serde_json reads every byte and builds nothing, the floor).
 
-use near_rpc::{methods, RpcMethod};
+use near_rpc::methods::{self, RpcMethod};
 use near_rpc_bench::{recorded, synthetic_tx_status, Payload};
 use serde::de::{DeserializeOwned, IgnoredAny};
 
@@ -41,7 +41,7 @@ fn ours<M: RpcMethod>(body: &[u8]) -> Result<(), String> {
 /// Our types through serde (`decode::from_slice`), the path of a user who embeds them
 /// in their own types.
 fn generic<M: RpcMethod>(body: &[u8]) -> Result<(), String> {
-    let decoded: near_rpc::EnvelopeOf<M> =
+    let decoded: near_rpc::methods::EnvelopeOf<M> =
         near_rpc::decode::from_slice(body).map_err(|e| e.to_string())?;
     std::hint::black_box(decoded);
     Ok(())

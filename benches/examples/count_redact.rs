@@ -15,7 +15,7 @@
 //! `decode_response`, after the same copy).
 
 use near_rpc::client::Secrets;
-use near_rpc::{methods, RpcMethod};
+use near_rpc::methods::{self, RpcMethod};
 use near_rpc_bench::{recorded, synthetic_tx_status};
 
 fn main() {

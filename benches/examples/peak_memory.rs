@@ -15,9 +15,8 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use near_rpc::client::Client;
-use near_rpc::methods;
-use near_rpc::types::{Finality, RpcViewCodeRequest};
+use near_rpc::types::RpcViewCodeRequest;
+use near_rpc::{methods, Client, Finality};
 
 struct Counting;
 
@@ -116,7 +115,7 @@ fn main() {
         .enable_all()
         .build()
         .expect("runtime");
-    let limit = near_rpc::client::DEFAULT_MAX_RESPONSE_BYTES;
+    let limit = near_rpc::client::transport::DEFAULT_MAX_RESPONSE_BYTES;
     let mib = |n: usize| n as f64 / (1024.0 * 1024.0);
     let request = || RpcViewCodeRequest {
         account_id: "alice.near".parse().unwrap(),

@@ -1,7 +1,8 @@
 //! Decodes the large synthetic transaction status repeatedly, for a profiler
 //! (`valgrind --tool=callgrind target/release/examples/profile_decode`).
 
-use near_rpc::{methods, ErrorWrapper, Response, RpcMethod};
+use near_rpc::envelope::{ErrorWrapper, Response};
+use near_rpc::methods::{self, RpcMethod};
 
 type M = methods::ExperimentalTxStatusMethod;
 

@@ -994,7 +994,7 @@ fn base64_bytes(text: &str, what: &str) -> Result<Bytes, String> {
             .map_or(message.as_str(), |(_, why)| why);
         format!("not valid base64 for {what}: {why}")
     };
-    let args: near_rpc::FunctionArgs = text.parse().map_err(|e| bad(&e))?;
+    let args: near_rpc::types::FunctionArgs = text.parse().map_err(|e| bad(&e))?;
     args.to_bytes().map(Bytes).map_err(|e| bad(&e))
 }
 
@@ -1002,7 +1002,7 @@ fn signed_tx(text: &str) -> Result<String, String> {
     if text.trim().is_empty() {
         return Err("needs the base64 of a signed transaction".into());
     }
-    let tx: near_rpc::SignedTransaction = text.parse().map_err(|e| format!("{e}"))?;
+    let tx: near_rpc::types::SignedTransaction = text.parse().map_err(|e| format!("{e}"))?;
     Ok(tx.0)
 }
 

@@ -5,14 +5,17 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::Arc;
 
+use near_rpc::client::layers::RetryPolicy;
 use near_rpc::client::transport::HttpTransport;
+use near_rpc::client::transport::{BoxTransport, PathStyle};
 use near_rpc::client::{
-    ApiKey, AtBlock, BoxTransport, ChunkRef, Client, ContractArgs, Epoch, InvalidEndpoint,
-    PathStyle, RawArgs, RetryPolicy, TxRef,
+    ApiKey, AtBlock, ChunkRef, ContractArgs, Epoch, InvalidEndpoint, RawArgs, TxRef,
 };
 use near_rpc::decode;
-use near_rpc::types::{BlockReference, CallResult, Finality, SyncCheckpoint};
-use near_rpc::{methods, CryptoHash, ErrorWrapper, MethodVisitor, Response, RpcMethod};
+use near_rpc::envelope::{ErrorWrapper, Response};
+use near_rpc::methods::{self, MethodVisitor, RpcMethod};
+use near_rpc::types::{BlockReference, CallResult, SyncCheckpoint};
+use near_rpc::{Client, CryptoHash, Finality};
 use near_rpc_mock::{Cassette, MockNode, Origin, Recorder, RequestLog, ServerOptions};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -20,8 +23,8 @@ use tokio::runtime::Runtime;
 
 use crate::args::{self, Command, Invocation, Options, ViewAt};
 use crate::output::{
-    describe_decode_error, failure, note, one_line, print_json, report, summarize, write_stdout,
-    Failure, EXIT_DECODE, EXIT_IO, EXIT_RPC, EXIT_TRANSPORT,
+    describe, describe_decode_error, failure, note, one_line, print_json, report, summarize,
+    write_stdout, Failure, EXIT_DECODE, EXIT_IO, EXIT_RPC, EXIT_TRANSPORT,
 };
 use crate::{verify, write};
 
@@ -384,7 +387,7 @@ fn print_call_result(result: AtBlock<CallResult>) -> Result<(), Failure> {
         (Err(_), Some(text)) => printed.insert("result".into(), Value::String(text.into())),
         (Err(_), None) => printed.insert(
             "result_base64".into(),
-            Value::String(near_rpc::FunctionArgs::from_bytes(result.bytes()).0),
+            Value::String(near_rpc::types::FunctionArgs::from_bytes(result.bytes()).0),
         ),
     };
     printed.insert("block_height".into(), result.block_height.into());
@@ -486,7 +489,7 @@ fn serve_mock(options: MockOptions<'_>) -> Result<(), Failure> {
 
 /// The bytes of base64 text (already checked by the option's parser).
 fn base64_bytes(text: &str) -> Result<Vec<u8>, Failure> {
-    near_rpc::SignedTransaction(text.trim().to_owned())
+    near_rpc::types::SignedTransaction(text.trim().to_owned())
         .to_bytes()
         .map_err(|e| Failure::usage(format!("--base64: {e}")))
 }
@@ -565,11 +568,11 @@ fn upstream(options: &Options) -> Result<BoxTransport, Failure> {
     // InvalidEndpoint's and InvalidApiKey's messages never repeat the URL or the key.
     let endpoint = url
         .parse()
-        .map_err(|e: InvalidEndpoint| Failure::usage(e.to_string()))?;
+        .map_err(|e: InvalidEndpoint| Failure::usage(describe(&e)))?;
     let mut transport =
-        HttpTransport::new(endpoint).map_err(|e| Failure::new(EXIT_TRANSPORT, e.to_string()))?;
+        HttpTransport::new(endpoint).map_err(|e| Failure::new(EXIT_TRANSPORT, describe(&e)))?;
     if let Some(key) = &options.api_key {
-        let key = ApiKey::x_api_key(key).map_err(|e| Failure::usage(e.to_string()))?;
+        let key = ApiKey::x_api_key(key).map_err(|e| Failure::usage(describe(&e)))?;
         transport = transport.api_key(key);
     }
     Ok(Arc::new(transport))
@@ -585,11 +588,11 @@ fn connect(options: &Options) -> Result<(Runtime, Client), Failure> {
         // InvalidEndpoint's message never repeats the URL.
         builder = builder
             .endpoint(url)
-            .map_err(|e| Failure::usage(e.to_string()))?;
+            .map_err(|e| Failure::usage(describe(&e)))?;
         // The key goes to the first endpoint only: a failover URL is someone else's.
         if let (0, Some(key)) = (i, &options.api_key) {
             // InvalidApiKey's message never repeats the key.
-            let key = ApiKey::x_api_key(key).map_err(|e| Failure::usage(e.to_string()))?;
+            let key = ApiKey::x_api_key(key).map_err(|e| Failure::usage(describe(&e)))?;
             builder = builder.api_key(key);
         }
     }
@@ -607,7 +610,7 @@ fn connect(options: &Options) -> Result<(Runtime, Client), Failure> {
     }
     let client = builder
         .build()
-        .map_err(|e| Failure::new(EXIT_TRANSPORT, e.to_string()))?;
+        .map_err(|e| Failure::new(EXIT_TRANSPORT, describe(&e)))?;
     Ok((runtime()?, client))
 }
 

@@ -5,7 +5,8 @@ use std::io::Write;
 
 use near_rpc::client::{Error, ErrorKind};
 use near_rpc::decode::DecodeError;
-use near_rpc::ErrorWrapper;
+use near_rpc::envelope::ErrorWrapper;
+use near_rpc::ErrorReport;
 use serde::Serialize;
 
 /// Exit status: success.
@@ -121,16 +122,21 @@ pub fn failure<E: Serialize + std::fmt::Debug>(error: Error<E>) -> Failure {
                 describe_decode_error(error)
             ),
         ),
-        _ if error.is_usage() => Failure::usage(one_line(&error.to_string())),
+        _ if error.is_usage() => Failure::usage(describe(&error)),
         // Transport failures, HTTP errors, refused redirects, wrong ids, deadlines, every
         // endpoint failing: the node could not be used.
-        _ => Failure::new(EXIT_TRANSPORT, one_line(&error.to_string())),
+        _ => Failure::new(EXIT_TRANSPORT, describe(&error)),
     }
 }
 
 /// One line about a JSON-RPC error (the error's own `NAME: the node's words`).
 pub fn summarize<E: Serialize + std::fmt::Debug>(error: &ErrorWrapper<E>) -> String {
     one_line(&error.to_string())
+}
+
+/// An error and each of its causes, once each, on one line (capped as [`one_line`]).
+pub fn describe(error: &dyn std::error::Error) -> String {
+    one_line(&ErrorReport(error).to_string())
 }
 
 /// The text on one line: control characters (newlines, escapes) become spaces, runs of
@@ -181,8 +187,8 @@ pub fn note(text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use near_rpc::client::{TransportError, TransportErrorKind};
-    use near_rpc::ErrorCause;
+    use near_rpc::client::transport::{TransportError, TransportErrorKind};
+    use near_rpc::envelope::ErrorCause;
     use serde_json::Value;
 
     #[test]

@@ -6,14 +6,15 @@ use std::path::Path;
 
 use std::sync::{Arc, Mutex};
 
-use near_rpc::client::{looks_like_secret, Client, Secrets, SendError, SendErrorKind, Signer};
+use near_rpc::client::{looks_like_secret, Secrets, SendError, SendErrorKind};
 use near_rpc::tx::{Action, Credentials, SecretKey, SignedTransaction, Transaction};
 use near_rpc::types::{ActionView, RpcQueryError};
-use near_rpc::{AccountId, CryptoHash, NearToken, PublicKey, RpcTransactionResponse};
+use near_rpc::{types::RpcTransactionResponse, AccountId, CryptoHash, NearToken, PublicKey};
+use near_rpc::{Client, Signer};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::output::{failure, one_line, print_json, write_stdout, Failure};
+use crate::output::{describe, failure, one_line, print_json, write_stdout, Failure};
 use crate::output::{EXIT_DECODE, EXIT_IO, EXIT_RPC, EXIT_TRANSPORT};
 
 /// yoctoNEAR in one NEAR: 10^24.
@@ -31,7 +32,7 @@ pub fn key_file(path: &Path) -> Result<Credentials, Failure> {
             "--key-file takes the path of a credential file, not a key",
         ));
     }
-    Credentials::from_file(path).map_err(|e| Failure::usage(one_line(&e.to_string())))
+    Credentials::from_file(path).map_err(|e| Failure::usage(describe(&e)))
 }
 
 /// ACTIONS_JSON: a JSON array of actions in the spec's `ActionView` form
@@ -65,7 +66,7 @@ fn action_with_code(view: &ActionView) -> Result<Action, String> {
     use near_rpc::tx::GlobalContractDeployMode as Mode;
     // In a node's view `code` is the code's hash; in ACTIONS_JSON it is the code itself.
     let code = |text: &str| {
-        near_rpc::FunctionArgs(text.to_owned())
+        near_rpc::types::FunctionArgs(text.to_owned())
             .to_bytes()
             .map_err(|e| format!("`code`: {e}"))
     };
@@ -384,7 +385,7 @@ fn send_failure(error: SendError, key: Option<&KeyOf>) -> Failure {
                 format!(
                     "transaction{} may have been sent and its outcome is unknown: {}; {hint}",
                     hash.map_or_else(String::new, |h| format!(" {h}")),
-                    one_line(&error.to_string()),
+                    describe(&error),
                 ),
             )
         }

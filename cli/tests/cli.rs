@@ -1327,7 +1327,7 @@ fn calls_against_the_mock_node() {
     );
     // Sent as the method alone, they are the node's to refuse: its parse error.
     let params =
-        json!({"signed_tx_base64": near_rpc::SignedTransaction::from(vec![0u8, 1, 2, 3]).0})
+        json!({"signed_tx_base64": near_rpc::types::SignedTransaction::from(vec![0u8, 1, 2, 3]).0})
             .to_string();
     let out = mock(&["call", "send_tx", &params]);
     assert_exit(&out, 3);

@@ -52,19 +52,19 @@ pub const REPLACEMENTS: &[Replacement] = &[
     },
     Replacement {
         schema: "SignedTransaction",
-        rust_path: "crate::SignedTransaction",
+        rust_path: "crate::types::SignedTransaction",
         reason: "base64 checked when encoded and decoded, so that text that is not base64 is \
                  refused before it is sent; the spec only says `string`",
     },
     Replacement {
         schema: "FunctionArgs",
-        rust_path: "crate::FunctionArgs",
+        rust_path: "crate::types::FunctionArgs",
         reason: "base64 checked when encoded and decoded, with `from_bytes`/`to_bytes`; the \
                  spec only says `string`",
     },
     Replacement {
         schema: "RpcTransactionResponse",
-        rust_path: "crate::RpcTransactionResponse",
+        rust_path: "crate::types::RpcTransactionResponse",
         reason: "`final_execution_status` plus an optional outcome; the spec's `anyOf` with an \
                  empty arm would let a broken outcome decode silently as \"no outcome\"",
     },
@@ -76,7 +76,7 @@ pub fn replacement(schema: &str) -> Option<&'static Replacement> {
 }
 
 /// Prefixes of the per-method envelope schemas; they become aliases of the hand-written
-/// generic envelope (`crate::Request`, `crate::Response`, `crate::ErrorWrapper`), so that
+/// generic envelope (`crate::envelope::{Request, Response, ErrorWrapper}`), so that
 /// 38 requests, 38 responses and their error wrappers share one implementation.
 pub const ENVELOPE_PREFIXES: [&str; 3] = [REQUEST_PREFIX, RESPONSE_PREFIX, ERROR_WRAPPER_PREFIX];
 

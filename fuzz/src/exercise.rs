@@ -7,7 +7,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 use near_rpc::decode::{self, DecodeError};
-use near_rpc::{methods, ErrorWrapper, MethodVisitor, Response, RpcMethod};
+use near_rpc::envelope::{ErrorWrapper, Response};
+use near_rpc::methods::{self, MethodVisitor, RpcMethod};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;

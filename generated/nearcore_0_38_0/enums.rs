@@ -1125,7 +1125,7 @@ pub enum ActionView {
     CreateAccount,
     DeployContract { code: ::std::string::String },
     FunctionCall {
-        args: crate::FunctionArgs,
+        args: crate::types::FunctionArgs,
         deposit: crate::NearToken,
         gas: crate::NearGas,
         method_name: ::std::string::String,
@@ -8023,7 +8023,7 @@ pub enum RpcQueryRequestKind {
     #[serde(rename = "call_function")]
     CallFunction {
         account_id: crate::AccountId,
-        args_base64: crate::FunctionArgs,
+        args_base64: crate::types::FunctionArgs,
         method_name: ::std::string::String,
     },
     #[serde(rename = "view_global_contract_code")]
@@ -9390,7 +9390,7 @@ impl crate::__private::native::Decode for RpcTransactionError {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 pub enum RpcTransactionStatusRequestKind {
-    SignedTxBase64 { signed_tx_base64: crate::SignedTransaction },
+    SignedTxBase64 { signed_tx_base64: crate::types::SignedTransaction },
     TxHashSenderAccountId {
         sender_account_id: crate::AccountId,
         tx_hash: crate::CryptoHash,
@@ -11703,7 +11703,7 @@ pub enum TimeoutErrorCause {
     /// The transaction was observed but is still pending the requested finality. The
     /// last-known status is included so the caller can re-poll for a higher finality.
     #[serde(rename = "PENDING")]
-    Pending { status: crate::RpcTransactionResponse },
+    Pending { status: crate::types::RpcTransactionResponse },
     /// The node does not track the transaction's shard and could not get an answer from a
     /// chunk producer that does before the timeout.
     #[serde(rename = "DOES_NOT_TRACK_SHARD")]

@@ -971,7 +971,7 @@ pub enum ActionView {
     CreateAccount,
     DeployContract { code: ::std::string::String },
     FunctionCall {
-        args: crate::FunctionArgs,
+        args: crate::types::FunctionArgs,
         deposit: crate::NearToken,
         gas: crate::NearGas,
         method_name: ::std::string::String,
@@ -7282,7 +7282,7 @@ pub enum RpcQueryRequestKind {
     #[serde(rename = "call_function")]
     CallFunction {
         account_id: crate::AccountId,
-        args_base64: crate::FunctionArgs,
+        args_base64: crate::types::FunctionArgs,
         method_name: ::std::string::String,
     },
     #[serde(rename = "view_global_contract_code")]
@@ -8631,7 +8631,7 @@ impl crate::__private::native::Decode for RpcTransactionError {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 #[serde(untagged)]
 pub enum RpcTransactionStatusRequestKind {
-    SignedTxBase64 { signed_tx_base64: crate::SignedTransaction },
+    SignedTxBase64 { signed_tx_base64: crate::types::SignedTransaction },
     TxHashSenderAccountId {
         sender_account_id: crate::AccountId,
         tx_hash: crate::CryptoHash,

@@ -25,7 +25,7 @@ impl crate::__private::native::Decode for RpcBlockRequest {
 #[derive(Clone, Debug, PartialEq, ::serde::Serialize)]
 pub struct RpcCallFunctionRequest {
     pub account_id: crate::AccountId,
-    pub args_base64: crate::FunctionArgs,
+    pub args_base64: crate::types::FunctionArgs,
     pub method_name: ::std::string::String,
     /// The alternatives of this type; see [`BlockReference`].
     #[serde(flatten)]

@@ -349,7 +349,7 @@ pub const ALL: &[&str] = &[
 ];
 /// Calls `visitor` with the Rust type of the schema called `name`, or returns
 /// `None` for a name the spec does not have.
-pub fn visit<V: crate::SchemaVisitor>(
+pub fn visit<V: crate::schemas::SchemaVisitor>(
     name: &str,
     visitor: V,
 ) -> ::std::option::Option<V::Output> {
@@ -833,7 +833,7 @@ pub fn visit<V: crate::SchemaVisitor>(
             ::std::option::Option::Some(visitor.visit::<super::types::Finality>())
         }
         "FunctionArgs" => {
-            ::std::option::Option::Some(visitor.visit::<crate::FunctionArgs>())
+            ::std::option::Option::Some(visitor.visit::<crate::types::FunctionArgs>())
         }
         "FunctionCallAction" => {
             ::std::option::Option::Some(
@@ -1771,7 +1771,9 @@ pub fn visit<V: crate::SchemaVisitor>(
             )
         }
         "RpcTransactionResponse" => {
-            ::std::option::Option::Some(visitor.visit::<crate::RpcTransactionResponse>())
+            ::std::option::Option::Some(
+                visitor.visit::<crate::types::RpcTransactionResponse>(),
+            )
         }
         "RpcTransactionStatusRequest" => {
             ::std::option::Option::Some(
@@ -1911,7 +1913,9 @@ pub fn visit<V: crate::SchemaVisitor>(
             )
         }
         "SignedTransaction" => {
-            ::std::option::Option::Some(visitor.visit::<crate::SignedTransaction>())
+            ::std::option::Option::Some(
+                visitor.visit::<crate::types::SignedTransaction>(),
+            )
         }
         "SignedTransactionView" => {
             ::std::option::Option::Some(

@@ -44,7 +44,7 @@ pub const ALL: &[&str] = &[
 ];
 /// Calls `visitor` with the marker type of the method called `name`, or returns
 /// `None` for a name the spec does not have.
-pub fn visit<V: crate::MethodVisitor>(
+pub fn visit<V: crate::methods::MethodVisitor>(
     name: &str,
     visitor: V,
 ) -> ::std::option::Option<V::Output> {
@@ -175,7 +175,7 @@ pub fn visit<V: crate::MethodVisitor>(
 /// Calls a view function on a contract and returns the result.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExperimentalCallFunctionMethod;
-impl crate::RpcMethod for ExperimentalCallFunctionMethod {
+impl crate::methods::RpcMethod for ExperimentalCallFunctionMethod {
     const NAME: &'static str = "EXPERIMENTAL_call_function";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcCallFunctionRequest;
@@ -195,7 +195,7 @@ impl crate::RpcMethod for ExperimentalCallFunctionMethod {
 /// \[Deprecated] Returns changes for a given account, contract or contract code for given block height or hash. Consider using changes instead.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExperimentalChangesMethod;
-impl crate::RpcMethod for ExperimentalChangesMethod {
+impl crate::methods::RpcMethod for ExperimentalChangesMethod {
     const NAME: &'static str = "EXPERIMENTAL_changes";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcStateChangesInBlockByTypeRequest;
@@ -215,7 +215,7 @@ impl crate::RpcMethod for ExperimentalChangesMethod {
 /// \[Deprecated] Returns changes in block for given block height or hash over all transactions for all the types. Includes changes like account_touched, access_key_touched, data_touched, contract_code_touched. Consider using block_effects instead
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExperimentalChangesInBlockMethod;
-impl crate::RpcMethod for ExperimentalChangesInBlockMethod {
+impl crate::methods::RpcMethod for ExperimentalChangesInBlockMethod {
     const NAME: &'static str = "EXPERIMENTAL_changes_in_block";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcStateChangesInBlockRequest;
@@ -235,7 +235,7 @@ impl crate::RpcMethod for ExperimentalChangesInBlockMethod {
 /// Queries the congestion level of a shard. More info about congestion [here](https://near.github.io/nearcore/architecture/how/receipt-congestion.html?highlight=congestion#receipt-congestion)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExperimentalCongestionLevelMethod;
-impl crate::RpcMethod for ExperimentalCongestionLevelMethod {
+impl crate::methods::RpcMethod for ExperimentalCongestionLevelMethod {
     const NAME: &'static str = "EXPERIMENTAL_congestion_level";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcCongestionLevelRequest;
@@ -255,7 +255,7 @@ impl crate::RpcMethod for ExperimentalCongestionLevelMethod {
 /// \[Deprecated] Get initial state and parameters for the genesis block. Consider genesis_config instead.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExperimentalGenesisConfigMethod;
-impl crate::RpcMethod for ExperimentalGenesisConfigMethod {
+impl crate::methods::RpcMethod for ExperimentalGenesisConfigMethod {
     const NAME: &'static str = "EXPERIMENTAL_genesis_config";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::GenesisConfigRequest;
@@ -275,7 +275,7 @@ impl crate::RpcMethod for ExperimentalGenesisConfigMethod {
 /// Returns the proofs for a transaction execution.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExperimentalLightClientBlockProofMethod;
-impl crate::RpcMethod for ExperimentalLightClientBlockProofMethod {
+impl crate::methods::RpcMethod for ExperimentalLightClientBlockProofMethod {
     const NAME: &'static str = "EXPERIMENTAL_light_client_block_proof";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcLightClientBlockProofRequest;
@@ -295,7 +295,7 @@ impl crate::RpcMethod for ExperimentalLightClientBlockProofMethod {
 /// Returns the proofs for a transaction execution.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExperimentalLightClientProofMethod;
-impl crate::RpcMethod for ExperimentalLightClientProofMethod {
+impl crate::methods::RpcMethod for ExperimentalLightClientProofMethod {
     const NAME: &'static str = "EXPERIMENTAL_light_client_proof";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcLightClientExecutionProofRequest;
@@ -315,7 +315,7 @@ impl crate::RpcMethod for ExperimentalLightClientProofMethod {
 /// \[Deprecated] Returns the future windows for maintenance in current epoch for the specified account. In the maintenance windows, the node will not be block producer or chunk producer. Consider using maintenance_windows instead.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExperimentalMaintenanceWindowsMethod;
-impl crate::RpcMethod for ExperimentalMaintenanceWindowsMethod {
+impl crate::methods::RpcMethod for ExperimentalMaintenanceWindowsMethod {
     const NAME: &'static str = "EXPERIMENTAL_maintenance_windows";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcMaintenanceWindowsRequest;
@@ -335,7 +335,7 @@ impl crate::RpcMethod for ExperimentalMaintenanceWindowsMethod {
 /// A configuration that defines the protocol-level parameters such as gas/storage costs, limits, feature flags, other settings
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExperimentalProtocolConfigMethod;
-impl crate::RpcMethod for ExperimentalProtocolConfigMethod {
+impl crate::methods::RpcMethod for ExperimentalProtocolConfigMethod {
     const NAME: &'static str = "EXPERIMENTAL_protocol_config";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcProtocolConfigRequest;
@@ -355,7 +355,7 @@ impl crate::RpcMethod for ExperimentalProtocolConfigMethod {
 /// Fetches a receipt by its ID (as is, without a status or execution outcome)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExperimentalReceiptMethod;
-impl crate::RpcMethod for ExperimentalReceiptMethod {
+impl crate::methods::RpcMethod for ExperimentalReceiptMethod {
     const NAME: &'static str = "EXPERIMENTAL_receipt";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcReceiptRequest;
@@ -375,7 +375,7 @@ impl crate::RpcMethod for ExperimentalReceiptMethod {
 /// Resolves a receipt ID back to the originating transaction hash and sender account
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExperimentalReceiptToTxMethod;
-impl crate::RpcMethod for ExperimentalReceiptToTxMethod {
+impl crate::methods::RpcMethod for ExperimentalReceiptToTxMethod {
     const NAME: &'static str = "EXPERIMENTAL_receipt_to_tx";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcReceiptToTxRequest;
@@ -395,7 +395,7 @@ impl crate::RpcMethod for ExperimentalReceiptToTxMethod {
 /// Contains the split storage information. More info on split storage [here](https://near-nodes.io/archival/split-storage-archival)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExperimentalSplitStorageInfoMethod;
-impl crate::RpcMethod for ExperimentalSplitStorageInfoMethod {
+impl crate::methods::RpcMethod for ExperimentalSplitStorageInfoMethod {
     const NAME: &'static str = "EXPERIMENTAL_split_storage_info";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcSplitStorageInfoRequest;
@@ -415,11 +415,11 @@ impl crate::RpcMethod for ExperimentalSplitStorageInfoMethod {
 /// Queries status of a transaction by hash, returning the final transaction result and details of all receipts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExperimentalTxStatusMethod;
-impl crate::RpcMethod for ExperimentalTxStatusMethod {
+impl crate::methods::RpcMethod for ExperimentalTxStatusMethod {
     const NAME: &'static str = "EXPERIMENTAL_tx_status";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcTransactionStatusRequest;
-    type Result = crate::RpcTransactionResponse;
+    type Result = crate::types::RpcTransactionResponse;
     type Error = crate::types::RpcTransactionError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
@@ -435,7 +435,7 @@ impl crate::RpcMethod for ExperimentalTxStatusMethod {
 /// Returns the current epoch validators ordered in the block producer order with repetition. This endpoint is solely used for bridge currently and is not intended for other external use cases.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExperimentalValidatorsOrderedMethod;
-impl crate::RpcMethod for ExperimentalValidatorsOrderedMethod {
+impl crate::methods::RpcMethod for ExperimentalValidatorsOrderedMethod {
     const NAME: &'static str = "EXPERIMENTAL_validators_ordered";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcValidatorsOrderedRequest;
@@ -455,7 +455,7 @@ impl crate::RpcMethod for ExperimentalValidatorsOrderedMethod {
 /// Returns information about a single access key for given account.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExperimentalViewAccessKeyMethod;
-impl crate::RpcMethod for ExperimentalViewAccessKeyMethod {
+impl crate::methods::RpcMethod for ExperimentalViewAccessKeyMethod {
     const NAME: &'static str = "EXPERIMENTAL_view_access_key";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcViewAccessKeyRequest;
@@ -475,7 +475,7 @@ impl crate::RpcMethod for ExperimentalViewAccessKeyMethod {
 /// Returns all access keys for a given account.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExperimentalViewAccessKeyListMethod;
-impl crate::RpcMethod for ExperimentalViewAccessKeyListMethod {
+impl crate::methods::RpcMethod for ExperimentalViewAccessKeyListMethod {
     const NAME: &'static str = "EXPERIMENTAL_view_access_key_list";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcViewAccessKeyListRequest;
@@ -495,7 +495,7 @@ impl crate::RpcMethod for ExperimentalViewAccessKeyListMethod {
 /// Returns information about an account for given account_id.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExperimentalViewAccountMethod;
-impl crate::RpcMethod for ExperimentalViewAccountMethod {
+impl crate::methods::RpcMethod for ExperimentalViewAccountMethod {
     const NAME: &'static str = "EXPERIMENTAL_view_account";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcViewAccountRequest;
@@ -515,7 +515,7 @@ impl crate::RpcMethod for ExperimentalViewAccountMethod {
 /// Returns the contract code (Wasm binary) deployed to the account.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExperimentalViewCodeMethod;
-impl crate::RpcMethod for ExperimentalViewCodeMethod {
+impl crate::methods::RpcMethod for ExperimentalViewCodeMethod {
     const NAME: &'static str = "EXPERIMENTAL_view_code";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcViewCodeRequest;
@@ -535,7 +535,7 @@ impl crate::RpcMethod for ExperimentalViewCodeMethod {
 /// Returns the state (key-value pairs) of a contract based on the key prefix.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExperimentalViewStateMethod;
-impl crate::RpcMethod for ExperimentalViewStateMethod {
+impl crate::methods::RpcMethod for ExperimentalViewStateMethod {
     const NAME: &'static str = "EXPERIMENTAL_view_state";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcViewStateRequest;
@@ -555,7 +555,7 @@ impl crate::RpcMethod for ExperimentalViewStateMethod {
 /// Returns block details for given height or hash
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BlockMethod;
-impl crate::RpcMethod for BlockMethod {
+impl crate::methods::RpcMethod for BlockMethod {
     const NAME: &'static str = "block";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcBlockRequest;
@@ -575,7 +575,7 @@ impl crate::RpcMethod for BlockMethod {
 /// Returns changes in block for given block height or hash over all transactions for all the types. Includes changes like account_touched, access_key_touched, data_touched, contract_code_touched.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BlockEffectsMethod;
-impl crate::RpcMethod for BlockEffectsMethod {
+impl crate::methods::RpcMethod for BlockEffectsMethod {
     const NAME: &'static str = "block_effects";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcStateChangesInBlockRequest;
@@ -595,7 +595,7 @@ impl crate::RpcMethod for BlockEffectsMethod {
 /// \[Deprecated] Sends a transaction and immediately returns transaction hash. Consider using send_tx instead.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BroadcastTxAsyncMethod;
-impl crate::RpcMethod for BroadcastTxAsyncMethod {
+impl crate::methods::RpcMethod for BroadcastTxAsyncMethod {
     const NAME: &'static str = "broadcast_tx_async";
     const SUBMITS_TRANSACTION: bool = true;
     type Params = crate::types::RpcSendTransactionRequest;
@@ -615,11 +615,11 @@ impl crate::RpcMethod for BroadcastTxAsyncMethod {
 /// \[Deprecated] Sends a transaction and waits until transaction is fully complete. (Has a 10 second timeout). Consider using send_tx instead.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BroadcastTxCommitMethod;
-impl crate::RpcMethod for BroadcastTxCommitMethod {
+impl crate::methods::RpcMethod for BroadcastTxCommitMethod {
     const NAME: &'static str = "broadcast_tx_commit";
     const SUBMITS_TRANSACTION: bool = true;
     type Params = crate::types::RpcSendTransactionRequest;
-    type Result = crate::RpcTransactionResponse;
+    type Result = crate::types::RpcTransactionResponse;
     type Error = crate::types::RpcTransactionError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
@@ -635,7 +635,7 @@ impl crate::RpcMethod for BroadcastTxCommitMethod {
 /// Returns changes for a given account, contract or contract code for given block height or hash.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ChangesMethod;
-impl crate::RpcMethod for ChangesMethod {
+impl crate::methods::RpcMethod for ChangesMethod {
     const NAME: &'static str = "changes";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcStateChangesInBlockByTypeRequest;
@@ -655,7 +655,7 @@ impl crate::RpcMethod for ChangesMethod {
 /// Returns details of a specific chunk. You can run a block details query to get a valid chunk hash.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ChunkMethod;
-impl crate::RpcMethod for ChunkMethod {
+impl crate::methods::RpcMethod for ChunkMethod {
     const NAME: &'static str = "chunk";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcChunkRequest;
@@ -675,7 +675,7 @@ impl crate::RpcMethod for ChunkMethod {
 /// Queries client node configuration
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ClientConfigMethod;
-impl crate::RpcMethod for ClientConfigMethod {
+impl crate::methods::RpcMethod for ClientConfigMethod {
     const NAME: &'static str = "client_config";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcClientConfigRequest;
@@ -695,7 +695,7 @@ impl crate::RpcMethod for ClientConfigMethod {
 /// Returns gas price for a specific block_height or block_hash. Using \[null] will return the most recent block's gas price.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct GasPriceMethod;
-impl crate::RpcMethod for GasPriceMethod {
+impl crate::methods::RpcMethod for GasPriceMethod {
     const NAME: &'static str = "gas_price";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcGasPriceRequest;
@@ -715,7 +715,7 @@ impl crate::RpcMethod for GasPriceMethod {
 /// Get initial state and parameters for the genesis block
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct GenesisConfigMethod;
-impl crate::RpcMethod for GenesisConfigMethod {
+impl crate::methods::RpcMethod for GenesisConfigMethod {
     const NAME: &'static str = "genesis_config";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::GenesisConfigRequest;
@@ -735,7 +735,7 @@ impl crate::RpcMethod for GenesisConfigMethod {
 /// Returns the current health status of the RPC node the client connects to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct HealthMethod;
-impl crate::RpcMethod for HealthMethod {
+impl crate::methods::RpcMethod for HealthMethod {
     const NAME: &'static str = "health";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcHealthRequest;
@@ -755,7 +755,7 @@ impl crate::RpcMethod for HealthMethod {
 /// Returns the proofs for a transaction execution.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LightClientProofMethod;
-impl crate::RpcMethod for LightClientProofMethod {
+impl crate::methods::RpcMethod for LightClientProofMethod {
     const NAME: &'static str = "light_client_proof";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcLightClientExecutionProofRequest;
@@ -775,7 +775,7 @@ impl crate::RpcMethod for LightClientProofMethod {
 /// Returns the future windows for maintenance in current epoch for the specified account. In the maintenance windows, the node will not be block producer or chunk producer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct MaintenanceWindowsMethod;
-impl crate::RpcMethod for MaintenanceWindowsMethod {
+impl crate::methods::RpcMethod for MaintenanceWindowsMethod {
     const NAME: &'static str = "maintenance_windows";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcMaintenanceWindowsRequest;
@@ -795,7 +795,7 @@ impl crate::RpcMethod for MaintenanceWindowsMethod {
 /// Queries the current state of node network connections. This includes information about active peers, transmitted data, known producers, etc.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct NetworkInfoMethod;
-impl crate::RpcMethod for NetworkInfoMethod {
+impl crate::methods::RpcMethod for NetworkInfoMethod {
     const NAME: &'static str = "network_info";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcNetworkInfoRequest;
@@ -815,7 +815,7 @@ impl crate::RpcMethod for NetworkInfoMethod {
 /// Returns the next light client block.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct NextLightClientBlockMethod;
-impl crate::RpcMethod for NextLightClientBlockMethod {
+impl crate::methods::RpcMethod for NextLightClientBlockMethod {
     const NAME: &'static str = "next_light_client_block";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcLightClientNextBlockRequest;
@@ -847,7 +847,7 @@ impl crate::RpcMethod for NextLightClientBlockMethod {
 ///  - Call a function in a contract deployed on the network.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct QueryMethod;
-impl crate::RpcMethod for QueryMethod {
+impl crate::methods::RpcMethod for QueryMethod {
     const NAME: &'static str = "query";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcQueryRequest;
@@ -867,11 +867,11 @@ impl crate::RpcMethod for QueryMethod {
 /// Sends transaction. Returns the guaranteed execution status and the results the blockchain can provide at the moment.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct SendTxMethod;
-impl crate::RpcMethod for SendTxMethod {
+impl crate::methods::RpcMethod for SendTxMethod {
     const NAME: &'static str = "send_tx";
     const SUBMITS_TRANSACTION: bool = true;
     type Params = crate::types::RpcSendTransactionRequest;
-    type Result = crate::RpcTransactionResponse;
+    type Result = crate::types::RpcTransactionResponse;
     type Error = crate::types::RpcTransactionError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
@@ -887,7 +887,7 @@ impl crate::RpcMethod for SendTxMethod {
 /// Requests the status of the connected RPC node. This includes information about sync status, nearcore node version, protocol version, the current set of validators, etc.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct StatusMethod;
-impl crate::RpcMethod for StatusMethod {
+impl crate::methods::RpcMethod for StatusMethod {
     const NAME: &'static str = "status";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcStatusRequest;
@@ -907,11 +907,11 @@ impl crate::RpcMethod for StatusMethod {
 /// Queries status of a transaction by hash and returns the final transaction result.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct TxMethod;
-impl crate::RpcMethod for TxMethod {
+impl crate::methods::RpcMethod for TxMethod {
     const NAME: &'static str = "tx";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcTransactionStatusRequest;
-    type Result = crate::RpcTransactionResponse;
+    type Result = crate::types::RpcTransactionResponse;
     type Error = crate::types::RpcTransactionError;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::__private::Decoded<Self> {
@@ -927,7 +927,7 @@ impl crate::RpcMethod for TxMethod {
 /// Queries active validators on the network. Returns details and the state of validation on the blockchain.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ValidatorsMethod;
-impl crate::RpcMethod for ValidatorsMethod {
+impl crate::methods::RpcMethod for ValidatorsMethod {
     const NAME: &'static str = "validators";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::types::RpcValidatorRequest;

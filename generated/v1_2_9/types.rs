@@ -2805,7 +2805,7 @@ crate::deserialize_struct!(
 /// `RpcSendTransactionRequest`
 #[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct RpcSendTransactionRequest {
-    pub signed_tx_base64: crate::SignedTransaction,
+    pub signed_tx_base64: crate::types::SignedTransaction,
     /// Default: `"EXECUTED_OPTIMISTIC"`.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub wait_until: ::std::option::Option<TxExecutionStatus>,

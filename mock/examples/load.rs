@@ -9,8 +9,7 @@
 
 use std::time::Instant;
 
-use near_rpc::client::Client;
-use near_rpc::types::Finality;
+use near_rpc::{Client, Finality};
 use near_rpc_mock::MockNode;
 
 #[tokio::main(flavor = "multi_thread")]

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 
 use near_rpc::client::layers::Redact;
 use near_rpc::client::transport::{BoxTransport, RpcRequest, Transport};
+use near_rpc::ErrorReport;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::task::JoinHandle;
@@ -158,6 +159,13 @@ async fn forward(
             reply.body = response.body;
             reply
         }
-        Err(error) => HttpReply::status(502, &format!("the upstream node failed: {error}")),
+        Err(error) => HttpReply::status(
+            502,
+            &format!(
+                "the upstream node {} failed: {}",
+                error.endpoint,
+                ErrorReport(&error)
+            ),
+        ),
     }
 }

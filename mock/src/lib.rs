@@ -735,7 +735,7 @@ impl MockNode {
     }
 
     /// Answers method `M` with this typed result.
-    pub fn respond_with<M: near_rpc::RpcMethod>(&self, result: M::Result) {
+    pub fn respond_with<M: near_rpc::methods::RpcMethod>(&self, result: M::Result) {
         let reply = match serde_json::to_value(&result) {
             Ok(value) => Reply::Result(value),
             Err(e) => Reply::Error(RpcError::internal(format!("cannot encode the result: {e}"))),

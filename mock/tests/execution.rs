@@ -1287,7 +1287,7 @@ async fn concurrent_signers_lose_no_update() {
     let receiver_before = balances(&[receiver])[0];
     let mut tasks = Vec::new();
     for (i, sender) in senders.into_iter().enumerate() {
-        let client = near_rpc::client::Client::new(server.url()).unwrap();
+        let client = near_rpc::Client::new(server.url()).unwrap();
         let signer = server.signer(sender).unwrap();
         for n in 1..=PER_SENDER {
             let (client, signer) = (client.clone(), signer.clone());

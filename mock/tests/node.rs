@@ -3,10 +3,13 @@
 
 use std::time::Duration;
 
+use near_rpc::client::layers::RetryPolicy;
 use near_rpc::client::transport::HttpTransport;
-use near_rpc::client::{Client, Error, ErrorKind, RetryPolicy, TransportError, TransportErrorKind};
+use near_rpc::client::transport::{TransportError, TransportErrorKind};
+use near_rpc::client::{Error, ErrorKind};
 use near_rpc::methods;
-use near_rpc::types::{Finality, RpcBlockRequest, RpcGasPriceRequest};
+use near_rpc::types::{RpcBlockRequest, RpcGasPriceRequest};
+use near_rpc::{Client, Finality};
 use near_rpc_mock::{Cassette, Fault, FaultRule, HttpReply, MockNode, Recorder, Reply};
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -302,7 +305,9 @@ async fn overrides_fixed_closure_and_typed() {
     assert!(
         matches!(
             rpc.cause,
-            near_rpc::ErrorCause::Handler(near_rpc::types::RpcBlockError::UnknownBlock(_))
+            near_rpc::envelope::ErrorCause::Handler(near_rpc::types::RpcBlockError::UnknownBlock(
+                _
+            ))
         ),
         "{err}"
     );

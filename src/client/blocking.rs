@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::{BuildError, Client, ClientBuilder, Error, Input, SendError, Signer};
 use crate::tx::{Action, SignedTransaction};
-use crate::{AccountId, RpcMethod, RpcTransactionResponse};
+use crate::{methods::RpcMethod, types::RpcTransactionResponse, AccountId};
 
 /// A blocking NEAR JSON-RPC client with the same behaviour as [`Client`].
 #[derive(Debug, Clone)]

@@ -11,7 +11,8 @@ use serde::Serialize;
 
 use super::transport::{TransportError, TransportErrorKind};
 use crate::decode::DecodeError;
-use crate::ErrorWrapper;
+use crate::envelope::ErrorWrapper;
+use crate::ErrorReport;
 
 /// At most this much of a response body is kept in an error's `body` text.
 pub const ERROR_BODY_LIMIT: usize = 4096;
@@ -23,9 +24,11 @@ pub const ERROR_BODY_LIMIT: usize = 4096;
 /// Match on [`Error::kind`]; the accessors answer the common questions without a match:
 ///
 /// ```no_run
-/// # async fn run(client: near_rpc::client::Client) {
-/// use near_rpc::client::{ErrorKind, TransportErrorKind};
+/// # async fn run(client: near_rpc::Client) {
+/// use near_rpc::client::transport::TransportErrorKind;
+/// use near_rpc::client::ErrorKind;
 /// use near_rpc::types::RpcQueryError;
+/// use near_rpc::ErrorReport;
 ///
 /// match client.view_account("nobody.near").await {
 ///     Ok(account) => println!("{}", account.amount),
@@ -37,7 +40,7 @@ pub const ERROR_BODY_LIMIT: usize = 4096;
 ///             eprintln!("{} timed out; retryable: {}", e.method(), e.is_retryable())
 ///         }
 ///         ErrorKind::Rpc { error, .. } => eprintln!("the node refused: {error}"),
-///         _ => eprintln!("{e}"),
+///         _ => eprintln!("{}", ErrorReport(&e)),
 ///     },
 /// }
 /// # }
@@ -250,7 +253,7 @@ impl<E> Error<E> {
     /// a legacy node reported inside a `query` result), when the node sent one.
     ///
     /// ```no_run
-    /// # async fn run(client: near_rpc::client::Client) {
+    /// # async fn run(client: near_rpc::Client) {
     /// use near_rpc::types::RpcQueryError;
     ///
     /// match client.view_account("nobody.near").await {
@@ -264,7 +267,7 @@ impl<E> Error<E> {
     /// ```
     pub fn handler_error(&self) -> Option<&E> {
         match &self.rpc_error()?.cause {
-            crate::ErrorCause::Handler(cause) => Some(cause),
+            crate::envelope::ErrorCause::Handler(cause) => Some(cause),
             _ => None,
         }
     }
@@ -283,6 +286,10 @@ impl<E> Error<E> {
 }
 
 impl<E: fmt::Debug + Serialize> fmt::Display for Error<E> {
+    /// This level's failure in one line: the call (method, endpoint) and what went wrong
+    /// with it. A transport or decoding failure is the [`source`](std::error::Error::source)
+    /// and is not repeated here: print the whole chain with
+    /// [`ErrorReport`](crate::ErrorReport).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let method = self.method;
         let endpoint = self.endpoint.as_deref().unwrap_or("the node");
@@ -290,9 +297,7 @@ impl<E: fmt::Debug + Serialize> fmt::Display for Error<E> {
             ErrorKind::Encode { message } => {
                 write!(f, "cannot encode the params of `{method}`: {message}")
             }
-            ErrorKind::Transport(error) => {
-                transport_message(f, method, endpoint, &error.kind, &error.message)
-            }
+            ErrorKind::Transport(_) => write!(f, "calling `{method}` on {endpoint} failed"),
             ErrorKind::Http { status, body, .. } => {
                 write!(f, "HTTP {status} calling `{method}` on {endpoint}")?;
                 let snippet: String = body.chars().take(200).collect();
@@ -305,9 +310,9 @@ impl<E: fmt::Debug + Serialize> fmt::Display for Error<E> {
             ErrorKind::Rpc { status, error, .. } => {
                 write!(f, "`{method}` on {endpoint} failed (HTTP {status}): {error}")
             }
-            ErrorKind::Decode { status, error, .. } => write!(
+            ErrorKind::Decode { status, .. } => write!(
                 f,
-                "cannot decode the response of `{method}` from {endpoint} (HTTP {status}): {error}"
+                "cannot decode the response of `{method}` from {endpoint} (HTTP {status})"
             ),
             ErrorKind::IdMismatch { expected, got } => write!(
                 f,
@@ -316,10 +321,11 @@ impl<E: fmt::Debug + Serialize> fmt::Display for Error<E> {
             ErrorKind::UnexpectedAnswer { message } => {
                 write!(f, "unexpected answer to `{method}`: {message}")
             }
+            // No one source: each failure is printed whole, with its own causes.
             ErrorKind::AllEndpointsFailed(failures) => {
                 write!(f, "`{method}` failed on every endpoint:")?;
                 for (i, failure) in failures.iter().enumerate() {
-                    write!(f, " [{}] {failure}", i + 1)?;
+                    write!(f, " [{}] {}", i + 1, ErrorReport(failure))?;
                     if i + 1 < failures.len() {
                         f.write_str(";")?;
                     }
@@ -328,51 +334,6 @@ impl<E: fmt::Debug + Serialize> fmt::Display for Error<E> {
             }
         }
     }
-}
-
-/// A transport failure in words, with the call's context.
-fn transport_message(
-    f: &mut fmt::Formatter<'_>,
-    method: &str,
-    endpoint: &str,
-    kind: &TransportErrorKind,
-    message: &str,
-) -> fmt::Result {
-    let what = match kind {
-        TransportErrorKind::Redirect { status, location } => {
-            return write!(
-                f,
-                "`{method}` on {endpoint}: HTTP {status} redirect to {location} not followed"
-            )
-        }
-        TransportErrorKind::TooLarge { limit, .. } => {
-            return write!(
-                f,
-                "the response of `{method}` from {endpoint} is larger than {limit} bytes"
-            )
-        }
-        TransportErrorKind::RequestTooLarge { size, limit } => {
-            return write!(
-                f,
-                "the request of `{method}` is {size} bytes, over the {limit}-byte limit"
-            )
-        }
-        TransportErrorKind::Deadline { limit } => {
-            return write!(f, "`{method}` did not finish within its {limit:?} deadline")
-        }
-        TransportErrorKind::AllEndpointsFailed(attempts) => {
-            return write!(f, "`{method}` failed on all {} endpoints", attempts.len())
-        }
-        TransportErrorKind::Connect => "connect",
-        TransportErrorKind::Tls => "TLS handshake",
-        TransportErrorKind::Timeout => "timeout",
-        TransportErrorKind::Connection => "connection",
-        _ => "transport",
-    };
-    write!(
-        f,
-        "{what} error calling `{method}` on {endpoint}: {message}"
-    )
 }
 
 impl<E: fmt::Debug + Serialize> std::error::Error for Error<E> {

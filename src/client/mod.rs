@@ -35,8 +35,7 @@
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! use near_rpc::client::Client;
-//! use near_rpc::types::Finality;
+//! use near_rpc::{Client, Finality};
 //!
 //! let client = Client::builder().endpoint("https://rpc.mainnet.near.org")?.build()?;
 //! let config = client.protocol_config_at(Finality::Final).await?;
@@ -47,6 +46,8 @@
 mod endpoint;
 mod error;
 pub mod layers;
+#[cfg(test)]
+mod print_once;
 mod redact;
 mod send;
 mod shortcuts;
@@ -64,7 +65,6 @@ use std::time::Duration;
 
 pub use endpoint::{ApiKey, Endpoint, InvalidApiKey, InvalidEndpoint};
 pub use error::{Error, ErrorKind, ERROR_BODY_LIMIT};
-pub use layers::{RetryPolicy, DEFAULT_DEADLINE, DEFAULT_MAX_REQUEST_BYTES};
 pub use redact::{looks_like_secret, Secrets, MASK};
 pub use send::{
     SendError, SendErrorKind, MAX_NONCE_RESIGNS, MAX_RESIGNS, RESOLVE_ATTEMPTS, RESOLVE_BACKOFF,
@@ -76,18 +76,19 @@ pub use shortcuts::{
 #[cfg(near_rpc_spec_ge = "nearcore_0_38_0")]
 pub use shortcuts::{MAX_KEY_PAGES, PAGED_SHORTCUTS, SPICE_PROOF_SHORTCUTS};
 pub use signer::{Signer, BLOCK_HASH_REUSE};
-pub use transport::{
-    BoxTransport, PathStyle, RedirectPolicy, Transport, TransportError, TransportErrorKind,
-    DEFAULT_MAX_RESPONSE_BYTES,
-};
 pub use verified::{Verified, VerifiedClient, VerifyError, MAX_SYNC_BLOCKS};
 
-pub use transport::DEFAULT_TIMEOUT;
-
+use crate::envelope::{ErrorWrapper, Id};
+use crate::methods::RpcMethod;
 use crate::types::{BlockReference, Finality, TxExecutionStatus};
-use crate::{ErrorWrapper, Id, RpcMethod};
-use layers::{Deadline, Fallback, Redact, Retry, SizeLimit};
-use transport::{HttpResponse, HttpTransport, RpcRequest};
+use layers::{
+    Deadline, Fallback, Redact, Retry, RetryPolicy, SizeLimit, DEFAULT_DEADLINE,
+    DEFAULT_MAX_REQUEST_BYTES,
+};
+use transport::{
+    BoxTransport, HttpResponse, HttpTransport, PathStyle, RedirectPolicy, RpcRequest, Transport,
+    TransportError, TransportErrorKind, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT,
+};
 
 /// Builds a [`Client`].
 #[derive(Debug, Clone)]
@@ -148,7 +149,7 @@ impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::NoEndpoint => f.write_str("no endpoint given"),
-            Self::InvalidEndpoint(e) => e.fmt(f),
+            Self::InvalidEndpoint(_) => f.write_str("cannot use the endpoint given"),
             Self::KeyWithoutEndpoint => {
                 f.write_str("an API key was given before any endpoint it could go to")
             }
@@ -364,9 +365,8 @@ impl Client {
     /// Calls method `M` with `params`: the typed result, or a typed error.
     ///
     /// ```no_run
-    /// # async fn run(client: near_rpc::client::Client) -> Result<(), Box<dyn std::error::Error>> {
-    /// use near_rpc::methods::BlockMethod;
-    /// use near_rpc::types::{Finality, RpcBlockRequest};
+    /// # async fn run(client: near_rpc::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// use near_rpc::{methods::BlockMethod, types::RpcBlockRequest, Finality};
     ///
     /// let request = RpcBlockRequest { block_reference: Finality::Final.into() };
     /// let block = client.call::<BlockMethod>(request).await?;
@@ -439,7 +439,7 @@ impl<T> Answered<T> {
     /// the node's text.
     fn handler_error<E>(&self, cause: E, text: &str) -> Error<E> {
         let error = Box::new(ErrorWrapper {
-            cause: crate::ErrorCause::Handler(cause),
+            cause: crate::envelope::ErrorCause::Handler(cause),
             code: None,
             message: None,
             data: Some(serde_json::Value::String(text.to_owned())),

@@ -15,7 +15,9 @@ use crate::types::{
     Finality, InvalidTxError, RpcQueryError, RpcSendTransactionRequest, RpcTransactionError,
     TxExecutionStatus,
 };
-use crate::{methods, AccountId, CryptoHash, ErrorWrapper, RpcTransactionResponse};
+use crate::{
+    envelope::ErrorWrapper, methods, types::RpcTransactionResponse, AccountId, CryptoHash,
+};
 
 /// How many times one intent is signed anew, after `Expired` or `InvalidNonce` (so it
 /// signs at most 1 + `MAX_RESIGNS` transactions).
@@ -95,21 +97,21 @@ pub const RESOLVE_BACKOFF: Duration = Duration::from_secs(1);
 /// # Matching on it
 ///
 /// ```no_run
-/// # async fn run(client: near_rpc::client::Client, signer: near_rpc::client::Signer) {
+/// # async fn run(client: near_rpc::Client, signer: near_rpc::Signer) {
 /// use near_rpc::client::SendErrorKind;
-/// use near_rpc::NearToken;
+/// use near_rpc::{ErrorReport, NearToken};
 ///
 /// match client.transfer(&signer, "bob.near", NearToken::from_near(1)).await {
 ///     Ok(outcome) => println!("failed on chain: {}", outcome.is_failure()),
 ///     Err(e) => match e.kind() {
 ///         // It will not execute: sending the intent again is safe.
-///         SendErrorKind::Rejected(_) => eprintln!("{e}: {:?}", e.invalid_tx_error()),
+///         SendErrorKind::Rejected(_) => eprintln!("{}", ErrorReport(&e)),
 ///         // It may still execute: keep its bytes, re-send them or look up the hash.
 ///         SendErrorKind::Unresolved(_) => {
 ///             let signed = e.signed().expect("an unresolved send signed a transaction");
 ///             eprintln!("pending {}: {}", signed.hash(), signed.to_base64());
 ///         }
-///         _ => eprintln!("{e}"),
+///         _ => eprintln!("{}", ErrorReport(&e)),
 ///     },
 /// }
 /// # }
@@ -146,7 +148,7 @@ pub enum SendErrorKind {
 }
 
 impl SendError {
-    fn new(kind: SendErrorKind, signed: Vec<SignedTransaction>) -> Self {
+    pub(crate) fn new(kind: SendErrorKind, signed: Vec<SignedTransaction>) -> Self {
         Self { signed, kind }
     }
 
@@ -264,7 +266,7 @@ pub(crate) fn invalid_tx_error(
         }
     };
     let info = match &error.cause {
-        crate::ErrorCause::Handler(RpcTransactionError::InvalidTransaction(info)) => {
+        crate::envelope::ErrorCause::Handler(RpcTransactionError::InvalidTransaction(info)) => {
             from(&serde_json::Value::Object(info.clone()))
         }
         _ => None,
@@ -306,9 +308,9 @@ fn fate(error: &Error<RpcTransactionError>, signed: &SignedTransaction) -> Fate 
         return Fate::Unknown;
     };
     let reason = match &rpc.cause {
-        crate::ErrorCause::RequestValidation(_) => return Fate::NotProcessed,
-        crate::ErrorCause::Handler(RpcTransactionError::InvalidTransaction(_))
-        | crate::ErrorCause::Missing => invalid_tx_error(rpc),
+        crate::envelope::ErrorCause::RequestValidation(_) => return Fate::NotProcessed,
+        crate::envelope::ErrorCause::Handler(RpcTransactionError::InvalidTransaction(_))
+        | crate::envelope::ErrorCause::Missing => invalid_tx_error(rpc),
         // A timeout, a routed or untracked transaction, an internal error: the node may
         // hold it.
         _ => return Fate::Unknown,
@@ -338,7 +340,7 @@ fn fate(error: &Error<RpcTransactionError>, signed: &SignedTransaction) -> Fate 
         ) => Refusal::Intrinsic,
         Some(_) => Refusal::State,
         // A legacy error without a readable reason: refused only if it says so.
-        None if matches!(rpc.cause, crate::ErrorCause::Handler(_)) => Refusal::State,
+        None if matches!(rpc.cause, crate::envelope::ErrorCause::Handler(_)) => Refusal::State,
         None => return Fate::Unknown,
     })
 }
@@ -349,7 +351,7 @@ fn fate(error: &Error<RpcTransactionError>, signed: &SignedTransaction) -> Fate 
 fn never_observed(error: &Error<RpcTransactionError>) -> bool {
     #[cfg(near_rpc_spec_ge = "nearcore_0_38_0")]
     if let Some(rpc) = error.rpc_error() {
-        if let crate::ErrorCause::Handler(RpcTransactionError::TimeoutError(Some(
+        if let crate::envelope::ErrorCause::Handler(RpcTransactionError::TimeoutError(Some(
             crate::types::TimeoutErrorCause::NotObserved,
         ))) = &rpc.cause
         {
@@ -400,7 +402,7 @@ fn has_outcome(level: &TxExecutionStatus) -> bool {
 /// The answer, if it settles the transaction: the level asked or a stricter one, with
 /// the outcome of this hash where the level has one, and no outcome of another. Anything
 /// less is an error, to be resolved by hash.
-fn settled<M: crate::RpcMethod>(
+fn settled<M: crate::methods::RpcMethod>(
     response: RpcTransactionResponse,
     hash: CryptoHash,
     asked: &TxExecutionStatus,
@@ -533,7 +535,7 @@ impl Client {
     /// or crashed send loses nothing: its hash names it, its bytes can be sent again.
     ///
     /// ```no_run
-    /// # async fn run(client: near_rpc::client::Client, signer: near_rpc::client::Signer) -> Result<(), Box<dyn std::error::Error>> {
+    /// # async fn run(client: near_rpc::Client, signer: near_rpc::Signer) -> Result<(), Box<dyn std::error::Error>> {
     /// use near_rpc::tx::{Action, SignedTransaction};
     /// use near_rpc::NearToken;
     ///

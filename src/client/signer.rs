@@ -27,7 +27,7 @@ pub const BLOCK_HASH_REUSE: Duration = Duration::from_secs(60);
 /// An account and the secret key it signs transactions with, with its nonce count.
 ///
 /// ```
-/// use near_rpc::client::Signer;
+/// use near_rpc::Signer;
 ///
 /// let signer = Signer::new(
 ///     "alice.near".parse()?,
@@ -93,7 +93,7 @@ impl Signer {
     ///
     /// ```
     /// use std::sync::{Arc, Mutex};
-    /// use near_rpc::client::Signer;
+    /// use near_rpc::Signer;
     ///
     /// let pending = Arc::new(Mutex::new(Vec::new()));
     /// let journal = pending.clone();

@@ -32,7 +32,7 @@ use crate::types::{
     TxExecutionStatus,
 };
 use crate::verify::{self, BlockError, LightClientHead, ProofError, VerifiedOutcome};
-use crate::{methods, AccountId, CryptoHash, RpcTransactionResponse};
+use crate::{methods, types::RpcTransactionResponse, AccountId, CryptoHash};
 
 /// How many blocks one [`VerifiedClient::sync`] follows at most (a block per epoch: a
 /// year of mainnet is about 730).
@@ -72,13 +72,16 @@ pub enum VerifyError {
 }
 
 impl fmt::Display for VerifyError {
+    /// This level's failure in one line; the failed call or check is
+    /// [`source`](std::error::Error::source) (print both with
+    /// [`ErrorReport`](crate::ErrorReport)).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Status(e) => write!(f, "cannot read the transaction status: {e}"),
-            Self::NextBlock(e) => write!(f, "cannot read the next light-client block: {e}"),
-            Self::Proof(e) => write!(f, "cannot read a proof: {e}"),
-            Self::Block(e) => write!(f, "the node's light-client block does not verify: {e}"),
-            Self::Outcome { id, error } => write!(f, "the outcome of {id}: {error}"),
+            Self::Status(_) => f.write_str("cannot read the transaction status"),
+            Self::NextBlock(_) => f.write_str("cannot read the next light-client block"),
+            Self::Proof(_) => f.write_str("cannot read a proof"),
+            Self::Block(_) => f.write_str("the node's light-client block does not verify"),
+            Self::Outcome { id, .. } => write!(f, "the outcome of {id} is not proven"),
             Self::NoOutcome { reached } => write!(
                 f,
                 "the transaction has no outcome to prove yet (it reached {reached:?})"

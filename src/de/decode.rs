@@ -78,7 +78,7 @@ fn join_nested_paths(path: String, message: String) -> DecodeError {
 /// This crate's types decode through their native decoders here too (their
 /// `Deserialize` transcribes the value and decodes that), so a crate calling
 /// `from_slice::<T>` compiles serde's code for its own types only. For a whole response,
-/// [`RpcMethod::decode_response`](crate::RpcMethod::decode_response) is faster to run.
+/// [`RpcMethod::decode_response`](crate::methods::RpcMethod::decode_response) is faster to run.
 pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
     match serde_json::from_slice(bytes) {
         Ok(decoded) => Ok(decoded),

@@ -18,7 +18,7 @@ use crate::generated::types::{
 /// JSON path of the bad field.
 ///
 /// ```
-/// use near_rpc::{RpcTransactionResponse, types::TxExecutionStatus};
+/// use near_rpc::types::{RpcTransactionResponse, TxExecutionStatus};
 ///
 /// let pending: RpcTransactionResponse =
 ///     serde_json::from_str(r#"{"final_execution_status": "INCLUDED"}"#).unwrap();

@@ -23,15 +23,19 @@ pub const HANDLER_ERROR: &str = "HANDLER_ERROR";
 /// Wire name of [`ErrorCause::Internal`].
 pub const INTERNAL_ERROR: &str = "INTERNAL_ERROR";
 
-/// The `name`/`cause` pair of an error object. Generic over all three causes, so that
-/// the envelope knows nothing of the generated types; [`crate::ErrorCause`] fixes `V` and
-/// `I` to the spec's.
+/// The `name`/`cause` pair of an error object. `V` and `I` default to the spec's
+/// request-validation and internal causes, so `ErrorCause<E>` is a method's; they are
+/// parameters only so that the envelope can be tested with causes of its own.
 ///
-/// * `V`: the request-validation cause (`name = "REQUEST_VALIDATION_ERROR"`).
 /// * `E`: the method's handler error (`name = "HANDLER_ERROR"`).
+/// * `V`: the request-validation cause (`name = "REQUEST_VALIDATION_ERROR"`).
 /// * `I`: the internal error (`name = "INTERNAL_ERROR"`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ErrorCause<E, V, I> {
+pub enum ErrorCause<
+    E,
+    V = crate::types::RpcRequestValidationErrorKind,
+    I = crate::types::InternalError,
+> {
     /// The request was malformed (parse error, unknown method, ...).
     RequestValidation(V),
     /// The method handler failed (unknown block, unknown account, ...).
@@ -64,10 +68,15 @@ impl<E, V, I> ErrorCause<E, V, I> {
     }
 }
 
-/// A JSON-RPC error object with nearcore's `name`/`cause` extension. [`crate::ErrorWrapper`]
-/// fixes `V` and `I` to the spec's request-validation and internal errors.
+/// A JSON-RPC error object with nearcore's `name`/`cause` extension: `ErrorWrapper<E>` is
+/// the error of a method whose handler errors are `E` (`V` and `I` default to the spec's
+/// request-validation and internal causes, as in [`ErrorCause`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ErrorWrapper<E, V, I> {
+pub struct ErrorWrapper<
+    E,
+    V = crate::types::RpcRequestValidationErrorKind,
+    I = crate::types::InternalError,
+> {
     /// The typed cause, selected by the wire `name`.
     pub cause: ErrorCause<E, V, I>,
     /// The JSON-RPC error code (e.g. `-32000`), when present and not null.

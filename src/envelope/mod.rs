@@ -1,10 +1,10 @@
 //! The JSON-RPC 2.0 envelope: ids, requests, responses and nearcore's error object.
 
-pub mod error;
-pub mod id;
-pub mod request;
-pub mod response;
-pub mod untyped_cause;
+mod error;
+mod id;
+mod request;
+mod response;
+mod untyped_cause;
 pub(crate) mod version;
 
 pub use error::{

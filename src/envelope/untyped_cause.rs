@@ -13,7 +13,7 @@ use serde_json::Value;
 /// `{"name": "UNKNOWN_BLOCK", "info": {..}}` shape.
 ///
 /// ```
-/// use near_rpc::UntypedCause;
+/// use near_rpc::envelope::UntypedCause;
 ///
 /// let cause: UntypedCause =
 ///     serde_json::from_str(r#"{"name": "UNKNOWN_BLOCK", "info": {"block_reference": 7}}"#)

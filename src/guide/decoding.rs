@@ -2,12 +2,12 @@
 //! decoding costs.
 //!
 //! Every method's marker ([`methods`](crate::methods)) implements
-//! [`RpcMethod`](crate::RpcMethod), whose `decode_response` reads a whole response body;
+//! [`RpcMethod`](crate::methods::RpcMethod), whose `decode_response` reads a whole response body;
 //! [`decode`](crate::decode) decodes any of the types with errors that name the JSON path
 //! of the bad field.
 //!
 //! ```
-//! use near_rpc::{methods::ExperimentalTxStatusMethod as M, RpcMethod};
+//! use near_rpc::methods::{ExperimentalTxStatusMethod as M, RpcMethod};
 //!
 //! let body = br#"{"jsonrpc":"2.0","id":1,"result":{"final_execution_status":"INCLUDED"}}"#;
 //! let response = M::decode_response(body).unwrap();
@@ -49,7 +49,9 @@
 //! that list):
 //!
 //! ```
-//! use near_rpc::{decode, methods, ErrorWrapper, Response, RpcMethod};
+//! use near_rpc::decode;
+//! use near_rpc::envelope::{ErrorWrapper, Response};
+//! use near_rpc::methods::{self, RpcMethod};
 //!
 //! type M = methods::TxMethod;
 //! type TxResponse = Response<<M as RpcMethod>::Result, ErrorWrapper<<M as RpcMethod>::Error>>;

@@ -17,8 +17,10 @@
 //! sent one.
 //!
 //! ```no_run
-//! # async fn run(client: near_rpc::client::Client) {
-//! use near_rpc::client::{ErrorKind, TransportErrorKind};
+//! # async fn run(client: near_rpc::Client) {
+//! use near_rpc::client::transport::TransportErrorKind;
+//! use near_rpc::client::ErrorKind;
+//! use near_rpc::ErrorReport;
 //!
 //! if let Err(e) = client.view_account("alice.near").await {
 //!     match e.kind() {
@@ -26,11 +28,18 @@
 //!         ErrorKind::Transport(t) if matches!(t.kind, TransportErrorKind::Timeout) => {
 //!             eprintln!("timed out on {:?}; retry: {}", e.endpoint(), e.is_retryable())
 //!         }
-//!         _ => eprintln!("{e}"),
+//!         _ => eprintln!("{}", ErrorReport(&e)),
 //!     }
 //! }
 //! # }
 //! ```
+//!
+//! **Printing one.** Every error of the crate says only its own level in `Display` (the
+//! call and its endpoint, say) and hands out its cause through
+//! [`source()`](std::error::Error::source) (the transport's failure, the decoding error),
+//! never repeating it. [`ErrorReport`][report] prints the whole chain on one line, each
+//! cause once: ``calling `view_account` on https://rpc.mainnet.near.org failed: timeout:
+//! operation timed out``. So does any reporter that walks `source()` (`anyhow`'s `{:#}`).
 //!
 //! Writes return a [`SendError`][send-error] instead, which carries the transactions
 //! signed ([`writing`](super::writing)).
@@ -59,7 +68,7 @@
 //!   moves the call on. When every endpoint fails, `ErrorKind::AllEndpointsFailed` lists
 //!   each one's failure.
 //! - **Transactions** (`send_tx`, `broadcast_tx_*`: the methods whose generated
-//!   [`RpcMethod::SUBMITS_TRANSACTION`](crate::RpcMethod::SUBMITS_TRANSACTION) is true,
+//!   [`RpcMethod::SUBMITS_TRANSACTION`](crate::methods::RpcMethod::SUBMITS_TRANSACTION) is true,
 //!   because their params require a signed transaction) are retried or failed over only
 //!   when they certainly reached no node (connection refused, DNS, TLS handshake).
 //!   [`RetryPolicy::retry_writes`][retry-writes] opts into more; a retried write then
@@ -79,15 +88,16 @@
 //!   would monomorphize again and which a one-method transport does not need.
 //!
 //! [error]: crate::client::Error
+//! [report]: crate::ErrorReport
 //! [kind]: crate::client::ErrorKind
-//! [transport-error]: crate::client::TransportError
+//! [transport-error]: crate::client::transport::TransportError
 //! [is-retryable]: crate::client::Error::is_retryable
 //! [nothing-sent]: crate::client::Error::nothing_sent
 //! [handler-error]: crate::client::Error::handler_error
 //! [send-error]: crate::client::SendError
-//! [call]: crate::client::Client::call
-//! [transport]: crate::client::Transport
-//! [none]: crate::client::RetryPolicy::none
-//! [retry-writes]: crate::client::RetryPolicy::retry_writes
-//! [with-transport]: crate::client::Client::with_transport
+//! [call]: crate::Client::call
+//! [transport]: crate::client::transport::Transport
+//! [none]: crate::client::layers::RetryPolicy::none
+//! [retry-writes]: crate::client::layers::RetryPolicy::retry_writes
+//! [with-transport]: crate::Client::with_transport
 //! [builder-transport]: crate::client::ClientBuilder::transport

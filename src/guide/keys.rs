@@ -8,7 +8,8 @@
 //! [`ApiKey::bearer`][bearer], [`ApiKey::header`][header]).
 //!
 //! ```no_run
-//! use near_rpc::client::{ApiKey, Client};
+//! use near_rpc::client::ApiKey;
+//! use near_rpc::Client;
 //!
 //! # fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! let client = Client::builder()
@@ -63,8 +64,8 @@
 //! [x-api-key]: crate::client::ApiKey::x_api_key
 //! [bearer]: crate::client::ApiKey::bearer
 //! [header]: crate::client::ApiKey::header
-//! [same-origin]: crate::client::RedirectPolicy::SameOrigin
+//! [same-origin]: crate::client::transport::RedirectPolicy::SameOrigin
 //! [mask]: crate::client::MASK
 //! [secret-key]: crate::tx::SecretKey
 //! [credentials]: crate::tx::Credentials
-//! [signer]: crate::client::Signer
+//! [signer]: crate::Signer

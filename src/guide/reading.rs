@@ -1,9 +1,11 @@
 //! Reading from a node: a client, a shortcut per common call, and
-//! [`Client::call`](crate::client::Client::call) for every method.
+//! [`Client::call`](crate::Client::call) for every method.
 //!
 //! ```no_run
-//! use near_rpc::client::{ApiKey, Client, RetryPolicy};
-//! use near_rpc::types::{Finality, TxExecutionStatus};
+//! use near_rpc::client::layers::RetryPolicy;
+//! use near_rpc::client::ApiKey;
+//! use near_rpc::types::TxExecutionStatus;
+//! use near_rpc::{Client, Finality};
 //!
 //! async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //!     let client = Client::builder()
@@ -25,25 +27,25 @@
 //! }
 //! ```
 //!
-//! [`Client::new(url)`](crate::client::Client::new) is the one-endpoint form;
-//! [`Client::builder`](crate::client::Client::builder) adds endpoints, keys
+//! [`Client::new(url)`](crate::Client::new) is the one-endpoint form;
+//! [`Client::builder`](crate::Client::builder) adds endpoints, keys
 //! ([`keys`](super::keys)), limits and the retry policy ([`errors`](super::errors)).
 //!
 //! # The shortcuts
 //!
 //! A shortcut per common task, typed in and out, each a thin layer over the generic
-//! [`Client::call::<M>(params)`](crate::client::Client::call), which stays the way to reach all 40
+//! [`Client::call::<M>(params)`](crate::Client::call), which stays the way to reach all 40
 //! methods ([`methods`](crate::methods); markers are named after the method with a
 //! `Method` suffix, `BlockMethod`, `ExperimentalTxStatusMethod`, and
-//! [`ParamsOf<M>`](crate::ParamsOf)/[`ResponseOf<M>`](crate::ResponseOf)/
-//! [`ErrorOf<M>`](crate::ErrorOf) name their types):
+//! [`ParamsOf<M>`](crate::methods::ParamsOf)/[`ResponseOf<M>`](crate::methods::ResponseOf)/
+//! [`ErrorOf<M>`](crate::methods::ErrorOf) name their types):
 //!
 //! - accounts and keys: `view_account`, `view_access_key`, `view_access_key_list`,
 //!   `view_code`, `view_state` (`view_state_with_proof`); contracts: `call_function`
 //!   (args: any `Serialize`, sent as JSON, or [`RawArgs`](crate::client::RawArgs); read
 //!   the result with `.json::<T>()`, `.text()`, `.bytes()`, and `logs`); `query` for any
 //!   other request. They read at the latest final block unless
-//!   [`client.at(Finality::Optimistic | height | hash)`](crate::client::Client::at) says
+//!   [`client.at(Finality::Optimistic | height | hash)`](crate::Client::at) says
 //!   otherwise, and return the view with the block it was read at
 //!   ([`AtBlock`](crate::client::AtBlock)).
 //!   Account ids, keys and hashes are given as values or text; bad text is a usage error
@@ -60,7 +62,7 @@
 //! - transactions: `send_tx(signed bytes or base64, wait_until)`, `broadcast_tx_async`,
 //!   `broadcast_tx_commit`, `tx_status`/`tx`. Input that is not base64 is refused before
 //!   sending.
-//! - writes, signed by a [`Signer`](crate::client::Signer): `send(actions)`, `transfer`,
+//! - writes, signed by a [`Signer`](crate::Signer): `send(actions)`, `transfer`,
 //!   `function_call`, `create_account`, `add_key`, `delete_key`, `deploy`,
 //!   `delete_account` ([`writing`](super::writing)).
 //!

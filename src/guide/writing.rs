@@ -1,10 +1,9 @@
 //! Writing: transactions signed and sent, with what the client guarantees about them.
 //!
 //! ```no_run
-//! use near_rpc::client::{Client, Signer};
 //! use near_rpc::tx::{AccessKey, Action};
 //! use near_rpc::types::TxExecutionStatus;
-//! use near_rpc::NearToken;
+//! use near_rpc::{Client, NearToken, Signer};
 //!
 //! async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //!     let client = Client::new("https://rpc.testnet.near.org")?;
@@ -106,7 +105,7 @@
 //!   [`Client::prepare`][prepare].
 //!
 //! ```no_run
-//! # async fn run(client: near_rpc::client::Client, signer: near_rpc::client::Signer) -> Result<(), Box<dyn std::error::Error>> {
+//! # async fn run(client: near_rpc::Client, signer: near_rpc::Signer) -> Result<(), Box<dyn std::error::Error>> {
 //! use near_rpc::tx::{Action, SignedTransaction};
 //! use near_rpc::NearToken;
 //!
@@ -152,13 +151,13 @@
 //! or check what a node answers against the chain unless asked
 //! ([`client.verified()`][verified]).
 //!
-//! [send]: crate::client::Client::send
+//! [send]: crate::Client::send
 //! [write-shortcuts]: crate::client::WRITE_SHORTCUTS
 //! [reuse]: crate::client::BLOCK_HASH_REUSE
-//! [signer]: crate::client::Signer
-//! [reset]: crate::client::Signer::reset
-//! [before-send]: crate::client::Signer::before_send
-//! [waiting-until]: crate::client::Client::waiting_until
+//! [signer]: crate::Signer
+//! [reset]: crate::Signer::reset
+//! [before-send]: crate::Signer::before_send
+//! [waiting-until]: crate::Client::waiting_until
 //! [send-error]: crate::client::SendError
 //! [transactions]: crate::client::SendError::transactions
 //! [signed]: crate::client::SendError::signed
@@ -168,9 +167,9 @@
 //! [max-resigns]: crate::client::MAX_RESIGNS
 //! [max-nonce]: crate::client::MAX_NONCE_RESIGNS
 //! [resolve]: crate::client::RESOLVE_ATTEMPTS
-//! [verified]: crate::client::Client::verified
-//! [prepare]: crate::client::Client::prepare
-//! [send-signed]: crate::client::Client::send_signed
-//! [renew]: crate::client::Client::renew
+//! [verified]: crate::Client::verified
+//! [prepare]: crate::Client::prepare
+//! [send-signed]: crate::Client::send_signed
+//! [renew]: crate::Client::renew
 //! [signed-tx]: crate::tx::SignedTransaction
 //! [to-base64]: crate::tx::SignedTransaction::to_base64

@@ -50,12 +50,10 @@ impl ParseBlockIdError {
 }
 
 impl fmt::Display for ParseBlockIdError {
+    /// This level alone; why it is not a hash is the [`source`](std::error::Error::source)
+    /// (print both with [`ErrorReport`](crate::ErrorReport)).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "neither a block height (u64) nor a block hash: {}",
-            self.0
-        )
+        f.write_str("neither a block height (u64) nor a block hash")
     }
 }
 

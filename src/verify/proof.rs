@@ -130,12 +130,14 @@ pub fn outcome_leaf(with_id: &ExecutionOutcomeWithIdView) -> Result<CryptoHash, 
         ExecutionStatusView::Unknown => partial.u8(0),
         ExecutionStatusView::Failure(_) => partial.u8(1),
         ExecutionStatusView::SuccessValue(value) => {
-            let bytes = crate::FunctionArgs(value.clone()).to_bytes().map_err(|e| {
-                fail(
-                    ProofStep::OutcomeHash,
-                    format!("outcome.status.SuccessValue: {e}"),
-                )
-            })?;
+            let bytes = crate::types::FunctionArgs(value.clone())
+                .to_bytes()
+                .map_err(|e| {
+                    fail(
+                        ProofStep::OutcomeHash,
+                        format!("outcome.status.SuccessValue: {e}"),
+                    )
+                })?;
             partial.u8(2);
             partial.bytes(&bytes);
         }

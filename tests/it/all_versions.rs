@@ -46,12 +46,14 @@ fn every_spec_version_generates_and_compiles() {
          macro_rules! version { ($m:ident) => { pub mod $m {\n\
          pub use near_rpc::__generated_root::*;\n\
          pub mod types {\n\
+         pub use near_rpc::__generated_root::in_types::*;\n\
          include!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/../gen/\", stringify!($m), \"/types.rs\"));\n\
          include!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/../gen/\", stringify!($m), \"/enums.rs\"));\n\
          include!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/../gen/\", stringify!($m), \"/flattened.rs\"));\n\
          include!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/../gen/\", stringify!($m), \"/aliases.rs\"));\n\
          pub mod envelope { use super::*; include!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/../gen/\", stringify!($m), \"/envelope.rs\")); } }\n\
-         pub mod methods { include!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/../gen/\", stringify!($m), \"/methods.rs\")); }\n\
+         pub mod methods { pub use near_rpc::__generated_root::in_methods::*;\n\
+         include!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/../gen/\", stringify!($m), \"/methods.rs\")); }\n\
          } } }\n",
     );
     let read = |name: String| std::fs::read(shared.join("spec").join(name)).expect("spec");

@@ -4,8 +4,8 @@
 
 use crate::support;
 
-use near_rpc::client::{Client, ErrorKind};
-use near_rpc::types::{Finality, TxExecutionStatus};
+use near_rpc::{client::ErrorKind, Client};
+use near_rpc::{types::TxExecutionStatus, Finality};
 use serde_json::json;
 use support::{Reply, TestServer};
 
@@ -22,7 +22,7 @@ fn blocking_calls_reach_the_node_and_decode() {
     let client = Client::builder()
         .endpoint(&server.url("/key"))
         .unwrap()
-        .retry(near_rpc::client::RetryPolicy::none())
+        .retry(near_rpc::client::layers::RetryPolicy::none())
         .build_blocking()
         .unwrap();
     let hash = "11111111111111111111111111111111".parse().unwrap();
@@ -69,7 +69,7 @@ fn the_blocking_client_has_every_shortcut() {
     let client = BlockingClient::new(
         Client::builder()
             .transport(node.clone())
-            .retry(near_rpc::client::RetryPolicy::none())
+            .retry(near_rpc::client::layers::RetryPolicy::none())
             .build()
             .unwrap(),
     )
@@ -218,9 +218,9 @@ fn the_blocking_client_has_every_shortcut() {
 fn the_blocking_client_has_every_write_shortcut() {
     use near_rpc::client::blocking::BlockingClient;
     use near_rpc::client::transport::{MockReply, MockTransport};
-    use near_rpc::client::{SendErrorKind, Signer, WRITE_SHORTCUTS};
+    use near_rpc::client::{SendErrorKind, WRITE_SHORTCUTS};
     use near_rpc::tx::{AccessKey, Action};
-    use near_rpc::NearToken;
+    use near_rpc::{NearToken, Signer};
 
     let node = MockTransport::new(
         "mock",
@@ -231,7 +231,7 @@ fn the_blocking_client_has_every_write_shortcut() {
     let client = BlockingClient::new(
         Client::builder()
             .transport(node.clone())
-            .retry(near_rpc::client::RetryPolicy::none())
+            .retry(near_rpc::client::layers::RetryPolicy::none())
             .build()
             .unwrap(),
     )

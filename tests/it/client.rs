@@ -11,14 +11,12 @@ use crate::support;
 
 use std::time::{Duration, Instant};
 
-use near_rpc::client::{
-    ApiKey, Client, ClientBuilder, Error, ErrorKind, PathStyle, RetryPolicy, TransportError,
-    TransportErrorKind,
-};
-use near_rpc::types::{
-    Finality, RpcBlockRequest, RpcTransactionError, SyncCheckpoint, TxExecutionStatus,
-};
-use near_rpc::{methods, BlockId, CryptoHash, ErrorCause};
+use near_rpc::client::layers::RetryPolicy;
+use near_rpc::client::transport::{PathStyle, TransportError, TransportErrorKind};
+use near_rpc::client::{ApiKey, ClientBuilder, Error, ErrorKind};
+use near_rpc::types::{RpcBlockRequest, RpcTransactionError, SyncCheckpoint, TxExecutionStatus};
+use near_rpc::{envelope::ErrorCause, methods, BlockId, CryptoHash};
+use near_rpc::{Client, Finality};
 use serde_json::json;
 use support::{refused_url, Reply, TestServer};
 
@@ -413,7 +411,7 @@ async fn retry_after_is_honoured() {
             MockReply::json(STATUS_OK),
         ],
     );
-    let client = near_rpc::client::Client::builder()
+    let client = near_rpc::Client::builder()
         .transport(mock.clone())
         .build()
         .unwrap();

@@ -12,14 +12,16 @@ use crate::support;
 
 use std::time::Duration;
 
-use near_rpc::client::{
-    ApiKey, Client, ClientBuilder, Endpoint, Error, ErrorKind, RedirectPolicy, RetryPolicy,
-    TransportError, TransportErrorKind, DEFAULT_MAX_RESPONSE_BYTES,
+use near_rpc::client::layers::RetryPolicy;
+use near_rpc::client::transport::{
+    RedirectPolicy, TransportError, TransportErrorKind, DEFAULT_MAX_RESPONSE_BYTES,
 };
+use near_rpc::client::{ApiKey, ClientBuilder, Endpoint, Error, ErrorKind};
 use near_rpc::methods;
 use near_rpc::types::{
-    Finality, RpcBlockRequest, RpcSendTransactionRequest, RpcTransactionError, SignedTransaction,
+    RpcBlockRequest, RpcSendTransactionRequest, RpcTransactionError, SignedTransaction,
 };
+use near_rpc::{Client, ErrorReport, Finality};
 use support::{refused_url, Reply, TestServer};
 
 const KEY: &str = "sk1live9QmX4tR7zW2pL8vN3c";
@@ -310,7 +312,8 @@ async fn cross_origin_redirects_are_refused_by_default() {
     };
     assert_eq!(*status, 307);
     assert_eq!(location, &format!("{}/***", elsewhere.url("")));
-    assert!(err.to_string().contains("307"), "{err}");
+    let report = ErrorReport(&err).to_string();
+    assert!(report.contains("307"), "{report}");
     assert!(!printed(&err).contains(KEY));
     assert!(
         elsewhere.requests().is_empty(),
@@ -821,7 +824,7 @@ async fn base64_that_does_not_decode_is_a_usage_error_before_sending() {
         kind: near_rpc::types::RpcQueryRequestKind::CallFunction {
             account_id: "contract.near".parse().unwrap(),
             method_name: "get".into(),
-            args_base64: near_rpc::FunctionArgs("{\"json\":1}".into()),
+            args_base64: near_rpc::types::FunctionArgs("{\"json\":1}".into()),
         },
     };
     let err = client

@@ -8,13 +8,14 @@
 
 use std::sync::{Arc, Mutex};
 
+use near_rpc::client::layers::RetryPolicy;
 use near_rpc::client::transport::TransportFuture;
 use near_rpc::client::transport::{HttpResponse, RpcRequest, Transport, TransportError};
-use near_rpc::client::{Client, RetryPolicy, VerifyError};
+use near_rpc::client::VerifyError;
 use near_rpc::tx::{Action, SecretKey, Transaction};
 use near_rpc::types::{LightClientBlockLiteView, TxExecutionStatus};
 use near_rpc::verify::{self, BlockStep, LightClientHead, ProofStep};
-use near_rpc::{CryptoHash, NearToken};
+use near_rpc::{Client, CryptoHash, NearToken};
 use serde_json::{json, Value};
 
 fn h(n: u8) -> CryptoHash {
@@ -436,8 +437,7 @@ async fn the_mock_nodes_proofs_verify() {
     assert!(answer.value.is_failure());
 
     // A transaction sent now: not yet below a final head (NOT_CONFIRMED), then proven.
-    let signer =
-        near_rpc::client::Signer::new("alice.mock".parse().unwrap(), secret_key("alice.mock"));
+    let signer = near_rpc::Signer::new("alice.mock".parse().unwrap(), secret_key("alice.mock"));
     let sent = client
         .transfer(&signer, "bob.mock", NearToken::from_near(1))
         .await

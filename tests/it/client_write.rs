@@ -10,13 +10,14 @@
 use std::collections::{BTreeSet, VecDeque};
 use std::sync::{Arc, Mutex};
 
+use near_rpc::client::layers::RetryPolicy;
 use near_rpc::client::transport::{HttpResponse, RpcRequest, Transport, TransportError};
 use near_rpc::client::transport::{TransportErrorKind, TransportFuture};
-use near_rpc::client::{Client, RetryPolicy, SendErrorKind, Signer};
+use near_rpc::client::SendErrorKind;
 use near_rpc::client::{MAX_NONCE_RESIGNS, RESOLVE_ATTEMPTS};
 use near_rpc::tx::{Action, SecretKey, SignedTransaction};
 use near_rpc::types::{InvalidTxError, TxExecutionStatus};
-use near_rpc::{CryptoHash, NearToken};
+use near_rpc::{Client, CryptoHash, NearToken, Signer};
 use serde_json::{json, Value};
 
 const SECRET: &str = "ed25519:3KyUuch8pYP47krBq4DosFEVBMR5wDTMQ8AThzM8kAEcBQEpsPdYTZ2FPX5ZnSoLrerjwg66hwwJaW1wHzprd5k3";

@@ -332,11 +332,11 @@ fn harness_catches_bad_values() {
 /// What the bindings keep whole in a response of a method they decode.
 struct KeptWhole(Vec<u8>);
 
-impl near_rpc::MethodVisitor for KeptWhole {
+impl near_rpc::methods::MethodVisitor for KeptWhole {
     type Output = Result<Vec<String>, String>;
-    fn visit<M: near_rpc::RpcMethod>(self) -> Self::Output {
+    fn visit<M: near_rpc::methods::RpcMethod>(self) -> Self::Output {
         near_rpc::decode::from_slice_reporting::<
-            near_rpc::Response<M::Result, near_rpc::ErrorWrapper<M::Error>>,
+            near_rpc::envelope::Response<M::Result, near_rpc::envelope::ErrorWrapper<M::Error>>,
         >(&self.0)
         .map(|(_, unrecognized)| unrecognized.variants)
         .map_err(|e| e.to_string())

@@ -11,7 +11,9 @@ use crate::conformance;
 use std::collections::BTreeMap;
 
 use conformance::{no_panic, Failure};
-use near_rpc::{decode, methods, types, ErrorWrapper, MethodVisitor, Request, Response, RpcMethod};
+use near_rpc::envelope::{ErrorWrapper, Request, Response};
+use near_rpc::methods::{self, MethodVisitor, RpcMethod};
+use near_rpc::{decode, types};
 use serde_json::Value;
 
 /// Decodes a body as what its kind says, inside `catch_unwind`.

@@ -9,7 +9,9 @@ use crate::conformance;
 use std::collections::BTreeSet;
 
 use conformance::{Gen, Universe, Validator, BASE_VERSION};
-use near_rpc::{decode, methods, MethodVisitor, Request, RpcMethod};
+use near_rpc::decode;
+use near_rpc::envelope::Request;
+use near_rpc::methods::{self, MethodVisitor, RpcMethod};
 use serde_json::Value;
 
 /// Instances per method, on top of one per arm or enum value of the params schema, and

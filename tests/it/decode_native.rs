@@ -6,7 +6,8 @@
 
 use crate::common;
 
-use near_rpc::{decode, methods, EnvelopeOf, MethodVisitor, RpcMethod};
+use near_rpc::decode;
+use near_rpc::methods::{self, EnvelopeOf, MethodVisitor, RpcMethod};
 
 /// Decodes a body both ways; `Some(difference)` when they disagree.
 struct Compare<'a>(&'a [u8]);

@@ -8,7 +8,8 @@
 
 use crate::common;
 
-use near_rpc::{decode, methods, EnvelopeOf, MethodVisitor, RpcMethod};
+use near_rpc::decode;
+use near_rpc::methods::{self, EnvelopeOf, MethodVisitor, RpcMethod};
 use serde_json::Value;
 
 /// Decodes a broken body three ways: the paths found by the native decoders

@@ -401,7 +401,10 @@ fn the_docs_count_the_spec_and_the_markers() {
 #[test]
 #[cfg(feature = "client")]
 fn the_guide_states_the_layers_defaults() {
-    use near_rpc::client::{layers, transport, RetryPolicy};
+    use near_rpc::client::{
+        layers::{self, RetryPolicy},
+        transport,
+    };
     let guide = doc_text("src/guide/errors.rs");
     let row = |layer: &str| {
         guide
@@ -420,15 +423,15 @@ fn the_guide_states_the_layers_defaults() {
             "Deadline",
             format!(
                 "| {} s (`.deadline(..)`) |",
-                near_rpc::client::DEFAULT_DEADLINE.as_secs()
+                near_rpc::client::layers::DEFAULT_DEADLINE.as_secs()
             ),
         ),
         (
             "SizeLimit",
             format!(
                 "| request {} MiB, response {} MiB |",
-                mib(near_rpc::client::DEFAULT_MAX_REQUEST_BYTES),
-                mib(near_rpc::client::DEFAULT_MAX_RESPONSE_BYTES)
+                mib(near_rpc::client::layers::DEFAULT_MAX_REQUEST_BYTES),
+                mib(near_rpc::client::transport::DEFAULT_MAX_RESPONSE_BYTES)
             ),
         ),
         (

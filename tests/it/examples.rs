@@ -390,7 +390,7 @@ mod comparison {
 
     async fn view_account() -> Result<(), Box<dyn Error>> {
         // snippet: view_account
-        use near_rpc::client::Client;
+        use near_rpc::Client;
 
         let client = Client::new("https://rpc.mainnet.near.org")?;
         let account = client.view_account("alice.near").await?;
@@ -401,7 +401,7 @@ mod comparison {
 
     async fn call_function() -> Result<(), Box<dyn Error>> {
         // snippet: call_function
-        use near_rpc::client::Client;
+        use near_rpc::Client;
         use serde_json::json;
 
         let client = Client::new("https://rpc.mainnet.near.org")?;
@@ -417,7 +417,7 @@ mod comparison {
 
     async fn tx_status() -> Result<(), Box<dyn Error>> {
         // snippet: tx_status
-        use near_rpc::client::Client;
+        use near_rpc::Client;
 
         let client = Client::new("https://rpc.mainnet.near.org")?;
         let tx_hash = "6zgh2u9DqHHiXzdy9ouTP7oGky2T4nugqzqt9wJZwNFm".parse()?;
@@ -430,7 +430,7 @@ mod comparison {
 
     async fn send_tx(signed_tx: Vec<u8>) -> Result<(), Box<dyn Error>> {
         // snippet: send_tx
-        use near_rpc::client::Client;
+        use near_rpc::Client;
 
         let client = Client::new("https://rpc.mainnet.near.org")?;
         let result = client.send_tx(signed_tx, None).await?;
@@ -441,8 +441,7 @@ mod comparison {
 
     async fn transfer(secret_key: near_rpc::tx::SecretKey) -> Result<(), Box<dyn Error>> {
         // snippet: transfer
-        use near_rpc::client::{Client, Signer};
-        use near_rpc::NearToken;
+        use near_rpc::{Client, NearToken, Signer};
 
         let client = Client::new("https://rpc.mainnet.near.org")?;
         let signer = Signer::new("alice.near".parse()?, secret_key);
@@ -455,7 +454,7 @@ mod comparison {
 
     async fn function_call(secret_key: near_rpc::tx::SecretKey) -> Result<(), Box<dyn Error>> {
         // snippet: function_call
-        use near_rpc::client::{Client, Signer};
+        use near_rpc::{Client, Signer};
         use serde_json::json;
 
         let client = Client::new("https://rpc.mainnet.near.org")?;
@@ -473,8 +472,7 @@ mod comparison {
         public_key: near_rpc::PublicKey,
     ) -> Result<(), Box<dyn Error>> {
         // snippet: create_account
-        use near_rpc::client::{Client, Signer};
-        use near_rpc::NearToken;
+        use near_rpc::{Client, NearToken, Signer};
 
         let client = Client::new("https://rpc.mainnet.near.org")?;
         let signer = Signer::new("alice.near".parse()?, secret_key);
@@ -489,8 +487,7 @@ mod comparison {
 
     async fn block() -> Result<(), Box<dyn Error>> {
         // snippet: block
-        use near_rpc::client::Client;
-        use near_rpc::types::Finality;
+        use near_rpc::{Client, Finality};
 
         let client = Client::new("https://rpc.mainnet.near.org")?;
         let block = client.block(Finality::Final).await?;
@@ -501,7 +498,7 @@ mod comparison {
 
     async fn gas_price() -> Result<(), Box<dyn Error>> {
         // snippet: gas_price
-        use near_rpc::client::Client;
+        use near_rpc::Client;
 
         let client = Client::new("https://rpc.mainnet.near.org")?;
         let price = client.gas_price(None).await?;

@@ -3,7 +3,9 @@
 
 use crate::common;
 
-use near_rpc::{decode, methods, ErrorWrapper, MethodVisitor, Response, RpcMethod};
+use near_rpc::decode;
+use near_rpc::envelope::{ErrorWrapper, Response};
+use near_rpc::methods::{self, MethodVisitor, RpcMethod};
 use serde_json::Value;
 
 /// Decodes a body as the response of a method (or as a bare result, for files that hold
@@ -118,7 +120,7 @@ struct RequestRoundTrip<'a>(&'a [u8]);
 impl MethodVisitor for RequestRoundTrip<'_> {
     type Output = Result<Value, String>;
     fn visit<M: RpcMethod>(self) -> Result<Value, String> {
-        let r: near_rpc::Request<M::Params> =
+        let r: near_rpc::envelope::Request<M::Params> =
             decode::from_slice(self.0).map_err(|e| e.to_string())?;
         serde_json::to_value(&r).map_err(|e| e.to_string())
     }

@@ -11,8 +11,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Debug;
 use std::path::Path;
 
+use near_rpc::envelope::{ErrorCause, ErrorWrapper};
 use near_rpc::types::{self, ActionView, ReceiptEnumView, RpcTransactionError};
-use near_rpc::{ErrorCause, ErrorWrapper, RpcTransactionResponse, TransactionOutcome};
+use near_rpc::types::{RpcTransactionResponse, TransactionOutcome};
 use near_rpc_codegen::ir::{Kind, Tagging};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -44,7 +45,8 @@ mod decode {
     }
 }
 
-type TxResponse = near_rpc::Response<RpcTransactionResponse, ErrorWrapper<RpcTransactionError>>;
+type TxResponse =
+    near_rpc::envelope::Response<RpcTransactionResponse, ErrorWrapper<RpcTransactionError>>;
 
 const BASE_VERSION: &str = "1.2.6";
 const LATER_VERSIONS: [&str; 5] = ["1.2.7", "1.2.8", "1.2.9", "1.2.10", "1.2.11"];
@@ -762,9 +764,9 @@ fn new_struct_fields_are_ignored() {
         "storage_usage": 1, "block_height": 7,
         "block_hash": "11111111111111111111111111111111", "new_in_2030": "yes"}});
     type M = near_rpc::methods::QueryMethod;
-    let response: near_rpc::Response<
-        <M as near_rpc::RpcMethod>::Result,
-        ErrorWrapper<<M as near_rpc::RpcMethod>::Error>,
+    let response: near_rpc::envelope::Response<
+        <M as near_rpc::methods::RpcMethod>::Result,
+        ErrorWrapper<<M as near_rpc::methods::RpcMethod>::Error>,
     > = decode::from_value(body).expect("query response with new fields");
     let result = response.payload.expect("a result");
     assert_eq!(result.block_height, 7);
@@ -855,7 +857,7 @@ fn a_grown_bare_name_inside_a_response_decodes() {
                   "cause": {"name": "NO_SYNCED_BLOCKS", "info": {"since": 12}}}
     });
     type QueryResponse =
-        near_rpc::Response<types::RpcQueryResponse, ErrorWrapper<types::RpcQueryError>>;
+        near_rpc::envelope::Response<types::RpcQueryResponse, ErrorWrapper<types::RpcQueryError>>;
     let streamed: QueryResponse = decode::from_slice(body.to_string().as_bytes()).unwrap();
     let buffered: QueryResponse = decode::from_value(body.clone()).unwrap();
     for response in [streamed, buffered] {
@@ -894,12 +896,12 @@ fn a_grown_bare_name_inside_a_response_decodes() {
 /// recognise.
 struct Report<'a>(&'a [u8]);
 
-impl near_rpc::MethodVisitor for Report<'_> {
+impl near_rpc::methods::MethodVisitor for Report<'_> {
     type Output = Result<(Value, decode::Unrecognized), decode::DecodeError>;
-    fn visit<M: near_rpc::RpcMethod>(self) -> Self::Output {
-        decode::from_slice_reporting::<near_rpc::Response<M::Result, ErrorWrapper<M::Error>>>(
-            self.0,
-        )
+    fn visit<M: near_rpc::methods::RpcMethod>(self) -> Self::Output {
+        decode::from_slice_reporting::<
+            near_rpc::envelope::Response<M::Result, ErrorWrapper<M::Error>>,
+        >(self.0)
         .map(|(decoded, unrecognized)| (serde_json::to_value(decoded).unwrap(), unrecognized))
     }
 }

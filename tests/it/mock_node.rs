@@ -9,7 +9,9 @@ use crate::conformance;
 
 use conformance::{Validator, BASE_VERSION};
 use near_rpc::client::transport::{RpcRequest, Transport};
-use near_rpc::{decode, methods, ErrorWrapper, MethodVisitor, Response, RpcMethod};
+use near_rpc::decode;
+use near_rpc::envelope::{ErrorWrapper, Response};
+use near_rpc::methods::{self, MethodVisitor, RpcMethod};
 use near_rpc_mock::chain::{self, CONTRACT, GENESIS_HEIGHT, INITIAL_HEAD};
 use near_rpc_mock::MockNode;
 use serde_json::{json, Value};

@@ -2,9 +2,10 @@
 //! this way), including flattened alternatives side by side.
 
 use near_rpc::types::{
-    BlockReference, Finality, RpcQueryRequest, RpcQueryRequestKind, RpcTransactionStatusRequest,
+    BlockReference, RpcQueryRequest, RpcQueryRequestKind, RpcTransactionStatusRequest,
     RpcTransactionStatusRequestKind, RpcViewAccountRequest,
 };
+use near_rpc::Finality;
 use serde_json::{json, Value};
 
 fn round_trip<T: serde::de::DeserializeOwned + serde::Serialize>(value: Value) -> T {

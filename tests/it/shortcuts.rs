@@ -2,14 +2,15 @@
 //! sent for the same inputs, and reads what real nodes answered (errors inside a `query`
 //! result included) into its typed value or a typed error.
 
+use near_rpc::client::layers::RetryPolicy;
 use near_rpc::client::transport::{MockReply, MockTransport};
-use near_rpc::client::{Client, Epoch, ErrorKind, RawArgs, RetryPolicy};
+use near_rpc::client::{Epoch, ErrorKind, RawArgs};
 use near_rpc::types::{
-    BlockReference, Finality, FunctionCallError, MethodResolveError, RpcBlockError, RpcChunkError,
+    BlockReference, FunctionCallError, MethodResolveError, RpcBlockError, RpcChunkError,
     RpcLightClientExecutionProofRequestKind, RpcQueryError,
     RpcStateChangesInBlockByTypeRequestKind,
 };
-use near_rpc::{BlockId, CryptoHash};
+use near_rpc::{BlockId, Client, CryptoHash, Finality};
 use serde_json::{json, Value};
 
 use crate::common::{fixtures, shared_dir};

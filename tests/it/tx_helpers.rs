@@ -3,8 +3,8 @@
 
 use crate::common;
 
+use near_rpc::types::RpcTransactionResponse;
 use near_rpc::types::{TxExecutionError, TxExecutionStatus};
-use near_rpc::RpcTransactionResponse;
 use serde_json::{json, Value};
 
 fn fixture_result(name: &str) -> Value {

@@ -4,8 +4,10 @@
 
 use crate::common;
 
+use near_rpc::decode;
+use near_rpc::envelope::{ErrorWrapper, Response};
 use near_rpc::types::{RpcTransactionError, TxExecutionStatus};
-use near_rpc::{decode, ErrorWrapper, Response, RpcTransactionResponse, TransactionOutcome};
+use near_rpc::types::{RpcTransactionResponse, TransactionOutcome};
 use serde_json::{json, Value};
 
 type TxResponse = Response<RpcTransactionResponse, ErrorWrapper<RpcTransactionError>>;

@@ -137,7 +137,9 @@ impl SendFault {
                 bytes: 2 * RESPONSE_LIMIT,
             }),
             // Past the client's 30 s per attempt (`DEFAULT_TIMEOUT`).
-            Self::SlowAnswer => Some(Fault::Latency(3 * near_rpc::client::DEFAULT_TIMEOUT)),
+            Self::SlowAnswer => Some(Fault::Latency(
+                3 * near_rpc::client::transport::DEFAULT_TIMEOUT,
+            )),
             _ => None,
         }
     }

@@ -12,6 +12,8 @@ macro_rules! golden {
             pub use near_rpc::__generated_root::*;
 
             pub mod types {
+                pub use near_rpc::__generated_root::in_types::*;
+
                 include!(concat!(
                     env!("CARGO_MANIFEST_DIR"),
                     "/expected/",
@@ -51,6 +53,8 @@ macro_rules! golden {
             }
 
             pub mod methods {
+                pub use near_rpc::__generated_root::in_methods::*;
+
                 include!(concat!(
                     env!("CARGO_MANIFEST_DIR"),
                     "/expected/",
@@ -60,6 +64,8 @@ macro_rules! golden {
             }
 
             pub mod schemas {
+                pub use near_rpc::__generated_root::in_schemas::*;
+
                 include!(concat!(
                     env!("CARGO_MANIFEST_DIR"),
                     "/expected/",
@@ -288,7 +294,7 @@ mod tests {
         use super::*;
         use crate::nullable::methods::HealthMethod;
         use crate::nullable::types::{HealthError, Maybe};
-        use near_rpc::RpcMethod;
+        use near_rpc::methods::RpcMethod;
 
         #[test]
         fn null_params_and_results() {
@@ -297,7 +303,7 @@ mod tests {
                 Ok(())
             );
             assert!(decode::<<HealthMethod as RpcMethod>::Params>(json!({})).is_err());
-            let request = near_rpc::Request::new(HealthMethod::NAME, ());
+            let request = near_rpc::envelope::Request::new(HealthMethod::NAME, ());
             let body = serde_json::to_value(&request).unwrap();
             assert_eq!(body["params"], json!(null));
             assert_eq!(body["method"], json!("health"));
@@ -320,7 +326,7 @@ mod tests {
         use super::*;
         use crate::openrpc::methods::{LookupMethod, PingMethod};
         use crate::openrpc::types::{LookupParams, ThingState};
-        use near_rpc::RpcMethod;
+        use near_rpc::methods::RpcMethod;
 
         const HASH: &str = "11111111111111111111111111111111";
 
@@ -364,7 +370,7 @@ mod tests {
                 "code":-32000,"message":"Server error"}}"#;
             let response = LookupMethod::decode_response(body).unwrap();
             let error = response.payload.unwrap_err();
-            let near_rpc::ErrorCause::Handler(cause) = &error.cause else {
+            let near_rpc::envelope::ErrorCause::Handler(cause) = &error.cause else {
                 panic!("a handler error: {error:?}");
             };
             assert_eq!(cause.name(), Some("UNKNOWN_THING"));
@@ -376,7 +382,7 @@ mod tests {
         use super::*;
         use crate::merged::methods::{CountThingsMethod, GetThingMethod, ALL};
         use crate::merged::types::ThingError;
-        use near_rpc::RpcMethod;
+        use near_rpc::methods::RpcMethod;
 
         const HASH: &str = "11111111111111111111111111111111";
 

@@ -40,7 +40,7 @@ pub fn emit<'a>(methods: impl Iterator<Item = &'a Method> + Clone) -> TokenStrea
         if !m.error_documented {
             notes.push(
                 " The spec has no error schema for this method: its handler errors decode as \
-                 [`UntypedCause`](super::UntypedCause), their name and info kept as JSON."
+                 [`UntypedCause`](super::envelope::UntypedCause), their name and info kept as JSON."
                     .to_owned(),
             );
         }
@@ -53,7 +53,7 @@ pub fn emit<'a>(methods: impl Iterator<Item = &'a Method> + Clone) -> TokenStrea
             #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
             pub struct #marker;
 
-            impl crate::RpcMethod for #marker {
+            impl crate::methods::RpcMethod for #marker {
                 const NAME: &'static str = #name;
                 const SUBMITS_TRANSACTION: bool = #submits;
                 type Params = #params;
@@ -78,7 +78,7 @@ pub fn emit<'a>(methods: impl Iterator<Item = &'a Method> + Clone) -> TokenStrea
 
         /// Calls `visitor` with the marker type of the method called `name`, or returns
         /// `None` for a name the spec does not have.
-        pub fn visit<V: crate::MethodVisitor>(name: &str, #visitor: V) -> ::std::option::Option<V::Output> {
+        pub fn visit<V: crate::methods::MethodVisitor>(name: &str, #visitor: V) -> ::std::option::Option<V::Output> {
             match name {
                 #(#visit_arms)*
                 _ => ::std::option::Option::None,

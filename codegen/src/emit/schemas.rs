@@ -43,7 +43,7 @@ pub fn emit(api: &Api) -> TokenStream {
 
         /// Calls `visitor` with the Rust type of the schema called `name`, or returns
         /// `None` for a name the spec does not have.
-        pub fn visit<V: crate::SchemaVisitor>(name: &str, #visitor: V) -> ::std::option::Option<V::Output> {
+        pub fn visit<V: crate::schemas::SchemaVisitor>(name: &str, #visitor: V) -> ::std::option::Option<V::Output> {
             match name {
                 #(#arms)*
                 _ => ::std::option::Option::None,

@@ -278,7 +278,7 @@ pub struct Method {
 
 /// The hand-written type of a handler error the spec has no schema for: the cause's
 /// name and info, kept as JSON.
-pub const UNTYPED_CAUSE: &str = "crate::UntypedCause";
+pub const UNTYPED_CAUSE: &str = "crate::envelope::UntypedCause";
 
 impl Api {
     /// What the documents this API comes from leave out, in words for the person
@@ -296,14 +296,15 @@ impl Api {
         if untyped.len() == self.methods.len() {
             return vec![format!(
                 "the spec has no error schemas (OpenRPC documents have none), so the handler \
-                 errors of all {} methods decode as near_rpc::UntypedCause (name and info as \
-                 JSON); give the OpenAPI document of the same version too for typed errors",
+                 errors of all {} methods decode as near_rpc::envelope::UntypedCause (name and \
+                 info as JSON); give the OpenAPI document of the same version too for typed \
+                 errors",
                 untyped.len()
             )];
         }
         vec![format!(
             "{} of {} methods have no error schema in the spec, so their handler errors \
-             decode as near_rpc::UntypedCause (name and info as JSON): {}",
+             decode as near_rpc::envelope::UntypedCause (name and info as JSON): {}",
             untyped.len(),
             self.methods.len(),
             untyped.join(", ")

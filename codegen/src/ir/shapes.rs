@@ -85,17 +85,18 @@ impl Builder<'_> {
         Ok(match envelope {
             Envelope::Request { params } => {
                 let params = self.type_expr(params, &format!("{name}Params"))?;
-                TypeExpr::Generic("crate::Request".into(), vec![params])
+                TypeExpr::Generic("crate::envelope::Request".into(), vec![params])
             }
             Envelope::Response { result, error } => {
                 let result = self.type_expr(result, &format!("{name}Result"))?;
                 let error = self.type_expr(error, &format!("{name}Error"))?;
-                let wrapper = TypeExpr::Generic("crate::ErrorWrapper".into(), vec![error]);
-                TypeExpr::Generic("crate::Response".into(), vec![result, wrapper])
+                let wrapper =
+                    TypeExpr::Generic("crate::envelope::ErrorWrapper".into(), vec![error]);
+                TypeExpr::Generic("crate::envelope::Response".into(), vec![result, wrapper])
             }
             Envelope::ErrorWrapper { cause } => {
                 let cause = self.type_expr(cause, &format!("{name}Cause"))?;
-                TypeExpr::Generic("crate::ErrorWrapper".into(), vec![cause])
+                TypeExpr::Generic("crate::envelope::ErrorWrapper".into(), vec![cause])
             }
         })
     }

@@ -15,7 +15,7 @@
 //!
 //! Retry and failover decide from the same [`verdict`] of an outcome, and from
 //! [`RpcRequest::submits_transaction`](super::transport::RpcRequest), which comes from
-//! the method's generated [`RpcMethod::SUBMITS_TRANSACTION`](crate::RpcMethod).
+//! the method's generated [`RpcMethod::SUBMITS_TRANSACTION`](crate::methods::RpcMethod).
 
 mod classify;
 mod deadline;

@@ -39,7 +39,9 @@ use crate::types::{
     RpcValidatorRequest, RpcValidatorResponse, SignedTransaction, StoreKey, TxExecutionStatus,
     ViewStateResult,
 };
-use crate::{AccountId, BlockId, CryptoHash, PublicKey, RpcMethod, RpcTransactionResponse};
+use crate::{
+    methods::RpcMethod, types::RpcTransactionResponse, AccountId, BlockId, CryptoHash, PublicKey,
+};
 
 /// Which transaction to look up: by hash and sender, or by the signed transaction itself
 /// (base64 of its borsh encoding).
@@ -627,8 +629,8 @@ impl Client {
     /// instead of the latest final block. Shares this client's connections.
     ///
     /// ```no_run
-    /// # async fn run(client: near_rpc::client::Client) -> Result<(), Box<dyn std::error::Error>> {
-    /// use near_rpc::types::Finality;
+    /// # async fn run(client: near_rpc::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// use near_rpc::Finality;
     ///
     /// let optimistic = client.at(Finality::Optimistic).view_account("alice.near").await?;
     /// let then = client.at(100_000_000).view_account("alice.near").await?;
@@ -645,9 +647,8 @@ impl Client {
     /// Shares this client's connections.
     ///
     /// ```no_run
-    /// # async fn run(client: near_rpc::client::Client, signer: near_rpc::client::Signer) -> Result<(), Box<dyn std::error::Error>> {
-    /// use near_rpc::types::TxExecutionStatus;
-    /// use near_rpc::NearToken;
+    /// # async fn run(client: near_rpc::Client, signer: near_rpc::Signer) -> Result<(), Box<dyn std::error::Error>> {
+    /// use near_rpc::{types::TxExecutionStatus, NearToken};
     ///
     /// let outcome = client
     ///     .waiting_until(TxExecutionStatus::Final)

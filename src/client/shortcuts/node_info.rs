@@ -4,9 +4,11 @@
 use std::fmt;
 
 use crate::decode::{self, Unrecognized};
+use crate::envelope::{ErrorWrapper, Response};
+use crate::methods::RpcMethod;
 use crate::methods::StatusMethod;
 use crate::types::RpcStatusResponse;
-use crate::{ErrorWrapper, Response, RpcMethod, SPEC_VERSION};
+use crate::SPEC_VERSION;
 
 /// The node's version and protocol, and the bindings' spec version, from `status`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -10,7 +10,7 @@
 use super::{Client, ContractArgs, Input};
 use crate::client::{SendError, Signer};
 use crate::tx::{AccessKey, Action};
-use crate::{AccountId, NearGas, NearToken, PublicKey, RpcTransactionResponse};
+use crate::{types::RpcTransactionResponse, AccountId, NearGas, NearToken, PublicKey};
 
 /// The gas [`Client::function_call`] attaches (what near-api-rs attaches too); unused gas
 /// is refunded.

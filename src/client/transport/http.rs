@@ -88,7 +88,7 @@ impl std::fmt::Debug for HttpTransport {
     }
 }
 
-/// The reqwest client every [`HttpTransport`] of a [`Client`](crate::client::Client)
+/// The reqwest client every [`HttpTransport`] of a [`Client`](crate::Client)
 /// shares.
 pub(crate) fn http_client() -> Result<reqwest::Client, BuildError> {
     http_client_builder()

@@ -75,8 +75,7 @@ impl MockReply {
 /// ```
 /// # tokio_test_block_on(async {
 /// use near_rpc::client::transport::{MockReply, MockTransport};
-/// use near_rpc::client::Client;
-/// use near_rpc::types::Finality;
+/// use near_rpc::{Client, Finality};
 ///
 /// let node = MockTransport::new(
 ///     "mock",

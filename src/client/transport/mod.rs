@@ -89,7 +89,7 @@ pub struct RpcRequest {
     pub id: u64,
     /// The encoded JSON-RPC request.
     pub body: bytes::Bytes,
-    /// Whether the method submits a transaction ([`crate::RpcMethod::SUBMITS_TRANSACTION`]):
+    /// Whether the method submits a transaction ([`crate::methods::RpcMethod::SUBMITS_TRANSACTION`]):
     /// such a request is never sent twice once bytes may have reached a node.
     pub submits_transaction: bool,
     /// The largest response body to read.
@@ -228,8 +228,11 @@ impl TransportError {
 }
 
 impl fmt::Display for TransportError {
+    /// What went wrong, without the endpoint: the error that carries this one (the
+    /// client's [`Error`](crate::client::Error)) names it, and so does
+    /// [`endpoint`](Self::endpoint).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.kind, self.endpoint)?;
+        write!(f, "{}", self.kind)?;
         if !self.message.is_empty() {
             write!(f, ": {}", self.message)?;
         }

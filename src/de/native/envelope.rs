@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::{Decode, Error, Next, Reader};
 use crate::de::via_native;
-use crate::envelope::error::{ErrorCause, HANDLER_ERROR, INTERNAL_ERROR, REQUEST_VALIDATION_ERROR};
+use crate::envelope::{ErrorCause, HANDLER_ERROR, INTERNAL_ERROR, REQUEST_VALIDATION_ERROR};
 use crate::envelope::{ErrorWrapper, Id, Response, UntypedCause};
 
 impl Decode for Id {

@@ -31,7 +31,8 @@ use crate::de::decode::DecodeError;
 /// serde `Deserialize` with [`decode_with_serde!`](crate::decode_with_serde):
 ///
 /// ```
-/// use near_rpc::{decode, ErrorWrapper, Response};
+/// use near_rpc::decode;
+/// use near_rpc::envelope::{ErrorWrapper, Response};
 ///
 /// #[derive(Debug, serde::Deserialize)]
 /// struct Height {
@@ -156,8 +157,8 @@ macro_rules! decode_newtype {
 
 /// Implements the crate's decoder ([`decode::Decode`](crate::decode::Decode)) for a type
 /// of your own through its serde `Deserialize`, so that it can be the `result` or the
-/// handler error of a [`Response`](crate::Response) or an
-/// [`RpcMethod`](crate::RpcMethod): the value's text is decoded by serde_json, and a
+/// handler error of a [`Response`](crate::envelope::Response) or an
+/// [`RpcMethod`](crate::methods::RpcMethod): the value's text is decoded by serde_json, and a
 /// failure keeps its path inside the value.
 #[macro_export]
 macro_rules! decode_with_serde {

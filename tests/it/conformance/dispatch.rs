@@ -4,7 +4,7 @@
 
 #![allow(dead_code)]
 
-use near_rpc::SchemaVisitor;
+use near_rpc::schemas::SchemaVisitor;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;

@@ -5,7 +5,7 @@
 pub const ALL: &[&str] = &["act"];
 /// Calls `visitor` with the marker type of the method called `name`, or returns
 /// `None` for a name the spec does not have.
-pub fn visit<V: crate::enums::MethodVisitor>(
+pub fn visit<V: crate::enums::methods::MethodVisitor>(
     name: &str,
     visitor: V,
 ) -> ::std::option::Option<V::Output> {
@@ -19,7 +19,7 @@ pub fn visit<V: crate::enums::MethodVisitor>(
 /// The act method.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ActMethod;
-impl crate::enums::RpcMethod for ActMethod {
+impl crate::enums::methods::RpcMethod for ActMethod {
     const NAME: &'static str = "act";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::enums::types::ActRequest;

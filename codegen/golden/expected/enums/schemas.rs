@@ -19,7 +19,7 @@ pub const ALL: &[&str] = &[
 ];
 /// Calls `visitor` with the Rust type of the schema called `name`, or returns
 /// `None` for a name the spec does not have.
-pub fn visit<V: crate::enums::SchemaVisitor>(
+pub fn visit<V: crate::enums::schemas::SchemaVisitor>(
     name: &str,
     visitor: V,
 ) -> ::std::option::Option<V::Output> {

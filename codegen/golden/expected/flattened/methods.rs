@@ -5,7 +5,7 @@
 pub const ALL: &[&str] = &["bare", "by_block", "query"];
 /// Calls `visitor` with the marker type of the method called `name`, or returns
 /// `None` for a name the spec does not have.
-pub fn visit<V: crate::flattened::MethodVisitor>(
+pub fn visit<V: crate::flattened::methods::MethodVisitor>(
     name: &str,
     visitor: V,
 ) -> ::std::option::Option<V::Output> {
@@ -21,7 +21,7 @@ pub fn visit<V: crate::flattened::MethodVisitor>(
 /// The bare method.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct BareMethod;
-impl crate::flattened::RpcMethod for BareMethod {
+impl crate::flattened::methods::RpcMethod for BareMethod {
     const NAME: &'static str = "bare";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::flattened::types::BareRequest;
@@ -44,7 +44,7 @@ impl crate::flattened::RpcMethod for BareMethod {
 /// The by_block method.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ByBlockMethod;
-impl crate::flattened::RpcMethod for ByBlockMethod {
+impl crate::flattened::methods::RpcMethod for ByBlockMethod {
     const NAME: &'static str = "by_block";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::flattened::types::ByBlockRequest;
@@ -67,7 +67,7 @@ impl crate::flattened::RpcMethod for ByBlockMethod {
 /// The query method.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct QueryMethod;
-impl crate::flattened::RpcMethod for QueryMethod {
+impl crate::flattened::methods::RpcMethod for QueryMethod {
     const NAME: &'static str = "query";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::flattened::types::QueryRequest;

@@ -5,7 +5,7 @@
 pub const ALL: &[&str] = &["count_things", "get_thing"];
 /// Calls `visitor` with the marker type of the method called `name`, or returns
 /// `None` for a name the spec does not have.
-pub fn visit<V: crate::merged::MethodVisitor>(
+pub fn visit<V: crate::merged::methods::MethodVisitor>(
     name: &str,
     visitor: V,
 ) -> ::std::option::Option<V::Output> {
@@ -21,15 +21,15 @@ pub fn visit<V: crate::merged::MethodVisitor>(
 ///
 /// Counts things.
 ///
-/// The spec has no error schema for this method: its handler errors decode as [`UntypedCause`](super::UntypedCause), their name and info kept as JSON.
+/// The spec has no error schema for this method: its handler errors decode as [`UntypedCause`](super::envelope::UntypedCause), their name and info kept as JSON.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CountThingsMethod;
-impl crate::merged::RpcMethod for CountThingsMethod {
+impl crate::merged::methods::RpcMethod for CountThingsMethod {
     const NAME: &'static str = "count_things";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::merged::types::CountThingsParams;
     type Result = crate::merged::types::ThingCount;
-    type Error = crate::merged::UntypedCause;
+    type Error = crate::merged::envelope::UntypedCause;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::merged::__private::Decoded<Self> {
         crate::merged::__private::native::from_slice(body)
@@ -49,7 +49,7 @@ impl crate::merged::RpcMethod for CountThingsMethod {
 /// **Deprecated** in nearcore's spec.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct GetThingMethod;
-impl crate::merged::RpcMethod for GetThingMethod {
+impl crate::merged::methods::RpcMethod for GetThingMethod {
     const NAME: &'static str = "get_thing";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::merged::types::ThingRequest;

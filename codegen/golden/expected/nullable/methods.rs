@@ -5,7 +5,7 @@
 pub const ALL: &[&str] = &["health"];
 /// Calls `visitor` with the marker type of the method called `name`, or returns
 /// `None` for a name the spec does not have.
-pub fn visit<V: crate::nullable::MethodVisitor>(
+pub fn visit<V: crate::nullable::methods::MethodVisitor>(
     name: &str,
     visitor: V,
 ) -> ::std::option::Option<V::Output> {
@@ -19,7 +19,7 @@ pub fn visit<V: crate::nullable::MethodVisitor>(
 /// The health method.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct HealthMethod;
-impl crate::nullable::RpcMethod for HealthMethod {
+impl crate::nullable::methods::RpcMethod for HealthMethod {
     const NAME: &'static str = "health";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::nullable::types::HealthRequest;

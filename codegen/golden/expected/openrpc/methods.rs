@@ -5,7 +5,7 @@
 pub const ALL: &[&str] = &["lookup", "old_lookup", "ping"];
 /// Calls `visitor` with the marker type of the method called `name`, or returns
 /// `None` for a name the spec does not have.
-pub fn visit<V: crate::openrpc::MethodVisitor>(
+pub fn visit<V: crate::openrpc::methods::MethodVisitor>(
     name: &str,
     visitor: V,
 ) -> ::std::option::Option<V::Output> {
@@ -20,15 +20,15 @@ pub fn visit<V: crate::openrpc::MethodVisitor>(
 ///
 /// Looks a thing up.
 ///
-/// The spec has no error schema for this method: its handler errors decode as [`UntypedCause`](super::UntypedCause), their name and info kept as JSON.
+/// The spec has no error schema for this method: its handler errors decode as [`UntypedCause`](super::envelope::UntypedCause), their name and info kept as JSON.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct LookupMethod;
-impl crate::openrpc::RpcMethod for LookupMethod {
+impl crate::openrpc::methods::RpcMethod for LookupMethod {
     const NAME: &'static str = "lookup";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::openrpc::types::LookupParams;
     type Result = crate::openrpc::types::Thing;
-    type Error = crate::openrpc::UntypedCause;
+    type Error = crate::openrpc::envelope::UntypedCause;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::openrpc::__private::Decoded<Self> {
         crate::openrpc::__private::native::from_slice(body)
@@ -47,15 +47,15 @@ impl crate::openrpc::RpcMethod for LookupMethod {
 ///
 /// **Deprecated** in nearcore's spec.
 ///
-/// The spec has no error schema for this method: its handler errors decode as [`UntypedCause`](super::UntypedCause), their name and info kept as JSON.
+/// The spec has no error schema for this method: its handler errors decode as [`UntypedCause`](super::envelope::UntypedCause), their name and info kept as JSON.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct OldLookupMethod;
-impl crate::openrpc::RpcMethod for OldLookupMethod {
+impl crate::openrpc::methods::RpcMethod for OldLookupMethod {
     const NAME: &'static str = "old_lookup";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::openrpc::types::OldLookupParams;
     type Result = crate::openrpc::types::Thing;
-    type Error = crate::openrpc::UntypedCause;
+    type Error = crate::openrpc::envelope::UntypedCause;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::openrpc::__private::Decoded<Self> {
         crate::openrpc::__private::native::from_slice(body)
@@ -72,15 +72,15 @@ impl crate::openrpc::RpcMethod for OldLookupMethod {
 ///
 /// Answers null.
 ///
-/// The spec has no error schema for this method: its handler errors decode as [`UntypedCause`](super::UntypedCause), their name and info kept as JSON.
+/// The spec has no error schema for this method: its handler errors decode as [`UntypedCause`](super::envelope::UntypedCause), their name and info kept as JSON.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PingMethod;
-impl crate::openrpc::RpcMethod for PingMethod {
+impl crate::openrpc::methods::RpcMethod for PingMethod {
     const NAME: &'static str = "ping";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::openrpc::types::PingParams;
     type Result = ();
-    type Error = crate::openrpc::UntypedCause;
+    type Error = crate::openrpc::envelope::UntypedCause;
     #[inline(never)]
     fn decode_response(body: &[u8]) -> crate::openrpc::__private::Decoded<Self> {
         crate::openrpc::__private::native::from_slice(body)

@@ -5,7 +5,7 @@
 pub const ALL: &[&str] = &["get_thing"];
 /// Calls `visitor` with the marker type of the method called `name`, or returns
 /// `None` for a name the spec does not have.
-pub fn visit<V: crate::structs::MethodVisitor>(
+pub fn visit<V: crate::structs::methods::MethodVisitor>(
     name: &str,
     visitor: V,
 ) -> ::std::option::Option<V::Output> {
@@ -19,7 +19,7 @@ pub fn visit<V: crate::structs::MethodVisitor>(
 /// The get_thing method.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct GetThingMethod;
-impl crate::structs::RpcMethod for GetThingMethod {
+impl crate::structs::methods::RpcMethod for GetThingMethod {
     const NAME: &'static str = "get_thing";
     const SUBMITS_TRANSACTION: bool = false;
     type Params = crate::structs::types::ThingRequest;

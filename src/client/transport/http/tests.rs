@@ -19,7 +19,7 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::{ServerConfig, ServerConnection, StreamOwned};
 
 use super::*;
-use crate::client::{Client, RetryPolicy};
+use crate::client::{layers::RetryPolicy, Client};
 use crate::methods::SendTxMethod;
 use crate::types::{RpcSendTransactionRequest, SignedTransaction};
 
