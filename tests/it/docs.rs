@@ -942,8 +942,7 @@ fn the_url_finder_and_its_checks() {
     assert!(check("https://docs.rs/near-rpc/latest/near_rpc/client/index.html").is_ok());
     assert!(check("https://docs.rs/near-rpc/latest/near_rpc/clients/index.html").is_err());
     // The right item with the wrong kind.
-    let kind =
-        check("https://docs.rs/near-rpc/latest/near_rpc/client/enum.Client.html#method.call");
+    let kind = check("https://docs.rs/near-rpc/latest/near_rpc/enum.Client.html#method.call");
     assert!(kind.is_err_and(|why| why.contains("pub enum Client")));
     assert_eq!(
         docs_rs_item("client/struct.Client.html#method.call"),
