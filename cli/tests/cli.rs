@@ -50,6 +50,26 @@ fn at(url: &str) -> Vec<String> {
     vec!["--url".into(), url.into(), "--retries".into(), "0".into()]
 }
 
+/// `transfer` of 1 NEAR to bob.mock with the key file, against the node at `url`.
+fn transfer_args(url: &str, key_file: &std::path::Path) -> Vec<String> {
+    let mut args = at(url);
+    args.extend(
+        [
+            "transfer",
+            "--key-file",
+            &key_file.to_string_lossy(),
+            "bob.mock",
+            "1",
+        ]
+        .map(String::from),
+    );
+    args
+}
+
+fn as_strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
 fn run(prefix: &[String], rest: &[&str]) -> support::Run {
     let args: Vec<&str> = prefix
         .iter()
@@ -2300,18 +2320,7 @@ fn a_refused_transfer_prints_the_rejected_transaction_then_the_error_and_exits_3
             }),
         })
     });
-    let mut args = at(server.url());
-    args.extend(
-        [
-            "transfer",
-            "--key-file",
-            file.to_str().unwrap(),
-            "bob.mock",
-            "1",
-        ]
-        .map(String::from),
-    );
-    let out = run(&[], &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let out = run(&[], &as_strs(&transfer_args(server.url(), &file)));
     assert_exit(&out, 3);
     let [sent] = &sent_transactions(&node)[..] else {
         panic!("one send_tx: {:?}", node.requests())
@@ -2345,18 +2354,7 @@ fn a_transfer_whose_answers_are_all_lost_prints_the_unresolved_transaction_and_e
     let (node, server) = write_node();
     node.inject(FaultRule::new(Fault::DropConnection).for_method("send_tx"));
     node.inject(FaultRule::new(Fault::DropConnection).for_method("EXPERIMENTAL_tx_status"));
-    let mut args = at(server.url());
-    args.extend(
-        [
-            "transfer",
-            "--key-file",
-            file.to_str().unwrap(),
-            "bob.mock",
-            "1",
-        ]
-        .map(String::from),
-    );
-    let out = run(&[], &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let out = run(&[], &as_strs(&transfer_args(server.url(), &file)));
     assert_exit(&out, 5);
     let sent = sent_transactions(&node);
     let first = sent.first().expect("a send_tx");
@@ -2402,18 +2400,7 @@ fn a_send_answered_without_an_outcome_is_resolved_by_hash_and_prints_the_outcome
         });
         near_rpc_mock::Reply::Result(json!({"final_execution_status": "EXECUTED_OPTIMISTIC"}))
     });
-    let mut args = at(server.url());
-    args.extend(
-        [
-            "transfer",
-            "--key-file",
-            file.to_str().unwrap(),
-            "bob.mock",
-            "1",
-        ]
-        .map(String::from),
-    );
-    let out = run(&[], &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let out = run(&[], &as_strs(&transfer_args(server.url(), &file)));
     assert_exit(&out, 0);
     let [sent] = &sent_transactions(&node)[..] else {
         panic!("one send_tx: {:?}", node.requests())
@@ -2453,18 +2440,7 @@ fn sigterm_while_the_send_is_held_prints_the_unresolved_transaction_and_exits_5(
                 .delayed(Duration::from_secs(3600)),
         )
     });
-    let mut args = at(server.url());
-    args.extend(
-        [
-            "transfer",
-            "--key-file",
-            file.to_str().unwrap(),
-            "bob.mock",
-            "1",
-        ]
-        .map(String::from),
-    );
-    let running = support::Running::start(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let running = support::Running::start(&as_strs(&transfer_args(server.url(), &file)));
     arrived
         .recv_timeout(Duration::from_secs(60))
         .expect("the node receives the send_tx");

@@ -262,22 +262,7 @@ fn outcome(signed: &SignedTransaction, level: &str, another: bool) -> Value {
     } else {
         signed.hash()
     };
-    let receipt = CryptoHash::hash_bytes(&id.0);
-    let outcome = |id: CryptoHash, status: Value| {
-        json!({
-            "proof": [], "id": id.to_string(), "block_hash": CryptoHash([7; 32]).to_string(),
-            "outcome": {"logs": [], "receipt_ids": [], "gas_burnt": 1, "tokens_burnt": "1",
-                "executor_id": signed.transaction().signer_id().to_string(), "status": status,
-                "metadata": {"version": 1, "gas_profile": null}}
-        })
-    };
-    json!({
-        "final_execution_status": level,
-        "status": {"SuccessValue": ""},
-        "transaction": near_rpc::types::SignedTransactionView::from(signed),
-        "transaction_outcome": outcome(id, json!({"SuccessReceiptId": receipt.to_string()})),
-        "receipts_outcome": [outcome(receipt, json!({"SuccessValue": ""}))]
-    })
+    crate::support::outcome_json(signed, level, id)
 }
 
 impl Transport for Node {

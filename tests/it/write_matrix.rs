@@ -197,27 +197,6 @@ fn invalid_tx(reason: Value) -> Value {
     )
 }
 
-/// The outcome of `signed` at `level`, as nearcore answers it; `id` names the
-/// transaction the outcome claims to be of.
-fn outcome(signed: &SignedTransaction, level: &str, id: CryptoHash) -> Value {
-    let receipt = CryptoHash::hash_bytes(&id.0);
-    let outcome = |id: CryptoHash, status: Value| {
-        json!({
-            "proof": [], "id": id.to_string(), "block_hash": CryptoHash([7; 32]).to_string(),
-            "outcome": {"logs": [], "receipt_ids": [], "gas_burnt": 1, "tokens_burnt": "1",
-                "executor_id": signed.transaction().signer_id().to_string(), "status": status,
-                "metadata": {"version": 1, "gas_profile": null}}
-        })
-    };
-    json!({
-        "final_execution_status": level,
-        "status": {"SuccessValue": ""},
-        "transaction": near_rpc::types::SignedTransactionView::from(signed),
-        "transaction_outcome": outcome(id, json!({"SuccessReceiptId": receipt.to_string()})),
-        "receipts_outcome": [outcome(receipt, json!({"SuccessValue": ""}))]
-    })
-}
-
 /// What the endpoint does with one request: an answer, or none.
 enum Answer {
     Result(Value),
@@ -308,9 +287,11 @@ impl Endpoint {
                     SendFault::LowerLevel => {
                         Answer::Result(json!({"final_execution_status": "INCLUDED"}))
                     }
-                    SendFault::OtherOutcome => {
-                        Answer::Result(outcome(&signed, &level, CryptoHash::hash_bytes(b"another")))
-                    }
+                    SendFault::OtherOutcome => Answer::Result(crate::support::outcome_json(
+                        &signed,
+                        &level,
+                        CryptoHash::hash_bytes(b"another"),
+                    )),
                     SendFault::Revalidated => refusal(json!({"InvalidNonce": {
                         "tx_nonce": signed.transaction().nonce(), "ak_nonce": chain.key_nonce}})),
                     SendFault::LieExpired => refusal(json!("Expired")),
@@ -320,7 +301,7 @@ impl Endpoint {
                     SendFault::LieInvalidSignerId => {
                         refusal(json!({"InvalidSignerId": {"signer_id": "alice.near"}}))
                     }
-                    _ => Answer::Result(outcome(&signed, &level, hash)),
+                    _ => Answer::Result(crate::support::outcome_json(&signed, &level, hash)),
                 }
             }
             "EXPERIMENTAL_tx_status" => {
@@ -367,7 +348,7 @@ impl Endpoint {
                         if level == "NONE" {
                             Answer::Result(json!({"final_execution_status": "EXECUTED_OPTIMISTIC"}))
                         } else {
-                            Answer::Result(outcome(&signed, &level, asked))
+                            Answer::Result(crate::support::outcome_json(&signed, &level, asked))
                         }
                     }
                     _ => unknown(asked),

@@ -26,3 +26,32 @@ impl TestServer {
         self.0.requests()
     }
 }
+
+/// A successful outcome of `signed` at `level`, as nearcore answers `send_tx` and
+/// `tx_status` (one receipt), whose transaction outcome names `id` (the transaction's
+/// own hash, or another's for a node answering for the wrong one).
+#[cfg(feature = "client")]
+pub fn outcome_json(
+    signed: &near_rpc::tx::SignedTransaction,
+    level: &str,
+    id: near_rpc::CryptoHash,
+) -> serde_json::Value {
+    use near_rpc::CryptoHash;
+    use serde_json::{json, Value};
+    let receipt = CryptoHash::hash_bytes(&id.0);
+    let outcome = |id: CryptoHash, status: Value| {
+        json!({
+            "proof": [], "id": id.to_string(), "block_hash": CryptoHash([7; 32]).to_string(),
+            "outcome": {"logs": [], "receipt_ids": [], "gas_burnt": 1, "tokens_burnt": "1",
+                "executor_id": signed.transaction().signer_id().to_string(), "status": status,
+                "metadata": {"version": 1, "gas_profile": null}}
+        })
+    };
+    json!({
+        "final_execution_status": level,
+        "status": {"SuccessValue": ""},
+        "transaction": near_rpc::types::SignedTransactionView::from(signed),
+        "transaction_outcome": outcome(id, json!({"SuccessReceiptId": receipt.to_string()})),
+        "receipts_outcome": [outcome(receipt, json!({"SuccessValue": ""}))]
+    })
+}
