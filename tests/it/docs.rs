@@ -218,8 +218,8 @@ fn the_link_finder_reads_links_and_skips_code() {
     assert!(resolve("README.md", "../shared/spec").is_err());
 }
 
-/// The guide's and the CHANGELOG's bounds of the write path are the constants': how many
-/// transactions one intent signs and how many of them can execute.
+/// The guide's, the README's and the CHANGELOG's bounds of the write path are the
+/// constants': how many transactions one intent signs and how many of them can execute.
 #[test]
 #[cfg(feature = "client")]
 fn the_guide_states_the_write_paths_bounds() {
@@ -237,6 +237,15 @@ fn the_guide_states_the_write_paths_bounds() {
     ] {
         assert!(guide.contains(&stated), "the guide should say {stated:?}");
     }
+    let readme = words(&std::fs::read_to_string(root().join("README.md")).expect("README.md"));
+    let stated = format!(
+        "one intent signs at most {} transactions, and at most one of them executes, \
+         unless the node that received one says falsely both that it refused it and that \
+         it does not know its hash (then at most {})",
+        1 + MAX_RESIGNS,
+        1 + MAX_NONCE_RESIGNS
+    );
+    assert!(readme.contains(&stated), "README.md should say {stated:?}");
     let changelog = words(&doc_text("CHANGELOG.md"));
     for stated in [
         format!("`MAX_RESIGNS` ({MAX_RESIGNS}), `MAX_NONCE_RESIGNS` ({MAX_NONCE_RESIGNS})"),
