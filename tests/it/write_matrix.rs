@@ -517,7 +517,6 @@ async fn run(case: Case) {
 /// the named tests below.
 #[tokio::test(start_paused = true)]
 async fn every_failure_point_answer_endpoint_level_and_cancel() {
-    let mut cases = 0;
     for send in SendFault::ALL {
         for status in [
             StatusFault::None,
@@ -540,11 +539,9 @@ async fn every_failure_point_answer_endpoint_level_and_cancel() {
                             cancel_at,
                         })
                         .await;
-                        cases += 1;
                     }
                 }
             }
         }
     }
-    assert_eq!(cases, 16 * 4 * 3 * 2 * 5);
 }
