@@ -9,7 +9,7 @@ mod support;
 
 // The CLI is a binary crate: its command line is compiled in here to be walked.
 #[allow(dead_code)]
-#[path = "../src/args.rs"]
+#[path = "../src/args/mod.rs"]
 mod args;
 
 use std::any::TypeId;

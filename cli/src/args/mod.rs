@@ -1,21 +1,31 @@
-//! The command line, declared with clap's derive: global options (accepted before or
-//! after the command), one subcommand per call, and the parsers that turn text into the
-//! library's types. Parsing touches no network, and [`parse`] scrubs every argument that
-//! may be a secret (an API key, a URL with a key in its path) from clap's messages.
+//! The command line's declarations: global options (accepted before or after the
+//! command) and one subcommand per call, declared with clap's derive, and [`parse`],
+//! which turns the arguments into an [`Invocation`]. Parsing touches no network.
+//!
+//! The parsers that turn each value's text into the library's types are in [`parsers`];
+//! the scrubbing of every argument that may be a secret (an API key, a URL with a key in
+//! its path) from clap's messages is in [`secrets`].
 
-use std::collections::HashSet;
+mod parsers;
+mod secrets;
+
 use std::ffi::OsString;
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::sync::OnceLock;
 use std::time::Duration;
 
 use clap::parser::ValueSource;
 use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use near_rpc::client::{looks_like_secret, Endpoint, Secrets, MASK};
+use near_rpc::client::Endpoint;
 use near_rpc::types::{Finality, TxExecutionStatus};
-use near_rpc::{methods, AccountId, BlockId, CryptoHash, PublicKey};
+use near_rpc::{AccountId, BlockId, CryptoHash, PublicKey};
 use near_rpc_mock::Origin;
+
+use parsers::{
+    args_base64, block_id, block_time, call_method, decode_method, height, json, nonce, parse_as,
+    port, prefix_base64, retries, shard, signed_tx, timeout,
+};
+use secrets::clap_error;
 
 /// The environment variable `--url` falls back to.
 pub const URL_ENV: &str = "NEAR_RPC_URL";
@@ -774,290 +784,11 @@ where
     }))
 }
 
-/// Help and version go to stdout; every other clap error is a usage error, scrubbed.
-fn clap_error(error: &clap::Error, args: &[OsString]) -> Parsed {
-    use clap::error::ErrorKind;
-    let text = error.render().to_string();
-    match error.kind() {
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => Parsed::Print(text),
-        _ => {
-            let text = text.strip_prefix("error: ").unwrap_or(&text);
-            // The caller points at --help itself.
-            let text: Vec<&str> = text
-                .lines()
-                .filter(|l| !l.starts_with("For more information"))
-                .collect();
-            Parsed::Usage(scrub(text.join("\n").trim_end(), args))
-        }
-    }
-}
-
-/// `text` with every argument that might be a secret replaced by `***`: key-looking
-/// arguments, URLs and anything else that is not a short plain word, the values of
-/// `--api-key`, and the values of `NEAR_RPC_API_KEY` and `NEAR_RPC_URL`.
-pub fn scrub(text: &str, args: &[OsString]) -> String {
-    let args: Vec<String> = args
-        .iter()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    let mut secrets: Vec<String> = Vec::new();
-    let mut keys: Vec<String> = Vec::new();
-    for (i, arg) in args.iter().enumerate() {
-        if !is_plain(arg) {
-            secrets.push(arg.clone());
-        }
-        if let Some((name, value)) = arg.split_once('=') {
-            secrets.extend(
-                [name, value]
-                    .into_iter()
-                    .filter(|p| !is_plain(p))
-                    .map(str::to_owned),
-            );
-        }
-        if arg == "--api-key" {
-            keys.extend(args.get(i + 1).cloned());
-        } else if let Some(key) = arg.strip_prefix("--api-key=") {
-            keys.push(key.to_owned());
-        }
-    }
-    for name in [API_KEY_ENV, URL_ENV] {
-        if let Some(value) = std::env::var_os(name) {
-            keys.push(value.to_string_lossy().into_owned());
-        }
-    }
-    // A key too short for the client's redaction to look for in free text (it would
-    // mask ordinary words) is masked where clap quotes it; everything else goes through
-    // the client's redaction, the one every other message of the CLI passes.
-    let mut text = text.to_owned();
-    for key in keys.iter().filter(|k| !k.is_empty()) {
-        text = text.replace(&format!("'{key}'"), &format!("'{MASK}'"));
-    }
-    secrets.extend(keys);
-    Secrets::new(secrets).scrub(&text).into_owned()
-}
-
-/// A short plain word (letters, digits, `-`, `_`, `.`) that does not look like a key,
-/// or one of the command's own names: safe to show back.
-fn is_plain(arg: &str) -> bool {
-    own_names().contains(arg)
-        || !arg.is_empty()
-            && arg.len() <= 48
-            && !looks_like_secret(arg.trim_start_matches('-'))
-            && arg
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
-}
-
-/// The command's own names, in every subcommand: its options' long names (with and
-/// without `--`) and its subcommands' names. Never masked: `--args-base64` looks like a
-/// key to [`looks_like_secret`], yet it is the option a message is about.
-fn own_names() -> &'static HashSet<String> {
-    fn collect(command: &clap::Command, names: &mut HashSet<String>) {
-        names.insert(command.get_name().to_owned());
-        names.extend(command.get_all_aliases().map(str::to_owned));
-        for arg in command.get_arguments() {
-            let longs = arg.get_long().into_iter();
-            for long in longs.chain(arg.get_all_aliases().unwrap_or_default()) {
-                names.insert(long.to_owned());
-                names.insert(format!("--{long}"));
-            }
-        }
-        for sub in command.get_subcommands() {
-            collect(sub, names);
-        }
-    }
-    static NAMES: OnceLock<HashSet<String>> = OnceLock::new();
-    NAMES.get_or_init(|| {
-        let mut names = HashSet::new();
-        collect(&command(), &mut names);
-        names
-    })
-}
-
-/// Text parsed as a `T` (an account id, hash, public key or block id).
-fn parse_as<T>(text: &str) -> Result<T, String>
-where
-    T: FromStr,
-    T::Err: std::fmt::Display,
-{
-    text.parse().map_err(|e: T::Err| e.to_string())
-}
-
-/// A retry count: 0 to the client's cap, refused above it rather than capped unsaid.
-fn retries(text: &str) -> Result<u32, String> {
-    let max = near_rpc::client::layers::MAX_RETRIES;
-    let error = || format!("expected a whole number of retries from 0 to {max}");
-    if is_negative_number(text) {
-        return Err(format!("a retry count cannot be negative ({})", error()));
-    }
-    match text.parse::<u32>() {
-        Ok(n) if n <= max => Ok(n),
-        Ok(_) => Err(format!("more than the client's cap of {max} retries")),
-        Err(_) => Err(error()),
-    }
-}
-
-/// A timeout: a positive number of seconds, fractions allowed.
-fn timeout(text: &str) -> Result<Duration, String> {
-    let error = || "expected a positive number of seconds".to_owned();
-    if is_negative_number(text) {
-        return Err(format!("a timeout cannot be negative ({})", error()));
-    }
-    let seconds: f64 = text.parse().map_err(|_| error())?;
-    if seconds.is_nan() || seconds <= 0.0 {
-        return Err(error());
-    }
-    Duration::try_from_secs_f64(seconds).map_err(|_| error())
-}
-
-/// A nonce: a whole number, 0 to 2^64 - 1 (a negative one is named as such, not taken
-/// for an option).
-fn nonce(text: &str) -> Result<u64, String> {
-    whole(text, "a nonce", u64::MAX)
-}
-
-/// JSON text, refused when a key is given twice in one object (serde_json would keep the
-/// last without a word).
-fn json(text: &str) -> Result<serde_json::Value, String> {
-    let value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
-    near_rpc::decode::check_unique_keys(text.as_bytes()).map_err(|e| e.to_string())?;
-    Ok(value)
-}
-
-/// A block height: a whole number, 0 to 2^64 - 1.
-fn height(text: &str) -> Result<u64, String> {
-    whole(text, "a block height", u64::MAX)
-}
-
-/// A shard id: a whole number, 0 to 2^64 - 1.
-fn shard(text: &str) -> Result<u64, String> {
-    whole(text, "a shard id", u64::MAX)
-}
-
-/// The mock's block time in milliseconds, 0 to an hour.
-fn block_time(text: &str) -> Result<u64, String> {
-    whole(text, "a block time in milliseconds", 3_600_000)
-}
-
-/// A TCP port, 0 (any free one) to 65535.
-fn port(text: &str) -> Result<u16, String> {
-    let port = whole(text, "a port", u16::MAX.into())?;
-    // `whole` kept it within u16's range.
-    u16::try_from(port).map_err(|e| e.to_string())
-}
-
-/// A whole number from 0 to `max`; `what` (`a block height`) names it in the errors, and
-/// a negative number is refused as such (not taken for an option, as clap would).
-fn whole(text: &str, what: &str, max: u64) -> Result<u64, String> {
-    let range = format!("a whole number from 0 to {max}");
-    if is_negative_number(text) {
-        return Err(format!("{what} cannot be negative (expected {range})"));
-    }
-    match text.parse::<u64>() {
-        Ok(n) if n <= max => Ok(n),
-        _ => Err(format!("expected {what}: {range}")),
-    }
-}
-
-/// `-` then a digit or `.`: a negative number (or a mistyped one), not an option.
-fn is_negative_number(text: &str) -> bool {
-    text.strip_prefix('-')
-        .and_then(|rest| rest.chars().next())
-        .is_some_and(|c| c.is_ascii_digit() || c == '.')
-}
-
-/// A block: its height (a whole number) or its hash; a negative height is named as such.
-fn block_id(text: &str) -> Result<BlockId, String> {
-    if is_negative_number(text) {
-        return Err("a block height cannot be negative (expected a height or a block hash)".into());
-    }
-    parse_as(text)
-}
-
-/// `--args-base64`: a view call's arguments.
-fn args_base64(text: &str) -> Result<Bytes, String> {
-    base64_bytes(text, "the call's arguments")
-}
-
-/// `--prefix-base64`: the start of the storage keys to list.
-fn prefix_base64(text: &str) -> Result<Bytes, String> {
-    base64_bytes(text, "the key prefix")
-}
-
-/// Standard padded base64, decoded; `what` names the value in the error (the library's
-/// check says what is wrong with the text, under its own name for function-call args).
-fn base64_bytes(text: &str, what: &str) -> Result<Bytes, String> {
-    let bad = |e: &dyn std::fmt::Display| {
-        let message = e.to_string();
-        let why = message
-            .split_once(" is not valid base64: ")
-            .map_or(message.as_str(), |(_, why)| why);
-        format!("not valid base64 for {what}: {why}")
-    };
-    let args: near_rpc::types::FunctionArgs = text.parse().map_err(|e| bad(&e))?;
-    args.to_bytes().map(Bytes).map_err(|e| bad(&e))
-}
-
-fn signed_tx(text: &str) -> Result<String, String> {
-    if text.trim().is_empty() {
-        return Err("needs the base64 of a signed transaction".into());
-    }
-    let tx: near_rpc::types::SignedTransaction = text.parse().map_err(|e| format!("{e}"))?;
-    Ok(tx.0)
-}
-
-/// `call`'s METHOD.
-fn call_method(name: &str) -> Result<&'static str, String> {
-    method_name(name, "call")
-}
-
-/// `decode`'s METHOD.
-fn decode_method(name: &str) -> Result<&'static str, String> {
-    method_name(name, "decode")
-}
-
-/// The method named `name`, as its `'static` name in `methods::ALL`.
-fn method_name(name: &str, command: &str) -> Result<&'static str, String> {
-    methods::ALL
-        .iter()
-        .copied()
-        .find(|m| *m == name)
-        .ok_or_else(|| {
-            format!(
-                "unknown method; `near-rpc {command}` accepts these names:\n{}",
-                wrap(methods::ALL, 88)
-            )
-        })
-}
-
-/// The names, comma-separated, in indented lines of at most `width` characters.
-fn wrap(names: &[&str], width: usize) -> String {
-    let mut lines = vec![String::from("  ")];
-    for (i, name) in names.iter().enumerate() {
-        let piece = if i + 1 < names.len() {
-            format!("{name},")
-        } else {
-            (*name).to_owned()
-        };
-        let line = lines.last_mut().map(|l| (l.len(), l));
-        match line {
-            Some((len, line)) if len + piece.len() < width || len <= 2 => {
-                if len > 2 {
-                    line.push(' ');
-                }
-                line.push_str(&piece);
-            }
-            _ => lines.push(format!("  {piece}")),
-        }
-    }
-    lines.join("\n")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn parse_str(args: &[&str]) -> Result<Invocation, String> {
+    pub(super) fn parse_str(args: &[&str]) -> Result<Invocation, String> {
         let args = std::iter::once("near-rpc").chain(args.iter().copied());
         match parse(args) {
             Parsed::Run(invocation) => Ok(*invocation),
@@ -1213,51 +944,6 @@ mod tests {
                     env!("CARGO_PKG_VERSION")
                 )
             );
-        }
-    }
-
-    #[test]
-    fn secrets_are_not_echoed() {
-        let cases = [
-            vec!["--api-kee", "SECRET", "status"],
-            vec!["--urll=https://h.io/SECRET", "status"],
-            vec!["https://h.io/SECRET", "status"],
-            vec!["--network", "https://h.io/SECRET", "status"],
-            vec!["--api-kee", "a1b2c3d4e5f60718", "status"],
-            vec!["a1b2c3d4e5f60718"],
-            vec!["statsu", "a1b2c3d4e5f60718"],
-            vec!["--network", "a1b2c3d4e5f60718", "status"],
-            vec!["--a1b2c3d4e5f60718", "status"],
-            vec!["--a1b2c3d4e5f60718=SECRET", "status"],
-            vec!["genesis-config", "a1b2c3d4e5f60718"],
-            vec!["--retries", "a1b2c3d4e5f60718", "status"],
-            vec!["--timeout", "a1b2c3d4e5f60718", "status"],
-            vec!["--api-key", "SECRET", "--api-key", "SECRET", "status"],
-            vec!["--api-key", "SECRET", "status", "SECRET"],
-            vec![
-                "tx-status",
-                "--signed-tx",
-                "AA==",
-                "--wait-until",
-                "a1b2c3d4e5f60718",
-            ],
-            vec!["call", "a1b2c3d4e5f60718"],
-            vec!["decode", "a1b2c3d4e5f60718"],
-            vec!["account", "a1b2c3d4e5f60718SECRET"],
-        ];
-        for args in cases {
-            let message = parse_str(&args).unwrap_err();
-            assert!(!message.contains("SECRET"), "{args:?}: {message}");
-            assert!(!message.contains("a1b2c3d4e5f60718"), "{args:?}: {message}");
-        }
-    }
-
-    #[test]
-    fn wrapping_keeps_every_name() {
-        let text = wrap(methods::ALL, 88);
-        assert!(text.lines().all(|l| l.len() <= 88));
-        for name in methods::ALL {
-            assert!(text.contains(name));
         }
     }
 }
