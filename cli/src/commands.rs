@@ -28,7 +28,7 @@ use crate::output::{
 };
 use crate::{verify, write};
 
-/// Runs a write command (`sign`, `send`, `transfer`) whose input is `inputs`; its
+/// Runs a write command (`sign`, `sign-delegate`, `send`, `transfer`, `relay`) whose input is `inputs`; its
 /// failure's message goes through the redaction of every secret key it may quote: those
 /// found in `inputs`, and the key file's own (added by `run` once it is read).
 fn redacted(
@@ -85,12 +85,53 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             block_hash,
             receiver,
             signer,
+            version,
             actions,
         } => redacted(&[&actions, &key_file.to_string_lossy()], |redaction| {
             let actions = write::actions(&actions)?;
             let credentials = write::key_file(&key_file)?;
             redaction.add_key(&credentials);
+            let nonce = write::Nonce {
+                nonce,
+                index: version.nonce_index,
+                mode: version.nonce_mode.map(Into::into),
+            };
             write::sign(&credentials, signer, nonce, block_hash, receiver, actions)
+        }),
+        Command::SignDelegate {
+            key_file,
+            nonce,
+            max_block_height,
+            receiver,
+            signer,
+            actions,
+        } => redacted(&[&actions, &key_file.to_string_lossy()], |redaction| {
+            let actions = write::actions(&actions)?;
+            let credentials = write::key_file(&key_file)?;
+            redaction.add_key(&credentials);
+            write::sign_delegate(
+                &credentials,
+                signer,
+                nonce,
+                max_block_height,
+                receiver,
+                actions,
+            )
+        }),
+        Command::Relay {
+            key_file,
+            wait_until,
+            signed_delegate,
+        } => redacted(&[&key_file.to_string_lossy()], |redaction| {
+            let credentials = write::key_file(&key_file)?;
+            redaction.add_key(&credentials);
+            write::relayable(&signed_delegate)?;
+            let (runtime, client) = connect(&options)?;
+            let client = waiting(client, wait_until);
+            // A transaction to the delegate's sender, holding the delegate action alone.
+            let sender = signed_delegate.delegate_action.sender_id.clone();
+            let actions = vec![near_rpc::tx::Action::Delegate(signed_delegate)];
+            runtime.block_on(send(&client, credentials, sender, actions))
         }),
         Command::Send {
             key_file,
@@ -328,6 +369,8 @@ async fn call(client: &Client, command: Command) -> Result<(), Failure> {
         | Command::Completions { .. }
         | Command::Verify(_)
         | Command::Sign { .. }
+        | Command::SignDelegate { .. }
+        | Command::Relay { .. }
         | Command::Send { .. }
         | Command::Transfer { .. } => Ok(()),
     }

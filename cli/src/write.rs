@@ -1,14 +1,18 @@
-//! The write commands: `sign` (offline), `send` and `transfer`. Their input is read
-//! here: the key file, ACTIONS_JSON in the spec's `ActionView` form, and NEAR amounts.
-//! Every error names the input at fault and never the secret key.
+//! The write commands: `sign` and `sign-delegate` (offline), `send`, `transfer` and
+//! `relay`. Their input is read here: the key file, ACTIONS_JSON in the spec's
+//! `ActionView` form, and NEAR amounts. Every error names the input at fault and never
+//! the secret key.
 
 use std::path::Path;
 
 use std::sync::{Arc, Mutex};
 
 use near_rpc::client::{looks_like_secret, Secrets, SendError, SendErrorKind};
-use near_rpc::tx::{Action, Credentials, SecretKey, SignedTransaction, Transaction};
-use near_rpc::types::{ActionView, RpcQueryError};
+use near_rpc::tx::{
+    Action, Credentials, DelegateAction, NonDelegateAction, NonceMode, SecretKey,
+    SignedDelegateAction, SignedTransaction, Transaction, TransactionNonce, TransactionV1,
+};
+use near_rpc::types::{ActionView, FunctionArgs, RpcQueryError};
 use near_rpc::{types::RpcTransactionResponse, AccountId, CryptoHash, NearToken, PublicKey};
 use near_rpc::{Client, Signer};
 use serde::Serialize;
@@ -137,36 +141,81 @@ pub fn amount(text: &str, yocto: bool) -> Result<NearToken, Failure> {
         .ok_or_else(too_large)
 }
 
+/// How `sign` numbers a transaction: its nonce, and for a version-1 transaction a gas
+/// key's nonce index and the nonce mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Nonce {
+    /// The nonce.
+    pub nonce: u64,
+    /// A gas key's nonce index (`--nonce-index`).
+    pub index: Option<u16>,
+    /// The nonce mode (`--nonce-mode`).
+    pub mode: Option<NonceMode>,
+}
+
+impl Nonce {
+    /// The transaction: `TransactionV1` when a nonce index or a mode was given (the mode
+    /// monotonic unless told), the ordinary `TransactionV0` otherwise.
+    fn transaction(
+        self,
+        signer_id: AccountId,
+        public_key: PublicKey,
+        receiver_id: AccountId,
+        block_hash: CryptoHash,
+        actions: Vec<Action>,
+    ) -> Transaction {
+        if self.index.is_none() && self.mode.is_none() {
+            return Transaction::new(
+                signer_id,
+                public_key,
+                self.nonce,
+                receiver_id,
+                block_hash,
+                actions,
+            );
+        }
+        let nonce = match self.index {
+            Some(nonce_index) => TransactionNonce::GasKeyNonce {
+                nonce: self.nonce,
+                nonce_index,
+            },
+            None => TransactionNonce::Nonce { nonce: self.nonce },
+        };
+        Transaction::V1(TransactionV1 {
+            signer_id,
+            public_key,
+            nonce,
+            receiver_id,
+            block_hash,
+            actions,
+            nonce_mode: self.mode.unwrap_or_default(),
+        })
+    }
+}
+
 /// `sign`: the signed transaction's base64 and hash, as one JSON line.
 pub fn sign(
     credentials: &Credentials,
     signer: Option<AccountId>,
-    nonce: u64,
+    nonce: Nonce,
     block_hash: CryptoHash,
     receiver: AccountId,
     actions: Vec<Action>,
 ) -> Result<(), Failure> {
     let signer_id = signer_of(credentials, signer)?;
-    let signed = Transaction::new(
-        signer_id,
-        credentials.public_key(),
-        nonce,
-        receiver,
-        block_hash,
-        actions,
-    )
-    .sign(&credentials.secret_key);
-    let line = Signed {
+    let signed = nonce
+        .transaction(
+            signer_id,
+            credentials.public_key(),
+            receiver,
+            block_hash,
+            actions,
+        )
+        .sign(&credentials.secret_key);
+    print_line(&Signed {
         signed_tx_base64: signed.to_base64(),
         hash: signed.hash().to_string(),
-    };
-    let line = serde_json::to_string(&line).map_err(|e| {
-        Failure::new(
-            EXIT_DECODE,
-            format!("cannot encode the signed transaction as JSON: {e}"),
-        )
-    })?;
-    write_stdout(&format!("{line}\n"))
+    })
 }
 
 /// What `sign` prints, in this order (a map would sort `hash` first).
@@ -176,6 +225,78 @@ struct Signed {
     signed_tx_base64: String,
     /// Its hash.
     hash: String,
+}
+
+/// `sign-delegate`: the signed delegate action's base64 and the hash signed, as one JSON
+/// line. A delegate action among `actions` is refused, naming it: one cannot hold
+/// another.
+pub fn sign_delegate(
+    credentials: &Credentials,
+    signer: Option<AccountId>,
+    nonce: u64,
+    max_block_height: u64,
+    receiver: AccountId,
+    actions: Vec<Action>,
+) -> Result<(), Failure> {
+    let sender_id = signer_of(credentials, signer)?;
+    let actions = actions
+        .into_iter()
+        .enumerate()
+        .map(|(i, action)| {
+            NonDelegateAction::try_from(action)
+                .map_err(|e| Failure::usage(format!("ACTIONS_JSON: [{i}]: {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let delegate = DelegateAction {
+        sender_id,
+        receiver_id: receiver,
+        actions,
+        nonce,
+        max_block_height,
+        public_key: credentials.public_key(),
+    };
+    let hash = delegate.signable_hash();
+    let signed = delegate.sign(&credentials.secret_key);
+    print_line(&SignedDelegate {
+        signed_delegate_action_base64: FunctionArgs::from_bytes(&signed.to_borsh()).0,
+        hash: hash.to_string(),
+    })
+}
+
+/// What `sign-delegate` prints, in this order.
+#[derive(Serialize)]
+struct SignedDelegate {
+    /// The signed delegate action, base64 of its borsh bytes.
+    signed_delegate_action_base64: String,
+    /// The hash its signature signs (NEP-461).
+    hash: String,
+}
+
+/// A delegate action to relay, unless its signature does not verify: the relayer would
+/// pay for a transaction whose delegate action fails on chain.
+pub fn relayable(signed: &SignedDelegateAction) -> Result<(), Failure> {
+    if signed.verify() {
+        return Ok(());
+    }
+    let action = &signed.delegate_action;
+    Err(Failure::usage(format!(
+        "SIGNED_DELEGATE_BASE64: the signature is not {}'s over the delegate action of {} \
+         (hash {}); nothing was sent",
+        action.public_key,
+        action.sender_id,
+        action.signable_hash()
+    )))
+}
+
+/// One JSON line on stdout.
+fn print_line(value: &impl Serialize) -> Result<(), Failure> {
+    let line = serde_json::to_string(value).map_err(|e| {
+        Failure::new(
+            EXIT_DECODE,
+            format!("cannot encode the output line as JSON: {e}"),
+        )
+    })?;
+    write_stdout(&format!("{line}\n"))
 }
 
 /// The signer: `--signer` when given, which must be the key file's account.

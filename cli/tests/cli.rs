@@ -1731,6 +1731,546 @@ fn sign_prints_the_signed_transaction_and_its_hash() {
     assert_exit(&same, 0);
 }
 
+/// Borsh of an account id (its u32 length, then its bytes), written out by hand so that
+/// the layouts below do not lean on the library's encoder.
+fn borsh_str(text: &str) -> Vec<u8> {
+    let mut bytes = (text.len() as u32).to_le_bytes().to_vec();
+    bytes.extend_from_slice(text.as_bytes());
+    bytes
+}
+
+/// Borsh of an ed25519 public key: the key type 0, then its 32 bytes.
+fn borsh_ed25519(key: &near_rpc::PublicKey) -> Vec<u8> {
+    let mut bytes = vec![0];
+    bytes.extend_from_slice(key.as_bytes());
+    bytes
+}
+
+/// `--nonce-index` and `--nonce-mode` make nearcore's `TransactionV1` (the index as a
+/// `GasKeyNonce`, the mode monotonic unless told); neither makes `TransactionV0`. Each
+/// is read back with the library's decoder field by field, and its bytes are compared
+/// with the layout of nearcore's `core/primitives/src/transaction.rs` written out here
+/// (the tag 1, `TransactionNonce` as tag 0 `Nonce { nonce }` or tag 1 `GasKeyNonce
+/// { nonce, nonce_index: u16 }`, `nonce_mode` last, 0 monotonic and 1 strict): no
+/// public suite has vectors for version 1.
+#[test]
+fn sign_with_a_nonce_index_or_mode_signs_a_version_1_transaction() {
+    use near_rpc::tx::{NonceMode, Transaction, TransactionNonce};
+    let (file, secret) = key_file("alice.mock", "alice.mock");
+    let file = file.to_str().unwrap();
+    let public = near_rpc_mock::chain::secret_key("alice.mock").public_key();
+    let cases: [(&[&str], Option<(TransactionNonce, NonceMode)>); 6] = [
+        (&[], None),
+        (
+            &["--nonce-index", "3"],
+            Some((
+                TransactionNonce::GasKeyNonce {
+                    nonce: 8,
+                    nonce_index: 3,
+                },
+                NonceMode::Monotonic,
+            )),
+        ),
+        (
+            &["--nonce-index", "65535", "--nonce-mode", "strict"],
+            Some((
+                TransactionNonce::GasKeyNonce {
+                    nonce: 8,
+                    nonce_index: 65535,
+                },
+                NonceMode::Strict,
+            )),
+        ),
+        (
+            &["--nonce-mode", "STRICT"],
+            Some((TransactionNonce::Nonce { nonce: 8 }, NonceMode::Strict)),
+        ),
+        (
+            &["--nonce-mode", "monotonic"],
+            Some((TransactionNonce::Nonce { nonce: 8 }, NonceMode::Monotonic)),
+        ),
+        (
+            &["--nonce-index", "0", "--nonce-mode", "monotonic"],
+            Some((
+                TransactionNonce::GasKeyNonce {
+                    nonce: 8,
+                    nonce_index: 0,
+                },
+                NonceMode::Monotonic,
+            )),
+        ),
+    ];
+    for (options, expected) in cases {
+        let mut args = vec![
+            "sign",
+            "--key-file",
+            file,
+            "--nonce",
+            "8",
+            "--block-hash",
+            HASH,
+            "--receiver",
+            "bob.mock",
+        ];
+        args.extend_from_slice(options);
+        args.push(r#"[{"Transfer": {"deposit": "1000"}}]"#);
+        let out = near_rpc(&args);
+        assert_exit(&out, 0);
+        assert!(out.stderr.is_empty(), "{out:?}");
+        assert_hides_key(&out, &secret);
+        let printed = out.json();
+        let text = printed["signed_tx_base64"].as_str().unwrap();
+        let signed = near_rpc::tx::SignedTransaction::from_base64(text).unwrap();
+        assert!(signed.verify(), "{options:?}");
+        assert_eq!(printed["hash"], signed.hash().to_string());
+        let transfer = near_rpc::tx::Action::transfer(near_rpc::NearToken::from_yoctonear(1000));
+        // The layout, by hand: the transfer is tag 3 and a u128.
+        let mut action = vec![1, 0, 0, 0, 3];
+        action.extend_from_slice(&1000u128.to_le_bytes());
+        let mut layout = Vec::new();
+        match (signed.transaction(), expected) {
+            (Transaction::V0(tx), None) => {
+                assert_eq!(tx.signer_id, "alice.mock");
+                assert_eq!(tx.public_key, public);
+                assert_eq!(tx.nonce, 8);
+                assert_eq!(tx.receiver_id, "bob.mock");
+                assert_eq!(tx.block_hash.to_string(), HASH);
+                assert_eq!(tx.actions, [transfer]);
+                layout.extend(borsh_str("alice.mock"));
+                layout.extend(borsh_ed25519(&public));
+                layout.extend(8u64.to_le_bytes());
+                layout.extend(borsh_str("bob.mock"));
+                layout.extend([0; 32]);
+                layout.extend(&action);
+            }
+            (Transaction::V1(tx), Some((nonce, mode))) => {
+                assert_eq!(tx.signer_id, "alice.mock");
+                assert_eq!(tx.public_key, public);
+                assert_eq!(tx.nonce, nonce, "{options:?}");
+                assert_eq!(tx.receiver_id, "bob.mock");
+                assert_eq!(tx.block_hash.to_string(), HASH);
+                assert_eq!(tx.actions, [transfer]);
+                assert_eq!(tx.nonce_mode, mode, "{options:?}");
+                layout.push(1);
+                layout.extend(borsh_str("alice.mock"));
+                layout.extend(borsh_ed25519(&public));
+                match nonce {
+                    TransactionNonce::Nonce { nonce } => {
+                        layout.push(0);
+                        layout.extend(nonce.to_le_bytes());
+                    }
+                    TransactionNonce::GasKeyNonce { nonce, nonce_index } => {
+                        layout.push(1);
+                        layout.extend(nonce.to_le_bytes());
+                        layout.extend(nonce_index.to_le_bytes());
+                    }
+                }
+                layout.extend(borsh_str("bob.mock"));
+                layout.extend([0; 32]);
+                layout.extend(&action);
+                layout.push(match mode {
+                    NonceMode::Monotonic => 0,
+                    NonceMode::Strict => 1,
+                });
+            }
+            (tx, expected) => panic!("{options:?}: {tx:?}, expected {expected:?}"),
+        }
+        // The signed bytes: the transaction, then the ed25519 signature (type 0, 64 bytes).
+        let bytes = signed.to_borsh();
+        assert_eq!(bytes.len(), layout.len() + 65, "{options:?}");
+        assert_eq!(&bytes[..layout.len()], &layout[..], "{options:?}");
+        assert_eq!(bytes[layout.len()], 0, "an ed25519 signature");
+        assert_eq!(
+            signed.hash(),
+            near_rpc::CryptoHash::hash_bytes(&layout),
+            "the hash is sha256 of the transaction's bytes"
+        );
+    }
+}
+
+/// A nonce index over 65535, negative or not a number, and a nonce mode nearcore does
+/// not have: exit 2, nothing on stdout, the option named.
+#[test]
+fn sign_refuses_bad_nonce_indexes_and_modes() {
+    let (file, secret) = key_file("alice.mock", "alice.mock");
+    let file = file.to_str().unwrap();
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["--nonce-index", "65536"],
+            "invalid value '65536' for '--nonce-index <I>'",
+        ),
+        (&["--nonce-index", "-1"], "a nonce index cannot be negative"),
+        (&["--nonce-index", "1.5"], "expected a nonce index"),
+        (&["--nonce-index", "x"], "for '--nonce-index <I>'"),
+        (
+            &["--nonce-mode", "lax"],
+            "invalid value 'lax' for '--nonce-mode <MODE>'",
+        ),
+        (&["--nonce-mode", ""], "--nonce-mode"),
+    ];
+    for (options, expected) in cases {
+        let mut args = vec![
+            "sign",
+            "--key-file",
+            file,
+            "--nonce",
+            "8",
+            "--block-hash",
+            HASH,
+            "--receiver",
+            "bob.mock",
+        ];
+        args.extend_from_slice(options);
+        args.push(r#"["CreateAccount"]"#);
+        let out = near_rpc(&args);
+        assert_exit(&out, 2);
+        assert!(out.stdout.is_empty(), "{out:?}");
+        assert!(out.stderr.contains(expected), "{expected}: {out:?}");
+        assert_hides_key(&out, &secret);
+    }
+}
+
+/// The key of near-api-js's "test sign delegate action" (test/unit/transactions/
+/// serialize.test.ts at 652c3c31f44d27e0354612ce6cf37282675b1ffc).
+const NEAR_API_JS_DELEGATE_KEY: &str = "ed25519:3FyRtUUMxiNT1g2ST6mbj7W1CN7KfQBbomawC7YG4A1zwHmw2TRsn1Wc8NaFcBCoJDu3zt3znJDSwKQ31oRaKXH7";
+
+/// A credential file for `account` holding `secret`, in a fresh directory.
+fn key_file_with(account: &str, secret: &str) -> std::path::PathBuf {
+    let key: near_rpc::tx::SecretKey = secret.parse().unwrap();
+    let dir =
+        std::env::temp_dir().join(format!("near-rpc-cli-key-{}-{account}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{account}.json"));
+    let body = json!({"account_id": account, "public_key": key.public_key().to_string(), "private_key": secret});
+    std::fs::write(&path, body.to_string()).unwrap();
+    path
+}
+
+/// `sign-delegate` prints `{"signed_delegate_action_base64", "hash"}`: the borsh of the
+/// `SignedDelegateAction`, read back field by field with the library's decoder and
+/// compared with nearcore's layout (`core/primitives/src/action/delegate.rs`: sender,
+/// receiver, actions, nonce, max_block_height, public_key, then the signature), and the
+/// NEP-461 hash that was signed (sha256 of the u32 2^30 + 366 and the delegate action's
+/// bytes), which the signature verifies over.
+#[test]
+fn sign_delegate_prints_the_signed_delegate_action_and_the_hash_signed() {
+    use near_rpc::tx::{Action, SignedDelegateAction};
+    let file = key_file_with("sender.testnet", NEAR_API_JS_DELEGATE_KEY);
+    let file = file.to_str().unwrap();
+    let key: near_rpc::tx::SecretKey = NEAR_API_JS_DELEGATE_KEY.parse().unwrap();
+    let out = near_rpc(&[
+        "sign-delegate",
+        "--key-file",
+        file,
+        "--nonce",
+        "1",
+        "--max-block-height",
+        "1848319858",
+        "--receiver",
+        "receiver.testnet",
+        r#"[{"Transfer": {"deposit": "1000"}}]"#,
+    ]);
+    assert_exit(&out, 0);
+    assert!(out.stderr.is_empty(), "{out:?}");
+    out.assert_hides(NEAR_API_JS_DELEGATE_KEY.split_once(':').unwrap().1);
+    let printed = out.json();
+    let text = printed["signed_delegate_action_base64"].as_str().unwrap();
+    // One line, the two members in the issue's order.
+    assert_eq!(
+        out.stdout,
+        format!(
+            "{{\"signed_delegate_action_base64\":\"{text}\",\"hash\":\"{}\"}}\n",
+            printed["hash"].as_str().unwrap()
+        )
+    );
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(text)
+        .unwrap();
+    let signed = SignedDelegateAction::from_borsh(&bytes).unwrap();
+    let action = &signed.delegate_action;
+    assert_eq!(action.sender_id, "sender.testnet");
+    assert_eq!(action.receiver_id, "receiver.testnet");
+    let [inner] = &action.actions[..] else {
+        panic!("{action:?}")
+    };
+    assert_eq!(
+        inner.action(),
+        &Action::transfer(near_rpc::NearToken::from_yoctonear(1000))
+    );
+    assert_eq!(action.nonce, 1);
+    assert_eq!(action.max_block_height, 1_848_319_858);
+    assert_eq!(action.public_key, key.public_key());
+    assert!(signed.verify());
+    // The layout by hand, and the hash signed.
+    let mut layout = borsh_str("sender.testnet");
+    layout.extend(borsh_str("receiver.testnet"));
+    layout.extend([1, 0, 0, 0, 3]);
+    layout.extend(1000u128.to_le_bytes());
+    layout.extend(1u64.to_le_bytes());
+    layout.extend(1_848_319_858u64.to_le_bytes());
+    layout.extend(borsh_ed25519(&key.public_key()));
+    assert_eq!(&bytes[..layout.len()], &layout[..]);
+    assert_eq!(bytes.len(), layout.len() + 65);
+    let mut signable = ((1u32 << 30) + 366).to_le_bytes().to_vec();
+    signable.extend(&layout);
+    let hash = near_rpc::CryptoHash::hash_bytes(&signable);
+    assert_eq!(printed["hash"], hash.to_string());
+    assert_eq!(action.signable_hash(), hash);
+    assert!(near_rpc::tx::verify(
+        &key.public_key(),
+        &hash.0,
+        &signed.signature
+    ));
+    // With no actions the delegate action is near-api-js's published one: the hash is
+    // the test's. ACTIONS_JSON needs one action, so the library signs it here.
+    let empty = near_rpc::tx::DelegateAction {
+        actions: vec![],
+        ..action.clone()
+    };
+    assert_eq!(
+        empty.signable_hash().to_string(),
+        near_rpc::CryptoHash(
+            (0..32)
+                .map(|i| u8::from_str_radix(
+                    &"6d35575b3566fddf04f79317c3e574eb89c5bc228c5e755f2a3179e164dbb36b"
+                        [2 * i..2 * i + 2],
+                    16
+                )
+                .unwrap())
+                .collect::<Vec<u8>>()
+                .try_into()
+                .unwrap()
+        )
+        .to_string()
+    );
+}
+
+/// `sign-delegate` refuses a delegate action among the actions (one cannot hold
+/// another), a `--signer` that is not the key file's account, and bad numbers: exit 2,
+/// nothing on stdout.
+#[test]
+fn sign_delegate_refuses_a_nested_delegate_action_and_bad_input() {
+    use near_rpc::tx::{Action, DelegateAction, NonDelegateAction};
+    let (file, secret) = key_file("bob.mock", "bob.mock");
+    let file = file.to_str().unwrap();
+    let carol = near_rpc_mock::chain::secret_key("carol.mock");
+    let nested = DelegateAction {
+        sender_id: "carol.mock".parse().unwrap(),
+        receiver_id: "app.mock".parse().unwrap(),
+        actions: vec![NonDelegateAction::try_from(Action::CreateAccount).unwrap()],
+        nonce: 1,
+        max_block_height: 100,
+        public_key: carol.public_key(),
+    }
+    .sign(&carol);
+    let view = near_rpc::types::ActionView::from(&Action::Delegate(Box::new(nested)));
+    let nested = json!(["CreateAccount", view]).to_string();
+    let sign = |extra: &[&str], actions: &str| {
+        let mut args = vec![
+            "sign-delegate",
+            "--key-file",
+            file,
+            "--nonce",
+            "1",
+            "--max-block-height",
+            "1000",
+            "--receiver",
+            "alice.mock",
+        ];
+        args.extend_from_slice(extra);
+        args.push(actions);
+        near_rpc(&args)
+    };
+    let cases = [
+        (
+            sign(&[], &nested),
+            "ACTIONS_JSON: [1]: a delegate action cannot contain another delegate action",
+        ),
+        (
+            sign(&["--signer", "alice.mock"], r#"["CreateAccount"]"#),
+            "--signer alice.mock: the key file is for bob.mock",
+        ),
+        (sign(&[], "[]"), "ACTIONS_JSON: no actions"),
+    ];
+    for (out, expected) in cases {
+        assert_exit(&out, 2);
+        assert!(out.stdout.is_empty(), "{out:?}");
+        assert!(out.stderr.contains(expected), "{expected}: {out:?}");
+        assert_hides_key(&out, &secret);
+    }
+    let out = near_rpc(&[
+        "sign-delegate",
+        "--key-file",
+        file,
+        "--nonce",
+        "1",
+        "--max-block-height",
+        "-5",
+        "--receiver",
+        "alice.mock",
+        r#"["CreateAccount"]"#,
+    ]);
+    assert_exit(&out, 2);
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert!(out.stderr.contains("--max-block-height <H>"), "{out:?}");
+}
+
+/// The nonce of `account`'s mock key, as `access-key` reads it from the node at `url`.
+fn key_nonce(url: &str, account: &str) -> u64 {
+    let public = near_rpc_mock::chain::secret_key(account)
+        .public_key()
+        .to_string();
+    let out = near_rpc(&["--url", url, "access-key", account, &public]);
+    assert_exit(&out, 0);
+    out.json()["nonce"].as_u64().unwrap()
+}
+
+/// The balance of `account` on the node at `url`, in yoctoNEAR.
+fn balance(url: &str, account: &str) -> u128 {
+    let out = near_rpc(&["--url", url, "account", account]);
+    assert_exit(&out, 0);
+    out.json()["amount"].as_str().unwrap().parse().unwrap()
+}
+
+/// `relay` sends what `sign-delegate` printed, as the relayer: one transaction from the
+/// relayer to the delegate's sender holding exactly that delegate action, through the
+/// write path; the mock executes it (bob's transfer reaches the contract, the relayer
+/// pays for it) and the outcome is printed as `send` prints it. Relayed again, the spent nonce
+/// fails on chain: exit 3, the outcome on stdout, the failure on stderr.
+#[test]
+fn relay_submits_a_signed_delegate_action_as_the_relayer() {
+    use near_rpc::tx::{Action, SignedDelegateAction};
+    let (bob_file, bob_secret) = key_file("bob.mock", "bob.mock");
+    let (relayer_file, relayer_secret) = key_file("alice.mock", "alice.mock");
+    let (node, server) = write_node();
+    let url = server.url();
+    let nonce = key_nonce(url, "bob.mock") + 1;
+    let out = near_rpc(&[
+        "sign-delegate",
+        "--key-file",
+        bob_file.to_str().unwrap(),
+        "--nonce",
+        &nonce.to_string(),
+        "--max-block-height",
+        "100000",
+        "--receiver",
+        "contract.mock",
+        r#"[{"Transfer": {"deposit": "1000"}}]"#,
+    ]);
+    assert_exit(&out, 0);
+    let delegate = out.json()["signed_delegate_action_base64"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (bob, contract) = (balance(url, "bob.mock"), balance(url, "contract.mock"));
+    let relay = || {
+        near_rpc(&[
+            "--url",
+            url,
+            "--retries",
+            "0",
+            "relay",
+            "--key-file",
+            relayer_file.to_str().unwrap(),
+            "--wait-until",
+            "final",
+            &delegate,
+        ])
+    };
+    let out = relay();
+    assert_exit(&out, 0);
+    assert_hides_key(&out, &relayer_secret);
+    assert_hides_key(&out, &bob_secret);
+    let outcome = out.json();
+    assert_eq!(outcome["final_execution_status"], "FINAL");
+    assert_eq!(outcome["transaction"]["signer_id"], "alice.mock");
+    assert_eq!(outcome["transaction"]["receiver_id"], "bob.mock");
+    // The node got one transaction: the relayer's, holding the delegate action as signed.
+    let [sent] = &sent_transactions(&node)[..] else {
+        panic!("one send_tx: {:?}", node.requests())
+    };
+    assert!(sent.verify());
+    let tx = sent.transaction();
+    assert_eq!(tx.signer_id(), "alice.mock");
+    assert_eq!(tx.receiver_id(), "bob.mock");
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(&delegate)
+        .unwrap();
+    let signed = SignedDelegateAction::from_borsh(&bytes).unwrap();
+    assert_eq!(tx.actions(), &[Action::Delegate(Box::new(signed))]);
+    // Executed: the 1000 yoctoNEAR reached the contract, and bob paid nothing: the
+    // relayer's transaction pays the delegate's deposits and the gas (nearcore counts a
+    // delegate action's inner deposits in its transaction's cost).
+    assert_eq!(balance(url, "contract.mock"), contract + 1000);
+    assert_eq!(balance(url, "bob.mock"), bob);
+    assert_eq!(key_nonce(url, "bob.mock"), nonce);
+    // Again: the delegate's nonce is spent, so it fails on chain.
+    let out = relay();
+    assert_exit(&out, 3);
+    assert!(out.stderr.contains("DelegateActionInvalidNonce"), "{out:?}");
+    assert_eq!(out.json()["transaction"]["receiver_id"], "bob.mock");
+    assert_one_line(&out.stderr);
+    assert_eq!(sent_transactions(&node).len(), 2);
+}
+
+/// `relay` refuses, before anything is sent, a delegate action whose signature does not
+/// verify, and text that is not one: exit 2, nothing on stdout, the node never asked.
+#[test]
+fn relay_refuses_what_it_would_pay_for_in_vain() {
+    use near_rpc::tx::{Action, DelegateAction, NonDelegateAction, SignedDelegateAction};
+    let (relayer_file, relayer_secret) = key_file("alice.mock", "alice.mock");
+    let (node, server) = write_node();
+    let bob = near_rpc_mock::chain::secret_key("bob.mock");
+    let signed = DelegateAction {
+        sender_id: "bob.mock".parse().unwrap(),
+        receiver_id: "contract.mock".parse().unwrap(),
+        actions: vec![NonDelegateAction::try_from(Action::CreateAccount).unwrap()],
+        nonce: 5,
+        max_block_height: 100_000,
+        public_key: bob.public_key(),
+    }
+    .sign(&bob);
+    // Signed for a nonce of 5, claiming 6.
+    let mut forged = signed.clone();
+    forged.delegate_action.nonce = 6;
+    let b64 = |signed: &SignedDelegateAction| {
+        base64::engine::general_purpose::STANDARD.encode(signed.to_borsh())
+    };
+    let relay = |text: &str| {
+        near_rpc(&[
+            "--url",
+            server.url(),
+            "relay",
+            "--key-file",
+            relayer_file.to_str().unwrap(),
+            text,
+        ])
+    };
+    let mut trailing = signed.to_borsh();
+    trailing.push(0);
+    let trailing = base64::engine::general_purpose::STANDARD.encode(trailing);
+    let cases = [
+        (
+            relay(&b64(&forged)),
+            "SIGNED_DELEGATE_BASE64: the signature is not",
+        ),
+        (relay("AAAA"), "not a signed delegate action"),
+        (relay(&trailing), "not a signed delegate action"),
+        (
+            relay("not base64!"),
+            "not valid base64 for the signed delegate action",
+        ),
+        (relay(" "), "needs the base64 of a signed delegate action"),
+    ];
+    for (out, expected) in cases {
+        assert_exit(&out, 2);
+        assert!(out.stdout.is_empty(), "{out:?}");
+        assert!(out.stderr.contains(expected), "{expected}: {out:?}");
+        assert_hides_key(&out, &relayer_secret);
+    }
+    assert!(node.requests().is_empty(), "{:?}", node.requests());
+}
+
 /// A key given twice in one object of any JSON the user gives (ACTIONS_JSON, --args,
 /// PARAMS_JSON, a file to verify, the key file) is refused before anything is sent or
 /// signed: exit 2, nothing on stdout, the key and its object's path named.

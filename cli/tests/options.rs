@@ -122,6 +122,9 @@ fn every_numeric_option_names_itself_when_given_a_negative_number() {
         "validators --block <HEIGHT_OR_HASH>",
         "protocol-config --block-id <HEIGHT_OR_HASH>",
         "sign --nonce <N>",
+        "sign --nonce-index <I>",
+        "sign-delegate --nonce <N>",
+        "sign-delegate --max-block-height <H>",
         "mock --port <PORT>",
         "record --port <PORT>",
     ] {
@@ -165,6 +168,11 @@ fn every_base64_option_names_itself_when_the_text_is_not_base64() {
         "signed-tx" | "base64" => Some("the signed transaction is not valid base64"),
         _ => None,
     };
+    // A positional is named by its value.
+    let what_positional = |value: &str| match value {
+        "SIGNED_DELEGATE_BASE64" => Some("for the signed delegate action"),
+        _ => None,
+    };
     let longs: Vec<&str> = base64.iter().filter_map(|f| f.arg.get_long()).collect();
     for expected in ["args-base64", "prefix-base64", "signed-tx", "base64"] {
         assert!(
@@ -172,6 +180,14 @@ fn every_base64_option_names_itself_when_the_text_is_not_base64() {
             "--{expected} not among {longs:?}"
         );
     }
+    let shown: Vec<String> = base64
+        .iter()
+        .map(|f| format!("{} {}", f.path.join(" "), f.shown()))
+        .collect();
+    assert!(
+        shown.iter().any(|s| s == "relay <SIGNED_DELEGATE_BASE64>"),
+        "relay's argument not among {shown:?}"
+    );
     for found in &base64 {
         for bad in ["QUJD=", "not base64!", "QUJDRA=x"] {
             let args = found.args(bad);
@@ -182,6 +198,10 @@ fn every_base64_option_names_itself_when_the_text_is_not_base64() {
             let named = format!("for '{}'", found.shown());
             assert!(out.stderr.contains(&named), "{args:?}: {out:?}");
             if let Some(what) = found.arg.get_long().and_then(what) {
+                assert!(out.stderr.contains(what), "{args:?}: {out:?}");
+            }
+            let value = found.arg.get_value_names().and_then(|n| n.first().cloned());
+            if let Some(what) = value.as_deref().and_then(what_positional) {
                 assert!(out.stderr.contains(what), "{args:?}: {out:?}");
             }
         }

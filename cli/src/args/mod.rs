@@ -17,13 +17,15 @@ use std::time::Duration;
 use clap::parser::ValueSource;
 use clap::{ArgGroup, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use near_rpc::client::Endpoint;
+use near_rpc::tx::{NonceMode, SignedDelegateAction};
 use near_rpc::types::{Finality, TxExecutionStatus};
 use near_rpc::{AccountId, BlockId, CryptoHash, PublicKey};
 use near_rpc_mock::Origin;
 
 use parsers::{
-    args_base64, block_id, block_time, call_method, decode_method, height, json, nonce, parse_as,
-    port, prefix_base64, retries, shard, signed_tx, timeout,
+    args_base64, block_id, block_time, call_method, decode_method, height, json, nonce,
+    nonce_index, parse_as, port, prefix_base64, retries, shard, signed_delegate, signed_tx,
+    timeout,
 };
 use secrets::clap_error;
 
@@ -281,6 +283,38 @@ pub struct ViewAt {
 /// Bytes given as base64 (one value, not a list of bytes to clap).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bytes(pub Vec<u8>);
+
+/// How a transaction's nonce is given: with either option, the transaction is nearcore's
+/// `TransactionV1`; with neither, the ordinary `TransactionV0`.
+#[derive(Args, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NonceArgs {
+    /// Sign with a gas key: the nonce index I (0 to 65535) of the gas key's nonce
+    /// (a version-1 transaction with `GasKeyNonce { nonce, nonce_index: I }`).
+    #[arg(long, value_name = "I", allow_negative_numbers = true, value_parser = nonce_index)]
+    pub nonce_index: Option<u16>,
+    /// How the node checks the nonce: monotonic (above the key's, the default) or strict
+    /// (exactly one above). Given, the transaction is version 1.
+    #[arg(long, value_enum, value_name = "MODE", ignore_case = true)]
+    pub nonce_mode: Option<NonceModeArg>,
+}
+
+/// A nonce mode, by its name in nearcore's JSON (case-insensitive).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum NonceModeArg {
+    /// Any nonce above the key's.
+    Monotonic,
+    /// Exactly one above the key's.
+    Strict,
+}
+
+impl From<NonceModeArg> for NonceMode {
+    fn from(mode: NonceModeArg) -> Self {
+        match mode {
+            NonceModeArg::Monotonic => NonceMode::Monotonic,
+            NonceModeArg::Strict => NonceMode::Strict,
+        }
+    }
+}
 
 /// What to do.
 #[derive(Subcommand, Debug, Clone, PartialEq, Eq)]
@@ -607,9 +641,58 @@ pub enum Command {
         /// The signing account (default: the key file's `account_id`, which it must be).
         #[arg(long, value_name = "ACCOUNT", value_parser = parse_as::<AccountId>)]
         signer: Option<AccountId>,
+        #[command(flatten)]
+        version: NonceArgs,
         /// The actions, as a JSON array.
         #[arg(value_name = "ACTIONS_JSON")]
         actions: String,
+    },
+    /// Sign a delegate action (NEP-366) offline, for a relayer to submit; print
+    /// `{"signed_delegate_action_base64", "hash"}` as one JSON line.
+    ///
+    /// The base64 is of the signed delegate action's borsh bytes (what `relay` takes);
+    /// the hash is the one signed (NEP-461: sha256 of the prefix 2^30 + 366 and the
+    /// delegate action's bytes). ACTIONS_JSON is as for `sign`, without a delegate action
+    /// (one cannot hold another). Nothing is sent.
+    SignDelegate {
+        /// A near-cli credential file; its key signs (and is the delegate's `public_key`).
+        #[arg(long, value_name = "FILE")]
+        key_file: PathBuf,
+        /// The access key's nonce + 1 (or any higher).
+        #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = nonce)]
+        nonce: u64,
+        /// The last block height at which it may execute.
+        #[arg(long, value_name = "H", allow_negative_numbers = true, value_parser = height)]
+        max_block_height: u64,
+        /// The account the actions apply to.
+        #[arg(long, value_name = "ACCOUNT", value_parser = parse_as::<AccountId>)]
+        receiver: AccountId,
+        /// The sender (default: the key file's `account_id`, which it must be).
+        #[arg(long, value_name = "ACCOUNT", value_parser = parse_as::<AccountId>)]
+        signer: Option<AccountId>,
+        /// The actions, as a JSON array.
+        #[arg(value_name = "ACTIONS_JSON")]
+        actions: String,
+    },
+    /// Submit a signed delegate action as the relayer; print the outcome as `send` does.
+    ///
+    /// The key file's account signs and pays for a transaction to the delegate action's
+    /// sender holding it (one Delegate action), sent through the same write path as
+    /// `send`, with the same output and exit status: `{"rejected"|"unresolved": HASH,
+    /// "signed_tx_base64": ...}` on stdout when it fails, the outcome otherwise, exit 3
+    /// when it fails on chain (the delegate's own actions included). A delegate action
+    /// whose signature does not verify is refused (exit 2) before anything is sent.
+    Relay {
+        /// The relayer's near-cli credential file; its account signs and pays.
+        #[arg(long, value_name = "FILE")]
+        key_file: PathBuf,
+        /// How long to wait (default EXECUTED_OPTIMISTIC).
+        #[arg(long, value_enum, value_name = "LEVEL", ignore_case = true)]
+        wait_until: Option<WaitUntil>,
+        /// The signed delegate action, base64 of its borsh bytes (as `sign-delegate`
+        /// prints it).
+        #[arg(value_name = "SIGNED_DELEGATE_BASE64", value_parser = signed_delegate)]
+        signed_delegate: Box<SignedDelegateAction>,
     },
     /// Sign ACTIONS_JSON with the key file's account and send it; print the outcome.
     ///

@@ -6,6 +6,7 @@
 use std::str::FromStr;
 use std::time::Duration;
 
+use near_rpc::tx::SignedDelegateAction;
 use near_rpc::{methods, BlockId};
 
 use super::Bytes;
@@ -50,6 +51,13 @@ pub(super) fn timeout(text: &str) -> Result<Duration, String> {
 /// for an option).
 pub(super) fn nonce(text: &str) -> Result<u64, String> {
     whole(text, "a nonce", u64::MAX)
+}
+
+/// A gas key's nonce index: a whole number, 0 to 65535.
+pub(super) fn nonce_index(text: &str) -> Result<u16, String> {
+    let index = whole(text, "a nonce index", u16::MAX.into())?;
+    // `whole` kept it within u16's range.
+    u16::try_from(index).map_err(|e| e.to_string())
 }
 
 /// JSON text, refused when a key is given twice in one object (serde_json would keep the
@@ -132,6 +140,17 @@ fn base64_bytes(text: &str, what: &str) -> Result<Bytes, String> {
     };
     let args: near_rpc::types::FunctionArgs = text.parse().map_err(|e| bad(&e))?;
     args.to_bytes().map(Bytes).map_err(|e| bad(&e))
+}
+
+/// A signed delegate action (NEP-366): base64 of its borsh bytes, all of them.
+pub(super) fn signed_delegate(text: &str) -> Result<Box<SignedDelegateAction>, String> {
+    if text.trim().is_empty() {
+        return Err("needs the base64 of a signed delegate action".into());
+    }
+    let Bytes(bytes) = base64_bytes(text.trim(), "the signed delegate action")?;
+    SignedDelegateAction::from_borsh(&bytes)
+        .map(Box::new)
+        .map_err(|e| format!("not a signed delegate action: {e}"))
 }
 
 pub(super) fn signed_tx(text: &str) -> Result<String, String> {
