@@ -131,12 +131,13 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             // A transaction to the delegate's sender, holding the delegate action alone.
             let sender = signed_delegate.delegate_action.sender_id.clone();
             let actions = vec![near_rpc::tx::Action::Delegate(signed_delegate)];
-            runtime.block_on(send(&client, credentials, sender, actions))
+            runtime.block_on(send(&client, credentials, sender, actions, None))
         }),
         Command::Send {
             key_file,
             receiver,
             wait_until,
+            nonce_mode,
             actions,
         } => redacted(&[&actions, &key_file.to_string_lossy()], |redaction| {
             let actions = write::actions(&actions)?;
@@ -144,7 +145,8 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             redaction.add_key(&credentials);
             let (runtime, client) = connect(&options)?;
             let client = waiting(client, wait_until);
-            runtime.block_on(send(&client, credentials, receiver, actions))
+            let mode = nonce_mode.map(Into::into);
+            runtime.block_on(send(&client, credentials, receiver, actions, mode))
         }),
         Command::Transfer {
             key_file,
@@ -152,6 +154,7 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             amount,
             yocto,
             wait_until,
+            nonce_mode,
         } => redacted(&[&amount, &key_file.to_string_lossy()], |redaction| {
             let amount = write::amount(&amount, yocto)?;
             let credentials = write::key_file(&key_file)?;
@@ -159,7 +162,8 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             let (runtime, client) = connect(&options)?;
             let client = waiting(client, wait_until);
             let actions = vec![near_rpc::tx::Action::transfer(amount)];
-            runtime.block_on(send(&client, credentials, receiver, actions))
+            let mode = nonce_mode.map(Into::into);
+            runtime.block_on(send(&client, credentials, receiver, actions, mode))
         }),
         Command::Record {
             out,
@@ -544,9 +548,15 @@ async fn send(
     credentials: near_rpc::tx::Credentials,
     receiver: near_rpc::AccountId,
     actions: Vec<near_rpc::tx::Action>,
+    mode: Option<near_rpc::tx::NonceMode>,
 ) -> Result<(), Failure> {
     let signals = StopSignals::listen();
-    write::send(client, credentials, receiver, actions, signals.stopped()).await
+    let intent = write::Intent {
+        receiver,
+        actions,
+        mode,
+    };
+    write::send(client, credentials, intent, signals.stopped()).await
 }
 
 /// The signals that stop `mock`, `record`, `send` and `transfer`: Ctrl-C (SIGINT), and SIGTERM on Unix (what

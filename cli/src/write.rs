@@ -310,16 +310,26 @@ fn signer_of(credentials: &Credentials, signer: Option<AccountId>) -> Result<Acc
     }
 }
 
-/// `send` and `transfer`: signs and sends through the client's write path, prints the
-/// typed outcome; a failure on chain is exit 3, with the failure on stderr. Every failure
-/// after signing prints the transaction (`{"rejected"|"unresolved": HASH,
+/// What `send`, `transfer` and `relay` send: actions to a receiver, as an ordinary
+/// transaction, or as a version-1 one in a nonce mode (`--nonce-mode`).
+pub struct Intent {
+    /// The receiver.
+    pub receiver: AccountId,
+    /// The actions.
+    pub actions: Vec<Action>,
+    /// The nonce mode of a version-1 transaction; `None`: version 0.
+    pub mode: Option<NonceMode>,
+}
+
+/// `send`, `transfer` and `relay`: signs and sends through the client's write path,
+/// prints the typed outcome; a failure on chain is exit 3, with the failure on stderr.
+/// Every failure after signing prints the transaction (`{"rejected"|"unresolved": HASH,
 /// "signed_tx_base64": ...}`) on stdout first, and so does `stop` (Ctrl-C, SIGTERM)
 /// arriving once a transaction was signed: it may be in flight.
 pub async fn send(
     client: &Client,
     credentials: Credentials,
-    receiver: AccountId,
-    actions: Vec<Action>,
+    intent: Intent,
     stop: impl std::future::Future<Output = ()>,
 ) -> Result<(), Failure> {
     let key = KeyOf {
@@ -329,12 +339,16 @@ pub async fn send(
     // The transaction about to be sent, kept before any byte of it leaves.
     let in_flight: Arc<Mutex<Option<SignedTransaction>>> = Arc::default();
     let journal = in_flight.clone();
-    let signer = Signer::from_credentials(credentials).before_send(move |signed| {
+    let keep = move |signed: &SignedTransaction| {
         *journal.lock().unwrap_or_else(|p| p.into_inner()) = Some(signed.clone());
-        Ok(())
-    });
+    };
+    let Intent {
+        receiver,
+        actions,
+        mode,
+    } = intent;
     let outcome = tokio::select! {
-        result = client.send(&signer, receiver, actions) => {
+        result = sign_and_send(client, credentials, receiver, actions, mode, keep) => {
             result.map_err(|e| send_failure(e, Some(&key)))?
         }
         () = stop => {
@@ -344,6 +358,44 @@ pub async fn send(
     };
     print_json(&outcome)?;
     on_chain_failure(&outcome)
+}
+
+/// Signs and sends through the write path, `keep` receiving each transaction before it
+/// is sent. Version 0 goes through [`Client::send`] (with its re-signs after `Expired`
+/// and `InvalidNonce`). A version-1 transaction takes its nonce and block hash as
+/// [`Client::prepare`] reads them (the ordinary transaction it signs is never sent), is
+/// signed in the nonce mode, and goes through [`Client::send_signed`]: the same rules
+/// for what an answer means, with no re-sign (a refusal is final).
+async fn sign_and_send(
+    client: &Client,
+    credentials: Credentials,
+    receiver: AccountId,
+    actions: Vec<Action>,
+    mode: Option<NonceMode>,
+    keep: impl Fn(&SignedTransaction) + Send + Sync + 'static,
+) -> Result<RpcTransactionResponse, SendError> {
+    let Some(nonce_mode) = mode else {
+        let signer = Signer::from_credentials(credentials).before_send(move |signed| {
+            keep(signed);
+            Ok(())
+        });
+        return client.send(&signer, receiver, actions).await;
+    };
+    let signer = Signer::from_credentials(credentials);
+    let prepared = client.prepare(&signer, receiver, actions).await?;
+    let (tx, _) = prepared.into_parts();
+    let signed = Transaction::V1(TransactionV1 {
+        signer_id: tx.signer_id().clone(),
+        public_key: tx.public_key().clone(),
+        nonce: TransactionNonce::Nonce { nonce: tx.nonce() },
+        receiver_id: tx.receiver_id().clone(),
+        block_hash: *tx.block_hash(),
+        actions: tx.actions().to_vec(),
+        nonce_mode,
+    })
+    .sign(signer.secret_key());
+    keep(&signed);
+    client.send_signed(&signed).await
 }
 
 /// `send-tx`: sends a signed transaction as it is through the write path (never signing

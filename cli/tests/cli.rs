@@ -2841,6 +2841,86 @@ fn assert_transaction_line<'a>(
     rest
 }
 
+/// `send` and `transfer` with `--nonce-mode` send a version-1 transaction with a plain
+/// nonce in that mode: the key's nonce + 1 and a final block hash as the write path
+/// reads them, the outcome printed as for version 0. A refusal prints the `rejected`
+/// line with the version-1 bytes, exit 3, and nothing is signed again.
+#[test]
+fn send_and_transfer_with_a_nonce_mode_send_a_version_1_transaction() {
+    use near_rpc::tx::{NonceMode, Transaction, TransactionNonce};
+    let (file, secret) = key_file("alice.mock", "alice.mock");
+    let (node, server) = write_node();
+    let url = server.url();
+    let nonce = key_nonce(url, "alice.mock");
+    let mut transfer = transfer_args(url, &file);
+    transfer.extend(["--nonce-mode".to_owned(), "strict".to_owned()]);
+    let send = [
+        "send",
+        "--key-file",
+        file.to_str().unwrap(),
+        "--receiver",
+        "contract.mock",
+        "--nonce-mode",
+        "Monotonic",
+        r#"[{"FunctionCall": {"method_name": "set_status", "args": "eyJtZXNzYWdlIjoiaGkifQ==", "gas": 30000000000000, "deposit": "0"}}]"#,
+    ];
+    let runs = [
+        (run(&[], &as_strs(&transfer)), NonceMode::Strict, "bob.mock"),
+        (run(&at(url), &send), NonceMode::Monotonic, "contract.mock"),
+    ];
+    let sent = sent_transactions(&node);
+    assert_eq!(sent.len(), 2, "{:?}", node.requests());
+    for (i, ((out, mode, receiver), sent)) in runs.iter().zip(&sent).enumerate() {
+        assert_exit(out, 0);
+        assert_hides_key(out, &secret);
+        let outcome = out.json();
+        assert_eq!(outcome["transaction"]["hash"], sent.hash().to_string());
+        assert!(sent.verify());
+        let Transaction::V1(tx) = sent.transaction() else {
+            panic!("not version 1: {sent:?}")
+        };
+        assert_eq!(tx.signer_id, "alice.mock");
+        assert_eq!(tx.receiver_id, *receiver);
+        assert_eq!(
+            tx.nonce,
+            TransactionNonce::Nonce {
+                nonce: nonce + 1 + i as u64
+            }
+        );
+        assert_eq!(tx.nonce_mode, *mode);
+    }
+    assert_eq!(key_nonce(url, "alice.mock"), nonce + 2);
+    // Refused: the rejected line carries the version-1 bytes; one send_tx, no re-sign.
+    node.on("send_tx", |_| {
+        near_rpc_mock::Reply::Error(near_rpc_mock::RpcError {
+            status: 200,
+            error: json!({
+                "name": "HANDLER_ERROR",
+                "cause": {"name": "INVALID_TRANSACTION", "info": {"InvalidSignerId": {"signer_id": "alice.mock"}}},
+                "code": -32000,
+                "message": "Server error",
+                "data": {"TxExecutionError": {"InvalidTxError": {"InvalidSignerId": {"signer_id": "alice.mock"}}}}
+            }),
+        })
+    });
+    let out = run(&[], &as_strs(&transfer));
+    assert_exit(&out, 3);
+    let sent = sent_transactions(&node);
+    assert_eq!(sent.len(), 3, "{:?}", node.requests());
+    assert!(
+        matches!(sent[2].transaction(), Transaction::V1(tx) if tx.nonce_mode == NonceMode::Strict)
+    );
+    assert_transaction_line(&out, "rejected", &sent[2]);
+    assert_hides_key(&out, &secret);
+    // An unknown mode is a usage error: nothing sent.
+    let mut bad = transfer_args(url, &file);
+    bad.extend(["--nonce-mode".to_owned(), "lax".to_owned()]);
+    let out = run(&[], &as_strs(&bad));
+    assert_exit(&out, 2);
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert_eq!(sent_transactions(&node).len(), 3);
+}
+
 /// A transfer the node refuses for the transaction's own bytes (`InvalidSignerId`):
 /// final without a lookup. Exit 3; stdout is the `rejected` line, then the node's error
 /// as for any call; the node got one `send_tx` and no status query.

@@ -716,6 +716,10 @@ pub enum Command {
         /// How long to wait (default EXECUTED_OPTIMISTIC).
         #[arg(long, value_enum, value_name = "LEVEL", ignore_case = true)]
         wait_until: Option<WaitUntil>,
+        /// Send a version-1 transaction with this nonce mode: monotonic (above the key's)
+        /// or strict (exactly one above). Without it, the ordinary version 0.
+        #[arg(long, value_enum, value_name = "MODE", ignore_case = true)]
+        nonce_mode: Option<NonceModeArg>,
         /// The actions, as a JSON array.
         #[arg(value_name = "ACTIONS_JSON")]
         actions: String,
@@ -748,6 +752,10 @@ pub enum Command {
         /// How long to wait (default EXECUTED_OPTIMISTIC).
         #[arg(long, value_enum, value_name = "LEVEL", ignore_case = true)]
         wait_until: Option<WaitUntil>,
+        /// Send a version-1 transaction with this nonce mode: monotonic (above the key's)
+        /// or strict (exactly one above). Without it, the ordinary version 0.
+        #[arg(long, value_enum, value_name = "MODE", ignore_case = true)]
+        nonce_mode: Option<NonceModeArg>,
     },
     /// Check a node's answer, saved in a file, against what you trust; exit 6 if it fails.
     #[command(subcommand)]
