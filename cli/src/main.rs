@@ -20,9 +20,17 @@
 //!   validators [--epoch-id H | --block HEIGHT_OR_HASH]       (default: latest)
 //!   send-tx (--base64 B64 | --file PATH) [--wait-until LEVEL]
 //!   sign --key-file FILE --nonce N --block-hash HASH --receiver ACCOUNT [--signer ACCOUNT]
-//!        ACTIONS_JSON                 sign offline: {"signed_tx_base64", "hash"}
-//!   send --key-file FILE --receiver ACCOUNT [--wait-until LEVEL] ACTIONS_JSON
+//!        [--nonce-index I] [--nonce-mode MODE] ACTIONS_JSON
+//!                                     sign offline: {"signed_tx_base64", "hash"}
+//!   send --key-file FILE --receiver ACCOUNT [--wait-until LEVEL] [--nonce-mode MODE]
+//!        ACTIONS_JSON
 //!   transfer --key-file FILE RECEIVER AMOUNT_IN_NEAR [--yocto] [--wait-until LEVEL]
+//!        [--nonce-mode MODE]
+//!   sign-delegate --key-file FILE --nonce N --max-block-height H --receiver ACCOUNT
+//!        [--signer ACCOUNT] ACTIONS_JSON
+//!                     sign a delegate action: {"signed_delegate_action_base64", "hash"}
+//!   relay --key-file RELAYER_FILE [--wait-until LEVEL] SIGNED_DELEGATE_BASE64
+//!                     submit it as the relayer (as `send` does)
 //!   verify proof FILE --block-merkle-root HASH          check an execution proof
 //!   verify light-client-block FILE --trusted-head HEAD_FILE   check a successor block
 //!   tx-status (--hash HASH --sender ACCOUNT | --signed-tx BASE64) [--wait-until LEVEL]
@@ -53,14 +61,14 @@
 //! Typed results are printed as pretty JSON on stdout ([`output`]); views add the block's
 //! `block_height` and `block_hash`. Exit status: 0 success; 1 the output could not be
 //! written; 2 usage error; 3 the node returned a JSON-RPC error (also one inside a
-//! `query` result, or a transaction `send`/`transfer` sent that failed on chain; the
-//! typed error as JSON on stdout, a one-line summary on stderr); 4
-//! the response could not be decoded (the message names the JSON path); 5 transport or
-//! HTTP failure without a JSON-RPC body (with a hint when the node was the default one),
-//! or a transaction of `send`/`transfer` whose outcome is unknown (`{"unresolved": HASH,
+//! `query` result, or a transaction `send`/`transfer`/`relay` sent that failed on chain;
+//! the typed error as JSON on stdout, a one-line summary on stderr); 4 the response could
+//! not be decoded (the message names the JSON path); 5 transport or HTTP failure without
+//! a JSON-RPC body (with a hint when the node was the default one), or a transaction of
+//! `send`/`transfer`/`relay` whose outcome is unknown (`{"unresolved": HASH,
 //! "signed_tx_base64": ...}` on stdout); 6 `verify` found the proof or block does not
-//! verify. `sign`, `send` and `transfer` never print a secret key: their failures go
-//! through the client's redaction of the key file's key and of any key in their input.
+//! verify. The write commands never print a secret key: their failures go through the
+//! client's redaction of the key file's key and of any key in their input.
 //! Neither an API key nor a URL path is ever printed: errors show the library's
 //! redacted endpoints, and clap's messages are scrubbed of every argument that may be a
 //! secret.

@@ -258,7 +258,7 @@ pub fn sign_delegate(
     let hash = delegate.signable_hash();
     let signed = delegate.sign(&credentials.secret_key);
     print_line(&SignedDelegate {
-        signed_delegate_action_base64: FunctionArgs::from_bytes(&signed.to_borsh()).0,
+        signed_delegate_action_base64: FunctionArgs::from_bytes(signed.to_borsh()).0,
         hash: hash.to_string(),
     })
 }

@@ -46,13 +46,14 @@ Exit status:
   1  the output could not be written
   2  usage error: bad options, params JSON that doesn't parse or check, unknown method,
      bad hash or account, base64 that doesn't decode, unreadable FILE, a --key-file
-     whose key is not an access key of its account
+     whose key is not an access key of its account, a delegate action that cannot be
+     signed or relayed
   3  the node answered with a JSON-RPC error (also an error inside a `query` result),
-     or a transaction sent by `send` or `transfer` failed on chain
+     or a transaction sent by `send`, `transfer` or `relay` failed on chain
   4  the response could not be decoded (the message names the JSON path)
   5  the node could not be used: connection, TLS, timeout, HTTP error page, refused
      redirect, wrong response id, response too large, deadline, every endpoint failed;
-     for `send` and `transfer`, the transaction's outcome is unknown (it may still
+     for `send`, `transfer` and `relay`, the transaction's outcome is unknown (it may still
      execute): {\"unresolved\": HASH, \"signed_tx_base64\": ...} is printed on stdout
   6  `verify`: the proof or block does not verify (the failed step on stderr)
 
@@ -624,7 +625,8 @@ pub enum Command {
     ///
     /// ACTIONS_JSON is a JSON array of actions in the spec's ActionView form, e.g.
     /// `["CreateAccount", {"Transfer": {"deposit": "1000"}}]` (amounts in yoctoNEAR;
-    /// a deployment's `code` is the base64 of the Wasm). Nothing is sent.
+    /// a deployment's `code` is the base64 of the Wasm). Nothing is sent. The transaction
+    /// is nearcore's TransactionV0; with --nonce-index or --nonce-mode, TransactionV1.
     Sign {
         /// A near-cli credential file (`account_id`, `public_key`, `private_key`).
         #[arg(long, value_name = "FILE")]
