@@ -3041,17 +3041,7 @@ fn a_send_answered_without_an_outcome_is_resolved_by_hash_and_prints_the_outcome
 #[test]
 fn sigterm_while_the_send_is_held_prints_the_unresolved_transaction_and_exits_5() {
     let (file, secret) = key_file("alice.mock", "alice.mock");
-    let (node, server) = write_node();
-    let (received, arrived) = std::sync::mpsc::channel::<()>();
-    let received = std::sync::Mutex::new(received);
-    node.on("send_tx", move |_| {
-        let _ = received.lock().unwrap().send(());
-        // Held: the answer would come in an hour.
-        near_rpc_mock::Reply::Http(
-            Reply::json(r#"{"jsonrpc":"2.0","id":"1","result":{"final_execution_status":"NONE"}}"#)
-                .delayed(Duration::from_secs(3600)),
-        )
-    });
+    let (node, server, arrived) = holding_node();
     let running = support::Running::start(&as_strs(&transfer_args(server.url(), &file)));
     arrived
         .recv_timeout(Duration::from_secs(60))
@@ -3064,6 +3054,128 @@ fn sigterm_while_the_send_is_held_prints_the_unresolved_transaction_and_exits_5(
     let rest = assert_transaction_line(&out, "unresolved", sent);
     assert!(rest.trim().is_empty(), "{out:?}");
     assert!(out.stderr.contains("stopped while transaction"), "{out:?}");
+    assert_hides_key(&out, &secret);
+}
+
+/// A node that holds every `send_tx` for an hour, telling `arrived` when one comes.
+fn holding_node() -> (
+    near_rpc_mock::MockNode,
+    near_rpc_mock::BackgroundServer,
+    std::sync::mpsc::Receiver<()>,
+) {
+    let (node, server) = write_node();
+    let (received, arrived) = std::sync::mpsc::channel::<()>();
+    let received = std::sync::Mutex::new(received);
+    node.on("send_tx", move |_| {
+        let _ = received.lock().unwrap().send(());
+        near_rpc_mock::Reply::Http(
+            Reply::json(r#"{"jsonrpc":"2.0","id":"1","result":{"final_execution_status":"NONE"}}"#)
+                .delayed(Duration::from_secs(3600)),
+        )
+    });
+    (node, server, arrived)
+}
+
+/// bob.mock's delegate action of one transfer to contract.mock, signed, as base64.
+fn bobs_delegate_action() -> String {
+    use near_rpc::tx::{Action, DelegateAction, NonDelegateAction};
+    let bob = near_rpc_mock::chain::secret_key("bob.mock");
+    let signed = DelegateAction {
+        sender_id: "bob.mock".parse().unwrap(),
+        receiver_id: "contract.mock".parse().unwrap(),
+        actions: vec![NonDelegateAction::try_from(Action::transfer(
+            near_rpc::NearToken::from_yoctonear(1000),
+        ))
+        .unwrap()],
+        nonce: 2,
+        max_block_height: 100_000,
+        public_key: bob.public_key(),
+    }
+    .sign(&bob);
+    base64::engine::general_purpose::STANDARD.encode(signed.to_borsh())
+}
+
+/// `relay` fails as `send` does: a refusal prints the `rejected` line with the relayer's
+/// transaction, then the node's error (exit 3); SIGTERM while the node holds it prints
+/// the `unresolved` line (exit 5).
+#[cfg(unix)]
+#[test]
+fn relay_failures_print_the_relayers_transaction_as_send_does() {
+    let (file, secret) = key_file("alice.mock", "alice.mock");
+    let delegate = bobs_delegate_action();
+    let relay = |url: &str| {
+        let mut args = at(url);
+        args.extend(["relay", "--key-file", file.to_str().unwrap(), &delegate].map(String::from));
+        args
+    };
+    let (node, server) = write_node();
+    node.on("send_tx", |_| {
+        near_rpc_mock::Reply::Error(near_rpc_mock::RpcError {
+            status: 200,
+            error: json!({
+                "name": "HANDLER_ERROR",
+                "cause": {"name": "INVALID_TRANSACTION", "info": {"InvalidSignerId": {"signer_id": "alice.mock"}}},
+                "code": -32000,
+                "message": "Server error",
+                "data": {"TxExecutionError": {"InvalidTxError": {"InvalidSignerId": {"signer_id": "alice.mock"}}}}
+            }),
+        })
+    });
+    let out = run(&[], &as_strs(&relay(server.url())));
+    assert_exit(&out, 3);
+    let [sent] = &sent_transactions(&node)[..] else {
+        panic!("one send_tx: {:?}", node.requests())
+    };
+    assert_eq!(sent.transaction().receiver_id(), "bob.mock");
+    assert!(matches!(
+        sent.transaction().actions(),
+        [near_rpc::tx::Action::Delegate(_)]
+    ));
+    let rest = assert_transaction_line(&out, "rejected", sent);
+    let error: Value = serde_json::from_str(rest)
+        .unwrap_or_else(|e| panic!("the rest of stdout is not the error ({e}): {out:?}"));
+    assert_eq!(error["cause"]["name"], "INVALID_TRANSACTION", "{out:?}");
+    assert_hides_key(&out, &secret);
+
+    let (node, server, arrived) = holding_node();
+    let running = support::Running::start(&as_strs(&relay(server.url())));
+    arrived
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the node receives the send_tx");
+    let out = running.terminate();
+    assert_exit(&out, 5);
+    let [sent] = &sent_transactions(&node)[..] else {
+        panic!("one send_tx: {:?}", node.requests())
+    };
+    let rest = assert_transaction_line(&out, "unresolved", sent);
+    assert!(rest.trim().is_empty(), "{out:?}");
+    assert!(out.stderr.contains("stopped while transaction"), "{out:?}");
+    assert_hides_key(&out, &secret);
+}
+
+/// SIGTERM while the node holds a `transfer --nonce-mode strict`: the version-1
+/// transaction was kept before it was sent, and is printed as unresolved (exit 5).
+#[cfg(unix)]
+#[test]
+fn sigterm_while_a_version_1_send_is_held_prints_it_unresolved() {
+    let (file, secret) = key_file("alice.mock", "alice.mock");
+    let (node, server, arrived) = holding_node();
+    let mut args = transfer_args(server.url(), &file);
+    args.extend(["--nonce-mode".to_owned(), "strict".to_owned()]);
+    let running = support::Running::start(&as_strs(&args));
+    arrived
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the node receives the send_tx");
+    let out = running.terminate();
+    assert_exit(&out, 5);
+    let [sent] = &sent_transactions(&node)[..] else {
+        panic!("one send_tx: {:?}", node.requests())
+    };
+    assert!(matches!(
+        sent.transaction(),
+        near_rpc::tx::Transaction::V1(tx) if tx.nonce_mode == near_rpc::tx::NonceMode::Strict
+    ));
+    assert_transaction_line(&out, "unresolved", sent);
     assert_hides_key(&out, &secret);
 }
 
