@@ -60,13 +60,15 @@ pub fn actions(text: &str) -> Result<Vec<Action>, Failure> {
         .map(|(i, item)| {
             let view: ActionView = near_rpc::decode::from_value_strict(item)
                 .map_err(|e| bad(format!("[{i}]: {e}")))?;
-            action_with_code(&view).map_err(|e| bad(format!("[{i}]: {e}")))
+            action_with_inline_code(&view).map_err(|e| bad(format!("[{i}]: {e}")))
         })
         .collect()
 }
 
-/// One action from its view, deployments reading `code` as the code itself.
-fn action_with_code(view: &ActionView) -> Result<Action, String> {
+/// One action from ACTIONS_JSON's view form, where a deployment's `code` is the code
+/// itself (base64), inline: the one place this form differs from a node's view, whose
+/// `code` is the code's hash ([`near_rpc::tx::action_from_view_with_code`] reads those).
+fn action_with_inline_code(view: &ActionView) -> Result<Action, String> {
     use near_rpc::tx::GlobalContractDeployMode as Mode;
     // In a node's view `code` is the code's hash; in ACTIONS_JSON it is the code itself.
     let code = |text: &str| {
