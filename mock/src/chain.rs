@@ -1,7 +1,7 @@
 //! The mock node's chain, authored here: its state (accounts, keys, contracts and
 //! their storage), its blocks from height [`GENESIS_HEIGHT`] up to a head that advances
 //! as blocks are produced, and the transactions submitted to it with their receipts and
-//! outcomes (`runtime.rs` executes them). Every answer is built from this one model, so
+//! outcomes (`runtime/` executes them). Every answer is built from this one model, so
 //! answers agree with each other: the block `status` calls latest is the one `block`
 //! returns at `optimistic`, an account's `block_height` is a block that exists, a
 //! transaction is in the chunk of the block its outcome names, its receipts are the ones
@@ -1071,7 +1071,7 @@ impl Chain {
     /// `Contract`, `Data`) written into the state as they are, an account made for a
     /// record that names one not there yet. Checked whole before anything changes; the
     /// error names the record at fault. Refused when the balances would add up past
-    /// `u128::MAX` yoctoNEAR (see `Chain::holdings` in `runtime.rs`), and a nonce of
+    /// `u128::MAX` yoctoNEAR (see `Chain::holdings` in `runtime/mod.rs`), and a nonce of
     /// `u64::MAX`, after which there is none: what the runtime adds to them could not
     /// fit.
     pub fn patch_state(&mut self, records: &Value) -> Result<(), String> {
@@ -1231,7 +1231,7 @@ fn rfc3339(nanos: u64) -> String {
     )
 }
 
-/// Where the yoctoNEAR a chain holds first add up past `u128::MAX` (`Chain::holdings`, in `runtime.rs`).
+/// Where the yoctoNEAR a chain holds first add up past `u128::MAX` (`Chain::holdings`, in `runtime/mod.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Holding {
     /// The `amount` of the account at this index.

@@ -1,7 +1,7 @@
 //! The mock chain's runtime parameters: gas fees per action, storage staking and the
 //! account-creation rules. One table serves both sides, so they cannot disagree: the
 //! `runtime_config` that `EXPERIMENTAL_protocol_config` shows, and what the runtime
-//! (`runtime.rs`) charges. The numbers are the mock's own (round, of nearcore's orders of
+//! (`runtime/`) charges. The numbers are the mock's own (round, of nearcore's orders of
 //! magnitude); the formulas are nearcore's (`node-runtime`'s `config.rs`). One exception:
 //! what a contract method burns ([`CALL_BASE_GAS`], [`CALL_GAS_PER_BYTE`]) is the
 //! mock's own metering of Rust closures, which the config does not show (its
