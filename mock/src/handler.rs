@@ -799,6 +799,7 @@ fn query(chain: &mut Chain, params: &Value) -> Answer {
         | "view_state"
         | "view_access_key"
         | "view_access_key_list"
+        | "view_gas_key_nonces"
         | "call_function" => {}
         other => {
             return Err(RpcError::parse(format!(
@@ -921,6 +922,30 @@ fn view_at(chain: &Chain, params: &Value, kind: &str, height: u64) -> Result<Val
                 None => {
                     let message = format!("access key {key} does not exist while viewing");
                     return Err(ViewError::InResult(message, Value::Null));
+                }
+            }
+        }
+        "view_gas_key_nonces" => {
+            // nearcore's `GasKeyNoncesView`; a key that is missing or no gas key is
+            // `UNKNOWN_GAS_KEY` (`state_viewer`'s `view_gas_key_nonces`).
+            let key = str_param(params, "public_key")?;
+            match account
+                .keys
+                .iter()
+                .find(|k| k.public_key.to_string() == key)
+                .and_then(|k| k.gas_key.as_ref())
+            {
+                Some(gas) => json!({ "nonces": gas.nonces }),
+                None => {
+                    return Err(ViewError::Rpc(RpcError::handler(
+                        "UNKNOWN_GAS_KEY",
+                        json!({
+                            "public_key": key,
+                            "block_height": height,
+                            "block_hash": chain.block_hash(height).to_string()
+                        }),
+                        format!("Gas key {key} does not exist while viewing"),
+                    )))
                 }
             }
         }

@@ -6,9 +6,13 @@
 //! [Its README](https://crates.io/crates/near-rpc-mock) is the guide: a write flow with a
 //! Rust contract, faults and overrides, and what it executes.
 //!
+//! It executes version-1 transactions and gas keys too: a nonce per index, the strict
+//! nonce mode, gas paid from the key's balance, `TransferToGasKey` and
+//! `WithdrawFromGasKey`, `view_gas_key_nonces` ([`MockNode::add_gas_key`] gives an
+//! account one, whose key file [`MockNode::write_credentials`] writes).
+//!
 //! Not executed: Wasm (contracts are Rust), promises and cross-contract calls, global
-//! contracts, deterministic state init, gas keys (refused with a message saying so).
-//! Stake locks and unlocks at once, not at an epoch's end; every outcome's
+//! contracts, deterministic state init (refused with a message saying so). Stake locks and unlocks at once, not at an epoch's end; every outcome's
 //! `gas_profile` is `null`; an ETH-implicit account a transfer creates gets no wallet
 //! contract; views read the current state whatever block they name. Contract methods
 //! burn [`fees::CALL_BASE_GAS`] plus [`fees::CALL_GAS_PER_BYTE`] per byte of arguments

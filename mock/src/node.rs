@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::credentials::KeyKind;
 use crate::fault::apply;
 use crate::request_log::value_bytes;
 use crate::wire::{envelope, with_id};
@@ -196,6 +197,20 @@ impl MockNode {
         Some(near_rpc::client::Signer::new(id.parse().ok()?, key))
     }
 
+    /// Gives `account_id` the mock's gas key for it, funded with `balance` yoctoNEAR
+    /// from the account, with `num_nonces` nonce indexes (see [`Chain::add_gas_key`]);
+    /// [`MockNode::write_credentials`] then writes its key file too.
+    pub fn add_gas_key(
+        &self,
+        account_id: &str,
+        num_nonces: u16,
+        balance: u128,
+    ) -> Result<near_rpc::PublicKey, String> {
+        self.lock()
+            .chain
+            .add_gas_key(account_id, num_nonces, balance)
+    }
+
     /// Registers a contract (see [`Chain::register`]).
     pub fn register(&self, contract: Contract) {
         self.lock().chain.register(contract);
@@ -207,7 +222,10 @@ impl MockNode {
     }
 
     /// Writes a near-cli credential file, `DIR/mock/<account_id>.json`, for every account
-    /// a client can sign for ([`Chain::signers`]); returns their paths. The keys guard
+    /// a client can sign for ([`Chain::signers`]), and `DIR/mock/<account_id>@gas-key.json`
+    /// (the same fields, the gas key's) for every account holding the mock's gas key for
+    /// it ([`Chain::gas_key_signers`], [`MockNode::add_gas_key`]); returns their paths,
+    /// the access keys' first. The keys guard
     /// nothing (they are derived from the accounts' names), but the files are written
     /// readable by their owner only (0600), as near-cli writes them, and never outside
     /// `DIR/mock`, whatever the chain (a saved one is anyone's):
@@ -227,8 +245,20 @@ impl MockNode {
         &self,
         dir: &std::path::Path,
     ) -> std::io::Result<Vec<std::path::PathBuf>> {
-        let signers = self.lock().chain.signers();
-        credentials::write_all(dir, chain::CHAIN_ID, &signers)
+        let (signers, gas_keys) = {
+            let state = self.lock();
+            (state.chain.signers(), state.chain.gas_key_signers())
+        };
+        let files: Vec<_> = signers
+            .into_iter()
+            .map(|(id, key)| (id, key, KeyKind::Access))
+            .chain(
+                gas_keys
+                    .into_iter()
+                    .map(|(id, key)| (id, key, KeyKind::Gas)),
+            )
+            .collect();
+        credentials::write_all(dir, chain::CHAIN_ID, &files)
     }
 
     /// Produces `n` more blocks (including what was submitted, executing what is due).

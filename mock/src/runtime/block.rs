@@ -5,6 +5,7 @@
 use near_rpc::CryptoHash;
 use serde_json::{json, Value};
 
+use super::validate::Charged;
 use super::MAX_WAIT_BLOCKS;
 use crate::chain::{Account, Chain, DueReceipt, Level, Outcome, Pending, GAS_PRICE};
 
@@ -51,9 +52,9 @@ impl Chain {
             let cause =
                 json!({"type": "transaction_processing", "tx_hash": pending.tx.to_string()});
             match self.charge(&pending.signed, true) {
-                Ok(send_gas) => {
+                Ok(charged) => {
                     self.note_changes(&before, cause);
-                    local.extend(self.include(pending, send_gas, height));
+                    local.extend(self.include(pending, charged, height));
                 }
                 // No longer valid (its nonce taken, its balance spent): dropped.
                 Err(_) => self.transactions.retain(|t| t.hash != pending.tx),
@@ -76,12 +77,31 @@ impl Chain {
     /// A transaction joins the block at `height`: its outcome, and its receipt, which is
     /// returned when it is to the signer itself (a local receipt, executed in this
     /// block), else due at the next.
-    fn include(&mut self, pending: Pending, send_gas: u64, height: u64) -> Option<DueReceipt> {
+    fn include(&mut self, pending: Pending, charged: Charged, height: u64) -> Option<DueReceipt> {
         let tx = pending.signed.transaction();
         let index = self
             .transactions
             .iter()
             .position(|t| t.hash == pending.tx)?;
+        let send_gas = charged.send_gas;
+        if let Some(error) = charged.deposit_failed {
+            // A gas key's transaction whose deposits the account lacked: its gas is
+            // burnt, it fails, and no receipt is made.
+            self.record(
+                pending.tx,
+                Outcome {
+                    id: pending.tx,
+                    height,
+                    executor: tx.signer_id().to_string(),
+                    status: json!({"Failure": {"InvalidTxError": error}}),
+                    receipt_ids: Vec::new(),
+                    gas_burnt: send_gas,
+                    tokens_burnt: u128::from(send_gas) * GAS_PRICE,
+                    logs: Vec::new(),
+                },
+            );
+            return None;
+        }
         let receipt_id = self.transactions[index].receipt_id(0);
         let sir = tx.signer_id() == tx.receiver_id();
         let receipt = DueReceipt {

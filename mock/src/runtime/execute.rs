@@ -12,7 +12,9 @@ use super::{
     account_type, gas_of, near_implicit_key, receipt_deposits, storage_shortfall,
     NONCE_RANGE_MULTIPLIER,
 };
-use crate::chain::{hash, yocto, Account, Chain, DueReceipt, Key, Outcome, Permission, SYSTEM};
+use crate::chain::{
+    hash, yocto, Account, Chain, DueReceipt, GasKey, Key, Outcome, Permission, SYSTEM,
+};
 use crate::contract::Call;
 use crate::fees::{self, action_fee, ACTION_RECEIPT};
 
@@ -65,18 +67,29 @@ impl Chain {
             let amount = receipt_deposits(&receipt);
             let status = match self.account_mut(&receipt.receiver) {
                 Some(account) => {
-                    account.amount = account.amount.saturating_add(amount);
-                    // A refund of gas restores the allowance of the key that paid.
-                    if let Some(Permission::FunctionCall {
-                        allowance: Some(allowance),
-                        ..
-                    }) = account
+                    let payer = account
                         .keys
                         .iter_mut()
-                        .find(|k| k.public_key == receipt.signer_key)
-                        .map(|k| &mut k.permission)
-                    {
-                        *allowance = allowance.saturating_add(amount);
+                        .find(|k| k.public_key == receipt.signer_key);
+                    match payer {
+                        // A refund of gas to a gas key goes back to its balance, not
+                        // the account's (nearcore's `try_refund_gas_key_balance`).
+                        Some(Key {
+                            gas_key: Some(gas), ..
+                        }) => gas.balance = gas.balance.saturating_add(amount),
+                        // A refund of gas restores the allowance of the key that paid.
+                        Some(Key {
+                            permission:
+                                Permission::FunctionCall {
+                                    allowance: Some(allowance),
+                                    ..
+                                },
+                            ..
+                        }) => {
+                            *allowance = allowance.saturating_add(amount);
+                            account.amount = account.amount.saturating_add(amount);
+                        }
+                        _ => account.amount = account.amount.saturating_add(amount),
                     }
                     json!({"SuccessValue": ""})
                 }
@@ -116,6 +129,7 @@ impl Chain {
             children: Vec::new(),
             payouts: Vec::new(),
             forwarded: 0,
+            balance_burnt: 0,
             actor: receipt.predecessor.clone(),
         };
         let mut result = Ok(());
@@ -146,6 +160,7 @@ impl Chain {
             }
             Err(failure) => {
                 self.accounts = snapshot;
+                run.balance_burnt = 0;
                 failure
             }
         };
@@ -194,7 +209,9 @@ impl Chain {
                 status,
                 receipt_ids: made.iter().map(|r| r.id).collect(),
                 gas_burnt: run.gas_burnt,
-                tokens_burnt: u128::from(run.gas_burnt).saturating_mul(receipt.gas_price),
+                tokens_burnt: u128::from(run.gas_burnt)
+                    .saturating_mul(receipt.gas_price)
+                    .saturating_add(run.balance_burnt),
                 logs: run.logs,
             },
         );
@@ -222,6 +239,7 @@ impl Chain {
                 | Action::AddKey { .. }
                 | Action::DeleteKey { .. }
                 | Action::DeleteAccount { .. }
+                | Action::WithdrawFromGasKey { .. }
         );
         if needs_actor && exists && run.actor != receiver {
             return Err(json!({"ActorNoPermission": {
@@ -344,34 +362,63 @@ impl Chain {
                         "public_key": public_key.to_string()
                     }}));
                 }
-                let permission = match &access_key.permission {
-                    AccessKeyPermission::FunctionCall(p) => Permission::FunctionCall {
+                let function_call =
+                    |p: &near_rpc::tx::FunctionCallPermission| Permission::FunctionCall {
                         receiver: p.receiver_id.clone(),
                         methods: p.method_names.clone(),
                         allowance: p.allowance.map(|a| a.as_yoctonear()),
+                    };
+                // nearcore starts a new key's nonce from the height; a gas key's every
+                // index, its own nonce staying 0 (`access_keys.rs`, `add_gas_key`).
+                let nonce = (height - 1).saturating_mul(NONCE_RANGE_MULTIPLIER);
+                let key = match &access_key.permission {
+                    AccessKeyPermission::FunctionCall(p) => Key {
+                        public_key: public_key.clone(),
+                        nonce,
+                        permission: function_call(p),
+                        gas_key: None,
                     },
-                    _ => Permission::FullAccess,
+                    AccessKeyPermission::GasKeyFunctionCall(info, p) => {
+                        Key::gas_key(public_key.clone(), function_call(p), info.num_nonces, nonce)
+                    }
+                    AccessKeyPermission::GasKeyFullAccess(info) => Key::gas_key(
+                        public_key.clone(),
+                        Permission::FullAccess,
+                        info.num_nonces,
+                        nonce,
+                    ),
+                    _ => Key::full_access(public_key.clone(), nonce),
                 };
-                account.keys.push(Key {
-                    public_key: public_key.clone(),
-                    // nearcore starts a new key's nonce from the height.
-                    nonce: (height - 1).saturating_mul(NONCE_RANGE_MULTIPLIER),
-                    permission,
-                });
+                account.keys.push(key);
                 Ok(())
             }
             Action::DeleteKey { public_key } => {
                 let Some(account) = self.account_mut(receiver) else {
                     return Err(not_found());
                 };
-                let before = account.keys.len();
-                account.keys.retain(|k| &k.public_key != public_key);
-                if account.keys.len() == before {
+                let Some(at) = account
+                    .keys
+                    .iter()
+                    .position(|k| &k.public_key == public_key)
+                else {
                     return Err(json!({"DeleteKeyDoesNotExist": {
                         "account_id": receiver,
                         "public_key": public_key.to_string()
                     }}));
+                };
+                // A gas key's balance is burnt with it, up to a limit past which the key
+                // must be emptied first (`WithdrawFromGasKey`): nearcore's
+                // `delete_gas_key`, `GasKeyInfo::MAX_BALANCE_TO_BURN`.
+                let burnt = account.keys[at].gas_key.as_ref().map_or(0, |g| g.balance);
+                if burnt > fees::MAX_GAS_KEY_BALANCE_TO_BURN {
+                    return Err(json!({"GasKeyBalanceTooHigh": {
+                        "account_id": receiver,
+                        "public_key": public_key.to_string(),
+                        "balance": yocto(burnt)
+                    }}));
                 }
+                account.keys.remove(at);
+                run.balance_burnt = run.balance_burnt.saturating_add(burnt);
                 Ok(())
             }
             Action::DeleteAccount { beneficiary_id } => {
@@ -381,6 +428,21 @@ impl Chain {
                 if account.locked > 0 {
                     return Err(json!({"DeleteAccountStaking": {"account_id": receiver}}));
                 }
+                // Its gas keys' balances are burnt, within the same limit, all together
+                // (nearcore's `action_delete_account`).
+                let burnt = account
+                    .keys
+                    .iter()
+                    .filter_map(|k| k.gas_key.as_ref())
+                    .fold(0u128, |sum, g| sum.saturating_add(g.balance));
+                if burnt > fees::MAX_GAS_KEY_BALANCE_TO_BURN {
+                    return Err(json!({"GasKeyBalanceTooHigh": {
+                        "account_id": receiver,
+                        "public_key": null,
+                        "balance": yocto(burnt)
+                    }}));
+                }
+                run.balance_burnt = run.balance_burnt.saturating_add(burnt);
                 let amount = account.amount;
                 self.accounts.retain(|a| a.id != receiver);
                 // nearcore sends the balance as a refund: from the system, free of gas.
@@ -390,8 +452,51 @@ impl Chain {
                 Ok(())
             }
             Action::Delegate(signed) => self.delegate(receipt, signed, height, run),
+            Action::TransferToGasKey {
+                public_key,
+                deposit,
+            } => {
+                let gas = self.gas_key_mut(receiver, public_key)?;
+                gas.balance = gas.balance.saturating_add(deposit.as_yoctonear());
+                Ok(())
+            }
+            Action::WithdrawFromGasKey { public_key, amount } => {
+                let amount = amount.as_yoctonear();
+                let gas = self.gas_key_mut(receiver, public_key)?;
+                let Some(left) = gas.balance.checked_sub(amount) else {
+                    return Err(json!({"InsufficientGasKeyBalance": {
+                        "account_id": receiver,
+                        "public_key": public_key.to_string(),
+                        "balance": yocto(gas.balance),
+                        "required": yocto(amount)
+                    }}));
+                };
+                gas.balance = left;
+                if let Some(account) = self.account_mut(receiver) {
+                    account.amount = account.amount.saturating_add(amount);
+                }
+                Ok(())
+            }
             other => Err(json!({"UnsupportedAction": {"action": other.name()}})),
         }
+    }
+
+    /// The gas key `public_key` of `account_id`; nearcore's `GasKeyDoesNotExist` when
+    /// the account has no such key or it is no gas key (`access_keys.rs`).
+    fn gas_key_mut(
+        &mut self,
+        account_id: &str,
+        public_key: &PublicKey,
+    ) -> Result<&mut GasKey, Value> {
+        self.account_mut(account_id)
+            .and_then(|a| a.keys.iter_mut().find(|k| &k.public_key == public_key))
+            .and_then(|k| k.gas_key.as_mut())
+            .ok_or_else(|| {
+                json!({"GasKeyDoesNotExist": {
+                    "account_id": account_id,
+                    "public_key": public_key.to_string()
+                }})
+            })
     }
 
     /// A function call: the deposit reaches the receiver, then its contract's method runs.
@@ -586,6 +691,8 @@ struct Run {
     payouts: Vec<(String, u128)>,
     /// Prepaid gas handed to a receipt made here (a delegate action's), not refunded.
     forwarded: u64,
+    /// Balances burnt on success: deleted gas keys'.
+    balance_burnt: u128,
     /// Whom the account-changing actions act as (the predecessor, or a new account).
     actor: String,
 }

@@ -6,6 +6,11 @@
 //!   hash, signer, access key, nonce, balance, the key's allowance, storage staking (the
 //!   balance left and the locked stake together; a refusal names what is missing), then
 //!   a function-call key's permission. A refusal is nearcore's `InvalidTxError`.
+//!   Version-1 transactions name a nonce mode (strict: exactly the key's nonce plus
+//!   one) and, for a gas key, a nonce index: each index has its own nonce, the gas is
+//!   paid from the key's balance (`NotEnoughGasKeyBalance`) and the deposits from the
+//!   account's (`NotEnoughBalanceForDeposit`), in the order of nearcore's
+//!   `verify_and_charge_gas_key_tx_ephemeral`.
 //! - **Blocks** ([`Chain::advance`]): each block takes the submitted transactions in
 //!   nonce order per key, checks each again and charges it (the signer's balance, the
 //!   key's nonce and allowance; one that no longer passes is dropped, as nodes drop
@@ -14,13 +19,15 @@
 //!   block's transactions, then those made in the block before. A receipt's actions
 //!   apply all or nothing (storage staking checked after them, as at submission); its
 //!   failure is nearcore's `ActionError`; a Rust panic in a contract is the contract's
-//!   panic. Unused gas (back into a function-call key's allowance too) and failed
-//!   deposits come back in refund receipts a block later; a delegate action's inner
-//!   receipt runs on the gas its relayer prepaid.
+//!   panic. Unused gas (back into a function-call key's allowance too, or into the gas
+//!   key that paid it) and failed deposits come back in refund receipts a block later;
+//!   a delegate action's inner receipt runs on the gas its relayer prepaid. A gas key's
+//!   transaction whose deposits its account no longer covers fails in its block, its
+//!   key charged the gas that turning it into a receipt burnt.
 //!
 //! Balances are credited with saturating additions that never saturate: every credit
-//! comes out of what the chain holds (the accounts' balances and what due receipts
-//! carry), which fits in `u128` (a saved chain and a `sandbox_patch_state` that would
+//! comes out of what the chain holds (the accounts' and their gas keys' balances and
+//! what due receipts carry), which fits in `u128` (a saved chain and a `sandbox_patch_state` that would
 //! break that are refused). Gas sums stop at `u64::MAX` rather than wrap (a
 //! transaction's prepaid gas is capped far below it).
 //!
@@ -34,9 +41,8 @@
 //! nonce order, outcomes, the state changes each block reports), `execute.rs` (receipts
 //! and their actions, refunds, view calls); the fees it charges are `fees.rs`'s.
 //!
-//! Not executed: promises (a contract calls no other contract), global contracts,
-//! deterministic state init and gas keys (refused at submission with a message that
-//! says so), Wasm (contracts are Rust, `contract.rs`). Staking locks and unlocks at once
+//! Not executed: promises (a contract calls no other contract), global contracts and
+//! deterministic state init (refused at submission with a message that says so), Wasm (contracts are Rust, `contract.rs`). Staking locks and unlocks at once
 //! rather than at an epoch's end. Every outcome's `gas_profile` is `null` (the mock
 //! runs no Wasm to profile). An ETH-implicit account that a transfer creates gets no
 //! wallet contract (nor a key): nothing can sign for it. Views read the current state,
@@ -55,7 +61,7 @@ use crate::chain::{Account, Chain, DueReceipt, Holding, GAS_PRICE};
 use crate::fees::{self, action_fee, ACTION_RECEIPT};
 
 /// nearcore's bound on nonces: below the height times this.
-const NONCE_RANGE_MULTIPLIER: u64 = 1_000_000;
+pub(crate) const NONCE_RANGE_MULTIPLIER: u64 = 1_000_000;
 /// The most blocks a request waits for a transaction to reach a level.
 pub const MAX_WAIT_BLOCKS: u64 = 16;
 
@@ -75,6 +81,7 @@ fn deposit_of(action: &Action) -> Option<u128> {
     match action {
         Action::Transfer { deposit } => Some(deposit.as_yoctonear()),
         Action::FunctionCall(call) => Some(call.deposit.as_yoctonear()),
+        Action::TransferToGasKey { deposit, .. } => Some(deposit.as_yoctonear()),
         Action::Delegate(signed) => {
             deposits(signed.delegate_action.actions.iter().map(|a| a.action()))
         }
@@ -163,8 +170,8 @@ fn storage_shortfall(account: &Account) -> Option<u128> {
 }
 
 impl Chain {
-    /// Every yoctoNEAR the chain holds: the accounts' balances (`amount` and `locked`)
-    /// and what its due receipts can still credit. Every credit the runtime makes
+    /// Every yoctoNEAR the chain holds: the accounts' balances (`amount` and `locked`,
+    /// and their gas keys' balances) and what its due receipts can still credit. Every credit the runtime makes
     /// comes out of this total (a transaction's deposits and prepaid gas leave its
     /// signer's balance before its receipt carries them; burnt gas leaves for good), so
     /// while it fits in `u128` no balance can overflow: a saved chain is refused at load
@@ -178,6 +185,13 @@ impl Chain {
                 .ok_or(Holding::Amount(i))?
                 .checked_add(account.locked)
                 .ok_or(Holding::Locked(i))?;
+            for (j, key) in account.keys.iter().enumerate() {
+                if let Some(gas) = &key.gas_key {
+                    total = total
+                        .checked_add(gas.balance)
+                        .ok_or(Holding::GasKey(i, j))?;
+                }
+            }
         }
         for (i, receipt) in self.due.iter().enumerate() {
             total = in_flight(receipt)

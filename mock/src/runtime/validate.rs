@@ -2,13 +2,15 @@
 //! ([`Chain::submit`], as a node's pool does) and again when a block takes it, where it
 //! is also charged (the signer's balance, the key's nonce and allowance).
 
-use near_rpc::tx::{AccessKeyPermission, Action, SignedTransaction};
+use near_rpc::tx::{
+    AccessKeyPermission, Action, NonceMode, SignedTransaction, Transaction as NearTransaction,
+};
 use near_rpc::types::SignedTransactionView;
 use near_rpc::{CryptoHash, PublicKey};
 use serde_json::{json, Value};
 
 use super::{deposits, gas_of, storage_shortfall, SubmitError, NONCE_RANGE_MULTIPLIER};
-use crate::chain::{yocto, Chain, Pending, Permission, Transaction, GAS_PRICE};
+use crate::chain::{yocto, Chain, Pending, Permission, Transaction, GAS_PRICE, MAX_GAS_KEY_NONCES};
 use crate::fees::{self, action_fee, TRANSACTION_VALIDITY_PERIOD};
 
 fn invalid(error: Value) -> SubmitError {
@@ -17,6 +19,87 @@ fn invalid(error: Value) -> SubmitError {
 
 fn access_key_error(error: Value) -> SubmitError {
     invalid(json!({ "InvalidAccessKeyError": error }))
+}
+
+/// What charging a transaction in a block did.
+#[derive(Debug)]
+pub(super) struct Charged {
+    /// The gas burnt turning it into a receipt.
+    pub(super) send_gas: u64,
+    /// For a gas key's transaction whose deposits the account could not cover: the
+    /// `InvalidTxError` it fails with, its gas charged all the same, no receipt made.
+    pub(super) deposit_failed: Option<Value>,
+}
+
+impl Charged {
+    fn sent(send_gas: u64) -> Self {
+        Self {
+            send_gas,
+            deposit_failed: None,
+        }
+    }
+}
+
+/// nearcore's checks of a function-call key (a gas key's too) against what it signs:
+/// one call, without deposit, to its receiver, of one of its methods.
+fn check_permission(
+    permission: &Permission,
+    actions: &[Action],
+    receiver_id: &str,
+) -> Result<(), SubmitError> {
+    let Permission::FunctionCall {
+        receiver, methods, ..
+    } = permission
+    else {
+        return Ok(());
+    };
+    let [Action::FunctionCall(call)] = actions else {
+        return Err(access_key_error(json!("RequiresFullAccess")));
+    };
+    if call.deposit.as_yoctonear() > 0 {
+        return Err(access_key_error(json!("DepositWithFunctionCall")));
+    }
+    if receiver != receiver_id {
+        return Err(access_key_error(json!({"ReceiverMismatch": {
+            "tx_receiver": receiver_id,
+            "ak_receiver": receiver
+        }})));
+    }
+    if !methods.is_empty() && !methods.contains(&call.method_name) {
+        return Err(access_key_error(json!({"MethodNameMismatch": {
+            "method_name": call.method_name
+        }})));
+    }
+    Ok(())
+}
+
+/// nearcore's rules for a gas key an `AddKey` adds (`validate_add_key_action`,
+/// `runtime/runtime/src/action_validation.rs`): no allowance, 1 to
+/// [`MAX_GAS_KEY_NONCES`] nonces, and an empty balance (`TransferToGasKey` funds it).
+/// The `ActionsValidationError` when one is broken.
+fn gas_key_rules(permission: &AccessKeyPermission) -> Result<(), Value> {
+    let info = match permission {
+        AccessKeyPermission::GasKeyFunctionCall(info, permission) => {
+            if permission.allowance.is_some() {
+                return Err(json!("GasKeyFunctionCallAllowanceNotAllowed"));
+            }
+            info
+        }
+        AccessKeyPermission::GasKeyFullAccess(info) => info,
+        _ => return Ok(()),
+    };
+    if info.num_nonces == 0 || info.num_nonces > MAX_GAS_KEY_NONCES {
+        return Err(json!({"GasKeyInvalidNumNonces": {
+            "requested_nonces": info.num_nonces,
+            "limit": MAX_GAS_KEY_NONCES
+        }}));
+    }
+    if info.balance.as_yoctonear() != 0 {
+        return Err(json!({"AddGasKeyWithNonZeroBalance": {
+            "balance": yocto(info.balance.as_yoctonear())
+        }}));
+    }
+    Ok(())
 }
 
 /// nearcore's checks of the actions alone (`ActionsValidationError`).
@@ -37,22 +120,15 @@ fn validate_actions(actions: &[Action]) -> Result<(), SubmitError> {
             Action::FunctionCall(call) if call.gas.as_gas() == 0 => {
                 return Err(validation(json!("FunctionCallZeroAttachedGas")));
             }
-            Action::AddKey { access_key, .. }
-                if matches!(
-                    access_key.permission,
-                    AccessKeyPermission::GasKeyFunctionCall(..)
-                        | AccessKeyPermission::GasKeyFullAccess(..)
-                ) =>
-            {
-                return Err(SubmitError::Unsupported(format!(
-                    "the mock node does not execute gas keys (action {i} adds one)"
-                )));
+            // nearcore's `validate_add_key_action` (`action_validation.rs`): a gas key
+            // has no allowance, 1 to 1024 nonces, and starts empty (funded by
+            // `TransferToGasKey`).
+            Action::AddKey { access_key, .. } => {
+                gas_key_rules(&access_key.permission).map_err(validation)?;
             }
             Action::DeployGlobalContract { .. }
             | Action::UseGlobalContract { .. }
-            | Action::DeterministicStateInit { .. }
-            | Action::TransferToGasKey { .. }
-            | Action::WithdrawFromGasKey { .. } => {
+            | Action::DeterministicStateInit { .. } => {
                 return Err(SubmitError::Unsupported(format!(
                     "the mock node does not execute {} actions (action {i})",
                     action.name()
@@ -97,13 +173,20 @@ impl Chain {
         Ok(hash)
     }
 
-    /// nearcore's `verify_and_charge_transaction`: every check first, then, if `apply`,
-    /// the signer's balance, nonce and allowance change. Returns the send gas burnt.
+    /// nearcore's `verify_and_charge_transaction` (`runtime/runtime/src/verifier.rs`):
+    /// every check first, then, if `apply`, the signer's balance, the key's nonce and
+    /// allowance (a gas key's: its balance and the nonce of the index) change.
+    ///
+    /// A transaction signed with a gas key names a nonce index (`TransactionV1` with
+    /// `GasKeyNonce`): its gas comes from the key's balance, its deposits from the
+    /// account's. When the account cannot cover the deposits, nearcore refuses it at
+    /// submission but, in a block, still charges the key for what turning it into a
+    /// receipt burnt and fails it (`NotEnoughBalanceForDeposit`): [`Charged::deposit_failed`].
     pub(super) fn charge(
         &mut self,
         signed: &SignedTransaction,
         apply: bool,
-    ) -> Result<u64, SubmitError> {
+    ) -> Result<Charged, SubmitError> {
         let tx = signed.transaction();
         if !signed.verify() {
             return Err(invalid(json!("InvalidSignature")));
@@ -127,10 +210,34 @@ impl Chain {
                 "public_key": tx.public_key().to_string()
             }})));
         };
-        if tx.nonce() <= key.nonce {
+        // The nonce to compare with: the key's, or a gas key's at the index named. A gas
+        // key signs only with an index, other keys never (`InvalidNonceIndex`, whose
+        // `num_nonces` is 0 for a key that is no gas key).
+        let num_nonces = key.gas_key.as_ref().map_or(0, |g| g.nonces.len());
+        let index_error = |index: Option<u16>| {
+            invalid(json!({"InvalidNonceIndex": {
+                "tx_nonce_index": index,
+                "num_nonces": num_nonces
+            }}))
+        };
+        let current = match (tx.nonce_index(), &key.gas_key) {
+            (None, None) => key.nonce,
+            (None, Some(_)) => return Err(index_error(None)),
+            (Some(index), gas) => *gas
+                .as_ref()
+                .and_then(|g| g.nonces.get(usize::from(index)))
+                .ok_or_else(|| index_error(Some(index)))?,
+        };
+        let strict = matches!(tx, NearTransaction::V1(v1) if v1.nonce_mode == NonceMode::Strict);
+        let nonce_ok = if strict {
+            current.checked_add(1) == Some(tx.nonce())
+        } else {
+            tx.nonce() > current
+        };
+        if !nonce_ok {
             return Err(invalid(json!({"InvalidNonce": {
                 "tx_nonce": tx.nonce(),
-                "ak_nonce": key.nonce
+                "ak_nonce": current
             }})));
         }
         // Heights count blocks: far below where these products would overflow.
@@ -148,6 +255,14 @@ impl Chain {
         let total = gas_cost
             .checked_add(deposits)
             .ok_or_else(|| invalid(json!("CostOverflow")))?;
+        if let (Some(index), Some(gas)) = (tx.nonce_index(), &key.gas_key) {
+            return self.charge_gas_key(
+                signed,
+                (index, gas.balance),
+                (send_gas, gas_cost, deposits),
+                apply,
+            );
+        }
         // nearcore's order (`verify_and_charge_transaction`): the balance, then the
         // allowance, then storage staking, and only then the key's permission.
         if account.amount < total {
@@ -183,30 +298,9 @@ impl Chain {
                 "amount": yocto(lacking)
             }})));
         }
-        if let Permission::FunctionCall {
-            receiver, methods, ..
-        } = &key.permission
-        {
-            let [Action::FunctionCall(call)] = tx.actions() else {
-                return Err(access_key_error(json!("RequiresFullAccess")));
-            };
-            if call.deposit.as_yoctonear() > 0 {
-                return Err(access_key_error(json!("DepositWithFunctionCall")));
-            }
-            if *receiver != receiver_id {
-                return Err(access_key_error(json!({"ReceiverMismatch": {
-                    "tx_receiver": receiver_id,
-                    "ak_receiver": receiver
-                }})));
-            }
-            if !methods.is_empty() && !methods.contains(&call.method_name) {
-                return Err(access_key_error(json!({"MethodNameMismatch": {
-                    "method_name": call.method_name
-                }})));
-            }
-        }
+        check_permission(&key.permission, tx.actions(), &receiver_id)?;
         if !apply {
-            return Ok(send_gas);
+            return Ok(Charged::sent(send_gas));
         }
         let public_key = tx.public_key().clone();
         let nonce = tx.nonce();
@@ -226,7 +320,88 @@ impl Chain {
         if let Some(account) = self.account_mut(&signer_id) {
             *account = after;
         }
-        Ok(send_gas)
+        Ok(Charged::sent(send_gas))
+    }
+
+    /// The rest of [`Chain::charge`] for a transaction signed with a gas key, its nonce
+    /// checked already: nearcore's `verify_and_charge_gas_key_tx_ephemeral`. The gas
+    /// (`gas_cost`) from the key's balance, then the key's permission, then the
+    /// deposits from the account's balance and storage staking; `index`: the nonce
+    /// index, `balance`: the key's.
+    fn charge_gas_key(
+        &mut self,
+        signed: &SignedTransaction,
+        (index, balance): (u16, u128),
+        (send_gas, gas_cost, deposits): (u64, u128, u128),
+        apply: bool,
+    ) -> Result<Charged, SubmitError> {
+        let tx = signed.transaction();
+        let signer_id = tx.signer_id().to_string();
+        let receiver_id = tx.receiver_id().to_string();
+        if balance < gas_cost {
+            return Err(invalid(json!({"NotEnoughGasKeyBalance": {
+                "signer_id": signer_id,
+                "balance": yocto(balance),
+                "cost": yocto(gas_cost)
+            }})));
+        }
+        let (Some(account), burnt) = (self.account(&signer_id), u128::from(send_gas) * GAS_PRICE)
+        else {
+            return Err(invalid(
+                json!({"SignerDoesNotExist": {"signer_id": signer_id}}),
+            ));
+        };
+        if let Some(key) = account.key(tx.public_key()) {
+            check_permission(&key.permission, tx.actions(), &receiver_id)?;
+        }
+        // The deposits, from the account: what it lacks fails the transaction, not the
+        // gas (`DepositCostFailureReason`).
+        let deposit_failure = |balance: u128, cost: u128, reason: &str| {
+            json!({"NotEnoughBalanceForDeposit": {
+                "signer_id": signer_id,
+                "balance": yocto(balance),
+                "cost": yocto(cost),
+                "reason": reason
+            }})
+        };
+        let mut after = account.clone();
+        let failure = match after.amount.checked_sub(deposits) {
+            None => Some(deposit_failure(after.amount, deposits, "NotEnoughBalance")),
+            Some(left) => {
+                after.amount = left;
+                storage_shortfall(&after)
+                    .map(|lacking| deposit_failure(left, lacking, "LackBalanceForState"))
+            }
+        };
+        if let Some(error) = &failure {
+            if !apply {
+                return Err(invalid(error.clone()));
+            }
+            // Only the gas that turning it into a receipt burnt is charged.
+            after = account.clone();
+        }
+        if !apply {
+            return Ok(Charged::sent(send_gas));
+        }
+        let charged = if failure.is_some() { burnt } else { gas_cost };
+        if let Some(gas) = after
+            .keys
+            .iter_mut()
+            .find(|k| &k.public_key == tx.public_key())
+            .and_then(|k| k.gas_key.as_mut())
+        {
+            gas.balance -= charged;
+            if let Some(nonce) = gas.nonces.get_mut(usize::from(index)) {
+                *nonce = tx.nonce();
+            }
+        }
+        if let Some(account) = self.account_mut(&signer_id) {
+            *account = after;
+        }
+        Ok(Charged {
+            send_gas,
+            deposit_failed: failure,
+        })
     }
 
     /// How many submitted transactions of `signer` with `public_key` wait for a block.
