@@ -566,9 +566,12 @@ fn changes_of(chain: &Chain, height: u64, params: &Value) -> Result<Vec<Value>, 
     };
     let types: &[&str] = match kind {
         "account_changes" => &["account_update", "account_deletion"],
-        "single_access_key_changes" | "all_access_key_changes" => {
-            &["access_key_update", "access_key_deletion"]
-        }
+        // A gas key's nonces go with its access key (nearcore's `AllAccessKeyChanges`).
+        "single_access_key_changes" | "all_access_key_changes" => &[
+            "access_key_update",
+            "access_key_deletion",
+            "gas_key_nonce_update",
+        ],
         "data_changes" => &["data_update", "data_deletion"],
         "contract_code_changes" => &["contract_code_update", "contract_code_deletion"],
         other => {
@@ -630,7 +633,9 @@ fn touched(chain: &Chain, height: u64) -> Vec<Value> {
     for change in &chain.sealed(height).changes {
         let kind = match change["type"].as_str().unwrap_or_default() {
             "account_update" | "account_deletion" => "account_touched",
-            "access_key_update" | "access_key_deletion" => "access_key_touched",
+            "access_key_update" | "access_key_deletion" | "gas_key_nonce_update" => {
+                "access_key_touched"
+            }
             "data_update" | "data_deletion" => "data_touched",
             _ => "contract_code_touched",
         };

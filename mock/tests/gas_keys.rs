@@ -296,18 +296,47 @@ fn strict_mode_takes_exactly_the_next_nonce() {
         refusal(&signed, &mut chain),
         json!({"InvalidNonce": {"tx_nonce": n + 2, "ak_nonce": n}})
     );
-    // Monotonic, the same nonce passes.
-    let signed = v1(
+    // The next one, and the one after it while the first waits for its block, as a
+    // node's pool counts them; not the same one twice.
+    let first = v1(&chain, alice, at(0, n + 1), strict, "bob.mock", pay.clone());
+    let first = chain.submit(&first.to_borsh()).unwrap();
+    let pay_2 = vec![Action::transfer(NearToken::from_yoctonear(2))];
+    let second = v1(
         &chain,
         alice,
         at(0, n + 2),
+        strict,
+        "bob.mock",
+        pay_2.clone(),
+    );
+    let second = chain.submit(&second.to_borsh()).unwrap();
+    let again = v1(&chain, alice, at(0, n + 2), strict, "bob.mock", vec![]);
+    assert_eq!(
+        refusal(&again, &mut chain),
+        json!({"InvalidNonce": {"tx_nonce": n + 2, "ak_nonce": n + 2}})
+    );
+    // Monotonic, a nonce past the next is fine.
+    let monotonic = v1(
+        &chain,
+        alice,
+        at(0, n + 7),
         NonceMode::Monotonic,
         "bob.mock",
-        pay.clone(),
+        pay_2,
     );
-    assert!(chain.submit(&signed.to_borsh()).is_ok());
-    let signed = v1(&chain, alice, at(0, n + 1), strict, "bob.mock", pay.clone());
-    assert!(chain.submit(&signed.to_borsh()).is_ok());
+    let monotonic = chain.submit(&monotonic.to_borsh()).unwrap();
+    for hash in [first, second, monotonic] {
+        assert!(chain.wait_for(&hash, Level::Final));
+        let tx = chain.transaction(&hash).unwrap();
+        assert_eq!(
+            chain.transaction_status(tx, false)["status"],
+            json!({"SuccessValue": ""})
+        );
+    }
+    assert_eq!(
+        gas_key(&chain, "alice.mock", &key.public_key()).1,
+        vec![n + 7]
+    );
     // A version-1 transaction of a plain key, in strict mode.
     let own = chain::secret_key("bob.mock");
     let bob_nonce = chain.account("bob.mock").unwrap().keys[0].nonce;
@@ -807,4 +836,82 @@ async fn a_version_1_transaction_over_json_rpc_then_its_nonces() {
         panic!("not a gas key's nonces: {:?}", answer.kind)
     };
     assert_eq!(view.nonces, vec![n, n + 1, n]);
+}
+
+#[tokio::test]
+async fn a_gas_keys_nonces_are_state_changes_of_their_own() {
+    let node = MockNode::new();
+    let gas_public = chain::public_key("alice's reported gas key");
+    let (added_at, used_at, n) = node.with_chain(|chain| {
+        let add = Action::AddKey {
+            public_key: gas_public.clone(),
+            access_key: AccessKey {
+                nonce: 0,
+                permission: AccessKeyPermission::GasKeyFullAccess(GasKeyInfo {
+                    balance: NearToken::from_yoctonear(0),
+                    num_nonces: 2,
+                }),
+            },
+        };
+        let fund = Action::TransferToGasKey {
+            public_key: gas_public.clone(),
+            deposit: near(1),
+        };
+        let added = chain.sign("alice.mock", "alice.mock", vec![add, fund]);
+        run(&added, chain);
+        let added_at = chain.transaction(&added.hash()).unwrap().outcomes[1].height;
+        let n = gas_key(chain, "alice.mock", &gas_public).1[1];
+        // The gas key's secret: the mock's key for the name it was added under.
+        let key = chain::secret_key("alice's reported gas key");
+        let pay = vec![Action::transfer(NearToken::from_yoctonear(1))];
+        let used = v1(
+            chain,
+            ("alice.mock", &key),
+            at(1, n + 1),
+            NonceMode::Strict,
+            "bob.mock",
+            pay,
+        );
+        run(&used, chain);
+        let used_at = chain.transaction(&used.hash()).unwrap().outcomes[0].height;
+        (added_at, used_at, n)
+    });
+    let changes = |height: u64| {
+        let node = node.clone();
+        async move {
+            let params = json!({
+                "block_id": height,
+                "changes_type": "all_access_key_changes",
+                "account_ids": ["alice.mock"]
+            });
+            ask(&node, "EXPERIMENTAL_changes", params).await["result"]["changes"]
+                .as_array()
+                .unwrap()
+                .clone()
+        }
+    };
+    let of_type = |changes: &[Value], kind: &str| -> Vec<Value> {
+        changes
+            .iter()
+            .filter(|c| c["type"] == kind && c["change"]["public_key"] == gas_public.to_string())
+            .map(|c| c["change"].clone())
+            .collect()
+    };
+    // Added: the key, and each of its nonces.
+    let added = changes(added_at).await;
+    assert_eq!(
+        of_type(&added, "gas_key_nonce_update").len(),
+        2,
+        "{added:#?}"
+    );
+    assert_eq!(of_type(&added, "access_key_update").len(), 1, "{added:#?}");
+    // Used at index 1: that nonce, and the key (its balance paid the gas).
+    let used = changes(used_at).await;
+    assert_eq!(
+        of_type(&used, "gas_key_nonce_update"),
+        vec![
+            json!({"account_id": "alice.mock", "public_key": gas_public.to_string(), "index": 1, "nonce": n + 1})
+        ]
+    );
+    assert_eq!(of_type(&used, "access_key_update").len(), 1, "{used:#?}");
 }

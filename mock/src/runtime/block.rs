@@ -1,13 +1,14 @@
 //! Block production: each block takes the submitted transactions in nonce order per
 //! key, charges and includes them (their outcomes), executes the receipts due at its
-//! height, and records how the state changed (`EXPERIMENTAL_changes`).
+//! height, and records how the state changed (`EXPERIMENTAL_changes`; a gas key's
+//! nonces as `gas_key_nonce_update`s).
 
 use near_rpc::CryptoHash;
 use serde_json::{json, Value};
 
 use super::validate::Charged;
 use super::MAX_WAIT_BLOCKS;
-use crate::chain::{Account, Chain, DueReceipt, Level, Outcome, Pending, GAS_PRICE};
+use crate::chain::{Account, Chain, DueReceipt, Key, Level, Outcome, Pending, GAS_PRICE};
 
 impl Chain {
     /// Produces `n` blocks.
@@ -182,7 +183,12 @@ impl Chain {
             }
             for key in &new.keys {
                 let was = old.and_then(|o| o.key(&key.public_key));
-                if was.is_none_or(|w| w.nonce != key.nonce || w.permission != key.permission) {
+                let balance = |k: &Key| k.gas_key.as_ref().map(|g| g.balance);
+                if was.is_none_or(|w| {
+                    w.nonce != key.nonce
+                        || w.permission != key.permission
+                        || balance(w) != balance(key)
+                }) {
                     change(
                         "access_key_update",
                         json!({
@@ -191,6 +197,23 @@ impl Chain {
                             "access_key": self.access_key_view(key)
                         }),
                     );
+                }
+                // A gas key's nonces are records of their own: each one set is a
+                // `gas_key_nonce_update` (nearcore's `StateChangeValue`).
+                let Some(gas) = &key.gas_key else { continue };
+                let before = was.and_then(|w| w.gas_key.as_ref());
+                for (index, nonce) in gas.nonces.iter().enumerate() {
+                    if before.and_then(|b| b.nonces.get(index)) != Some(nonce) {
+                        change(
+                            "gas_key_nonce_update",
+                            json!({
+                                "account_id": id,
+                                "public_key": key.public_key.to_string(),
+                                "index": index,
+                                "nonce": nonce
+                            }),
+                        );
+                    }
                 }
             }
             for key in old.map(|o| o.keys.as_slice()).unwrap_or_default() {

@@ -229,6 +229,23 @@ impl Chain {
                 .ok_or_else(|| index_error(Some(index)))?,
         };
         let strict = matches!(tx, NearTransaction::V1(v1) if v1.nonce_mode == NonceMode::Strict);
+        // In strict mode a submission follows what waits for the next block with the
+        // same key and index, as nearcore's pool counts its pending nonces
+        // (`PendingConstraints`): several in flight at once are n + 1, n + 2, ...
+        let current = if strict && !apply {
+            self.mempool
+                .iter()
+                .map(|p| p.signed.transaction())
+                .filter(|p| {
+                    p.signer_id() == tx.signer_id()
+                        && p.public_key() == tx.public_key()
+                        && p.nonce_index() == tx.nonce_index()
+                })
+                .map(|p| p.nonce())
+                .fold(current, u64::max)
+        } else {
+            current
+        };
         let nonce_ok = if strict {
             current.checked_add(1) == Some(tx.nonce())
         } else {
