@@ -642,6 +642,30 @@ fn a_delegate_action_relayed_in_a_version_1_transaction_runs() {
         chain.account("alice.mock").unwrap().keys[0].nonce,
         alice_nonce + 1
     );
+    // A gas key signs no delegate action: its nonces are per index.
+    let alice_gas = chain::gas_key_secret("alice.mock");
+    chain.add_gas_key("alice.mock", 1, 0).unwrap();
+    let delegate = DelegateAction {
+        sender_id: "alice.mock".parse().unwrap(),
+        receiver_id: "validator.mock".parse().unwrap(),
+        actions: vec![NonDelegateAction::try_from(Action::transfer(near(1))).unwrap()],
+        nonce: alice_nonce + 2,
+        max_block_height: chain.head() + 100,
+        public_key: alice_gas.public_key(),
+    }
+    .sign(&alice_gas);
+    let signed = v1(
+        &chain,
+        ("bob.mock", &relayer),
+        at(1, n + 2),
+        NonceMode::Strict,
+        "alice.mock",
+        vec![Action::Delegate(Box::new(delegate))],
+    );
+    assert_eq!(
+        failure_kind(&run(&signed, &mut chain)),
+        json!({"DelegateActionAccessKeyError": "DelegateActionRequiresNonGasKey"})
+    );
 }
 
 #[test]

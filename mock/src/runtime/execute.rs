@@ -597,6 +597,12 @@ impl Chain {
                 }}}),
             );
         };
+        // A delegate action's plain nonce is an access key's: a gas key, whose nonces
+        // are per index, cannot sign one (nearcore's `validate_delegate_action_key`,
+        // `runtime/runtime/src/actions.rs`).
+        if key.gas_key.is_some() {
+            return Err(json!({"DelegateActionAccessKeyError": "DelegateActionRequiresNonGasKey"}));
+        }
         if action.nonce <= key.nonce {
             return Err(json!({"DelegateActionInvalidNonce": {
                 "delegate_nonce": action.nonce,
