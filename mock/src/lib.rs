@@ -98,6 +98,13 @@
 //!
 //! In process ([`MockNode::client`]) none of this applies: nothing comes off a wire.
 
+// The rooms: `node.rs` (the node, its one handler), `wire.rs` (requests and replies as
+// they travel), `fault.rs` (injected faults), `request_log.rs` (what is kept of the
+// requests), `handler.rs` (each method's default answer), `chain.rs` (the state and its
+// views), `runtime/` (validate, block, execute), `fees.rs`, `contract.rs`,
+// `light_client.rs` and `block_tree.rs` (hashes and proofs), `state_file.rs` (saved
+// chains), `credentials.rs` (key files), `server.rs` and `transport.rs` (HTTP and in
+// process), `cassette.rs` (record and replay).
 mod block_tree;
 mod cassette;
 pub mod chain;
