@@ -1,7 +1,7 @@
 //! The mock node's chain, authored here: its state (accounts, keys, contracts and
 //! their storage), its blocks from height [`GENESIS_HEIGHT`] up to a head that advances
 //! as blocks are produced, and the transactions submitted to it with their receipts and
-//! outcomes (`runtime.rs` executes them). Every answer is built from this one model, so
+//! outcomes (`runtime/` executes them). Every answer is built from this one model, so
 //! answers agree with each other: the block `status` calls latest is the one `block`
 //! returns at `optimistic`, an account's `block_height` is a block that exists, a
 //! transaction is in the chunk of the block its outcome names, its receipts are the ones
@@ -81,6 +81,13 @@ pub fn public_key(name: &str) -> PublicKey {
     secret_key(name).public_key()
 }
 
+/// The secret key of the gas key the mock gives account `account_id` when asked
+/// ([`Chain::add_gas_key`]): like [`secret_key`], derived from the name, published on
+/// purpose.
+pub fn gas_key_secret(account_id: &str) -> SecretKey {
+    secret_key(&format!("{account_id} gas key"))
+}
+
 fn signature(name: &str) -> Signature {
     Signature::ed25519(bytes_of::<64>(&format!("signature {name}")))
 }
@@ -140,15 +147,33 @@ pub enum Permission {
     },
 }
 
+/// What makes an access key a gas key (nearcore's `GasKeyInfo` and the key's nonce
+/// rows): a balance of its own that pays the gas of what it signs, and a nonce per
+/// index (`nonce_index`), each checked and advanced on its own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GasKey {
+    /// Pays its transactions' gas, in yoctoNEAR.
+    pub balance: u128,
+    /// The nonce of each index; as many as the key's `num_nonces` (1 to
+    /// [`MAX_GAS_KEY_NONCES`]).
+    pub nonces: Vec<u64>,
+}
+
+/// The most nonce indexes a gas key may have (nearcore's
+/// `AccessKeyPermission::MAX_NONCES_FOR_GAS_KEY`, `core/primitives-core/src/account.rs`).
+pub const MAX_GAS_KEY_NONCES: u16 = 1024;
+
 /// An access key of an account.
 #[derive(Debug, Clone)]
 pub struct Key {
     /// The key.
     pub public_key: PublicKey,
-    /// Its nonce.
+    /// Its nonce (a gas key's is 0, as nearcore keeps it: its nonces are per index).
     pub nonce: u64,
     /// What it may sign.
     pub permission: Permission,
+    /// `Some` for a gas key: its balance and nonces.
+    pub gas_key: Option<GasKey>,
 }
 
 impl Key {
@@ -158,6 +183,26 @@ impl Key {
             public_key,
             nonce,
             permission: Permission::FullAccess,
+            gas_key: None,
+        }
+    }
+
+    /// A gas key with `num_nonces` indexes, each at nonce `nonce`, and an empty
+    /// balance, as nearcore's `AddKey` makes one (`runtime/runtime/src/access_keys.rs`).
+    pub fn gas_key(
+        public_key: PublicKey,
+        permission: Permission,
+        num_nonces: u16,
+        nonce: u64,
+    ) -> Self {
+        Self {
+            public_key,
+            nonce: 0,
+            permission,
+            gas_key: Some(GasKey {
+                balance: 0,
+                nonces: vec![nonce; usize::from(num_nonces)],
+            }),
         }
     }
 
@@ -179,7 +224,20 @@ impl Key {
                     + methods.iter().map(|m| 4 + m.len() as u64).sum::<u64>()
             }
         };
-        public_key + 8 + permission + fees::NUM_EXTRA_BYTES_RECORD
+        let Some(gas_key) = &self.gas_key else {
+            return public_key + 8 + permission + fees::NUM_EXTRA_BYTES_RECORD;
+        };
+        // A gas key's permission holds its info too (balance and `num_nonces`), and
+        // each nonce is a record of its own: the public key and the index as its key,
+        // the nonce as its value (nearcore's `gas_key_storage_cost`).
+        let per_nonce = public_key + 2 + 8 + fees::NUM_EXTRA_BYTES_RECORD;
+        public_key
+            + 8
+            + permission
+            + 16
+            + 2
+            + fees::NUM_EXTRA_BYTES_RECORD
+            + gas_key.nonces.len() as u64 * per_nonce
     }
 }
 
@@ -517,6 +575,7 @@ impl Chain {
                 methods: vec!["set_status".to_owned()],
                 allowance: Some(NEAR / 4),
             },
+            gas_key: None,
         });
         let bob = Account::new("bob.mock", 25);
         let status_message = crate::contract::status_message();
@@ -641,7 +700,69 @@ impl Chain {
                 let public_key = key.public_key();
                 account
                     .key(&public_key)
-                    .filter(|k| k.permission == Permission::FullAccess)
+                    .filter(|k| k.permission == Permission::FullAccess && k.gas_key.is_none())
+                    .map(|_| (account.id.clone(), key))
+            })
+            .collect()
+    }
+
+    /// Gives `account_id` the mock's gas key for it ([`gas_key_secret`]) directly (no
+    /// transaction): full access, `num_nonces` indexes at the nonce a key added now
+    /// starts from, and `balance` yoctoNEAR moved to it from the account's balance.
+    /// Refused, with what is wrong, when the account does not exist or already has
+    /// that key, `num_nonces` is not 1 to [`MAX_GAS_KEY_NONCES`], or the balance is
+    /// short. Returns the key.
+    pub fn add_gas_key(
+        &mut self,
+        account_id: &str,
+        num_nonces: u16,
+        balance: u128,
+    ) -> Result<PublicKey, String> {
+        if num_nonces == 0 || num_nonces > MAX_GAS_KEY_NONCES {
+            return Err(format!(
+                "a gas key has 1 to {MAX_GAS_KEY_NONCES} nonces, not {num_nonces}"
+            ));
+        }
+        let public_key = gas_key_secret(account_id).public_key();
+        let nonce = self
+            .head
+            .saturating_mul(crate::runtime::NONCE_RANGE_MULTIPLIER);
+        let Some(account) = self.account_mut(account_id) else {
+            return Err(format!("no account {account_id}"));
+        };
+        if account.key(&public_key).is_some() {
+            return Err(format!("{account_id} already has the key {public_key}"));
+        }
+        let Some(left) = account.amount.checked_sub(balance) else {
+            return Err(format!(
+                "{account_id} holds {} yoctoNEAR, less than the {balance} asked for its gas key",
+                account.amount
+            ));
+        };
+        account.amount = left;
+        let mut key = Key::gas_key(
+            public_key.clone(),
+            Permission::FullAccess,
+            num_nonces,
+            nonce,
+        );
+        if let Some(gas) = &mut key.gas_key {
+            gas.balance = balance;
+        }
+        account.keys.push(key);
+        Ok(public_key)
+    }
+
+    /// The accounts holding the mock's gas key for their name ([`gas_key_secret`]),
+    /// with it: the gas keys a client can sign with.
+    pub fn gas_key_signers(&self) -> Vec<(String, SecretKey)> {
+        self.accounts
+            .iter()
+            .filter_map(|account| {
+                let key = gas_key_secret(&account.id);
+                account
+                    .key(&key.public_key())
+                    .filter(|k| k.gas_key.is_some())
                     .map(|_| (account.id.clone(), key))
             })
             .collect()
@@ -1050,18 +1171,41 @@ impl Chain {
         })
     }
 
-    /// The access-key view of `key`.
+    /// The access-key view of `key`; a gas key's permission is `GasKeyFullAccess` or
+    /// `GasKeyFunctionCall`, with its balance and `num_nonces` (nearcore's
+    /// `AccessKeyPermissionView`).
     pub fn access_key_view(&self, key: &Key) -> Value {
-        let permission = match &key.permission {
-            Permission::FullAccess => json!("FullAccess"),
-            Permission::FunctionCall {
-                receiver,
-                methods,
-                allowance,
-            } => json!({"FunctionCall": {
+        let permission = match (&key.permission, &key.gas_key) {
+            (Permission::FullAccess, None) => json!("FullAccess"),
+            (
+                Permission::FunctionCall {
+                    receiver,
+                    methods,
+                    allowance,
+                },
+                None,
+            ) => json!({"FunctionCall": {
                 "allowance": allowance.map(yocto),
                 "receiver_id": receiver,
                 "method_names": methods
+            }}),
+            (Permission::FullAccess, Some(gas)) => json!({"GasKeyFullAccess": {
+                "balance": yocto(gas.balance),
+                "num_nonces": gas.nonces.len()
+            }}),
+            (
+                Permission::FunctionCall {
+                    receiver,
+                    methods,
+                    allowance,
+                },
+                Some(gas),
+            ) => json!({"GasKeyFunctionCall": {
+                "allowance": allowance.map(yocto),
+                "balance": yocto(gas.balance),
+                "method_names": methods,
+                "num_nonces": gas.nonces.len(),
+                "receiver_id": receiver
             }}),
         };
         json!({"nonce": key.nonce, "permission": permission})
@@ -1071,7 +1215,7 @@ impl Chain {
     /// `Contract`, `Data`) written into the state as they are, an account made for a
     /// record that names one not there yet. Checked whole before anything changes; the
     /// error names the record at fault. Refused when the balances would add up past
-    /// `u128::MAX` yoctoNEAR (see `Chain::holdings` in `runtime.rs`), and a nonce of
+    /// `u128::MAX` yoctoNEAR (see `Chain::holdings` in `runtime/mod.rs`), and a nonce of
     /// `u64::MAX`, after which there is none: what the runtime adds to them could not
     /// fit.
     pub fn patch_state(&mut self, records: &Value) -> Result<(), String> {
@@ -1093,6 +1237,10 @@ impl Chain {
                     format!("{}'s locked", patched.accounts[i].id)
                 }
                 Holding::Due(i) => format!("due receipt {}", patched.due[i].id),
+                Holding::GasKey(i, j) => {
+                    let account = &patched.accounts[i];
+                    format!("{}'s gas key {}", account.id, account.keys[j].public_key)
+                }
             };
             return Err(format!(
                 "records: the balances would add up past {} yoctoNEAR (u128::MAX), at {at}; \
@@ -1181,6 +1329,7 @@ impl Chain {
                     public_key,
                     nonce,
                     permission,
+                    gas_key: None,
                 });
             }
             other => return Err(format!("unknown record `{other}`")),
@@ -1231,7 +1380,7 @@ fn rfc3339(nanos: u64) -> String {
     )
 }
 
-/// Where the yoctoNEAR a chain holds first add up past `u128::MAX` (`Chain::holdings`, in `runtime.rs`).
+/// Where the yoctoNEAR a chain holds first add up past `u128::MAX` (`Chain::holdings`, in `runtime/mod.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Holding {
     /// The `amount` of the account at this index.
@@ -1240,6 +1389,8 @@ pub(crate) enum Holding {
     Locked(usize),
     /// What the due receipt at this index can still credit.
     Due(usize),
+    /// The balance of the gas key at this index (`keys[1]`) of the account at this one.
+    GasKey(usize, usize),
 }
 
 #[cfg(test)]

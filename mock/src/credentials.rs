@@ -1,8 +1,9 @@
 //! The near-cli credential files [`MockNode::write_credentials`](crate::MockNode::write_credentials)
 //! writes (`near-rpc mock --credentials-dir DIR`): `DIR/mock/<account_id>.json`, one per
-//! account a client can sign for. The folder may be on a shared machine and the account
-//! ids a saved chain's (anyone's), so no file is written outside `DIR/mock`, and no
-//! other user can read a key file or redirect one:
+//! account a client can sign for, and `DIR/mock/<account_id>@gas-key.json` for each
+//! account holding the mock's gas key for it. The folder may be on a shared machine
+//! and the account ids a saved chain's (anyone's), so no file is written outside
+//! `DIR/mock`, and no other user can read a key file or redirect one:
 //!
 //! - a file is named only after a NEAR account id (near-account-id's rules: no `/`,
 //!   `..`, NUL or upper case), every account checked before anything is written, and
@@ -25,20 +26,30 @@ use std::path::{Component, Path, PathBuf};
 use near_rpc::tx::SecretKey;
 use serde_json::json;
 
+/// What a credential file holds the key of: an account's access key, named
+/// `<account_id>.json` as near-cli names it, or its gas key, `<account_id>@gas-key.json`
+/// (`@` is in no account id, so no account's file can take that name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum KeyKind {
+    Access,
+    Gas,
+}
+
 /// Writes a credential file for each of `signers` in `dir/network` (see the module
 /// docs); their paths, in order.
 pub(crate) fn write_all(
     dir: &Path,
     network: &str,
-    signers: &[(String, SecretKey)],
+    signers: &[(String, SecretKey, KeyKind)],
 ) -> io::Result<Vec<PathBuf>> {
     let names = signers
         .iter()
-        .map(|(id, _)| file_name(id))
+        .map(|(id, _, kind)| file_name(id, *kind))
         .collect::<io::Result<Vec<_>>>()?;
     let folder = Folder::open(dir, network)?;
     signers
         .iter()
+        .map(|(id, key, _)| (id, key))
         .zip(names)
         .map(|((account_id, key), name)| {
             let body = json!({
@@ -51,9 +62,10 @@ pub(crate) fn write_all(
         .collect()
 }
 
-/// The file name of `account_id`'s credentials, `<account_id>.json`, if it is a NEAR
-/// account id and the name one plain path component.
-fn file_name(account_id: &str) -> io::Result<String> {
+/// The file name of `account_id`'s credentials, `<account_id>.json` (or, for its gas
+/// key, `<account_id>@gas-key.json`), if it is a NEAR account id and the name one plain
+/// path component.
+fn file_name(account_id: &str, kind: KeyKind) -> io::Result<String> {
     let refused = |why: String| {
         io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -66,7 +78,10 @@ fn file_name(account_id: &str) -> io::Result<String> {
     account_id
         .parse::<near_rpc::AccountId>()
         .map_err(|e| refused(format!("not a NEAR account id ({e})")))?;
-    let name = format!("{account_id}.json");
+    let name = match kind {
+        KeyKind::Access => format!("{account_id}.json"),
+        KeyKind::Gas => format!("{account_id}@gas-key.json"),
+    };
     // The rules above allow no separator and no `..`; this does not rely on them.
     let mut components = Path::new(&name).components();
     match (components.next(), components.next()) {

@@ -1,7 +1,7 @@
 //! The mock chain's runtime parameters: gas fees per action, storage staking and the
 //! account-creation rules. One table serves both sides, so they cannot disagree: the
 //! `runtime_config` that `EXPERIMENTAL_protocol_config` shows, and what the runtime
-//! (`runtime.rs`) charges. The numbers are the mock's own (round, of nearcore's orders of
+//! (`runtime/`) charges. The numbers are the mock's own (round, of nearcore's orders of
 //! magnitude); the formulas are nearcore's (`node-runtime`'s `config.rs`). One exception:
 //! what a contract method burns ([`CALL_BASE_GAS`], [`CALL_GAS_PER_BYTE`]) is the
 //! mock's own metering of Rust closures, which the config does not show (its
@@ -129,6 +129,12 @@ pub const MAX_TOTAL_PREPAID_GAS: u64 = 300_000 * GGAS;
 /// The most actions one transaction may carry.
 pub const MAX_ACTIONS_PER_RECEIPT: usize = 100;
 
+/// The most a gas key's balance (an account's gas keys' together, when it is deleted)
+/// may hold when the key is deleted, the balance burnt with it: 1 NEAR (nearcore's
+/// `GasKeyInfo::MAX_BALANCE_TO_BURN`). A fuller key is emptied first
+/// (`WithdrawFromGasKey`).
+pub const MAX_GAS_KEY_BALANCE_TO_BURN: u128 = 1_000_000_000_000_000_000_000_000;
+
 /// The fee of one action (its base and per-byte parts together), and the gas it
 /// attaches for a call. Delegate actions are charged with their inner actions, as nearcore
 /// charges them.
@@ -196,6 +202,9 @@ pub fn action_fee(action: &Action) -> (Fee, u64) {
                 prepaid,
             )
         }
+        // The protocol config (1.2.6's `ActionCreationConfigView`) shows no fee for
+        // moving tokens to or from a gas key: the mock charges a transfer's.
+        Action::TransferToGasKey { .. } | Action::WithdrawFromGasKey { .. } => (TRANSFER, 0),
         // Actions the mock does not execute are charged as a transfer; they fail.
         _ => (TRANSFER, 0),
     }

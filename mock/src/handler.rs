@@ -566,9 +566,12 @@ fn changes_of(chain: &Chain, height: u64, params: &Value) -> Result<Vec<Value>, 
     };
     let types: &[&str] = match kind {
         "account_changes" => &["account_update", "account_deletion"],
-        "single_access_key_changes" | "all_access_key_changes" => {
-            &["access_key_update", "access_key_deletion"]
-        }
+        // A gas key's nonces go with its access key (nearcore's `AllAccessKeyChanges`).
+        "single_access_key_changes" | "all_access_key_changes" => &[
+            "access_key_update",
+            "access_key_deletion",
+            "gas_key_nonce_update",
+        ],
         "data_changes" => &["data_update", "data_deletion"],
         "contract_code_changes" => &["contract_code_update", "contract_code_deletion"],
         other => {
@@ -630,7 +633,9 @@ fn touched(chain: &Chain, height: u64) -> Vec<Value> {
     for change in &chain.sealed(height).changes {
         let kind = match change["type"].as_str().unwrap_or_default() {
             "account_update" | "account_deletion" => "account_touched",
-            "access_key_update" | "access_key_deletion" => "access_key_touched",
+            "access_key_update" | "access_key_deletion" | "gas_key_nonce_update" => {
+                "access_key_touched"
+            }
             "data_update" | "data_deletion" => "data_touched",
             _ => "contract_code_touched",
         };
@@ -799,6 +804,7 @@ fn query(chain: &mut Chain, params: &Value) -> Answer {
         | "view_state"
         | "view_access_key"
         | "view_access_key_list"
+        | "view_gas_key_nonces"
         | "call_function" => {}
         other => {
             return Err(RpcError::parse(format!(
@@ -921,6 +927,30 @@ fn view_at(chain: &Chain, params: &Value, kind: &str, height: u64) -> Result<Val
                 None => {
                     let message = format!("access key {key} does not exist while viewing");
                     return Err(ViewError::InResult(message, Value::Null));
+                }
+            }
+        }
+        "view_gas_key_nonces" => {
+            // nearcore's `GasKeyNoncesView`; a key that is missing or no gas key is
+            // `UNKNOWN_GAS_KEY` (`state_viewer`'s `view_gas_key_nonces`).
+            let key = str_param(params, "public_key")?;
+            match account
+                .keys
+                .iter()
+                .find(|k| k.public_key.to_string() == key)
+                .and_then(|k| k.gas_key.as_ref())
+            {
+                Some(gas) => json!({ "nonces": gas.nonces }),
+                None => {
+                    return Err(ViewError::Rpc(RpcError::handler(
+                        "UNKNOWN_GAS_KEY",
+                        json!({
+                            "public_key": key,
+                            "block_height": height,
+                            "block_hash": chain.block_hash(height).to_string()
+                        }),
+                        format!("Gas key {key} does not exist while viewing"),
+                    )))
                 }
             }
         }

@@ -1,9 +1,10 @@
 //! The mock chain saved to a file and started from one (users' fixtures): accounts,
-//! keys, code and contract state, transactions with their outcomes and receipts, what
-//! waits for the next block, and the blocks' outcome order. Block hashes are not trusted
-//! from the file: they are computed again on load and must equal the saved ones, so a
-//! chain started from a file has the hashes it was saved with (and an edited history is
-//! refused, naming the block); transactions, the pool and the blocks must agree.
+//! keys (gas keys with their balances and nonces), code and contract state,
+//! transactions with their outcomes and receipts, what waits for the next block, and
+//! the blocks' outcome order. Block hashes are not trusted from the file: they are
+//! computed again on load and must equal the saved ones, so a chain started from a file
+//! has the hashes it was saved with (and an edited history is refused, naming the
+//! block); transactions, the pool and the blocks must agree.
 //! Accounts and state may be edited freely: no hash covers them. Contracts are code;
 //! register their Rust implementations ([`Chain::register`]) before or after loading.
 //!
@@ -21,11 +22,12 @@
 //!   [`MockNode::write_credentials`](crate::MockNode::write_credentials) relies on (and
 //!   checks again). An account is listed once.
 //! - **Numbers the runtime adds up** cannot overflow once the chain runs: the balances
-//!   held (every `amount` and `locked`) and in flight (each due receipt's deposits and,
+//!   held (every `amount` and `locked`, and every gas key's `balance`) and in flight (each due receipt's deposits and,
 //!   but for a refund, its prepaid gas at its `gas_price`) add up to at most
 //!   `u128::MAX` yoctoNEAR, so no credit the runtime makes can pass it (every credit
-//!   comes out of that total); a key's `nonce` is below `u64::MAX`, so the next one
-//!   exists; each block's outcomes burn at most `u64::MAX` gas and `u128::MAX`
+//!   comes out of that total); a key's `nonce` (and each of a gas key's `nonces`, 1 to
+//!   [`MAX_GAS_KEY_NONCES`] of them) is below
+//!   `u64::MAX`, so the next one exists; each block's outcomes burn at most `u64::MAX` gas and `u128::MAX`
 //!   yoctoNEAR in all, what its chunk header adds up. Heights need no limit: they count
 //!   the blocks, which the size bounds. Storage costs cannot overflow (`u64` bytes at
 //!   [`STORAGE_AMOUNT_PER_BYTE`](crate::fees::STORAGE_AMOUNT_PER_BYTE) fit in `u128`).
@@ -44,7 +46,8 @@ use serde_json::Value;
 
 use crate::chain::Holding;
 use crate::chain::{
-    b64, Account, Chain, DueReceipt, Key, Outcome, Pending, Permission, Transaction, GENESIS_HEIGHT,
+    b64, Account, Chain, DueReceipt, GasKey, Key, Outcome, Pending, Permission, Transaction,
+    GENESIS_HEIGHT, MAX_GAS_KEY_NONCES,
 };
 
 /// What the file's first member says, so that another file is refused by name.
@@ -115,6 +118,18 @@ struct KeyFile {
     nonce: u64,
     /// `None`: full access.
     function_call: Option<FunctionCallFile>,
+    /// A gas key's balance and nonces (absent for other keys, and in files saved
+    /// before the mock had gas keys).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    gas_key: Option<GasKeyFile>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GasKeyFile {
+    balance: String,
+    /// One per nonce index.
+    nonces: Vec<u64>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -468,6 +483,10 @@ fn account_file(account: &Account) -> AccountFile {
                         allowance: allowance.map(|a| a.to_string()),
                     }),
                 },
+                gas_key: k.gas_key.as_ref().map(|g| GasKeyFile {
+                    balance: g.balance.to_string(),
+                    nonces: g.nonces.clone(),
+                }),
             })
             .collect(),
         code_base64: account.code.as_deref().map(b64),
@@ -521,9 +540,10 @@ fn check_holdings(chain: &Chain) -> Result<(), StateError> {
         Err(Holding::Amount(i)) => format!("accounts[{i}].amount"),
         Err(Holding::Locked(i)) => format!("accounts[{i}].locked"),
         Err(Holding::Due(i)) => format!("due[{i}]"),
+        Err(Holding::GasKey(i, j)) => format!("accounts[{i}].keys[{j}].gas_key.balance"),
     };
     Err(error(format!(
-        "{at}: the balances held (`amount`, `locked`) and in flight (due receipts' \
+        "{at}: the balances held (`amount`, `locked`, gas keys' `balance`) and in flight (due receipts' \
          deposits and prepaid gas at their `gas_price`) add up past {} yoctoNEAR \
          (u128::MAX) here; the runtime could not credit them",
         u128::MAX
@@ -579,10 +599,15 @@ fn account_from(index: usize, file: AccountFile) -> Result<Account, StateError> 
                         .transpose()?,
                 },
             };
+            let gas_key = k
+                .gas_key
+                .map(|g| gas_key_from(index, j, &what, g))
+                .transpose()?;
             Ok(Key {
                 public_key: k.public_key,
                 nonce: k.nonce,
                 permission,
+                gas_key,
             })
         })
         .collect::<Result<_, StateError>>()?;
@@ -606,6 +631,34 @@ fn account_from(index: usize, file: AccountFile) -> Result<Account, StateError> 
             .transpose()?,
         state,
         id: file.id,
+    })
+}
+
+/// A gas key of `accounts[index].keys[j]`: 1 to [`MAX_GAS_KEY_NONCES`] nonces, each
+/// with a next one; its balance counts in the chain's holdings (checked after).
+fn gas_key_from(
+    index: usize,
+    j: usize,
+    what: &str,
+    file: GasKeyFile,
+) -> Result<GasKey, StateError> {
+    let at = format!("accounts[{index}].keys[{j}].gas_key");
+    let count = file.nonces.len();
+    if count == 0 || count > usize::from(MAX_GAS_KEY_NONCES) {
+        return Err(error(format!(
+            "{at}.nonces: a gas key has 1 to {MAX_GAS_KEY_NONCES} nonces, not {count}"
+        )));
+    }
+    if let Some(i) = file.nonces.iter().position(|n| *n == u64::MAX) {
+        return Err(error(format!(
+            "{at}.nonces[{i}]: {} leaves no next nonce (at most {})",
+            u64::MAX,
+            u64::MAX - 1
+        )));
+    }
+    Ok(GasKey {
+        balance: amount(&file.balance, &format!("{what}: gas key balance"))?,
+        nonces: file.nonces,
     })
 }
 

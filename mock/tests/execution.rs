@@ -267,15 +267,21 @@ fn submissions_are_refused_as_nearcore_refuses_them() {
             permission: near_rpc::tx::AccessKeyPermission::GasKeyFullAccess(
                 near_rpc::tx::GasKeyInfo {
                     balance: NearToken::from_yoctonear(0),
-                    num_nonces: 1,
+                    num_nonces: 0,
                 },
             ),
         },
     };
-    assert!(matches!(
-        chain.submit(&chain.sign("alice.mock", "alice.mock", vec![gas_key]).to_borsh()),
-        Err(SubmitError::Unsupported(message)) if message.contains("gas keys")
-    ));
+    assert_eq!(
+        refusal(
+            &chain.sign("alice.mock", "alice.mock", vec![gas_key]),
+            &mut chain
+        ),
+        json!({"ActionsValidation": {"GasKeyInvalidNumNonces": {
+            "requested_nonces": 0,
+            "limit": 1024
+        }}})
+    );
     let huge = vec![
         Action::transfer(NearToken::from_yoctonear(u128::MAX)),
         Action::transfer(NearToken::from_yoctonear(1)),
