@@ -138,9 +138,9 @@ pub enum SendErrorKind {
         /// What was wrong.
         message: String,
     },
-    /// Reading the signer's access key (its nonce and a block hash) failed: nothing
-    /// more was signed (any transaction signed before was refused, and will not
-    /// execute).
+    /// Reading the signer's access key (its nonce and a block hash), or a gas key's
+    /// nonces, failed: nothing more was signed (any transaction signed before was
+    /// refused, and will not execute).
     AccessKey(Error<RpcQueryError>),
     /// The transaction signed last was refused, or certainly never left this machine:
     /// it will not execute, on the word of the node that received it. Sending the
@@ -642,7 +642,8 @@ impl Client {
     /// transaction (after a cancel, a crash, an [`SendErrorKind::Unresolved`]) is always
     /// safe: a transaction executes at most once. After a refusal, [`Client::renew`]
     /// (`Expired`) or [`Client::prepare`] make the next one; after `InvalidNonce` or
-    /// `NonceTooLarge`, [`Signer::reset`] first.
+    /// `NonceTooLarge`, [`Signer::reset_lane`] (of the key and nonce index the
+    /// transaction names) or [`Signer::reset`] first.
     pub async fn send_signed(
         &self,
         signed: &SignedTransaction,
