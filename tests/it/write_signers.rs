@@ -657,6 +657,9 @@ async fn a_pool_rotates_over_its_keys_counting_each_apart() {
     for result in [a, b, c] {
         result.unwrap();
     }
+    // They ran at once: the three keys were read before anything was sent.
+    let methods: Vec<_> = node.requests().into_iter().map(|(m, _)| m).collect();
+    assert_eq!(methods[..4], ["query", "query", "query", "send_tx"]);
     for _ in 0..3 {
         client
             .transfer(&signer, "bob.near", one_near())
