@@ -75,7 +75,7 @@ pub use shortcuts::{
 };
 #[cfg(near_rpc_spec_ge = "nearcore_0_38_0")]
 pub use shortcuts::{MAX_KEY_PAGES, PAGED_SHORTCUTS, SPICE_PROOF_SHORTCUTS};
-pub use signer::{Signer, BLOCK_HASH_REUSE};
+pub use signer::{Signer, SignerError, BLOCK_HASH_REUSE};
 pub use verified::{Verified, VerifiedClient, VerifyError, MAX_SYNC_BLOCKS};
 
 use crate::envelope::{ErrorWrapper, Id};

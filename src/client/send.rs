@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::{Client, Error, Signer, TxRef};
-use crate::tx::{Action, SignedTransaction, Transaction};
+use crate::tx::{Action, NonceMode, SignedTransaction, Transaction};
 use crate::types::{
     Finality, InvalidTxError, RpcQueryError, RpcSendTransactionRequest, RpcTransactionError,
     TxExecutionStatus,
@@ -48,10 +48,16 @@ pub const RESOLVE_BACKOFF: Duration = Duration::from_secs(1);
 /// | the outcome of that hash, at the level asked ([`Client::waiting_until`]) or a stricter one | executed, or is executing | returns it |
 /// | a refusal of the transaction's own bytes (invalid signer or receiver id, bad signature, actions nearcore refuses, its size or version, a cost that overflows), or a request the node could not read | refused, and no later state changes that | [`SendErrorKind::Rejected`] |
 /// | no connection, a TLS handshake that did not complete, a request over the size limit | never left this machine | [`SendErrorKind::Rejected`] |
-/// | `Expired` | refused now: its block is too old | asks the node that refused it for that hash; only if it answers `UNKNOWN_TRANSACTION` naming exactly that hash, signs it again with the **same nonce** and a fresh block hash, so at most one of the two can ever execute |
-/// | `InvalidNonce` (the key's nonce is at or past the transaction's) | refused now: its nonce is taken | the same question; only on the same answer, signs anew with the node's nonce + 1, at most [`MAX_NONCE_RESIGNS`] time per intent |
+/// | `Expired` | refused now: its block is too old | asks the node that refused it for that hash; only if it answers `UNKNOWN_TRANSACTION` naming exactly that hash, signs it again with the **same nonce** (and a gas key's same nonce index) and a fresh block hash, so at most one of the two can ever execute |
+/// | `InvalidNonce` (the key's nonce, or a gas key's at the transaction's index, is at or past the transaction's) | refused now: its nonce is taken | the same question; only on the same answer, signs anew on the same key and index with the node's nonce + 1, at most [`MAX_NONCE_RESIGNS`] time per intent |
+/// | `InvalidNonce` in strict nonce mode, the key's nonce + 1 below the transaction's | refused now: a transaction before it has not executed | the same question; [`SendErrorKind::Rejected`] only on the same answer (never signed anew), and the key (index) is read afresh next time |
 /// | another refusal (balance, key, congestion, ...) | refused now | the same question; [`SendErrorKind::Rejected`] only on the same answer |
 /// | anything else: no answer, a timeout, a broken connection, an HTTP or decoding error, the deadline, an answer without the outcome of that hash or below the level asked, an `UNKNOWN_TRANSACTION` about another hash | unknown: it may execute | asks any endpoint for its status by hash, re-sending the *same bytes* when a node has not seen them; [`SendErrorKind::Unresolved`] after [`RESOLVE_ATTEMPTS`] |
+///
+/// A signer over several keys or a gas key's nonce indexes ([`Signer::pool`],
+/// [`Signer::gas_key`]) gives each intent one of them, in turn, for all its
+/// transactions: every rule above holds per key and index, and each transaction names
+/// its key and index ([`Transaction::public_key`], [`Transaction::nonce_index`]).
 ///
 /// Why the question before signing anew: a refusal does not prove that the transaction
 /// never ran. nearcore's `send_tx` re-validates a transaction it already accepted while
@@ -132,9 +138,9 @@ pub enum SendErrorKind {
         /// What was wrong.
         message: String,
     },
-    /// Reading the signer's access key (its nonce and a block hash) failed: nothing
-    /// more was signed (any transaction signed before was refused, and will not
-    /// execute).
+    /// Reading the signer's access key (its nonce and a block hash), or a gas key's
+    /// nonces, failed: nothing more was signed (any transaction signed before was
+    /// refused, and will not execute).
     AccessKey(Error<RpcQueryError>),
     /// The transaction signed last was refused, or certainly never left this machine:
     /// it will not execute, on the word of the node that received it. Sending the
@@ -283,6 +289,9 @@ enum Refusal {
     Expired,
     /// Its nonce is past what the chain allows now (the count is off).
     NonceTooLarge,
+    /// (Strict mode.) Its nonce is past the key's + 1: a transaction before it has not
+    /// executed (yet), so it cannot now; nothing is signed anew.
+    NonceGap,
     /// A property of its own bytes that no later state changes.
     Intrinsic,
     /// What the chain holds now (balance, the key, congestion, ...).
@@ -316,13 +325,28 @@ fn fate(error: &Error<RpcTransactionError>, signed: &SignedTransaction) -> Fate 
         _ => return Fate::Unknown,
     };
     let nonce = signed.transaction().nonce();
+    let strict = matches!(
+        signed.transaction(),
+        Transaction::V1(tx) if tx.nonce_mode == NonceMode::Strict
+    );
     Fate::Refused(match reason {
-        // nearcore refuses a nonce at or below the key's: anything else names another
-        // transaction, or is no refusal of this one.
+        // nearcore's `verify_nonce` (runtime/runtime/src/verifier.rs) refuses a nonce at
+        // or below the key's (for a gas key: its nonce at the transaction's own index,
+        // which the error does not repeat); anything else names another transaction, or
+        // is no refusal of this one.
         Some(InvalidTxError::InvalidNonce { ak_nonce, tx_nonce })
             if tx_nonce == nonce && ak_nonce >= tx_nonce =>
         {
             Refusal::InvalidNonce(ak_nonce)
+        }
+        // In strict mode it also refuses a nonce past the key's + 1: a gap, which the
+        // transactions before it may still fill.
+        Some(InvalidTxError::InvalidNonce { ak_nonce, tx_nonce })
+            if strict
+                && tx_nonce == nonce
+                && ak_nonce.checked_add(1).is_some_and(|n| n < tx_nonce) =>
+        {
+            Refusal::NonceGap
         }
         Some(InvalidTxError::InvalidNonce { .. }) => return Fate::Unknown,
         Some(InvalidTxError::Expired) => Refusal::Expired,
@@ -450,7 +474,9 @@ enum Delivery {
 
 impl Client {
     /// Signs `actions` from `signer` to `receiver` and sends them: the write path behind
-    /// [`Client::send`] and the other write shortcuts.
+    /// [`Client::send`] and the other write shortcuts. The intent takes the signer's next
+    /// lane (a key, or a gas key's nonce index) and keeps it through every re-sign, so
+    /// that what one lane's node says moves only that lane's count.
     pub(crate) async fn sign_and_send(
         &self,
         signer: &Signer,
@@ -461,21 +487,14 @@ impl Client {
         check_actions(&actions)?;
         let mut signed_all: Vec<SignedTransaction> = Vec::new();
         let fail = |kind, signed| Err(SendError::new(kind, signed));
-        let (mut nonce, mut block_hash) = match self.nonce_for(signer).await {
+        let lane = signer.next_lane();
+        let (mut nonce, mut block_hash) = match self.nonce_for(signer, lane).await {
             Ok(next) => next,
             Err(kind) => return fail(kind, signed_all),
         };
         let (mut resigns, mut nonce_resigns) = (0, 0);
         loop {
-            let signed = Transaction::new(
-                signer.account_id().clone(),
-                signer.public_key().clone(),
-                nonce,
-                receiver.clone(),
-                block_hash,
-                actions.clone(),
-            )
-            .sign(signer.secret_key());
+            let signed = signer.sign(lane, nonce, receiver.clone(), block_hash, actions.clone());
             if let Err(why) = signer.run_before_send(&signed) {
                 let message = format!(
                     "nothing was sent: the before_send hook refused transaction {}: {why}",
@@ -492,10 +511,11 @@ impl Client {
                 Delivery::Refused(refusal, error) => (refusal, error),
             };
             let next = match refusal {
-                // The same nonce on a fresh block: at most one of the two can execute.
+                // The same nonce (and index) on a fresh block: at most one of the two
+                // can execute.
                 Refusal::Expired if resigns < MAX_RESIGNS => {
-                    signer.forget_block();
-                    match self.fresh_block(signer).await {
+                    signer.forget_block(lane);
+                    match self.fresh_block(signer, lane).await {
                         // The block said to be too old is still the final one: signing
                         // again would only make the same transaction.
                         Ok(block) if block == block_hash => {
@@ -508,15 +528,17 @@ impl Client {
                     if resigns < MAX_RESIGNS && nonce_resigns < MAX_NONCE_RESIGNS =>
                 {
                     nonce_resigns += 1;
-                    signer.observe_nonce(key_nonce);
-                    self.nonce_for(signer).await
+                    signer.observe_nonce(lane, key_nonce);
+                    self.nonce_for(signer, lane).await
                 }
                 Refusal::InvalidNonce(key_nonce) => {
-                    signer.observe_nonce(key_nonce);
+                    signer.observe_nonce(lane, key_nonce);
                     return fail(SendErrorKind::Rejected(error), signed_all);
                 }
-                Refusal::NonceTooLarge => {
-                    signer.forget();
+                // The count is off (pushed too far, or ahead of a strict key): the
+                // lane's next transaction reads the key afresh.
+                Refusal::NonceTooLarge | Refusal::NonceGap => {
+                    signer.forget(lane);
                     return fail(SendErrorKind::Rejected(error), signed_all);
                 }
                 _ => return fail(SendErrorKind::Rejected(error), signed_all),
@@ -530,9 +552,10 @@ impl Client {
     }
 
     /// Signs `actions` from `signer` to `receiver` and returns the transaction without
-    /// sending it: the signer's next nonce, a recent final block hash. Persist it
-    /// ([`SignedTransaction::to_base64`]) before [`Client::send_signed`], and a cancelled
-    /// or crashed send loses nothing: its hash names it, its bytes can be sent again.
+    /// sending it: the signer's next lane and its next nonce, a recent final block hash.
+    /// Persist it ([`SignedTransaction::to_base64`]) before [`Client::send_signed`], and
+    /// a cancelled or crashed send loses nothing: its hash names it, its bytes can be
+    /// sent again.
     ///
     /// ```no_run
     /// # async fn run(client: near_rpc::Client, signer: near_rpc::Signer) -> Result<(), Box<dyn std::error::Error>> {
@@ -558,57 +581,59 @@ impl Client {
             .into_value("the receiver")
             .map_err(SendError::usage)?;
         check_actions(&actions)?;
+        let lane = signer.next_lane();
         let (nonce, block_hash) = self
-            .nonce_for(signer)
+            .nonce_for(signer, lane)
             .await
             .map_err(|kind| SendError::new(kind, Vec::new()))?;
-        Ok(Transaction::new(
-            signer.account_id().clone(),
-            signer.public_key().clone(),
-            nonce,
-            receiver,
-            block_hash,
-            actions,
-        )
-        .sign(signer.secret_key()))
+        Ok(signer.sign(lane, nonce, receiver, block_hash, actions))
     }
 
-    /// `signed` again, with the same signer, nonce, receiver and actions on a fresh
-    /// final block hash: what an `Expired` refusal of a [`Client::send_signed`] calls
-    /// for. Keeping the nonce means at most one of the two can ever execute. The signer
-    /// must be the one that signed it.
+    /// `signed` again, with the same signer, key, nonce (and nonce index and mode),
+    /// receiver and actions on a fresh final block hash: what an `Expired` refusal of a
+    /// [`Client::send_signed`] calls for. Keeping the nonce means at most one of the two
+    /// can ever execute. The signer must be the one that signed it.
     pub async fn renew(
         &self,
         signer: &Signer,
         signed: &SignedTransaction,
     ) -> Result<SignedTransaction, SendError> {
         let transaction = signed.transaction();
-        if transaction.signer_id() != signer.account_id()
-            || transaction.public_key() != signer.public_key()
-        {
-            return Err(SendError::usage(format!(
-                "transaction {} was signed by {} with {}, not by the signer ({} with {})",
-                signed.hash(),
-                transaction.signer_id(),
-                transaction.public_key(),
-                signer.account_id(),
-                signer.public_key()
-            )));
-        }
+        let lane = match signer.lane_of(transaction.public_key(), transaction.nonce_index()) {
+            Some(lane) if transaction.signer_id() == signer.account_id() => lane,
+            _ => {
+                let index = transaction
+                    .nonce_index()
+                    .map_or_else(String::new, |i| format!(" at nonce index {i}"));
+                return Err(SendError::usage(format!(
+                    "transaction {} was signed by {} with {}{index}, not by the signer ({} \
+                     with {})",
+                    signed.hash(),
+                    transaction.signer_id(),
+                    transaction.public_key(),
+                    signer.account_id(),
+                    signer
+                        .lanes()
+                        .map(|(key, index)| match index {
+                            Some(i) => format!("{key} at nonce index {i}"),
+                            None => key.to_string(),
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            }
+        };
         check_actions(transaction.actions())?;
         let block_hash = self
-            .fresh_block(signer)
+            .fresh_block(signer, lane)
             .await
             .map_err(|kind| SendError::new(kind, vec![signed.clone()]))?;
-        Ok(Transaction::new(
-            transaction.signer_id().clone(),
-            transaction.public_key().clone(),
-            transaction.nonce(),
-            transaction.receiver_id().clone(),
-            block_hash,
-            transaction.actions().to_vec(),
-        )
-        .sign(signer.secret_key()))
+        let mut renewed = transaction.clone();
+        match &mut renewed {
+            Transaction::V0(tx) => tx.block_hash = block_hash,
+            Transaction::V1(tx) => tx.block_hash = block_hash,
+        }
+        Ok(renewed.sign(signer.lane_secret(lane)))
     }
 
     /// Sends `signed` as it is and finds out what became of it, waiting until the
@@ -617,7 +642,8 @@ impl Client {
     /// transaction (after a cancel, a crash, an [`SendErrorKind::Unresolved`]) is always
     /// safe: a transaction executes at most once. After a refusal, [`Client::renew`]
     /// (`Expired`) or [`Client::prepare`] make the next one; after `InvalidNonce` or
-    /// `NonceTooLarge`, [`Signer::reset`] first.
+    /// `NonceTooLarge`, [`Signer::reset_lane`] (of the key and nonce index the
+    /// transaction names) or [`Signer::reset`] first.
     pub async fn send_signed(
         &self,
         signed: &SignedTransaction,
@@ -668,49 +694,80 @@ impl Client {
         )
     }
 
-    /// The nonce and block hash for the signer's next transaction: counted locally when
-    /// the signer has read its key recently, else read from the key at the final block.
-    async fn nonce_for(&self, signer: &Signer) -> Result<(u64, CryptoHash), SendErrorKind> {
-        if let Some(next) = signer.take_nonce() {
+    /// The nonce and block hash for the next transaction on the signer's `lane`: counted
+    /// locally when the lane has read its key recently, else read from the key at the
+    /// final block.
+    async fn nonce_for(
+        &self,
+        signer: &Signer,
+        lane: usize,
+    ) -> Result<(u64, CryptoHash), SendErrorKind> {
+        if let Some(next) = signer.take_nonce(lane) {
             return Ok(next);
         }
-        // One read at a time: whoever waited here finds the count filled.
-        let _reading = signer.reading().lock().await;
-        if let Some(next) = signer.take_nonce() {
+        // One read per key at a time: whoever waited here finds the count filled.
+        let _reading = signer.reading(lane).lock().await;
+        if let Some(next) = signer.take_nonce(lane) {
             return Ok(next);
         }
-        let (key_nonce, block_hash) = self.read_key(signer).await?;
+        let (key_nonce, block_hash) = self.read_key(signer, lane).await?;
         signer
-            .observe_and_take(key_nonce, block_hash)
+            .observe_and_take(lane, key_nonce, block_hash)
             .ok_or_else(|| SendErrorKind::Usage {
                 // Only a key read at `u64::MAX` gets here (a count a node pushed to the
                 // end is dropped for the key's own nonce).
                 message: format!(
-                    "the access key {} of {} is at nonce {key_nonce} (u64::MAX), the largest \
-                     a nonce can be: it can sign no more transactions; add another key to the \
-                     account",
-                    signer.public_key(),
+                    "{} of {} is at nonce {key_nonce} (u64::MAX), the largest a nonce can \
+                     be: it can sign no more transactions; add another key to the account",
+                    signer.describe_lane(lane),
                     signer.account_id(),
                 ),
             })
     }
 
-    /// A fresh final block hash to sign with (the key's nonce read with it moves the
-    /// signer's count forward, never back).
-    async fn fresh_block(&self, signer: &Signer) -> Result<CryptoHash, SendErrorKind> {
-        let (key_nonce, block_hash) = self.read_key(signer).await?;
-        signer.observe(key_nonce, block_hash);
+    /// A fresh final block hash to sign with on `lane` (the key's nonce read with it
+    /// moves the lane's count forward, never back).
+    async fn fresh_block(&self, signer: &Signer, lane: usize) -> Result<CryptoHash, SendErrorKind> {
+        let (key_nonce, block_hash) = self.read_key(signer, lane).await?;
+        signer.observe(lane, key_nonce, block_hash);
         Ok(block_hash)
     }
 
-    /// The signer's access key at the final block: its nonce and the block's hash.
-    async fn read_key(&self, signer: &Signer) -> Result<(u64, CryptoHash), SendErrorKind> {
-        let key = self
-            .at(Finality::Final)
-            .view_access_key(signer.account_id(), signer.public_key())
+    /// The nonce of the signer's `lane` at the final block, and the block's hash: an
+    /// access key's nonce, or a gas key's at the lane's index (whose read records the
+    /// other indexes' nonces too).
+    async fn read_key(
+        &self,
+        signer: &Signer,
+        lane: usize,
+    ) -> Result<(u64, CryptoHash), SendErrorKind> {
+        let (public_key, gas_key) = signer.lane_key(lane);
+        let final_block = self.at(Finality::Final);
+        let Some(index) = signer.nonce_index(lane).filter(|_| gas_key) else {
+            let key = final_block
+                .view_access_key(signer.account_id(), public_key)
+                .await
+                .map_err(SendErrorKind::AccessKey)?;
+            return Ok((key.value.nonce, key.block_hash));
+        };
+        let read = final_block
+            .view_gas_key_nonces(signer.account_id(), public_key)
             .await
             .map_err(SendErrorKind::AccessKey)?;
-        Ok((key.value.nonce, key.block_hash))
+        let nonces = &read.value.nonces;
+        signer.observe_gas_nonces(lane, nonces, read.block_hash);
+        match nonces.get(usize::from(index)) {
+            Some(&nonce) => Ok((nonce, read.block_hash)),
+            None => Err(SendErrorKind::Usage {
+                message: format!(
+                    "the node lists {} nonce(s) for the gas key {public_key} of {} (at block \
+                     {}): the signer's nonce index {index} is not among them",
+                    nonces.len(),
+                    signer.account_id(),
+                    read.block_hash,
+                ),
+            }),
+        }
     }
 
     /// One `send_tx` of the signed bytes, waiting as the client is set to; settled only

@@ -84,6 +84,7 @@ fn the_blocking_client_has_every_shortcut() {
             "view_account" => client.view_account("alice.near").is_err(),
             "view_access_key" => client.view_access_key("alice.near", key).is_err(),
             "view_access_key_list" => client.view_access_key_list("alice.near").is_err(),
+            "view_gas_key_nonces" => client.view_gas_key_nonces("alice.near", key).is_err(),
             "view_code" => client.view_code("alice.near").is_err(),
             "view_state" => client.view_state("alice.near", b"").is_err(),
             "view_state_with_proof" => client.view_state_with_proof("alice.near", b"").is_err(),
@@ -190,6 +191,7 @@ fn the_blocking_client_has_every_shortcut() {
             "query",
             "query",
             "query",
+            "query",
             "block",
             "chunk",
             "gas_price",
@@ -260,6 +262,8 @@ fn the_blocking_client_has_every_write_shortcut() {
             "delete_key" => client.delete_key(&signer, key),
             "deploy" => client.deploy(&signer, vec![0]),
             "delete_account" => client.delete_account(&signer, "bob.near"),
+            "transfer_to_gas_key" => client.transfer_to_gas_key(&signer, key, one),
+            "withdraw_from_gas_key" => client.withdraw_from_gas_key(&signer, key, one),
             other => panic!("no blocking call written for the write shortcut `{other}`"),
         };
         assert!(

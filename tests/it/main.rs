@@ -40,4 +40,5 @@ mod tx_helpers;
 mod tx_response;
 mod verify;
 mod write_matrix;
+mod write_signers;
 mod write_sockets;

@@ -2,8 +2,9 @@
 //! it leaves, after it was written, in the answer), what the node answers (honest, or
 //! lying about the transaction or about its status), one endpoint or two (the second
 //! honest but behind: it knows only what it received), each wait level, and a caller
-//! that drops the send after each request. One chain is modelled under the endpoints:
-//! what executes there is what counts.
+//! that drops the send after each request; signed with an access key, or with a gas key
+//! (nonce index 1 of two, its nonce read with `view_gas_key_nonces`). One chain is
+//! modelled under the endpoints: what executes there is what counts.
 //!
 //! Checked in every case: every transaction that executes was handed to
 //! `Signer::before_send` before it was sent; without a lie at most one executes, with
@@ -11,7 +12,8 @@
 //! name; success is only the outcome of the transaction signed last, executed, at the
 //! level asked; `Rejected` only when nothing executed (without a lie); `Unresolved` only
 //! with every executed transaction being the one it names; every error after signing
-//! carries every transaction signed. Time is tokio's paused clock.
+//! carries every transaction signed; every transaction of the intent is on the one key
+//! and nonce index it started on. Time is tokio's paused clock.
 
 #![cfg(feature = "client")]
 
@@ -164,7 +166,12 @@ struct Case {
     endpoints: Endpoints,
     level: &'static str,
     cancel_at: Option<usize>,
+    /// Signed with the gas key's nonce index 1 (`TransactionV1`), not an access key.
+    gas_key: bool,
 }
+
+/// The gas key's nonce index the gas key cases sign on (the chain models its nonce).
+const GAS_INDEX: u16 = 1;
 
 /// One endpoint over the shared chain.
 #[derive(Clone, Debug)]
@@ -214,6 +221,12 @@ impl Endpoint {
             return Answer::Fail(TransportErrorKind::Connect);
         }
         match request.method {
+            "query" if case.gas_key => {
+                assert_eq!(params["request_type"], "view_gas_key_nonces");
+                // Index 0 belongs to nobody here; index 1 is the modelled nonce.
+                Answer::Result(json!({"nonces": [3, chain.key_nonce],
+                    "block_height": chain.height, "block_hash": block_hash(chain.height).to_string()}))
+            }
             "query" => {
                 assert_eq!(params["request_type"], "view_access_key");
                 Answer::Result(json!({"nonce": chain.key_nonce, "permission": "FullAccess",
@@ -223,6 +236,8 @@ impl Endpoint {
                 let signed =
                     SignedTransaction::from_base64(params["signed_tx_base64"].as_str().unwrap())
                         .unwrap();
+                let index = case.gas_key.then_some(GAS_INDEX);
+                assert_eq!(signed.transaction().nonce_index(), index, "{case:?}");
                 let fault = if self.faulty && !chain.first_send_done {
                     chain.first_send_done = true;
                     case.send
@@ -434,12 +449,17 @@ async fn run(case: Case) {
     let client = builder.build().unwrap().waiting_until(level(case.level));
     let journal: Arc<Mutex<Vec<SignedTransaction>>> = Arc::default();
     let kept = journal.clone();
-    let signer = Signer::new("alice.near".parse().unwrap(), SECRET.parse().unwrap()).before_send(
-        move |signed| {
-            kept.lock().unwrap().push(signed.clone());
-            Ok(())
-        },
-    );
+    let alice = "alice.near".parse().unwrap();
+    let signer = if case.gas_key {
+        // Index 1 first: the intent's lane.
+        Signer::gas_key(alice, SECRET.parse().unwrap(), [GAS_INDEX, 0]).unwrap()
+    } else {
+        Signer::new(alice, SECRET.parse().unwrap())
+    };
+    let signer = signer.before_send(move |signed| {
+        kept.lock().unwrap().push(signed.clone());
+        Ok(())
+    });
     let result = tokio::select! {
         result = client.transfer(&signer, "bob.near", NearToken::from_near(1)) => Some(result),
         () = cancelled.notified() => None,
@@ -453,6 +473,16 @@ async fn run(case: Case) {
 
     // Nothing executes that the caller was not handed first.
     assert!(executed_hashes.is_subset(&journal_hashes), "{what}");
+    // Every transaction of the intent on its one key and index; a gas key's version 1.
+    for signed in &journal {
+        let index = case.gas_key.then_some(GAS_INDEX);
+        assert_eq!(signed.transaction().nonce_index(), index, "{what}");
+        assert_eq!(
+            matches!(signed.transaction(), near_rpc::tx::Transaction::V1(_)),
+            case.gas_key,
+            "{what}"
+        );
+    }
     assert!(journal.len() <= 1 + MAX_RESIGNS as usize, "{what}");
     let nonces: BTreeSet<u64> = journal.iter().map(|s| s.transaction().nonce()).collect();
     assert!(nonces.len() <= 1 + MAX_NONCE_RESIGNS as usize, "{what}");
@@ -531,14 +561,17 @@ async fn every_failure_point_answer_endpoint_level_and_cancel() {
             ] {
                 for level in ["EXECUTED_OPTIMISTIC", "FINAL"] {
                     for cancel_at in [None, Some(2), Some(3), Some(4), Some(6)] {
-                        run(Case {
-                            send,
-                            status,
-                            endpoints,
-                            level,
-                            cancel_at,
-                        })
-                        .await;
+                        for gas_key in [false, true] {
+                            run(Case {
+                                send,
+                                status,
+                                endpoints,
+                                level,
+                                cancel_at,
+                                gas_key,
+                            })
+                            .await;
+                        }
                     }
                 }
             }

@@ -26,9 +26,9 @@ use super::{Client, Error};
 use crate::methods;
 use crate::types::{
     AccessKeyList, AccessKeyView, AccountView, BlockReference, CallResult, ContractCodeView,
-    FunctionArgs, GenesisConfig, GenesisConfigError, RpcBlockError, RpcBlockRequest,
-    RpcBlockResponse, RpcChunkError, RpcChunkRequest, RpcChunkResponse, RpcGasPriceError,
-    RpcGasPriceRequest, RpcLightClientExecutionProofRequest,
+    FunctionArgs, GasKeyNoncesView, GenesisConfig, GenesisConfigError, RpcBlockError,
+    RpcBlockRequest, RpcBlockResponse, RpcChunkError, RpcChunkRequest, RpcChunkResponse,
+    RpcGasPriceError, RpcGasPriceRequest, RpcLightClientExecutionProofRequest,
     RpcLightClientExecutionProofRequestKind, RpcLightClientExecutionProofResponse,
     RpcLightClientProofError, RpcNetworkInfoError, RpcNetworkInfoResponse, RpcProtocolConfigError,
     RpcProtocolConfigRequest, RpcProtocolConfigResponse, RpcQueryError, RpcQueryRequest,
@@ -262,6 +262,26 @@ shortcuts! { SHORTCUTS;
         let kind = RpcQueryRequestKind::ViewAccessKey { account_id, public_key };
         view_as(self.view(kind).await?, |kind| match kind {
             RpcQueryResponseKind::AccessKeyView(view) => Some(view),
+            _ => None,
+        })
+    }
+
+    /// `query` `view_gas_key_nonces`: a gas key's nonces, one per nonce index (a
+    /// transaction at index `i` takes a nonce above `nonces[i]`).
+    #[doc = example!(
+        "let gas_key = client.view_gas_key_nonces(\"alice.near\", \"ed25519:H9k5eiU4xXS3M4z8HzKJSLaZdqGdGwBG49o7orNC4eZW\").await?;"
+        "for (index, nonce) in gas_key.nonces.iter().enumerate() { println!(\"index {index}: next nonce {}\", nonce + 1); }"
+    )]
+    pub async fn view_gas_key_nonces(
+        &self,
+        account: impl Input<AccountId>,
+        public_key: impl Input<PublicKey>,
+    ) -> Result<AtBlock<GasKeyNoncesView>, Error<RpcQueryError>> {
+        let account_id = self.input(account, "the account id")?;
+        let public_key = self.input(public_key, "the public key")?;
+        let kind = RpcQueryRequestKind::ViewGasKeyNonces { account_id, public_key };
+        view_as(self.view(kind).await?, |kind| match kind {
+            RpcQueryResponseKind::GasKeyNoncesView(view) => Some(view),
             _ => None,
         })
     }

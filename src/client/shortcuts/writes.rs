@@ -1,6 +1,7 @@
 //! The write shortcuts: a list of actions, and the common ones (transfer, function call,
-//! account creation, keys, deployment, deletion), each signed by a [`Signer`] and sent
-//! through the write path of [`super::super::send`], so none can spend twice.
+//! account creation, keys, gas key balances, deployment, deletion), each signed by a
+//! [`Signer`] and sent through the write path of [`super::super::send`], so none can
+//! spend twice.
 //!
 //! Each waits until the client's level ([`Client::waiting_until`], default
 //! [`DEFAULT_WAIT_UNTIL`](super::DEFAULT_WAIT_UNTIL)) and returns the typed outcome; a
@@ -200,5 +201,44 @@ shortcuts! { WRITE_SHORTCUTS;
         let beneficiary_id = usage(beneficiary, "the beneficiary")?;
         let account = signer.account_id().clone();
         self.sign_and_send(signer, account, vec![Action::DeleteAccount { beneficiary_id }]).await
+    }
+    /// Moves `amount` from the signer's account into the balance of its gas key
+    /// `public_key`, which pays its transactions' gas (`TransferToGasKey`).
+    #[doc = example!(
+        "# let signer: near_rpc::client::Signer = todo!();"
+        "use near_rpc::NearToken;"
+        "let key = \"ed25519:H9k5eiU4xXS3M4z8HzKJSLaZdqGdGwBG49o7orNC4eZW\";"
+        "let outcome = client.transfer_to_gas_key(&signer, key, NearToken::from_near(1)).await?;"
+    )]
+    pub async fn transfer_to_gas_key(
+        &self,
+        signer: &Signer,
+        public_key: impl Input<PublicKey>,
+        amount: NearToken,
+    ) -> Result<RpcTransactionResponse, SendError> {
+        let public_key = usage(public_key, "the gas key")?;
+        let account = signer.account_id().clone();
+        let action = Action::TransferToGasKey { public_key, deposit: amount };
+        self.sign_and_send(signer, account, vec![action]).await
+    }
+
+    /// Moves `amount` from the balance of the signer's gas key `public_key` back to the
+    /// account (`WithdrawFromGasKey`).
+    #[doc = example!(
+        "# let signer: near_rpc::client::Signer = todo!();"
+        "use near_rpc::NearToken;"
+        "let key = \"ed25519:H9k5eiU4xXS3M4z8HzKJSLaZdqGdGwBG49o7orNC4eZW\";"
+        "let outcome = client.withdraw_from_gas_key(&signer, key, NearToken::from_near(1)).await?;"
+    )]
+    pub async fn withdraw_from_gas_key(
+        &self,
+        signer: &Signer,
+        public_key: impl Input<PublicKey>,
+        amount: NearToken,
+    ) -> Result<RpcTransactionResponse, SendError> {
+        let public_key = usage(public_key, "the gas key")?;
+        let account = signer.account_id().clone();
+        let action = Action::WithdrawFromGasKey { public_key, amount };
+        self.sign_and_send(signer, account, vec![action]).await
     }
 }
