@@ -43,6 +43,7 @@
 //! # Ok(()) }
 //! ```
 
+mod builders;
 mod endpoint;
 mod error;
 pub mod layers;
@@ -63,6 +64,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use builders::{
+    CallBuilder, DelegateBuilder, SigningClient, TransactionBuilder, DEFAULT_DELEGATE_BLOCKS,
+};
 pub use endpoint::{ApiKey, Endpoint, InvalidApiKey, InvalidEndpoint};
 pub use error::{Error, ErrorKind, ERROR_BODY_LIMIT};
 pub use redact::{looks_like_secret, Secrets, MASK};
@@ -347,6 +351,22 @@ impl Client {
         let builder = Self::builder();
         let stack = builder.stack(vec![Arc::new(transport)]);
         Self::from_stack(stack, format!("{builder:?}"))
+    }
+
+    /// This client with `signer` configured once: its writes sign with it
+    /// (`client.with_signer(signer).transfer("bob.near", amount).await`), its reads are
+    /// this client's. Shares this client's connections; call it once per account.
+    ///
+    /// ```no_run
+    /// # async fn run(client: near_rpc::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// use near_rpc::{NearToken, Signer};
+    ///
+    /// let alice = client.with_signer(Signer::from_file("alice.near.json")?);
+    /// let outcome = alice.transfer("bob.near", NearToken::from_near(1)).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn with_signer(&self, signer: Signer) -> SigningClient {
+        SigningClient::new(self.clone(), signer)
     }
 
     fn from_stack(transport: BoxTransport, config: String) -> Self {
