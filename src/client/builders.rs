@@ -1,7 +1,8 @@
 //! Writes with a signer configured once: [`SigningClient`] (from
 //! [`Client::with_signer`]) and its builders for transfers, function calls,
 //! multi-action transactions, and NEP-366 meta-transactions (a delegate action signed
-//! for a relayer, and relayed by one).
+//! for a relayer, and relayed by one). Beside them, the read they pair with: a view
+//! call decoded into a type ([`Client::view_json`]).
 //!
 //! The builders only gather a receiver and actions: every one of them ends in the write
 //! path of `send.rs` ([`Client::send`]'s, whose rules [`SendError`] documents), waiting
@@ -14,13 +15,16 @@ use std::future::{Future, IntoFuture};
 use std::ops::Deref;
 use std::pin::Pin;
 
+use serde::de::DeserializeOwned;
+
 use super::{
-    Client, ContractArgs, Input, RawArgs, SendError, SendErrorKind, Signer, DEFAULT_CALL_GAS,
+    Client, ContractArgs, Error, Input, RawArgs, SendError, SendErrorKind, Signer, DEFAULT_CALL_GAS,
 };
+use crate::methods::{QueryMethod, RpcMethod};
 use crate::tx::{
     AccessKey, Action, DelegateAction, NonDelegateAction, SignedDelegateAction, SignedTransaction,
 };
-use crate::types::{RpcTransactionResponse, TxExecutionStatus};
+use crate::types::{RpcQueryError, RpcTransactionResponse, TxExecutionStatus};
 use crate::{AccountId, Finality, NearGas, NearToken, PublicKey};
 
 /// How many blocks past the final head a delegate action stays valid unless
@@ -33,6 +37,45 @@ pub const DEFAULT_DELEGATE_BLOCKS: u64 = 200;
 
 /// What the futures of the builders are.
 type SendFuture<T> = Pin<Box<dyn Future<Output = Result<T, SendError>> + Send>>;
+
+impl Client {
+    /// Calls a view method of `contract` with `args` (any `Serialize` value as JSON,
+    /// or [`RawArgs`]) at the client's block and reads its return value as JSON into
+    /// `T`: [`Client::call_function`] and [`CallResult::json`](crate::types::CallResult::json)
+    /// in one step, for when the logs and the block do not matter. A return value that
+    /// is not a `T` is an [`ErrorKind::UnexpectedAnswer`](super::ErrorKind::UnexpectedAnswer)
+    /// naming the method and the JSON path.
+    ///
+    /// ```no_run
+    /// # async fn run(client: near_rpc::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// use serde_json::json;
+    ///
+    /// let args = json!({ "account_id": "alice.near" });
+    /// let balance: String = client.view_json("wrap.near", "ft_balance_of", args).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn view_json<T: DeserializeOwned>(
+        &self,
+        contract: impl Input<AccountId>,
+        method: &str,
+        args: impl ContractArgs,
+    ) -> Result<T, Error<RpcQueryError>> {
+        let contract: AccountId = contract
+            .into_value("the contract account id")
+            .map_err(|message| Error::encode(QueryMethod::NAME, message))?;
+        let result = self.call_function(&contract, method, args).await?;
+        result.json().map_err(|e| {
+            Error::unexpected(
+                QueryMethod::NAME,
+                format!(
+                    "the return value of {method} on {contract} (at block {}) is not the \
+                     type asked for: {e}",
+                    result.block_height
+                ),
+            )
+        })
+    }
+}
 
 /// A [`Client`] with a [`Signer`]: the writes sign with it, the reads are the client's
 /// (through `Deref`). Cheap to clone; clones share connections and the signer's nonce

@@ -16,10 +16,15 @@
 //! ```
 //!
 //! Writes: a [`Signer`] (an account and its key, from near-cli's credential files or the
-//! environment) signs, and [`Client::send`], [`Client::transfer`],
-//! [`Client::function_call`] and the other write shortcuts send, never signing one
-//! intent anew unless the node that received it refused it and does not know it
-//! ([`SendError`] says what happened, and carries every transaction signed).
+//! environment) configured once with [`Client::with_signer`] gives a [`SigningClient`],
+//! whose builders send: [`transfer`](SigningClient::transfer),
+//! [`call`](SigningClient::call) (arguments, gas, deposit),
+//! [`transaction`](SigningClient::transaction) (several actions), a NEP-366 delegate
+//! action signed for a relayer ([`TransactionBuilder::delegate`]) and relayed by one
+//! ([`SigningClient::relay`]). They, [`Client::send`] and the other write shortcuts (which
+//! take the signer each time) go through one write path, never signing one intent anew
+//! unless the node that received it refused it and does not know it ([`SendError`] says
+//! what happened, and carries every transaction signed).
 //! [`Client::prepare`] and [`Client::send_signed`] split a send in two, so that the
 //! transaction can be kept before any byte of it is sent. [`SendError`]'s docs hold the
 //! write path: what each answer leads to, and the exact guarantee.

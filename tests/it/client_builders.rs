@@ -446,3 +446,40 @@ async fn a_prepared_builder_is_signed_not_sent_and_sends_later() {
     assert!(!outcome.is_failure());
     assert_eq!(sent(&node), [signed]);
 }
+
+#[tokio::test(start_paused = true)]
+async fn view_json_reads_a_return_value_into_a_type_and_names_a_mismatch() {
+    let (_node, alice) = node_and("alice.mock");
+    let args = json!({ "account_id": "bob.mock" });
+    let status: Option<String> = alice
+        .view_json("contract.mock", "get_status", &args)
+        .await
+        .unwrap();
+    assert_eq!(status.as_deref(), Some("hello from bob"));
+    let e = alice
+        .view_json::<u64>("contract.mock", "get_status", &args)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            e.kind(),
+            near_rpc::client::ErrorKind::UnexpectedAnswer { .. }
+        ),
+        "{e}"
+    );
+    let shown = e.to_string();
+    assert!(
+        shown.contains("the return value of get_status on contract.mock (at block "),
+        "{shown}"
+    );
+    let e = alice
+        .view_json::<u64>("Contract Mock", "get_status", &args)
+        .await
+        .unwrap_err();
+    assert!(e.is_usage(), "{e}");
+    assert!(
+        e.to_string()
+            .contains("the contract account id `Contract Mock`"),
+        "{e}"
+    );
+}
