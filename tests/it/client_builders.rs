@@ -81,6 +81,13 @@ async fn with_signer_transfers_with_the_account_id_as_text_or_account_id() {
         sent[1].transaction().nonce(),
         sent[0].transaction().nonce() + 1
     );
+    // Debug shows the account and public key, never the secret key.
+    let secret = near_rpc_mock::chain::secret_key("alice.mock").to_secret_string();
+    let shown = format!("{alice:?}");
+    assert!(
+        shown.contains("alice.mock") && !shown.contains(secret.as_str()),
+        "{shown}"
+    );
     // The reads are the client's.
     let account = alice.view_account("bob.mock").await.unwrap();
     assert_eq!(account.amount.as_yoctonear(), bob_before + 3 * ONE_NEAR);
@@ -482,4 +489,46 @@ async fn view_json_reads_a_return_value_into_a_type_and_names_a_mismatch() {
             .contains("the contract account id `Contract Mock`"),
         "{e}"
     );
+}
+
+/// On a scripted node: the delegate action's nonce is the key's nonce (read at the final
+/// block) + 1 and its `max_block_height` that read's height + the margin, and signing
+/// sends nothing but that one read.
+#[tokio::test(start_paused = true)]
+async fn a_delegate_action_takes_the_keys_nonce_and_the_final_heads_height() {
+    use near_rpc::client::transport::{MockReply, MockTransport};
+
+    let block_hash = near_rpc::CryptoHash::hash_bytes(b"block 5000");
+    let key = json!({"jsonrpc": "2.0", "id": "1", "result": {
+        "nonce": 41, "permission": "FullAccess", "block_height": 5000,
+        "block_hash": block_hash.to_string()
+    }});
+    let node = MockTransport::new("scripted", [MockReply::json(key.to_string())]);
+    let signer = near_rpc::Signer::new(
+        "alice.near".parse().unwrap(),
+        near_rpc_mock::chain::secret_key("alice.near"),
+    );
+    let alice = near_rpc::Client::with_transport(node.clone()).with_signer(signer);
+    let signed = alice
+        .transaction("bob.near")
+        .transfer(NearToken::from_near(1))
+        .call("ping", ())
+        .delegate()
+        .valid_for_blocks(30)
+        .await
+        .unwrap();
+    let delegate = &signed.delegate_action;
+    assert_eq!((delegate.nonce, delegate.max_block_height), (42, 5030));
+    assert_eq!(delegate.sender_id, "alice.near");
+    assert_eq!(delegate.receiver_id, "bob.near");
+    let actions: Vec<&str> = delegate.actions.iter().map(|a| a.action().name()).collect();
+    assert_eq!(actions, ["Transfer", "FunctionCall"]);
+    assert!(signed.verify());
+    let requests = node.requests();
+    assert_eq!(requests.len(), 1, "one key read, nothing sent");
+    let params: serde_json::Value = serde_json::from_slice(&requests[0].body).unwrap();
+    assert_eq!(params["method"], "query");
+    assert_eq!(params["params"]["request_type"], "view_access_key");
+    assert_eq!(params["params"]["finality"], "final");
+    assert_eq!(params["params"]["account_id"], "alice.near");
 }
