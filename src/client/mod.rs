@@ -16,10 +16,15 @@
 //! ```
 //!
 //! Writes: a [`Signer`] (an account and its key, from near-cli's credential files or the
-//! environment) signs, and [`Client::send`], [`Client::transfer`],
-//! [`Client::function_call`] and the other write shortcuts send, never signing one
-//! intent anew unless the node that received it refused it and does not know it
-//! ([`SendError`] says what happened, and carries every transaction signed).
+//! environment) configured once with [`Client::with_signer`] gives a [`SigningClient`],
+//! whose builders send: [`transfer`](SigningClient::transfer),
+//! [`call`](SigningClient::call) (arguments, gas, deposit),
+//! [`transaction`](SigningClient::transaction) (several actions), a NEP-366 delegate
+//! action signed for a relayer ([`TransactionBuilder::delegate`]) and relayed by one
+//! ([`SigningClient::relay`]). They, [`Client::send`] and the other write shortcuts (which
+//! take the signer each time) go through one write path, never signing one intent anew
+//! unless the node that received it refused it and does not know it ([`SendError`] says
+//! what happened, and carries every transaction signed).
 //! [`Client::prepare`] and [`Client::send_signed`] split a send in two, so that the
 //! transaction can be kept before any byte of it is sent. [`SendError`]'s docs hold the
 //! write path: what each answer leads to, and the exact guarantee.
@@ -43,6 +48,7 @@
 //! # Ok(()) }
 //! ```
 
+mod builders;
 mod endpoint;
 mod error;
 pub mod layers;
@@ -63,6 +69,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use builders::{
+    CallBuilder, DelegateBuilder, SigningClient, TransactionBuilder, DEFAULT_DELEGATE_BLOCKS,
+};
 pub use endpoint::{ApiKey, Endpoint, InvalidApiKey, InvalidEndpoint};
 pub use error::{Error, ErrorKind, ERROR_BODY_LIMIT};
 pub use redact::{looks_like_secret, Secrets, MASK};
@@ -347,6 +356,22 @@ impl Client {
         let builder = Self::builder();
         let stack = builder.stack(vec![Arc::new(transport)]);
         Self::from_stack(stack, format!("{builder:?}"))
+    }
+
+    /// This client with `signer` configured once: its writes sign with it
+    /// (`client.with_signer(signer).transfer("bob.near", amount).await`), its reads are
+    /// this client's. Shares this client's connections; call it once per account.
+    ///
+    /// ```no_run
+    /// # async fn run(client: near_rpc::Client) -> Result<(), Box<dyn std::error::Error>> {
+    /// use near_rpc::{NearToken, Signer};
+    ///
+    /// let alice = client.with_signer(Signer::from_file("alice.near.json")?);
+    /// let outcome = alice.transfer("bob.near", NearToken::from_near(1)).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn with_signer(&self, signer: Signer) -> SigningClient {
+        SigningClient::new(self.clone(), signer)
     }
 
     fn from_stack(transport: BoxTransport, config: String) -> Self {

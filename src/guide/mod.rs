@@ -7,7 +7,7 @@
 //! | you want to | read |
 //! |---|---|
 //! | read from a node: accounts, contracts, blocks, any method | [`reading`] |
-//! | send transactions, and know what happened to them | [`writing`] |
+//! | send transactions (or sign them for a relayer), and know what happened to them | [`writing`] |
 //! | handle failures: typed errors, retries, failover, limits | [`errors`] |
 //! | use an API key, and keep keys out of logs | [`keys`] |
 //! | check what a node answers instead of believing it | [`verification`] |

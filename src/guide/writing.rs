@@ -1,31 +1,68 @@
 //! Writing: transactions signed and sent, with what the client guarantees about them.
 //!
 //! ```no_run
-//! use near_rpc::tx::{AccessKey, Action};
 //! use near_rpc::types::TxExecutionStatus;
-//! use near_rpc::{Client, NearToken, Signer};
+//! use near_rpc::{Client, NearGas, NearToken, Signer};
+//! use serde_json::json;
 //!
 //! async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //!     let client = Client::new("https://rpc.testnet.near.org")?;
 //!     // A near-cli credential file (~/.near-credentials/testnet/alice.testnet.json), or
-//!     // Signer::from_env() (NEAR_ACCOUNT_ID, NEAR_PRIVATE_KEY), or Signer::new(id, key).
-//!     let signer = Signer::from_file("alice.testnet.json")?;
-//!     let outcome = client.transfer(&signer, "bob.testnet", NearToken::from_near(1)).await?;
+//!     // Signer::from_env() (NEAR_ACCOUNT_ID, NEAR_PRIVATE_KEY), or Signer::new(id, key),
+//!     // configured once: every write of `alice` signs with it.
+//!     let alice = client.with_signer(Signer::from_file("alice.testnet.json")?);
+//!     let outcome = alice.transfer("bob.testnet", NearToken::from_near(1)).await?;
 //!     println!("failed: {}", outcome.is_failure());
 //!
-//!     // Any actions, waiting until final: a sub-account, funded, with the signer's key.
-//!     let actions = vec![
-//!         Action::CreateAccount,
-//!         Action::transfer(NearToken::from_millinear(500)),
-//!         Action::AddKey { public_key: signer.public_key().clone(), access_key: AccessKey::full_access() },
-//!     ];
-//!     let outcome = client
-//!         .waiting_until(TxExecutionStatus::Final)
-//!         .send(&signer, "sub.alice.testnet", actions)
+//!     // A function call: arguments (JSON, or bytes with `args_raw`), gas, deposit.
+//!     alice
+//!         .call("counter.testnet", "add")
+//!         .args(json!({ "by": 2 }))
+//!         .gas(NearGas::from_tgas(30))
+//!         .deposit(NearToken::from_yoctonear(1))
+//!         .await?;
+//!
+//!     // Several actions in one transaction, waiting until final: a sub-account,
+//!     // funded, with alice's key.
+//!     let outcome = alice
+//!         .transaction("sub.alice.testnet")
+//!         .create_account()
+//!         .transfer(NearToken::from_millinear(500))
+//!         .add_full_access_key(alice.signer().public_key())
+//!         .wait_until(TxExecutionStatus::Final)
 //!         .await?;
 //!     println!("created: {}", !outcome.is_failure());
 //!     Ok(())
 //! }
+//! ```
+//!
+//! Each builder ends in the write path below (`.await`, or `.send()`; `.prepare()` signs
+//! without sending); a bad account id, key or argument is a
+//! [`SendErrorKind::Usage`][kind] naming it, before anything is read or sent. The
+//! shortcuts that take the signer each time ([`client.send(&signer, ..)`][send],
+//! `client.transfer(&signer, ..)`, ...) are the same path.
+//!
+//! # Meta-transactions (NEP-366)
+//!
+//! A user signs actions for a relayer, which sends them in a transaction of its own and
+//! pays the gas (and the deposits the actions attach: nearcore charges the relayer for
+//! them). The user's side reads nothing but its key: the delegate action's nonce is the
+//! key's nonce + 1, counted with the signer's transactions, and its `max_block_height`
+//! is the final head's height plus [`DEFAULT_DELEGATE_BLOCKS`][delegate-blocks] (200)
+//! or what `.valid_for_blocks(n)` says. Nothing is sent.
+//!
+//! ```no_run
+//! # async fn run(alice: near_rpc::client::SigningClient, relayer: near_rpc::client::SigningClient) -> Result<(), Box<dyn std::error::Error>> {
+//! use near_rpc::tx::SignedDelegateAction;
+//! use near_rpc::NearToken;
+//!
+//! // Alice: signs, and hands the base64 to the relayer.
+//! let signed = alice.transfer("bob.testnet", NearToken::from_near(1)).delegate().await?;
+//! let text = signed.to_base64();
+//! // The relayer: a transaction to alice holding the delegate action, through the
+//! // write path like every write.
+//! let outcome = relayer.relay(SignedDelegateAction::from_base64(&text)?).await?;
+//! # Ok(()) }
 //! ```
 //!
 //! # The write path
@@ -173,3 +210,4 @@
 //! [renew]: crate::Client::renew
 //! [signed-tx]: crate::tx::SignedTransaction
 //! [to-base64]: crate::tx::SignedTransaction::to_base64
+//! [delegate-blocks]: crate::client::DEFAULT_DELEGATE_BLOCKS

@@ -739,6 +739,23 @@ impl SignedDelegateAction {
     pub fn from_borsh(bytes: &[u8]) -> Result<Self, BorshError> {
         super::borsh::from_slice(bytes)
     }
+
+    /// The base64 of the borsh bytes: the text a relayer receives.
+    pub fn to_base64(&self) -> String {
+        use base64::Engine as _;
+        base64::engine::general_purpose::STANDARD.encode(self.to_borsh())
+    }
+
+    /// A signed delegate action from the base64 of its borsh bytes.
+    pub fn from_base64(text: &str) -> Result<Self, BorshError> {
+        use base64::Engine as _;
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(text.trim())
+            .map_err(|e| {
+                Reader::new(&[]).error(super::borsh::BorshErrorKind::NotBase64(e.to_string()))
+            })?;
+        Self::from_borsh(&bytes)
+    }
 }
 
 impl Action {

@@ -566,6 +566,10 @@ const KNOWN_URLS: &[(&str, &str)] = &[
         "the crate docs/comparison.md compares with",
     ),
     (
+        "https://github.com/r-near/near-kit-rs",
+        "the other crate docs/comparison.md compares with (near-kit's `repository`)",
+    ),
+    (
         "https://keepachangelog.com/en/1.1.0/",
         "the CHANGELOG's format",
     ),

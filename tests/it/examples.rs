@@ -1,7 +1,9 @@
 //! The examples (`examples/`) run against the mock node over HTTP, each checked on what
 //! it prints; every file in `examples/` is run, and `examples/README.md` lists every one.
-//! The comparison with near-api-rs (`docs/comparison.md`) shows the snippets of
-//! [`comparison`], compiled here, with line counts this file checks.
+//! The comparison with near-api-rs and near-kit (`docs/comparison.md`) shows the
+//! snippets of [`comparison`], compiled here, and near-kit's, compiled by `.ci/run` in
+//! their own crate (`docs/near-kit-snippets`, outside the workspace), with line counts
+//! this file checks.
 
 #![cfg(feature = "client")]
 
@@ -406,10 +408,7 @@ mod comparison {
 
         let client = Client::new("https://rpc.mainnet.near.org")?;
         let args = json!({ "account_id": "alice.near" });
-        let result = client
-            .call_function("wrap.near", "ft_balance_of", args)
-            .await?;
-        let balance: String = result.json()?;
+        let balance: String = client.view_json("wrap.near", "ft_balance_of", args).await?;
         println!("{balance}");
         // end
         Ok(())
@@ -444,9 +443,8 @@ mod comparison {
         use near_rpc::{Client, NearToken, Signer};
 
         let client = Client::new("https://rpc.mainnet.near.org")?;
-        let signer = Signer::new("alice.near".parse()?, secret_key);
-        let deposit = NearToken::from_near(1);
-        let result = client.transfer(&signer, "bob.near", deposit).await?;
+        let alice = client.with_signer(Signer::new("alice.near".parse()?, secret_key));
+        let result = alice.transfer("bob.near", NearToken::from_near(1)).await?;
         println!("failed: {}", result.is_failure());
         // end
         Ok(())
@@ -455,13 +453,10 @@ mod comparison {
     async fn function_call(secret_key: near_rpc::tx::SecretKey) -> Result<(), Box<dyn Error>> {
         // snippet: function_call
         use near_rpc::{Client, Signer};
-        use serde_json::json;
 
         let client = Client::new("https://rpc.mainnet.near.org")?;
-        let signer = Signer::new("alice.near".parse()?, secret_key);
-        let result = client
-            .function_call(&signer, "counter.near", "increment", json!({}))
-            .await?;
+        let alice = client.with_signer(Signer::new("alice.near".parse()?, secret_key));
+        let result = alice.call("counter.near", "increment").await?;
         println!("failed: {}", result.is_failure());
         // end
         Ok(())
@@ -508,9 +503,13 @@ mod comparison {
     }
 }
 
-/// The snippets of [`comparison`] in order, as (name, dedented text).
-fn snippets() -> Vec<(String, String)> {
-    let source = include_str!("examples.rs");
+/// near-kit's side of the comparison: its snippets, in their own crate outside the
+/// workspace (near-kit must not enter the workspace's build), compiled by `.ci/run`.
+const NEAR_KIT_SNIPPETS: &str = include_str!("../../docs/near-kit-snippets/src/lib.rs");
+
+/// The snippets of `source` in order, as (name, dedented text): the body between each
+/// `// snippet: NAME` and `// end`.
+fn snippets_of(source: &str) -> Vec<(String, String)> {
     let mut snippets = Vec::new();
     let mut lines = source.lines();
     while let Some(line) = lines.next() {
@@ -528,6 +527,11 @@ fn snippets() -> Vec<(String, String)> {
     snippets
 }
 
+/// The snippets of [`comparison`] in order.
+fn snippets() -> Vec<(String, String)> {
+    snippets_of(include_str!("examples.rs"))
+}
+
 /// Lines of code in a snippet as shown: every line but blank ones, `use` lines included.
 fn count_lines(snippet: &str) -> usize {
     snippet.lines().filter(|l| !l.trim().is_empty()).count()
@@ -542,7 +546,8 @@ fn the_comparison_shows_these_snippets_with_their_line_counts() {
         .and_then(|(_, rest)| rest.split_once("<!-- comparison:end -->"))
         .expect("docs/comparison.md has the comparison between its markers")
         .0;
-    // Each task: a heading line with the counts, then near-api-rs's block, then ours.
+    // Each task: a heading line with the counts, then near-api-rs's block, near-kit's,
+    // then ours.
     let mut blocks = section.split("```rust,ignore\n").skip(1).map(|b| {
         b.split_once("```")
             .expect("a closed code block")
@@ -550,20 +555,36 @@ fn the_comparison_shows_these_snippets_with_their_line_counts() {
             .to_owned()
     });
     let snippets = snippets();
+    let near_kit = snippets_of(NEAR_KIT_SNIPPETS);
     assert_eq!(snippets.len(), 9, "nine tasks are compared");
-    for (name, ours) in &snippets {
-        let theirs = blocks
+    let tasks = |s: &[(String, String)]| s.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    assert_eq!(
+        tasks(&near_kit),
+        tasks(&snippets),
+        "docs/near-kit-snippets has the same tasks in the same order"
+    );
+    for ((name, ours), (_, kit)) in snippets.iter().zip(&near_kit) {
+        let api = blocks
             .next()
             .unwrap_or_else(|| panic!("no near-api-rs block for {name}"));
+        let kit_shown = blocks
+            .next()
+            .unwrap_or_else(|| panic!("no near-kit block for {name}"));
         let shown = blocks
             .next()
             .unwrap_or_else(|| panic!("no near-rpc block for {name}"));
         assert_eq!(
+            &kit_shown, kit,
+            "docs/comparison.md's near-kit snippet for {name} differs from docs/near-kit-snippets"
+        );
+        assert_eq!(
             &shown, ours,
             "docs/comparison.md's near-rpc snippet for {name} differs"
         );
-        let (theirs, ours) = (count_lines(&theirs), count_lines(ours));
-        let heading = format!("**{name}**: near-api-rs {theirs} lines, near-rpc {ours} lines");
+        let (api, kit, ours) = (count_lines(&api), count_lines(kit), count_lines(ours));
+        let heading = format!(
+            "**{name}**: near-api-rs {api} lines, near-kit {kit} lines, near-rpc {ours} lines"
+        );
         assert!(
             section.contains(&heading),
             "docs/comparison.md does not say {heading:?}"
@@ -573,14 +594,18 @@ fn the_comparison_shows_these_snippets_with_their_line_counts() {
             .find(|l| l.starts_with(&format!("| `{name}`")))
             .unwrap_or_else(|| panic!("docs/comparison.md's table has no row for {name}"));
         assert!(
-            row.ends_with(&format!(" | {theirs} | {ours} |")),
-            "docs/comparison.md's table row for {name} should count {theirs} and {ours}: {row}"
+            row.ends_with(&format!(" | {api} | {kit} | {ours} |")),
+            "docs/comparison.md's table row for {name} should count {api}, {kit} and {ours}: {row}"
         );
         assert!(
-            ours <= theirs,
+            ours <= api,
             "{name}: near-rpc takes more lines than near-api-rs"
         );
-        for line in shown.lines() {
+        assert!(
+            ours <= kit,
+            "{name}: near-rpc takes more lines than near-kit"
+        );
+        for line in shown.lines().chain(kit_shown.lines()) {
             assert!(
                 line.len() <= 100,
                 "{name}: a line over 100 characters: {line}"
@@ -590,5 +615,38 @@ fn the_comparison_shows_these_snippets_with_their_line_counts() {
     assert!(
         blocks.next().is_none(),
         "docs/comparison.md compares more tasks than this file"
+    );
+}
+
+/// near-kit's snippets are compiled against the version the document names, by a step
+/// of `.ci/run`, outside the workspace.
+#[test]
+fn the_near_kit_snippets_are_pinned_and_compiled_by_ci() {
+    let manifest = std::fs::read_to_string(root().join("docs/near-kit-snippets/Cargo.toml"))
+        .expect("docs/near-kit-snippets/Cargo.toml");
+    assert!(
+        manifest.contains("near-kit = { version = \"=0.17.0\""),
+        "near-kit is pinned at 0.17.0"
+    );
+    assert!(
+        manifest.contains("\n[workspace]\n"),
+        "a workspace of its own"
+    );
+    let comparison =
+        std::fs::read_to_string(root().join("docs/comparison.md")).expect("docs/comparison.md");
+    assert!(
+        comparison.contains("near-kit 0.17.0"),
+        "the document names the version"
+    );
+    let ci = std::fs::read_to_string(root().join(".ci/run")).expect(".ci/run");
+    assert!(
+        ci.lines().any(|l| l.starts_with("cargo check")
+            && l.contains("--manifest-path docs/near-kit-snippets/Cargo.toml")),
+        ".ci/run checks docs/near-kit-snippets"
+    );
+    let workspace = std::fs::read_to_string(root().join("Cargo.toml")).expect("Cargo.toml");
+    assert!(
+        !workspace.contains("near-kit"),
+        "near-kit stays out of the workspace"
     );
 }

@@ -12,6 +12,7 @@ mod support;
 mod all_versions;
 mod blocking;
 mod client;
+mod client_builders;
 mod client_hostile;
 mod client_verified;
 mod client_write;
