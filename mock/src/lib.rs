@@ -106,6 +106,7 @@ pub mod runtime;
 mod server;
 pub mod state_file;
 mod transport;
+mod window;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};

@@ -13,6 +13,7 @@ mod all_versions;
 mod blocking;
 mod client;
 mod client_hostile;
+mod client_reach;
 mod client_verified;
 mod client_write;
 mod codegen_bump;
