@@ -115,6 +115,11 @@ struct Global {
         hide_env_values = true
     )]
     api_key: Option<String>,
+    /// An archival node's URL: a read of a block older than the nodes of --url keep
+    /// goes to it; give it several times to fail over in order. Transactions never go
+    /// to it.
+    #[arg(long = "archival-url", value_name = "URL", global = true)]
+    archival_urls: Vec<String>,
     /// POST to {URL}/{method} instead of the JSON-RPC POST to {URL}.
     #[arg(long, global = true)]
     method_in_path: bool,
@@ -170,6 +175,8 @@ pub struct Options {
     pub network: Option<Network>,
     /// `--api-key` (or `NEAR_RPC_API_KEY`).
     pub api_key: Option<String>,
+    /// `--archival-url` values, in order.
+    pub archival_urls: Vec<String>,
     /// `--method-in-path`.
     pub method_in_path: bool,
     /// `--timeout`.
@@ -391,6 +398,10 @@ pub enum Command {
         /// any other Origin are refused.
         #[arg(long, value_name = "ORIGIN", value_parser = parse_as::<Origin>)]
         allow_origin: Vec<Origin>,
+        /// Keep only the last N blocks below the head, as a regular (not archival) node:
+        /// reads of older blocks answer GARBAGE_COLLECTED_BLOCK or UNKNOWN_BLOCK.
+        #[arg(long, value_name = "N")]
+        keep_blocks: Option<u64>,
     },
     /// Run a recording proxy to the node of --url/--network, for `mock --replay`.
     ///
@@ -733,6 +744,7 @@ where
         urls,
         network,
         api_key,
+        archival_urls,
         method_in_path,
         timeout,
         retries,
@@ -758,6 +770,12 @@ where
             return Parsed::Usage(format!("{source}: {e}"));
         }
     }
+    if let Some(e) = archival_urls
+        .iter()
+        .find_map(|u| u.parse::<Endpoint>().err())
+    {
+        return Parsed::Usage(format!("--archival-url: {e}"));
+    }
     let Some(command) = cli.command else {
         return Parsed::Usage("no command given".into());
     };
@@ -766,6 +784,7 @@ where
             urls,
             network,
             api_key,
+            archival_urls,
             method_in_path,
             timeout,
             retries,
