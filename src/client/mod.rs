@@ -431,6 +431,18 @@ impl ClientBuilder {
     /// The layers over the transports, outermost first as the module docs list them.
     fn stack(&self, legs: Vec<BoxTransport>, archival: Vec<BoxTransport>) -> BoxTransport {
         let regular_count = legs.len();
+        #[cfg(feature = "tracing")]
+        let (legs, archival) = {
+            let traced = |legs: Vec<BoxTransport>, from: usize| -> Vec<BoxTransport> {
+                legs.into_iter()
+                    .enumerate()
+                    .map(|(i, leg)| {
+                        Arc::new(layers::trace::Endpoint::new(leg, from + i)) as BoxTransport
+                    })
+                    .collect()
+            };
+            (traced(legs, 0), traced(archival, regular_count))
+        };
         let regular = self.retried(legs);
         let routed = match archival.is_empty() {
             true => regular,
@@ -446,7 +458,10 @@ impl ClientBuilder {
             self.max_response_bytes,
         ));
         let deadline = Arc::new(Deadline::new(limited, self.deadline));
-        Arc::new(Redact::new(deadline))
+        let redacted = Arc::new(Redact::new(deadline));
+        #[cfg(feature = "tracing")]
+        let redacted = Arc::new(layers::trace::Call::new(redacted));
+        redacted
     }
 
     /// Retries over failover among `legs` (one leg: no failover).

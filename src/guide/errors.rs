@@ -87,6 +87,12 @@
 //!   NEAR's [list of RPC providers](https://docs.near.org/api/rpc/providers) gives free
 //!   tiers such as 20 requests per second (BlockPI, GetBlock), 15 (NOWNodes, QuickNode) or
 //!   100 (dRPC); these change, so check your provider's plan.
+//! - **Tracing** (feature `tracing`, on by default): a `near_rpc.call` span per call,
+//!   `near_rpc.attempt` per try of the retry layer, `near_rpc.endpoint` per endpoint tried
+//!   (its printable form, HTTP status, bytes, latency), and DEBUG events for retries and
+//!   failovers; no field holds a key, a body or an error message. The HTTP stack below
+//!   traces too: hyper-util's TRACE events name the host connected to, so a key given as
+//!   a host label is in them (keep `hyper_util` below TRACE, or the key out of the host).
 //! - **Input** is checked before anything is sent: `SignedTransaction` and
 //!   `FunctionArgs` must be valid base64 (`ErrorKind::Encode`, a usage error).
 //! - **Response ids** must be the request's (a proxy's numeric echo is fine);

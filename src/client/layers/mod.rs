@@ -13,6 +13,7 @@
 //! | [`Retry`] | `retry.rs` | bounded retries with backoff and `Retry-After` (each side of `Archival` its own) |
 //! | [`Fallback`] | `fallback.rs` | the next endpoint when one fails (only with several) |
 //! | [`RateLimit`] | `rate_limit.rs` | one endpoint's request budget: waits for its turn (only when set) |
+//! | (tracing) | `trace.rs` | spans per call, attempt and endpoint, events for retries and failovers (feature `tracing`) |
 //! | transports | `transport/` | one [`HttpTransport`](super::transport::HttpTransport) per endpoint |
 //!
 //! Retry and failover decide from the same [`verdict`] of an outcome, and from
@@ -27,6 +28,7 @@ mod rate_limit;
 mod redact;
 mod retry;
 mod size_limit;
+pub(crate) mod trace;
 
 pub use archival::Archival;
 pub(crate) use classify::{error_verdict, response_verdict};
