@@ -400,7 +400,7 @@ pub enum Command {
         allow_origin: Vec<Origin>,
         /// Keep only the last N blocks below the head, as a regular (not archival) node:
         /// reads of older blocks answer GARBAGE_COLLECTED_BLOCK or UNKNOWN_BLOCK.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = keep_blocks)]
         keep_blocks: Option<u64>,
     },
     /// Run a recording proxy to the node of --url/--network, for `mock --replay`.
@@ -956,6 +956,11 @@ fn shard(text: &str) -> Result<u64, String> {
 /// The mock's block time in milliseconds, 0 to an hour.
 fn block_time(text: &str) -> Result<u64, String> {
     whole(text, "a block time in milliseconds", 3_600_000)
+}
+
+/// The mock's window of blocks kept below the head.
+fn keep_blocks(text: &str) -> Result<u64, String> {
+    whole(text, "a number of blocks", u64::MAX)
 }
 
 /// A TCP port, 0 (any free one) to 65535.

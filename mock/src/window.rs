@@ -45,6 +45,10 @@ impl MockNode {
     /// (legacy `code`/`message`/`data` included), and `status` reports `head - blocks`
     /// as the earliest block. The window moves with the head.
     ///
+    /// Blocks are named by `block_id` (height or hash) or `sync_checkpoint: "genesis"`;
+    /// a chunk by its own hash and a transaction's status are answered as before, from
+    /// the whole chain.
+    ///
     /// The window answers the methods that read at a block through per-method handlers
     /// ([`MockNode::on`]): a handler set later for one of them replaces the window for
     /// that method.
