@@ -89,8 +89,8 @@
 //!   100 (dRPC); these change, so check your provider's plan.
 //! - **Tracing** (feature `tracing`, on by default): a `near_rpc.call` span per call,
 //!   `near_rpc.attempt` per try of the retry layer, `near_rpc.endpoint` per endpoint tried
-//!   (its printable form, HTTP status, bytes, latency), and DEBUG events for retries and
-//!   failovers; no field holds a key, a body or an error message. The HTTP stack below
+//!   (its printable form, HTTP status, bytes, latency), and DEBUG events for retries,
+//!   failovers, archival reads (with the regular node's cause) and rate-budget waits; no field holds a key, a body or an error message. The HTTP stack below
 //!   traces too: hyper-util's TRACE events name the host connected to, so a key given as
 //!   a host label is in them (keep `hyper_util` below TRACE, or the key out of the host).
 //! - **Input** is checked before anything is sent: `SignedTransaction` and

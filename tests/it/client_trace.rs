@@ -196,3 +196,63 @@ fn traces_hold_every_call_and_no_key() {
         .any(|(t, text)| t.starts_with("hyper_util") && holds(text, IN_HOST)));
     assert!(ours.iter().all(|(_, text)| !holds(text, IN_HOST)));
 }
+
+/// A read of a collected block re-routed to the archival endpoint, and a call held for
+/// its endpoint's budget, each leave their event, naming the cause and the wait.
+#[test]
+fn archival_reads_and_budget_waits_are_traced() {
+    use near_rpc::client::layers::RateBudget;
+    use near_rpc_mock::chain::INITIAL_HEAD;
+
+    let capture = Capture::default();
+    let records = tracing::subscriber::with_default(capture.clone(), || {
+        let regular = MockNode::new();
+        regular.keep_blocks(5);
+        let client = Client::builder()
+            .transport(regular)
+            .rate_limit(RateBudget::per_second(10))
+            .archival_transport(MockNode::new())
+            .build()
+            .unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .start_paused(true)
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let old = client.at(INITIAL_HEAD - 10);
+            let account = old.view_account("alice.mock").await.unwrap();
+            assert_eq!(account.block_height, INITIAL_HEAD - 10);
+            // The first call spent the bucket's one token: this one waits 100 ms.
+            client.block(INITIAL_HEAD).await.unwrap();
+        });
+        capture.records()
+    });
+    let ours: Vec<&String> = records
+        .iter()
+        .filter(|(target, _)| target.starts_with("near_rpc"))
+        .map(|(_, text)| text)
+        .collect();
+    let archival = ours
+        .iter()
+        .find(|t| t.contains("near_rpc: reading from the archival endpoints"));
+    assert!(
+        archival.is_some_and(
+            |t| t.contains("cause=GARBAGE_COLLECTED_BLOCK") && t.contains("method=query")
+        ),
+        "{ours:#?}"
+    );
+    let wait = ours
+        .iter()
+        .find(|t| t.contains("near_rpc: waiting for the rate budget"));
+    assert!(
+        wait.is_some_and(|t| t.contains("method=block") && t.contains("wait_ms=100")),
+        "{ours:#?}"
+    );
+    // The archival endpoint is numbered after the regular one.
+    assert!(
+        ours.iter()
+            .any(|t| t.contains("span near_rpc.endpoint") && t.contains("endpoint_index=1")),
+        "{ours:#?}"
+    );
+}

@@ -83,7 +83,7 @@ impl Archival {
             if let Some(archival_index) = index.checked_sub(self.regular_count) {
                 let mut pinned = request;
                 pinned.pinned_endpoint = Some(archival_index);
-                return self.to_archival(pinned).await;
+                return self.to_archival(pinned, "pinned").await;
             }
             return self.regular.send(request).await;
         }
@@ -95,19 +95,26 @@ impl Archival {
             Ok(response) => route(&request, response),
             Err(_) => Route::Keep,
         };
+        let cause = match (&route, &outcome) {
+            (Route::Keep, _) | (_, Err(_)) => String::new(),
+            (_, Ok(response)) => match crate::de::native::peek(&response.body) {
+                Peek::Error { cause, .. } => cause.unwrap_or_default(),
+                _ => String::new(),
+            },
+        };
         match route {
             Route::Keep => outcome,
-            Route::Archival => self.to_archival(request).await,
+            Route::Archival => self.to_archival(request, &cause).await,
             Route::IfBelowKept(height) => {
                 let answered_by = outcome.as_ref().map_or(0, |r| r.endpoint_index);
                 match self.earliest_kept(&request, answered_by).await {
                     Some(earliest) if height >= earliest => outcome,
                     // Below it, or the node would not say: the archival endpoints know.
-                    _ => self.to_archival(request).await,
+                    _ => self.to_archival(request, &cause).await,
                 }
             }
             Route::ArchivalIfKnown => {
-                let archival = self.to_archival(request).await;
+                let archival = self.to_archival(request, &cause).await;
                 match &archival {
                     Ok(response) if is_result(response) => archival,
                     _ => outcome,
@@ -116,8 +123,14 @@ impl Archival {
         }
     }
 
-    /// `request` to the archival endpoints, their positions after the regular ones.
-    async fn to_archival(&self, request: RpcRequest) -> Result<HttpResponse, TransportError> {
+    /// `request` to the archival endpoints, their positions after the regular ones; `why`
+    /// (the regular node's cause, or `pinned`) goes to the trace.
+    async fn to_archival(
+        &self,
+        request: RpcRequest,
+        why: &str,
+    ) -> Result<HttpResponse, TransportError> {
+        super::trace::to_archival(&request, why);
         let mut outcome = self.archival.send(request).await;
         match &mut outcome {
             Ok(response) => response.endpoint_index += self.regular_count,

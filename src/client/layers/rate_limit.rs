@@ -145,7 +145,7 @@ impl RateLimit {
     }
 
     /// Waits for a token and takes it.
-    async fn take_token(&self) {
+    async fn take_token(&self, request: &RpcRequest) {
         let interval = self.budget.interval().max(Duration::from_nanos(1));
         // With a full bucket, `burst` requests may go before it is empty: the bucket is
         // empty `interval * burst` after it was full, and a request may go while it is
@@ -156,6 +156,7 @@ impl RateLimit {
         let since = empty_at.map_or(now, |at| at.max(now));
         let go_at = since.checked_sub(slack).unwrap_or(now).max(now);
         if go_at > now {
+            super::trace::waiting_for_budget(request, go_at - now);
             // Cancelled here, the call leaves `empty_at` as it was: no token spent.
             tokio::time::sleep_until(go_at).await;
         }
@@ -166,7 +167,7 @@ impl RateLimit {
         &self,
         request: RpcRequest,
     ) -> Result<HttpResponse, TransportError> {
-        self.take_token().await;
+        self.take_token(&request).await;
         self.inner.send(request).await
     }
 }

@@ -1,5 +1,5 @@
 //! Tracing (feature `tracing`, on by default): a span per call, per attempt and per
-//! endpoint tried, and events for retries and failovers, through the `tracing` crate
+//! endpoint tried, and events for retries, failovers, archival reads and rate waits, through the `tracing` crate
 //! (already in every client build's tree, by hyper and h2).
 //!
 //! ```text
@@ -68,6 +68,31 @@ pub(crate) fn failing_over(request: &RpcRequest, index: usize, outcome: &Outcome
     );
     #[cfg(not(feature = "tracing"))]
     let _ = (request, index, outcome);
+}
+
+/// The archival layer sends `request` to the archival endpoints after the regular node
+/// answered `cause`.
+pub(crate) fn to_archival(request: &RpcRequest, cause: &str) {
+    #[cfg(feature = "tracing")]
+    tracing::debug!(
+        method = request.method,
+        cause,
+        "near_rpc: reading from the archival endpoints"
+    );
+    #[cfg(not(feature = "tracing"))]
+    let _ = (request, cause);
+}
+
+/// The rate-limit layer holds `request` for `wait`, within the endpoint's budget.
+pub(crate) fn waiting_for_budget(request: &RpcRequest, wait: Duration) {
+    #[cfg(feature = "tracing")]
+    tracing::debug!(
+        method = request.method,
+        wait_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
+        "near_rpc: waiting for the rate budget"
+    );
+    #[cfg(not(feature = "tracing"))]
+    let _ = (request, wait);
 }
 
 /// An outcome as it may be recorded: the HTTP status or the error's kind.
