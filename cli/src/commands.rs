@@ -63,6 +63,7 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             save,
             block_time,
             allow_origin,
+            keep_blocks,
         } => serve_mock(MockOptions {
             port,
             replay: replay.as_deref(),
@@ -71,6 +72,7 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             save: save.as_deref(),
             block_time: std::time::Duration::from_millis(block_time),
             allowed_origins: allow_origin,
+            keep_blocks,
         }),
         Command::Verify(args::VerifyCommand::Proof {
             file,
@@ -482,6 +484,7 @@ struct MockOptions<'a> {
     save: Option<&'a Path>,
     block_time: std::time::Duration,
     allowed_origins: Vec<Origin>,
+    keep_blocks: Option<u64>,
 }
 
 /// `mock`: serves the mock node until Ctrl-C or SIGTERM, after writing the credential files asked
@@ -495,6 +498,9 @@ fn serve_mock(options: MockOptions<'_>) -> Result<(), Failure> {
     // A node that runs until stopped keeps its last requests, not all of them.
     node.set_request_log(MOCK_REQUEST_LOG);
     node.set_block_time(options.block_time);
+    if let Some(blocks) = options.keep_blocks {
+        node.keep_blocks(blocks);
+    }
     if let Some(path) = options.replay {
         let cassette = Cassette::load(path).map_err(|e| {
             Failure::usage(format!("cannot read the cassette {}: {e}", path.display()))
@@ -648,6 +654,11 @@ fn connect(options: &Options) -> Result<(Runtime, Client), Failure> {
             let key = ApiKey::x_api_key(key).map_err(|e| Failure::usage(describe(&e)))?;
             builder = builder.api_key(key);
         }
+    }
+    for url in &options.archival_urls {
+        builder = builder
+            .archival(url)
+            .map_err(|e| Failure::usage(describe(&e)))?;
     }
     if options.method_in_path {
         builder = builder.path_style(PathStyle::MethodInPath);

@@ -5,7 +5,8 @@
 //!
 //! ```text
 //! near-rpc [--url URL]... [--network mainnet|testnet|mock] [--api-key KEY]
-//!          [--method-in-path] [--timeout SECS] [--retries N] <COMMAND>
+//!          [--method-in-path] [--timeout SECS] [--retries N] [--archival-url URL]...
+//!          <COMMAND>
 //!   account ACCOUNT                       query view_account
 //!   access-key ACCOUNT PUBLIC_KEY         query view_access_key
 //!   access-keys ACCOUNT                   query view_access_key_list
@@ -41,6 +42,7 @@
 //!   decode [--report-unknown] METHOD [FILE]   decode a response body (stdin without FILE),
 //!                                 offline; --report-unknown lists what the bindings don't know
 //!   mock [--port N] [--replay FILE] [--credentials-dir DIR] [--load FILE] [--save FILE]
+//!        [--keep-blocks N]
 //!                                          serve the mock node
 //!   record --out FILE [--port N]          a recording proxy to the node
 //!   completions SHELL             shell completions (bash, zsh, fish, ...)

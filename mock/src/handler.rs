@@ -219,7 +219,7 @@ impl From<Result<Wait, RpcError>> for Step {
 /// `params` in the named form nearcore reads: its positional arrays (`[block_id]`,
 /// `[tx_hash, sender]`, `[signed_tx_base64]`, ...) and the legacy `query` path form
 /// (`["account/alice.near", ""]`) turned into the objects they stand for.
-fn named(method: &str, params: &Value) -> Result<Value, RpcError> {
+pub(crate) fn named(method: &str, params: &Value) -> Result<Value, RpcError> {
     let Value::Array(items) = params else {
         return Ok(params.clone());
     };

@@ -120,6 +120,7 @@ pub mod runtime;
 mod server;
 pub mod state_file;
 mod transport;
+mod window;
 mod wire;
 
 pub use cassette::{Cassette, Exchange, Recorder};

@@ -30,8 +30,9 @@ pub fn unused_url() -> String {
 
 type Handler = Arc<dyn Fn(&Value) -> Reply + Send + Sync>;
 
-struct State {
-    chain: Chain,
+/// The node's shared state (the window of recent blocks, `window.rs`, reads its chain).
+pub(crate) struct State {
+    pub(crate) chain: Chain,
     handlers: HashMap<String, Handler>,
     faults: Vec<FaultRule>,
     script: Vec<HttpReply>,
@@ -70,7 +71,7 @@ impl Default for State {
 /// The mock node. Cheap to clone; clones share the chain, the rules and the record.
 #[derive(Clone, Default)]
 pub struct MockNode {
-    state: Arc<Mutex<State>>,
+    pub(crate) state: Arc<Mutex<State>>,
 }
 
 impl std::fmt::Debug for MockNode {

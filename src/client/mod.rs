@@ -9,9 +9,12 @@
 //!   Redact      mask every configured secret in whatever comes back
 //!   Deadline    one deadline per call (default 60 s), across retries and endpoints
 //!   SizeLimit   request ≤ 10 MiB, response ≤ 32 MiB (enforced while streaming)
+//!   Archival    a read of a block the regular nodes no longer keep, again to the
+//!               archival endpoints (only with `ClientBuilder::archival`)
 //!   Retry       ≤ 3 retries (more than 10 refused), backoff 250 ms doubling to 8 s,
 //!               Retry-After honoured between that floor and 60 s
 //!   Fallback    the endpoints in order (with several)
+//!   RateLimit   an endpoint's request budget (only with `ClientBuilder::rate_limit`)
 //!   HttpTransport per endpoint: 30 s per attempt, redirects within the origin only
 //! ```
 //!
@@ -91,8 +94,8 @@ use crate::envelope::{ErrorWrapper, Id};
 use crate::methods::RpcMethod;
 use crate::types::{BlockReference, Finality, TxExecutionStatus};
 use layers::{
-    Deadline, Fallback, Redact, Retry, RetryPolicy, SizeLimit, DEFAULT_DEADLINE,
-    DEFAULT_MAX_REQUEST_BYTES,
+    Archival, Deadline, Fallback, RateBudget, RateLimit, Redact, Retry, RetryPolicy, SizeLimit,
+    DEFAULT_DEADLINE, DEFAULT_MAX_REQUEST_BYTES,
 };
 use transport::{
     BoxTransport, HttpResponse, HttpTransport, PathStyle, RedirectPolicy, RpcRequest, Transport,
@@ -112,6 +115,21 @@ pub struct ClientBuilder {
     retry: RetryPolicy,
     max_request_bytes: usize,
     max_response_bytes: usize,
+    archival: Vec<(Endpoint, Option<ApiKey>)>,
+    archival_transports: Vec<BoxTransport>,
+    // The endpoint added last, which `api_key` and `rate_limit` apply to.
+    last: Option<Leg>,
+    // Each budget with the endpoint it was given after (`None`: before any).
+    budgets: Vec<(Option<Leg>, RateBudget)>,
+}
+
+/// One endpoint of a [`ClientBuilder`]: its kind and position among its kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Leg {
+    Url(usize),
+    Transport(usize),
+    ArchivalUrl(usize),
+    ArchivalTransport(usize),
 }
 
 impl Default for ClientBuilder {
@@ -127,6 +145,10 @@ impl Default for ClientBuilder {
             retry: RetryPolicy::default(),
             max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+            archival: Vec::new(),
+            archival_transports: Vec::new(),
+            last: None,
+            budgets: Vec::new(),
         }
     }
 }
@@ -152,6 +174,14 @@ pub enum BuildError {
         /// The most allowed.
         max: u64,
     },
+    /// An option's value cannot be used (a rate budget of no requests), or the option
+    /// was given where it cannot apply.
+    InvalidOption {
+        /// The option (`RateBudget burst`).
+        option: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 impl fmt::Display for BuildError {
@@ -166,6 +196,7 @@ impl fmt::Display for BuildError {
             Self::OutOfRange { option, value, max } => {
                 write!(f, "{option} is {value}, more than the most allowed, {max}")
             }
+            Self::InvalidOption { option, reason } => write!(f, "{option}: {reason}"),
         }
     }
 }
@@ -195,6 +226,7 @@ impl ClientBuilder {
     pub fn add_endpoint(mut self, endpoint: Endpoint) -> Self {
         let key = self.pending_key.take();
         self.endpoints.push((endpoint, key));
+        self.last = Some(Leg::Url(self.endpoints.len() - 1));
         self
     }
 
@@ -202,6 +234,10 @@ impl ClientBuilder {
     /// endpoint it was given for. (Given before any endpoint, it goes to the next one
     /// added.)
     pub fn api_key(mut self, key: ApiKey) -> Self {
+        if let Some(Leg::ArchivalUrl(index)) = self.last {
+            self.archival[index].1 = Some(key);
+            return self;
+        }
         match self.endpoints.last_mut() {
             Some((_, slot)) => *slot = Some(key),
             None => self.pending_key = Some(key),
@@ -213,6 +249,50 @@ impl ClientBuilder {
     /// one more endpoint, after the URLs added so far.
     pub fn transport(mut self, transport: impl Transport + 'static) -> Self {
         self.transports.push(Arc::new(transport));
+        self.last = Some(Leg::Transport(self.transports.len() - 1));
+        self
+    }
+
+    /// Adds an archival endpoint (several allowed, tried in order). A read that the
+    /// regular endpoints answer with `GARBAGE_COLLECTED_BLOCK`, or `UNKNOWN_BLOCK` for a
+    /// block below what they keep, is sent again to the archival endpoints, and only such
+    /// reads: transactions never go to them ([`layers::Archival`] has the exact rules).
+    /// [`ClientBuilder::api_key`] and [`ClientBuilder::rate_limit`] given right after
+    /// apply to it.
+    pub fn archival(mut self, url: &str) -> Result<Self, InvalidEndpoint> {
+        self.archival.push((url.parse()?, None));
+        self.last = Some(Leg::ArchivalUrl(self.archival.len() - 1));
+        Ok(self)
+    }
+
+    /// Adds a transport of your own as an archival endpoint, after the archival URLs
+    /// (see [`ClientBuilder::archival`]).
+    pub fn archival_transport(mut self, transport: impl Transport + 'static) -> Self {
+        self.archival_transports.push(Arc::new(transport));
+        self.last = Some(Leg::ArchivalTransport(self.archival_transports.len() - 1));
+        self
+    }
+
+    /// Gives the endpoint added last (URL or transport, regular or archival) a request
+    /// budget: its requests wait for their turn instead of earning HTTP 429 (off by
+    /// default; [`layers::RateLimit`]). Every attempt to that endpoint, retries included,
+    /// spends from it; other endpoints have their own. [`ClientBuilder::build`] fails
+    /// with [`BuildError::InvalidOption`] when it is given before any endpoint, or
+    /// allows no request.
+    ///
+    /// ```
+    /// use near_rpc::client::layers::RateBudget;
+    /// use near_rpc::Client;
+    ///
+    /// // Check your provider's plan for its figures.
+    /// let client = Client::builder()
+    ///     .endpoint("https://rpc.example.org")?
+    ///     .rate_limit(RateBudget::per_second(20).burst(5))
+    ///     .build()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn rate_limit(mut self, budget: RateBudget) -> Self {
+        self.budgets.push((self.last, budget));
         self
     }
 
@@ -276,41 +356,130 @@ impl ClientBuilder {
                 max: u64::from(layers::MAX_RETRIES),
             });
         }
-        let mut legs: Vec<BoxTransport> = Vec::new();
-        if !self.endpoints.is_empty() {
-            let http = transport::http_client()?;
-            for (endpoint, key) in &self.endpoints {
-                let mut leg = HttpTransport::with_client(http.clone(), endpoint.clone())
-                    .path_style(self.path_style)
-                    .redirects(self.redirects)
-                    .timeout(self.timeout);
-                if let Some(key) = key {
-                    leg = leg.api_key(key.clone());
+        for (leg, budget) in &self.budgets {
+            let reason = match (leg, budget.invalid()) {
+                (None, _) => "given before any endpoint it could apply to".to_owned(),
+                (_, Some((option, value))) => {
+                    return Err(BuildError::InvalidOption {
+                        option,
+                        reason: format!("{value} allows no request"),
+                    })
                 }
-                legs.push(Arc::new(leg));
-            }
+                _ => continue,
+            };
+            return Err(BuildError::InvalidOption {
+                option: "ClientBuilder::rate_limit",
+                reason,
+            });
         }
-        legs.extend(self.transports.iter().cloned());
+        let needs_http = !self.endpoints.is_empty() || !self.archival.is_empty();
+        let http = needs_http.then(transport::http_client).transpose()?;
+        let mut legs = self.http_legs(http.as_ref(), &self.endpoints, Leg::Url);
+        legs.extend(self.own_legs(&self.transports, Leg::Transport));
         if legs.is_empty() {
             return Err(BuildError::NoEndpoint);
         }
-        Ok(Client::from_stack(self.stack(legs), format!("{self:?}")))
+        let mut archival = self.http_legs(http.as_ref(), &self.archival, Leg::ArchivalUrl);
+        archival.extend(self.own_legs(&self.archival_transports, Leg::ArchivalTransport));
+        Ok(Client::from_stack(
+            self.stack(legs, archival),
+            format!("{self:?}"),
+        ))
+    }
+
+    /// One HTTP transport per endpoint, each within its budget if it has one.
+    fn http_legs(
+        &self,
+        http: Option<&reqwest::Client>,
+        endpoints: &[(Endpoint, Option<ApiKey>)],
+        leg: fn(usize) -> Leg,
+    ) -> Vec<BoxTransport> {
+        let Some(http) = http else {
+            return Vec::new();
+        };
+        let transports = endpoints.iter().map(|(endpoint, key)| {
+            let mut transport = HttpTransport::with_client(http.clone(), endpoint.clone())
+                .path_style(self.path_style)
+                .redirects(self.redirects)
+                .timeout(self.timeout);
+            if let Some(key) = key {
+                transport = transport.api_key(key.clone());
+            }
+            Arc::new(transport) as BoxTransport
+        });
+        self.within_budgets(transports, leg)
+    }
+
+    /// The transports given, each within its budget if it has one.
+    fn own_legs(&self, transports: &[BoxTransport], leg: fn(usize) -> Leg) -> Vec<BoxTransport> {
+        self.within_budgets(transports.iter().cloned(), leg)
+    }
+
+    fn within_budgets(
+        &self,
+        transports: impl Iterator<Item = BoxTransport>,
+        leg: fn(usize) -> Leg,
+    ) -> Vec<BoxTransport> {
+        transports
+            .enumerate()
+            .map(|(index, transport)| {
+                // The last budget given for an endpoint is its budget.
+                let budget = self
+                    .budgets
+                    .iter()
+                    .rev()
+                    .find(|(l, _)| *l == Some(leg(index)));
+                match budget {
+                    Some((_, budget)) => Arc::new(RateLimit::new(transport, *budget)),
+                    None => transport,
+                }
+            })
+            .collect()
     }
 
     /// The layers over the transports, outermost first as the module docs list them.
-    fn stack(&self, mut legs: Vec<BoxTransport>) -> BoxTransport {
-        let base: BoxTransport = match legs.len() {
-            1 => legs.remove(0),
-            _ => Arc::new(Fallback::new(legs)),
+    fn stack(&self, legs: Vec<BoxTransport>, archival: Vec<BoxTransport>) -> BoxTransport {
+        let regular_count = legs.len();
+        #[cfg(feature = "tracing")]
+        let (legs, archival) = {
+            let traced = |legs: Vec<BoxTransport>, from: usize| -> Vec<BoxTransport> {
+                legs.into_iter()
+                    .enumerate()
+                    .map(|(i, leg)| {
+                        Arc::new(layers::trace::Endpoint::new(leg, from + i)) as BoxTransport
+                    })
+                    .collect()
+            };
+            (traced(legs, 0), traced(archival, regular_count))
         };
-        let retry = Arc::new(Retry::new(base, self.retry.clone()));
+        let regular = self.retried(legs);
+        let routed = match archival.is_empty() {
+            true => regular,
+            false => Arc::new(Archival::new(
+                regular,
+                regular_count,
+                self.retried(archival),
+            )),
+        };
         let limited = Arc::new(SizeLimit::new(
-            retry,
+            routed,
             self.max_request_bytes,
             self.max_response_bytes,
         ));
         let deadline = Arc::new(Deadline::new(limited, self.deadline));
-        Arc::new(Redact::new(deadline))
+        let redacted = Arc::new(Redact::new(deadline));
+        #[cfg(feature = "tracing")]
+        let redacted = Arc::new(layers::trace::Call::new(redacted));
+        redacted
+    }
+
+    /// Retries over failover among `legs` (one leg: no failover).
+    fn retried(&self, mut legs: Vec<BoxTransport>) -> BoxTransport {
+        let base: BoxTransport = match legs.len() {
+            1 => legs.remove(0),
+            _ => Arc::new(Fallback::new(legs)),
+        };
+        Arc::new(Retry::new(base, self.retry.clone()))
     }
 }
 
@@ -354,7 +523,7 @@ impl Client {
     /// deadline, size limits, retries) above it.
     pub fn with_transport(transport: impl Transport + 'static) -> Self {
         let builder = Self::builder();
-        let stack = builder.stack(vec![Arc::new(transport)]);
+        let stack = builder.stack(vec![Arc::new(transport)], Vec::new());
         Self::from_stack(stack, format!("{builder:?}"))
     }
 

@@ -55,8 +55,10 @@
 //! | `Redact` | masks every configured secret in bodies, headers and error texts that come back | always on |
 //! | `Deadline` | one deadline per call, across retries, endpoints and waits | 60 s (`.deadline(..)`) |
 //! | `SizeLimit` | refuses larger requests before sending; stops reading a larger response while streaming | request 10 MiB, response 32 MiB |
+//! | `Archival` | a read of a block the regular endpoints no longer keep, again to the archival endpoints ([`reading`](super::reading#old-blocks-archival-endpoints)) | off (`.archival(url)`) |
 //! | `Retry` | exponential backoff with full jitter; `Retry-After` honoured, never below the backoff and up to a ceiling | 3 retries (more than 10 refused by `build()`), 250 ms doubling to 8 s, `Retry-After` ≤ 60 s |
 //! | `Fallback` | the next endpoint when one fails (only with several) | endpoints in the order given |
+//! | `RateLimit` | one endpoint's request budget: a call waits for its turn | off (`.rate_limit(budget)`) |
 //! | `HttpTransport` | one per endpoint (reqwest, rustls) | 30 s per attempt, redirects within the origin only |
 //!
 //! - **Retry and failover** read the same verdict of an outcome. An endpoint is skipped
@@ -75,6 +77,22 @@
 //!   never counts as unsent (`Error::nothing_sent`) once an earlier attempt may have
 //!   arrived, even if the last one could not connect. The write path does its own
 //!   resolving on top ([`writing`](super::writing)).
+//! - **Provider rate limits**: a provider's plan allows so many requests per second, and
+//!   answers HTTP 429 past it (retried, but each 429 costs a backoff). Give the endpoint
+//!   its budget instead, and calls wait for their turn:
+//!   `.endpoint(url)?.rate_limit(RateBudget::per_second(20).burst(5))`
+//!   ([`RateBudget`][rate-budget]; it applies to the endpoint added just before, retries
+//!   and failover attempts included; every endpoint has its own). Waiters are served in
+//!   order; a call cancelled while waiting (its deadline, a dropped future) spends nothing.
+//!   NEAR's [list of RPC providers](https://docs.near.org/api/rpc/providers) gives free
+//!   tiers such as 20 requests per second (BlockPI, GetBlock), 15 (NOWNodes, QuickNode) or
+//!   100 (dRPC); these change, so check your provider's plan.
+//! - **Tracing** (feature `tracing`, on by default): a `near_rpc.call` span per call,
+//!   `near_rpc.attempt` per try of the retry layer, `near_rpc.endpoint` per endpoint tried
+//!   (its printable form, HTTP status, bytes, latency), and DEBUG events for retries,
+//!   failovers, archival reads (with the regular node's cause) and rate-budget waits; no field holds a key, a body or an error message. The HTTP stack below
+//!   traces too: hyper-util's TRACE events name the host connected to, so a key given as
+//!   a host label is in them (keep `hyper_util` below TRACE, or the key out of the host).
 //! - **Input** is checked before anything is sent: `SignedTransaction` and
 //!   `FunctionArgs` must be valid base64 (`ErrorKind::Encode`, a usage error).
 //! - **Response ids** must be the request's (a proxy's numeric echo is fine);
@@ -101,3 +119,4 @@
 //! [retry-writes]: crate::client::layers::RetryPolicy::retry_writes
 //! [with-transport]: crate::Client::with_transport
 //! [builder-transport]: crate::client::ClientBuilder::transport
+//! [rate-budget]: crate::client::layers::RateBudget

@@ -85,6 +85,35 @@
 //! exist while viewing`. The rest of what a failed call returns is in
 //! [`errors`](super::errors).
 //!
+//! # Old blocks: archival endpoints
+//!
+//! A regular node keeps a few epochs of blocks (about two and a half days on mainnet);
+//! older reads fail with `GARBAGE_COLLECTED_BLOCK` or `UNKNOWN_BLOCK`. An archival node
+//! keeps them all. Give the client one or more, and exactly those reads go to them:
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let client = near_rpc::Client::builder()
+//!     .endpoint("https://rpc.mainnet.near.org")?
+//!     .archival("https://archival-rpc.mainnet.near.org")?
+//!     .build()?;
+//! // Asked of the regular node first; it no longer keeps the block: the archival node.
+//! let old = client.block(9_820_210).await?;
+//! # Ok(()) }
+//! ```
+//!
+//! A read goes to the archival endpoints after a regular node answers
+//! `GARBAGE_COLLECTED_BLOCK`, or `UNKNOWN_BLOCK` for a block by hash or for a height below
+//! its `status`'s `earliest_block_height` (a height above its head stays unknown, without
+//! asking further); a `chunk` by hash answered `UNKNOWN_CHUNK`, and a transaction status
+//! answered `UNKNOWN_TRANSACTION` (statuses are collected with their blocks) go too, the
+//! latter replaced only by an archival answer that is a result. Transactions never go to
+//! them. The archival endpoints are retried and failed over among themselves, in order;
+//! an API key or a rate budget given right after `.archival(url)` is that endpoint's.
+//! [`Archival`](crate::client::layers::Archival) has the rules. The mock node plays a
+//! regular node with `MockNode::keep_blocks(n)` (`near-rpc mock --keep-blocks N`), and
+//! the CLI takes `--archival-url URL`.
+//!
 //! # Blocking code
 //!
 //! The blocking client (feature `blocking`,

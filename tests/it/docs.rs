@@ -562,6 +562,14 @@ const KNOWN_URLS: &[(&str, &str)] = &[
         "NEAR's public testnet RPC endpoint",
     ),
     (
+        "https://archival-rpc.mainnet.near.org",
+        "NEAR's public mainnet archival RPC endpoint (docs.near.org/api/rpc/setup)",
+    ),
+    (
+        "https://docs.near.org/api/rpc/providers",
+        "NEAR's list of RPC providers and their free tiers",
+    ),
+    (
         "https://github.com/near/near-api-rs",
         "the crate docs/comparison.md compares with",
     ),

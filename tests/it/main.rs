@@ -14,6 +14,8 @@ mod blocking;
 mod client;
 mod client_builders;
 mod client_hostile;
+mod client_reach;
+mod client_trace;
 mod client_verified;
 mod client_write;
 mod codegen_bump;

@@ -24,7 +24,7 @@ use near_rpc_mock::Origin;
 
 use parsers::{
     args_base64, block_id, block_time, call_method, decode_method, height, json, nonce,
-    nonce_index, parse_as, port, prefix_base64, retries, shard, signed_delegate, signed_tx,
+    keep_blocks, nonce_index, parse_as, port, prefix_base64, retries, shard, signed_delegate, signed_tx,
     timeout,
 };
 use secrets::clap_error;
@@ -128,6 +128,11 @@ struct Global {
         hide_env_values = true
     )]
     api_key: Option<String>,
+    /// An archival node's URL: a read of a block older than the nodes of --url keep
+    /// goes to it; give it several times to fail over in order. Transactions never go
+    /// to it.
+    #[arg(long = "archival-url", value_name = "URL", global = true)]
+    archival_urls: Vec<String>,
     /// POST to {URL}/{method} instead of the JSON-RPC POST to {URL}.
     #[arg(long, global = true)]
     method_in_path: bool,
@@ -183,6 +188,8 @@ pub struct Options {
     pub network: Option<Network>,
     /// `--api-key` (or `NEAR_RPC_API_KEY`).
     pub api_key: Option<String>,
+    /// `--archival-url` values, in order.
+    pub archival_urls: Vec<String>,
     /// `--method-in-path`.
     pub method_in_path: bool,
     /// `--timeout`.
@@ -436,6 +443,10 @@ pub enum Command {
         /// any other Origin are refused.
         #[arg(long, value_name = "ORIGIN", value_parser = parse_as::<Origin>)]
         allow_origin: Vec<Origin>,
+        /// Keep only the last N blocks below the head, as a regular (not archival) node:
+        /// reads of older blocks answer GARBAGE_COLLECTED_BLOCK or UNKNOWN_BLOCK.
+        #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = keep_blocks)]
+        keep_blocks: Option<u64>,
     },
     /// Run a recording proxy to the node of --url/--network, for `mock --replay`.
     ///
@@ -836,6 +847,7 @@ where
         urls,
         network,
         api_key,
+        archival_urls,
         method_in_path,
         timeout,
         retries,
@@ -861,6 +873,12 @@ where
             return Parsed::Usage(format!("{source}: {e}"));
         }
     }
+    if let Some(e) = archival_urls
+        .iter()
+        .find_map(|u| u.parse::<Endpoint>().err())
+    {
+        return Parsed::Usage(format!("--archival-url: {e}"));
+    }
     let Some(command) = cli.command else {
         return Parsed::Usage("no command given".into());
     };
@@ -869,6 +887,7 @@ where
             urls,
             network,
             api_key,
+            archival_urls,
             method_in_path,
             timeout,
             retries,

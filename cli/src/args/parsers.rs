@@ -83,6 +83,11 @@ pub(super) fn block_time(text: &str) -> Result<u64, String> {
     whole(text, "a block time in milliseconds", 3_600_000)
 }
 
+/// The mock's window of blocks kept below the head.
+pub(super) fn keep_blocks(text: &str) -> Result<u64, String> {
+    whole(text, "a number of blocks", u64::MAX)
+}
+
 /// A TCP port, 0 (any free one) to 65535.
 pub(super) fn port(text: &str) -> Result<u16, String> {
     let port = whole(text, "a port", u16::MAX.into())?;

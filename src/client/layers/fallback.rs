@@ -58,6 +58,11 @@ impl Fallback {
             if (request.submits_transaction && !nothing_sent) || deadline_passed {
                 break;
             }
+            if index + 1 < self.transports.len() {
+                if let Some(last) = attempts.last() {
+                    super::trace::failing_over(&request, index, &last.outcome);
+                }
+            }
         }
         if attempts.len() == 1 {
             if let Some(only) = attempts.pop() {

@@ -110,7 +110,8 @@ impl Retry {
         // certainly did not must not make the whole call look unsent.
         let mut sent_before = false;
         loop {
-            let mut outcome = self.inner.send(request.clone()).await;
+            let send = self.inner.send(request.clone());
+            let mut outcome = super::trace::attempt(&request, retry + 1, send).await;
             if let Err(error) = &mut outcome {
                 error.sent_before |= sent_before;
             }
@@ -135,6 +136,7 @@ impl Retry {
             if request.time_left().is_some_and(|left| delay >= left) {
                 return outcome;
             }
+            super::trace::retrying(&request, retry, delay, &outcome);
             tokio::time::sleep(delay).await;
             retry += 1;
         }

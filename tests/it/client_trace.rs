@@ -1,0 +1,258 @@
+//! Tracing (feature `tracing`): every record at TRACE level, the client's and its HTTP
+//! stack's (hyper), captured while calls go to endpoints holding keys in every place a
+//! key can be given, through retries and failover: the spans and events are there, and
+//! no key is in any of near-rpc's. (hyper-util's own TRACE events name the host it
+//! connects to: a key given as a host label is in them, and only there, as the test
+//! shows; the guide says so.)
+
+#![cfg(feature = "tracing")]
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use near_rpc::client::layers::RetryPolicy;
+use near_rpc::client::ApiKey;
+use near_rpc::Client;
+use near_rpc_mock::{HttpReply, MockNode};
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record};
+use tracing::{Event, Metadata, Subscriber};
+
+/// Every span and event, as text: its target, its name, and every field, with the
+/// targets of the spans by id.
+#[derive(Clone, Default)]
+struct Capture {
+    records: Arc<Mutex<Vec<(String, String)>>>,
+    targets: Arc<Mutex<HashMap<u64, String>>>,
+    next_id: Arc<AtomicU64>,
+}
+
+struct Fields<'a>(&'a mut String);
+
+impl Visit for Fields<'_> {
+    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+        let _ = write!(self.0, " {}={value:?}", field.name());
+    }
+
+    fn record_str(&mut self, field: &Field, value: &str) {
+        let _ = write!(self.0, " {}={value}", field.name());
+    }
+}
+
+impl Capture {
+    fn push(&self, target: &str, text: String) {
+        self.records.lock().unwrap().push((target.to_owned(), text));
+    }
+
+    /// `(target, text)` of every record.
+    fn records(&self) -> Vec<(String, String)> {
+        self.records.lock().unwrap().clone()
+    }
+}
+
+impl Subscriber for Capture {
+    fn enabled(&self, _: &Metadata<'_>) -> bool {
+        true
+    }
+
+    fn max_level_hint(&self) -> Option<tracing::level_filters::LevelFilter> {
+        Some(tracing::level_filters::LevelFilter::TRACE)
+    }
+
+    fn new_span(&self, span: &Attributes<'_>) -> Id {
+        let mut text = format!("span {}", span.metadata().name());
+        span.record(&mut Fields(&mut text));
+        let target = span.metadata().target();
+        self.push(target, text);
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
+        self.targets.lock().unwrap().insert(id, target.to_owned());
+        Id::from_u64(id)
+    }
+
+    fn record(&self, span: &Id, values: &Record<'_>) {
+        let mut text = format!("record {}", span.into_u64());
+        values.record(&mut Fields(&mut text));
+        let target = self.targets.lock().unwrap().get(&span.into_u64()).cloned();
+        self.push(&target.unwrap_or_default(), text);
+    }
+
+    fn record_follows_from(&self, _: &Id, _: &Id) {}
+
+    fn event(&self, event: &Event<'_>) {
+        let mut text = format!("event {}", event.metadata().level());
+        event.record(&mut Fields(&mut text));
+        self.push(event.metadata().target(), text);
+    }
+
+    fn enter(&self, _: &Id) {}
+
+    fn exit(&self, _: &Id) {}
+}
+
+/// Key-like values, one per place a key can be given.
+const IN_PATH: &str = "PathKey7Qw9Zr3Lm5Tx8Vb2Nc4Hd6Jf1Kp0Sy";
+const IN_QUERY: &str = "QueryKey4Mn8Bv2Cx6Zl1Kj5Hg9Fd3Sa7Po0";
+const IN_USERINFO: &str = "UserKey9Hy3Tg7Rf1Ed5Ws2Qa8Zx4Cv6Bn0";
+const IN_HEADER: &str = "HeaderKey2Lk6Jh0Gf4Ds8Ap3Oi7Uy1Tr5Ew9";
+const IN_HOST: &str = "hostkey5mn1bv7cx3zl9kj2hg6fd0sa4po8iu";
+
+#[test]
+fn traces_hold_every_call_and_no_key() {
+    let capture = Capture::default();
+    let records = tracing::subscriber::with_default(capture.clone(), || {
+        // The node echoes every key in its bodies and headers, as a hostile one might.
+        let echo = format!("{IN_PATH} {IN_QUERY} {IN_USERINFO} {IN_HEADER} {IN_HOST}");
+        let busy = HttpReply::status(503, &echo).header("x-echo", &echo);
+        let result = format!(r#"{{"jsonrpc":"2.0","id":"1","result":{{"echo":"{echo}"}}}}"#);
+        let node = MockNode::start_scripted(vec![busy, HttpReply::json(&result)]);
+        let port = node
+            .url()
+            .rsplit(':')
+            .next()
+            .unwrap()
+            .trim_end_matches('/')
+            .to_owned();
+        let keyed = format!("http://u:{IN_USERINFO}@127.0.0.1:{port}/{IN_PATH}?key={IN_QUERY}");
+        // A key as a host label: it may not resolve, which is one more failure to trace.
+        let by_host = format!(
+            "http://{IN_HOST}.localhost:{}/",
+            near_rpc_mock::unused_url()
+                .rsplit(':')
+                .next()
+                .unwrap()
+                .trim_end_matches('/')
+        );
+        let client = Client::builder()
+            .endpoint(&by_host)
+            .unwrap()
+            .endpoint(&keyed)
+            .unwrap()
+            .api_key(ApiKey::x_api_key(IN_HEADER).unwrap())
+            .retry(RetryPolicy {
+                max_retries: 2,
+                initial_backoff: std::time::Duration::from_millis(1),
+                ..RetryPolicy::default()
+            })
+            .build()
+            .unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        // The answer is not a health answer: whether it decodes does not matter here.
+        let _ = runtime.block_on(client.health());
+        drop(node);
+        capture.records()
+    });
+    let all = records
+        .iter()
+        .map(|(target, text)| format!("{target}: {text}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let ours: Vec<&(String, String)> = records
+        .iter()
+        .filter(|(target, _)| target.starts_with("near_rpc"))
+        .collect();
+    assert!(ours.len() >= 8, "too few of near-rpc's records:\n{all}");
+    for name in [
+        "span near_rpc.call",
+        "span near_rpc.attempt",
+        "span near_rpc.endpoint",
+    ] {
+        assert!(all.contains(name), "no {name} in:\n{all}");
+    }
+    assert!(
+        all.contains("near_rpc: retrying"),
+        "no retry event in:\n{all}"
+    );
+    assert!(
+        all.contains("near_rpc: failing over"),
+        "no failover event in:\n{all}"
+    );
+    assert!(all.contains("status=503"), "no HTTP status in:\n{all}");
+    assert!(all.contains("attempt=2"), "no second attempt in:\n{all}");
+    assert!(all.contains("bytes="), "no size in:\n{all}");
+    let holds = |text: &str, key: &str| {
+        let text = text.to_lowercase();
+        [key, &key[..12], &key[key.len() - 12..]]
+            .iter()
+            .any(|part| text.contains(&part.to_lowercase()))
+    };
+    for key in [IN_PATH, IN_QUERY, IN_USERINFO, IN_HEADER, IN_HOST] {
+        for (target, text) in &records {
+            // hyper-util names the host it connects to, at TRACE.
+            let hosts_own = key == IN_HOST && target.starts_with("hyper_util::client::legacy");
+            assert!(
+                hosts_own || !holds(text, key),
+                "a key in {target}: {text}\n{all}"
+            );
+        }
+    }
+    // That exception is real, and near-rpc's records are not part of it.
+    assert!(records
+        .iter()
+        .any(|(t, text)| t.starts_with("hyper_util") && holds(text, IN_HOST)));
+    assert!(ours.iter().all(|(_, text)| !holds(text, IN_HOST)));
+}
+
+/// A read of a collected block re-routed to the archival endpoint, and a call held for
+/// its endpoint's budget, each leave their event, naming the cause and the wait.
+#[test]
+fn archival_reads_and_budget_waits_are_traced() {
+    use near_rpc::client::layers::RateBudget;
+    use near_rpc_mock::chain::INITIAL_HEAD;
+
+    let capture = Capture::default();
+    let records = tracing::subscriber::with_default(capture.clone(), || {
+        let regular = MockNode::new();
+        regular.keep_blocks(5);
+        let client = Client::builder()
+            .transport(regular)
+            .rate_limit(RateBudget::per_second(10))
+            .archival_transport(MockNode::new())
+            .build()
+            .unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .start_paused(true)
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let old = client.at(INITIAL_HEAD - 10);
+            let account = old.view_account("alice.mock").await.unwrap();
+            assert_eq!(account.block_height, INITIAL_HEAD - 10);
+            // The first call spent the bucket's one token: this one waits 100 ms.
+            client.block(INITIAL_HEAD).await.unwrap();
+        });
+        capture.records()
+    });
+    let ours: Vec<&String> = records
+        .iter()
+        .filter(|(target, _)| target.starts_with("near_rpc"))
+        .map(|(_, text)| text)
+        .collect();
+    let archival = ours
+        .iter()
+        .find(|t| t.contains("near_rpc: reading from the archival endpoints"));
+    assert!(
+        archival.is_some_and(
+            |t| t.contains("cause=GARBAGE_COLLECTED_BLOCK") && t.contains("method=query")
+        ),
+        "{ours:#?}"
+    );
+    let wait = ours
+        .iter()
+        .find(|t| t.contains("near_rpc: waiting for the rate budget"));
+    assert!(
+        wait.is_some_and(|t| t.contains("method=block") && t.contains("wait_ms=100")),
+        "{ours:#?}"
+    );
+    // The archival endpoint is numbered after the regular one.
+    assert!(
+        ours.iter()
+            .any(|t| t.contains("span near_rpc.endpoint") && t.contains("endpoint_index=1")),
+        "{ours:#?}"
+    );
+}
