@@ -5,9 +5,15 @@
 //!   transaction versions, with nearcore's borsh encoding (`to_borsh`/`from_borsh`).
 //!   Decoding refuses unknown tags, lengths past the input and trailing bytes, naming
 //!   the field ([`BorshError`]).
-//! - [`SecretKey`]: ed25519 and secp256k1 keys in NEAR's text forms; it signs, and it
-//!   never appears in Display, Debug or an error. [`Credentials`] reads near-cli's files
-//!   and the environment.
+//! - [`SecretKey`]: ed25519 and secp256k1 keys in NEAR's text forms, and with the
+//!   `nearcore_0_38_0` feature (`latest`) ML-DSA-65 keys (`ml-dsa-65:`, the 4032-byte
+//!   expanded key nearcore 0.38 writes; signed and verified with aws-lc-rs, as nearcore
+//!   does). It signs, and it never appears in Display, Debug or an error. Builds without
+//!   the feature refuse `ml-dsa-65:` by name. [`Credentials`] reads near-cli's files and
+//!   the environment.
+//! - [`MessagePayload`] and [`SignedMessage`]: NEP-413 signed messages (what wallets
+//!   sign to log a user in), signed and verified offline: `payload.sign(account, &key)`,
+//!   `signed.verify(&payload)`, and the JSON wallets exchange.
 //! - [`SignedTransaction`]: what `send_tx` takes; its hash is sha256 of the transaction's
 //!   borsh bytes. The client's write path (`Client::send` and the other write
 //!   shortcuts, feature `client`) signs and sends in one call; this module is the
@@ -45,6 +51,7 @@
 mod action;
 mod borsh;
 mod credentials;
+mod message;
 mod secret_key;
 mod signature;
 mod transaction;
@@ -58,6 +65,7 @@ pub use action::{
 };
 pub use borsh::{BorshError, BorshErrorKind};
 pub use credentials::{Credentials, CredentialsError, ACCOUNT_ID_ENV, SECRET_KEY_ENV};
+pub use message::{MessageError, MessagePayload, SignedMessage, NEP413_TAG};
 pub use secret_key::{ParseSecretKeyError, SecretKey};
 pub use signature::verify;
 pub use transaction::{

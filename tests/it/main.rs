@@ -40,6 +40,8 @@ mod shortcuts;
 mod spec_coverage;
 mod tx_codec;
 mod tx_helpers;
+mod tx_message;
+mod tx_mldsa;
 mod tx_response;
 mod verify;
 mod write_matrix;
