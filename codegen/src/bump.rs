@@ -197,19 +197,25 @@ fn add_shipped(text: &str, entry: &str) -> Result<String, Error> {
     ))
 }
 
-/// Adds `feature = []` after the previous version's feature and points `latest` at it;
-/// returns the package version.
+/// Adds the new version's feature after the previous version's, with the same list (a
+/// newer protocol keeps what the previous one needed, e.g. `nearcore_0_38_0`'s ML-DSA-65
+/// dependency), and points `latest` at it; returns the package version.
 fn edit_manifest(root: &Path, previous: &str, feature: &str) -> Result<String, Error> {
     let path = root.join("Cargo.toml");
     let text = std::fs::read_to_string(&path)
         .map_err(|e| Error::new(format!("{}: {e}", path.display())))?;
-    let anchor = format!("{previous} = []\n");
-    let at = text.find(&anchor).ok_or_else(|| {
+    let anchor = format!("\n{previous} = [");
+    let start = text.find(&anchor).ok_or_else(|| {
         Error::new(format!(
-            "Cargo.toml has no `{previous} = []` feature to follow"
+            "Cargo.toml has no `{previous} = [...]` feature to follow"
         ))
-    })? + anchor.len();
-    let mut edited = format!("{}{feature} = []\n{}", &text[..at], &text[at..]);
+    })? + 1;
+    let end = text[start..]
+        .find('\n')
+        .map(|at| start + at + 1)
+        .ok_or_else(|| Error::new(format!("Cargo.toml: the `{previous}` feature has no end")))?;
+    let list = &text[start + previous.len()..end];
+    let mut edited = format!("{}{feature}{list}{}", &text[..end], &text[end..]);
     let latest = format!("latest = [\"{previous}\"]");
     if !edited.contains(&latest) {
         return Err(Error::new(format!("Cargo.toml has no `{latest}`")));

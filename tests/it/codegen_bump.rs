@@ -101,9 +101,15 @@ fn bump_ships_a_new_version_in_one_step() {
             .starts_with("1.2.12 0123abcd "),
         "{pins}"
     );
+    // The new version's feature follows the previous one's, with the same list.
     let manifest = read("Cargo.toml");
+    let previous = manifest
+        .lines()
+        .find(|l| l.starts_with(&format!("{latest_module} = [")))
+        .expect("the previous latest version's feature");
+    let list = &previous[latest_module.len()..];
     assert!(
-        manifest.contains(&format!("{latest_module} = []\nv1_2_12 = []\n")),
+        manifest.contains(&format!("{previous}\nv1_2_12{list}\n")),
         "{manifest}"
     );
     assert!(manifest.contains("latest = [\"v1_2_12\"]"));
