@@ -32,7 +32,8 @@ use crate::de::decode::DecodeError;
 ///
 /// ```
 /// use near_rpc::decode;
-/// use near_rpc::envelope::{ErrorWrapper, Response};
+/// use near_rpc::envelope::Response;
+/// use near_rpc::types::SpecErrorWrapper;
 ///
 /// #[derive(Debug, serde::Deserialize)]
 /// struct Height {
@@ -41,7 +42,7 @@ use crate::de::decode::DecodeError;
 /// near_rpc::decode_with_serde!(Height);
 ///
 /// let body = br#"{"jsonrpc":"2.0","id":1,"result":{"height":"x"}}"#;
-/// let err = decode::from_slice::<Response<Height, ErrorWrapper<serde_json::Value>>>(body)
+/// let err = decode::from_slice::<Response<Height, SpecErrorWrapper<serde_json::Value>>>(body)
 ///     .unwrap_err();
 /// assert_eq!(err.path(), "result.height");
 /// ```
