@@ -22,7 +22,7 @@ pub use enums::{
 };
 pub use envelope::{peek, Peek};
 pub use error::Error;
-pub use reader::{Next, Reader, MAX_SKIP_DEPTH};
+pub use reader::{Next, Options, Reader, MAX_SKIP_DEPTH};
 
 use crate::de::decode::DecodeError;
 
@@ -56,9 +56,18 @@ pub trait Decode: Sized {
 /// Decodes a whole document as `T`: trailing non-whitespace is an error, and a failure
 /// has its path and serde_json's line and column.
 pub fn from_slice<T: Decode>(bytes: &[u8]) -> Result<T, DecodeError> {
-    let mut r = Reader::new(bytes);
+    from_slice_with(bytes, Options::default()).map(|(value, _)| value)
+}
+
+/// [`from_slice`] decoding as `options` say, with the values kept in catch-all variants
+/// (collected only if `options.collect_unknown`).
+pub fn from_slice_with<T: Decode>(
+    bytes: &[u8],
+    options: Options,
+) -> Result<(T, Vec<serde_json::Value>), DecodeError> {
+    let mut r = Reader::with_options(bytes, options);
     T::decode(&mut r)
-        .and_then(|value| r.end().map(|()| value))
+        .and_then(|value| r.end().map(|()| (value, r.take_unknown())))
         .map_err(|e| {
             // A data error met before the text stops being JSON: the syntax is what is
             // wrong (`[1,` read as an object says "invalid type: sequence" first, a
