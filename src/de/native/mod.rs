@@ -56,7 +56,7 @@ pub trait Decode: Sized {
 /// Decodes a whole document as `T`: trailing non-whitespace is an error, and a failure
 /// has its path and serde_json's line and column.
 pub fn from_slice<T: Decode>(bytes: &[u8]) -> Result<T, DecodeError> {
-    from_slice_with(bytes, Options::default()).map(|(value, _)| value)
+    document(&mut Reader::new(bytes), bytes)
 }
 
 /// [`from_slice`] decoding as `options` say, with the values kept in catch-all variants
@@ -66,19 +66,31 @@ pub fn from_slice_with<T: Decode>(
     options: Options,
 ) -> Result<(T, Vec<serde_json::Value>), DecodeError> {
     let mut r = Reader::with_options(bytes, options);
-    T::decode(&mut r)
-        .and_then(|value| r.end().map(|()| (value, r.take_unknown())))
-        .map_err(|e| {
-            // A data error met before the text stops being JSON: the syntax is what is
-            // wrong (`[1,` read as an object says "invalid type: sequence" first, a
-            // truncated or trailing-text body a missing field).
-            let syntax = if !e.is_syntax() {
-                crate::de::decode::syntax_error(bytes)
-            } else {
-                None
-            };
-            syntax.unwrap_or_else(|| e.into_decode_error(bytes))
-        })
+    let value = document(&mut r, bytes)?;
+    Ok((value, r.take_unknown()))
+}
+
+/// Reads `bytes`, the whole document, as `T` with `r`. Returns `T` alone: the decoded
+/// value (large for a whole config) is moved once.
+#[inline]
+fn document<T: Decode>(r: &mut Reader<'_>, bytes: &[u8]) -> Result<T, DecodeError> {
+    T::decode(r)
+        .and_then(|value| r.end().map(|()| value))
+        .map_err(|e| located(e, bytes))
+}
+
+/// The public error of a failed document.
+#[cold]
+fn located(e: Error, bytes: &[u8]) -> DecodeError {
+    // A data error met before the text stops being JSON: the syntax is what is wrong
+    // (`[1,` read as an object says "invalid type: sequence" first, a truncated or
+    // trailing-text body a missing field).
+    let syntax = if !e.is_syntax() {
+        crate::de::decode::syntax_error(bytes)
+    } else {
+        None
+    };
+    syntax.unwrap_or_else(|| e.into_decode_error(bytes))
 }
 
 /// Reads the value of struct field `name` into `slot`; a field given twice is an error.
