@@ -20,7 +20,8 @@ pub mod types {
     /// The spec's per-method JSON-RPC envelopes (`JsonRpcRequest_for_*`,
     /// `JsonRpcResponse_for_*`, `ErrorWrapper_for_*`), each an alias of the generic
     /// [`Request`](crate::envelope::Request), [`Response`](crate::envelope::Response) or
-    /// [`ErrorWrapper`](crate::envelope::ErrorWrapper).
+    /// [`SpecErrorWrapper`] (the generic [`ErrorWrapper`](crate::envelope::ErrorWrapper)
+    /// with the spec's request-validation and internal causes).
     pub mod envelope {
         use super::*;
 

@@ -64,7 +64,7 @@
 //! use near_rpc::decode;
 //! use near_rpc::methods::{EnvelopeOf, ExperimentalTxStatusMethod};
 //!
-//! // The whole response: `Response<ResponseOf<M>, ErrorWrapper<ErrorOf<M>>>`.
+//! // The whole response: `Response<ResponseOf<M>, SpecErrorWrapper<ErrorOf<M>>>`.
 //! type TxResponse = EnvelopeOf<ExperimentalTxStatusMethod>;
 //! let body = r#"{"jsonrpc":"2.0","id":7,"result":{"final_execution_status":"NONE"}}"#;
 //! let response: TxResponse = decode::from_slice(body.as_bytes()).unwrap();

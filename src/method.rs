@@ -27,8 +27,9 @@ pub trait RpcMethod {
     /// bytes may have reached a node. Generated from the spec: the params require a
     /// signed transaction.
     const SUBMITS_TRANSACTION: bool;
-    /// The `params` of a request.
-    type Params: Serialize + DeserializeOwned + std::fmt::Debug;
+    /// The `params` of a request. Decodable by the crate's decoder too, for input a user
+    /// wrote ([`decode::from_value_strict`](crate::decode::from_value_strict)).
+    type Params: Serialize + DeserializeOwned + std::fmt::Debug + Decode;
     /// The `result` of a successful response. Decoded by the crate's decoder
     /// ([`Decode`]): every generated type has it, and a type of your own gets it from
     /// its serde `Deserialize` with [`decode_with_serde!`](crate::decode_with_serde).
@@ -87,7 +88,7 @@ pub fn encode_request<P: Serialize>(
 /// A whole decoded response to method `M`: the echoed id, and the result or the error
 /// (what [`RpcMethod::decode_response`] returns).
 pub type EnvelopeOf<M> =
-    crate::envelope::Response<ResponseOf<M>, crate::envelope::ErrorWrapper<ErrorOf<M>>>;
+    crate::envelope::Response<ResponseOf<M>, crate::types::SpecErrorWrapper<ErrorOf<M>>>;
 
 /// Something to do with a method chosen by name at run time (see
 /// [`methods::visit`](crate::methods::visit)).

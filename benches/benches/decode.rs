@@ -2,12 +2,13 @@
 //! peer) and `serde_json::Value`, on the same bytes, side by side.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use near_rpc::envelope::{ErrorWrapper, Response};
+use near_rpc::envelope::Response;
+use near_rpc::types::SpecErrorWrapper;
 use near_rpc::methods::{self, RpcMethod};
 use near_rpc_bench::{recorded, synthetic_tx_status, Payload};
 use serde::de::DeserializeOwned;
 
-type Ours<M> = Response<<M as RpcMethod>::Result, ErrorWrapper<<M as RpcMethod>::Error>>;
+type Ours<M> = Response<<M as RpcMethod>::Result, SpecErrorWrapper<<M as RpcMethod>::Error>>;
 
 fn compare<M: RpcMethod, Peer: DeserializeOwned>(c: &mut Criterion, group: &str, payloads: &[Payload]) {
     let mut group = c.benchmark_group(group);

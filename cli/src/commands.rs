@@ -12,8 +12,9 @@ use near_rpc::client::{
     ApiKey, AtBlock, ChunkRef, ContractArgs, Epoch, InvalidEndpoint, RawArgs, TxRef,
 };
 use near_rpc::decode;
-use near_rpc::envelope::{ErrorWrapper, Response};
+use near_rpc::envelope::Response;
 use near_rpc::methods::{self, MethodVisitor, RpcMethod};
+use near_rpc::types::SpecErrorWrapper;
 use near_rpc::types::{BlockReference, CallResult, SyncCheckpoint};
 use near_rpc::{Client, CryptoHash, Finality};
 use near_rpc_mock::{Cassette, MockNode, Origin, Recorder, RequestLog, ServerOptions};
@@ -795,7 +796,7 @@ impl MethodVisitor for DecodeBody {
             // Compiled in near-rpc: the CLI compiles no decoder of its own for this path.
             M::decode_response(&self.body)
         };
-        let response: Response<M::Result, ErrorWrapper<M::Error>> = decoded.map_err(|e| {
+        let response: Response<M::Result, SpecErrorWrapper<M::Error>> = decoded.map_err(|e| {
             Failure::new(
                 EXIT_DECODE,
                 format!(

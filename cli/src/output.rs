@@ -5,7 +5,7 @@ use std::io::Write;
 
 use near_rpc::client::{Error, ErrorKind};
 use near_rpc::decode::DecodeError;
-use near_rpc::envelope::ErrorWrapper;
+use near_rpc::types::SpecErrorWrapper;
 use near_rpc::ErrorReport;
 use serde::Serialize;
 
@@ -130,7 +130,7 @@ pub fn failure<E: Serialize + std::fmt::Debug>(error: Error<E>) -> Failure {
 }
 
 /// One line about a JSON-RPC error (the error's own `NAME: the node's words`).
-pub fn summarize<E: Serialize + std::fmt::Debug>(error: &ErrorWrapper<E>) -> String {
+pub fn summarize<E: Serialize + std::fmt::Debug>(error: &SpecErrorWrapper<E>) -> String {
     one_line(&error.to_string())
 }
 
@@ -188,7 +188,7 @@ pub fn note(text: &str) {
 mod tests {
     use super::*;
     use near_rpc::client::transport::{TransportError, TransportErrorKind};
-    use near_rpc::envelope::ErrorCause;
+    use near_rpc::envelope::{ErrorCause, ErrorWrapper};
     use serde_json::Value;
 
     #[test]
@@ -200,7 +200,7 @@ mod tests {
 
     #[test]
     fn summaries_name_the_cause_once() {
-        let error: ErrorWrapper<Value> = ErrorWrapper {
+        let error: SpecErrorWrapper<Value> = ErrorWrapper {
             cause: ErrorCause::Handler(serde_json::json!({"name": "UNKNOWN_BLOCK"})),
             code: Some(-32000),
             message: Some("Server error".into()),
@@ -210,7 +210,7 @@ mod tests {
         assert!(text.starts_with("UNKNOWN_BLOCK"), "{text}");
         assert!(text.ends_with("no block"), "{text}");
         assert_eq!(text.matches("UNKNOWN_BLOCK").count(), 1, "{text}");
-        let legacy: ErrorWrapper<Value> = ErrorWrapper {
+        let legacy: SpecErrorWrapper<Value> = ErrorWrapper {
             cause: ErrorCause::Missing,
             code: Some(-32601),
             message: None,

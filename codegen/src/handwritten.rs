@@ -87,6 +87,12 @@ pub const RESPONSE_PREFIX: &str = "JsonRpcResponse_for_";
 /// Prefix of the per-method error-object schemas.
 pub const ERROR_WRAPPER_PREFIX: &str = "ErrorWrapper_for_";
 
+/// The schema of the `cause` of a `REQUEST_VALIDATION_ERROR`, the same in every
+/// `ErrorWrapper_for_*` of nearcore's OpenAPI document.
+pub const REQUEST_VALIDATION_CAUSE: &str = "RpcRequestValidationErrorKind";
+/// The schema of the `cause` of an `INTERNAL_ERROR`, likewise.
+pub const INTERNAL_CAUSE: &str = "InternalError";
+
 /// Whether a spec schema is one of the per-method envelope schemas.
 pub fn is_envelope(schema: &str) -> bool {
     ENVELOPE_PREFIXES.iter().any(|p| schema.starts_with(p))

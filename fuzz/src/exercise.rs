@@ -7,7 +7,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 use near_rpc::decode::{self, DecodeError};
-use near_rpc::envelope::{ErrorWrapper, Response};
+use near_rpc::envelope::Response;
+use near_rpc::types::SpecErrorWrapper;
 use near_rpc::methods::{self, MethodVisitor, RpcMethod};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -16,7 +17,7 @@ use serde_json::Value;
 /// One way of decoding an input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mode {
-    /// A whole response: `Response<M::Result, ErrorWrapper<M::Error>>` via
+    /// A whole response: `Response<M::Result, SpecErrorWrapper<M::Error>>` via
     /// `decode::from_slice`.
     Response,
     /// A bare `M::Result` via `decode::from_slice`.
@@ -196,7 +197,7 @@ impl MethodVisitor for Visit<'_> {
     type Output = ();
 
     fn visit<M: RpcMethod>(self) {
-        type Whole<M> = Response<<M as RpcMethod>::Result, ErrorWrapper<<M as RpcMethod>::Error>>;
+        type Whole<M> = Response<<M as RpcMethod>::Result, SpecErrorWrapper<<M as RpcMethod>::Error>>;
         let Visit {
             input,
             value,

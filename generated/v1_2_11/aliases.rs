@@ -8,3 +8,18 @@ pub type RpcHealthRequest = ();
 pub type RpcHealthResponse = ();
 pub type RpcNetworkInfoRequest = ();
 pub type RpcStatusRequest = ();
+/// The error object of this spec's methods: the envelope's `ErrorWrapper` whose
+/// handler error (`HANDLER_ERROR`) is `E`, with this spec's request-validation
+/// (`REQUEST_VALIDATION_ERROR`) and internal (`INTERNAL_ERROR`) causes.
+pub type SpecErrorWrapper<E> = crate::envelope::ErrorWrapper<
+    E,
+    RpcRequestValidationErrorKind,
+    InternalError,
+>;
+/// The `name`/`cause` pair of a [`SpecErrorWrapper`]: the envelope's `ErrorCause`
+/// with this spec's request-validation and internal causes.
+pub type SpecErrorCause<E> = crate::envelope::ErrorCause<
+    E,
+    RpcRequestValidationErrorKind,
+    InternalError,
+>;

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::transport::{TransportError, TransportErrorKind};
 use crate::decode::DecodeError;
-use crate::envelope::ErrorWrapper;
+use crate::types::SpecErrorWrapper;
 use crate::ErrorReport;
 
 /// At most this much of a response body is kept in an error's `body` text.
@@ -89,7 +89,7 @@ pub enum ErrorKind<E> {
         /// The HTTP status.
         status: u16,
         /// The typed error.
-        error: Box<ErrorWrapper<E>>,
+        error: Box<SpecErrorWrapper<E>>,
         /// `Retry-After`, when sent.
         retry_after: Option<Duration>,
     },
@@ -241,7 +241,7 @@ impl<E> Error<E> {
     }
 
     /// The JSON-RPC error, when the node sent one (the last endpoint's, over several).
-    pub fn rpc_error(&self) -> Option<&ErrorWrapper<E>> {
+    pub fn rpc_error(&self) -> Option<&SpecErrorWrapper<E>> {
         match &*self.kind {
             ErrorKind::Rpc { error, .. } => Some(error),
             ErrorKind::AllEndpointsFailed(failures) => failures.last()?.rpc_error(),

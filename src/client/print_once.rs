@@ -8,7 +8,7 @@ use serde_json::json;
 use super::transport::{TransportError, TransportErrorKind};
 use super::{BuildError, Error, ErrorKind, SendError, SendErrorKind, VerifyError};
 use crate::decode::DecodeError;
-use crate::envelope::ErrorWrapper;
+use crate::types::SpecErrorWrapper;
 use crate::types::{
     RpcLightClientNextBlockError, RpcLightClientProofError, RpcQueryError, RpcTransactionError,
 };
@@ -39,7 +39,7 @@ fn decode<E>(method: &'static str) -> Error<E> {
 }
 
 fn rpc(method: &'static str, error: serde_json::Value) -> Error<RpcTransactionError> {
-    let error: ErrorWrapper<RpcTransactionError> =
+    let error: SpecErrorWrapper<RpcTransactionError> =
         serde_json::from_value(error).expect("an error object");
     Error::new(
         method,

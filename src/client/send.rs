@@ -16,7 +16,7 @@ use crate::types::{
     TxExecutionStatus,
 };
 use crate::{
-    envelope::ErrorWrapper, methods, types::RpcTransactionResponse, AccountId, CryptoHash,
+    methods, types::RpcTransactionResponse, types::SpecErrorWrapper, AccountId, CryptoHash,
 };
 
 /// How many times one intent is signed anew, after `Expired` or `InvalidNonce` (so it
@@ -259,7 +259,7 @@ impl std::error::Error for SendError {
 /// inside `TxExecutionError`), or in the legacy `data` (nearcore: `{"TxExecutionError":
 /// {"InvalidTxError": ...}}`).
 pub(crate) fn invalid_tx_error(
-    error: &ErrorWrapper<RpcTransactionError>,
+    error: &SpecErrorWrapper<RpcTransactionError>,
 ) -> Option<InvalidTxError> {
     let from = |value: &serde_json::Value| -> Option<InvalidTxError> {
         let inner = value

@@ -60,9 +60,14 @@ impl std::error::Error for DecodeError {}
 
 /// Types that buffer their input (open enums, untagged shapes) decode it again with their
 /// own path tracking and report `"<inner path>: <message>"`. This moves those inner
-/// paths from the message onto the outer path, so that `path()` is the whole path.
-fn join_nested_paths(path: String, message: String) -> DecodeError {
-    let (path, rest) = crate::de::paths::join_paths(path, &message);
+/// paths from the message onto the outer path, within `document`, the value decoded (see
+/// `crate::de::paths::join_paths_in`), so that `path()` is the whole path.
+fn join_nested_paths(
+    document: Option<&serde_json::Value>,
+    path: String,
+    message: String,
+) -> DecodeError {
+    let (path, rest) = crate::de::paths::join_paths_in(document, path, &message);
     let message = rest.to_owned();
     DecodeError { path, message }
 }
@@ -71,9 +76,9 @@ fn join_nested_paths(path: String, message: String) -> DecodeError {
 ///
 /// Like `serde_json::from_slice`, trailing non-whitespace is an error. Path tracking
 /// costs time on every value, so the document is decoded as a stream, and only a failure
-/// is located: serde_json's line and column of it become a JSON path
-/// (`crate::de::locate`), and the document is decoded once more, the same way, with the
-/// paths inside buffered values tracked. The message keeps the line and column.
+/// is located, the way [`from_value`] finds it: the document is decoded once more from its
+/// parsed `Value`, which collects the path as the failure travels up (see
+/// `crate::de::paths`). The message keeps serde_json's line and column.
 ///
 /// This crate's types decode through their native decoders here too (their
 /// `Deserialize` transcribes the value and decodes that), so a crate calling
@@ -82,19 +87,19 @@ fn join_nested_paths(path: String, message: String) -> DecodeError {
 pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
     match serde_json::from_slice(bytes) {
         Ok(decoded) => Ok(decoded),
-        Err(first) => Err(locate(bytes, first, &|| {
-            serde_json::from_slice::<T>(bytes).err()
+        Err(first) => Err(locate(bytes, first, &|value| {
+            crate::de::value::decode::<T, serde_json::Error>(value).err()
         })),
     }
 }
 
-/// The path and message of a failed streaming decode. `again` decodes the document once
-/// more (with the paths inside buffered enums tracked this time) and returns its error.
-/// Not generic over the type: compiled once.
+/// The path and message of a failed streaming decode. `again` decodes the parsed document
+/// once more, collecting the path, and returns its error. Not generic over the type:
+/// compiled once.
 fn locate(
     bytes: &[u8],
     first: serde_json::Error,
-    again: &dyn Fn() -> Option<serde_json::Error>,
+    again: &dyn Fn(&serde_json::Value) -> Option<serde_json::Error>,
 ) -> DecodeError {
     use serde_json::error::Category;
     // Not JSON at all (or trailing characters): the line and column are the location.
@@ -110,31 +115,34 @@ fn locate(
     if let Some(syntax) = syntax_error(bytes) {
         return syntax;
     }
-    // Whatever an earlier decode on this thread left noted is not this failure's.
-    drop(crate::de::mode::take_buffered_failure());
-    // The same failure decoded again with the paths inside buffered values tracked; a
-    // different one (path tracking changed the outcome) is not trusted.
-    let again = crate::de::mode::with_paths(again);
-    let noted = crate::de::mode::take_buffered_failure();
-    let (error, noted) = match again {
-        Some(again) if (again.line(), again.column()) == (first.line(), first.column()) => {
-            (again, noted)
-        }
-        _ => (first, None),
-    };
-    let (line, column) = (error.line(), error.column());
-    let text = error.to_string();
+    let (line, column) = (first.line(), first.column());
+    let text = first.to_string();
     let position = format!(" at line {line} column {column}");
     let message = text.strip_suffix(&position).unwrap_or(&text);
-    // A failure inside a buffered value: serde_json placed it by the container around it.
-    let buffered = noted
-        .filter(|noted| noted.message == message)
-        .map(|noted| noted.value);
-    let offset = crate::de::locate::offset_of(bytes, line, column);
-    let path = crate::de::locate::path_at(bytes, offset, buffered.as_ref());
-    let mut located = join_nested_paths(path, message.to_owned());
-    if line > 0 {
-        located.message.push_str(&position);
+    // The stream's own message, less the path inside a value decoded natively.
+    let (inner, bare) = crate::de::paths::join_paths(String::new(), message);
+    let document: Option<serde_json::Value> = serde_json::from_slice(bytes).ok();
+    let again = document.as_ref().and_then(again);
+    let tracked = again.map(|e| join_nested_paths(document.as_ref(), String::new(), e.to_string()));
+    let mut located = match tracked {
+        // The same failure, found with its whole path: the stream's message and position.
+        Some(tracked) if tracked.message == bare => DecodeError {
+            path: tracked.path,
+            message: format!("{bare}{position}"),
+        },
+        // Another failure of the document (a `Value` holds an object's members in key
+        // order, the stream in document order): that one, whole, without the stream's
+        // position, which is not its.
+        Some(tracked) => return tracked,
+        // The parsed document decodes (a number a `Value` cannot hold exactly, say): the
+        // path the stream's message gives.
+        None => DecodeError {
+            path: inner,
+            message: bare.to_owned(),
+        },
+    };
+    if line == 0 {
+        located.message = bare.to_owned();
     }
     located
 }
@@ -150,22 +158,21 @@ pub(crate) fn syntax_error(bytes: &[u8]) -> Option<DecodeError> {
 /// Decodes an already parsed JSON value, tracking the path of any failure (the path costs
 /// nothing until something fails).
 pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, DecodeError> {
-    from_value_ref(&value)
+    crate::de::value::decode::<T, serde_json::Error>(&value)
+        .map_err(|e| join_nested_paths(Some(&value), String::new(), e.to_string()))
 }
 
-/// [`from_value`] without taking the value (the reporting decode walks it afterwards).
-fn from_value_ref<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, DecodeError> {
-    let decode = || crate::de::value::decode::<T, serde_json::Error>(value);
-    // The value is decoded with its path tracked, except inside values that are buffered
-    // (serde's flattened structs, this crate's types): only a failure is worth decoding
-    // again to track those.
-    decode().or_else(|_| {
-        let error = crate::de::mode::with_paths(decode)
-            .map_err(|e| join_nested_paths(String::new(), e.to_string()));
-        // Only a streaming decode's failure needs its buffered value (see `locate`).
-        drop(crate::de::mode::take_buffered_failure());
-        error
-    })
+/// Decodes `value` with this crate's decoder as `options` say, its failure placed by its
+/// path inside `value` (a `Value` has no lines and columns).
+fn from_value_natively<T: Decode>(
+    value: &serde_json::Value,
+    options: crate::de::native::Options,
+) -> Result<(T, Vec<serde_json::Value>), DecodeError> {
+    let text = serde_json::to_vec(value).map_err(|e| DecodeError::new("", e.to_string()))?;
+    let mut r = crate::de::native::Reader::with_options(&text, options);
+    T::decode(&mut r)
+        .and_then(|decoded| r.end().map(|()| (decoded, r.take_unknown())))
+        .map_err(|e| DecodeError::new(e.path(), e.message()))
 }
 
 /// Decodes a value the user wrote (request params, say) and rejects any field or enum
@@ -189,11 +196,15 @@ fn from_value_ref<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, D
 /// .unwrap_err();
 /// assert_eq!(err.path(), "finality");
 /// ```
-pub fn from_value_strict<T: DeserializeOwned + serde::Serialize>(
+pub fn from_value_strict<T: Decode + serde::Serialize>(
     value: serde_json::Value,
 ) -> Result<T, DecodeError> {
-    let decoded: T = match crate::de::mode::strictly(|| from_value_ref(&value)) {
-        Ok(decoded) => decoded,
+    let strict = crate::de::native::Options {
+        strict: true,
+        ..Default::default()
+    };
+    let decoded: T = match from_value_natively(&value, strict) {
+        Ok((decoded, _)) => decoded,
         // Generated structs read only objects: an array where one was expected is params
         // written in the positional form some older clients use.
         Err(e) if value.is_array() && e.path().is_empty() && e.message().contains("sequence") => {
@@ -279,13 +290,16 @@ fn shown(path: &str) -> &str {
 /// let (status, unrecognized) = decode::from_slice_reporting::<ExecutionStatusView>(body).unwrap();
 /// assert_eq!(unrecognized.variants, [""]);
 /// ```
-pub fn from_slice_reporting<T: DeserializeOwned + serde::Serialize>(
+pub fn from_slice_reporting<T: Decode + serde::Serialize>(
     bytes: &[u8],
 ) -> Result<(T, Unrecognized), DecodeError> {
     let value: serde_json::Value =
         serde_json::from_slice(bytes).map_err(|e| DecodeError::new("", e.to_string()))?;
-    let (decoded, kept) = crate::de::mode::collecting_unknown(|| from_value_ref::<T>(&value));
-    let decoded = decoded?;
+    let collect = crate::de::native::Options {
+        collect_unknown: true,
+        ..Default::default()
+    };
+    let (decoded, kept) = crate::de::native::from_slice_with::<T>(bytes, collect)?;
     let encoded =
         serde_json::to_value(&decoded).map_err(|e| DecodeError::new("", e.to_string()))?;
     let mut dropped = Dropped::default();
@@ -445,6 +459,7 @@ mod nested_path_tests {
     #[test]
     fn nested_paths_join_the_outer_path() {
         let e = join_nested_paths(
+            None,
             "result".into(),
             "receipts[0].receipt: Action.actions[0]: FunctionCall.gas: invalid digit".into(),
         );
@@ -453,12 +468,143 @@ mod nested_path_tests {
             "result.receipts[0].receipt.Action.actions[0].FunctionCall.gas"
         );
         assert_eq!(e.message(), "invalid digit");
-        let e = join_nested_paths("a".into(), "[3]: missing field `x`".into());
+        let e = join_nested_paths(None, "a".into(), "[3]: missing field `x`".into());
         assert_eq!((e.path(), e.message()), ("a[3]", "missing field `x`"));
-        let e = join_nested_paths(String::new(), "invalid type: null, expected u8".into());
+        let e = join_nested_paths(
+            None,
+            String::new(),
+            "invalid type: null, expected u8".into(),
+        );
         assert_eq!(
             (e.path(), e.message()),
             ("", "invalid type: null, expected u8")
+        );
+    }
+}
+
+#[cfg(test)]
+mod options_tests {
+    use super::*;
+    use crate::generated::types::{ExecutionStatusView, FinalExecutionStatus};
+    use serde_json::json;
+
+    /// A variant 1.2.x does not know.
+    const UNKNOWN: &str = r#"{"Deferred": {"until": 7}}"#;
+
+    #[test]
+    fn strictness_is_the_decodes_own_choice() {
+        use crate::de::native::{Options, Reader};
+        let strict = Options {
+            strict: true,
+            ..Options::default()
+        };
+        let mut r = Reader::with_options(UNKNOWN.as_bytes(), strict);
+        let err = ExecutionStatusView::decode(&mut r).unwrap_err();
+        assert!(
+            err.message().contains("unknown variant `Deferred`"),
+            "{err:?}"
+        );
+        // A decode started meanwhile, with its own reader, keeps the variant.
+        let mut lenient = Reader::new(UNKNOWN.as_bytes());
+        let kept = ExecutionStatusView::decode(&mut lenient).unwrap();
+        assert_eq!(
+            kept,
+            ExecutionStatusView::Other(json!({"Deferred": {"until": 7}}))
+        );
+        // and collected nothing, not having been asked to.
+        assert!(lenient.take_unknown().is_empty());
+    }
+
+    /// A type of the user's own that decodes through serde, holding one of ours.
+    #[derive(Debug, serde::Deserialize, serde::Serialize)]
+    struct Mine {
+        status: ExecutionStatusView,
+    }
+    crate::decode_with_serde!(Mine);
+
+    #[test]
+    fn a_nested_decode_starts_with_its_own_options() {
+        // The strict decode reaches `status` through serde (a decode of its own, started
+        // by the user's type): that one is a node's kind of decode and keeps the
+        // variant, where a per-thread mode would have made it strict.
+        let mine: Mine = from_value_strict(json!({"status": {"Deferred": {"until": 7}}})).unwrap();
+        assert!(matches!(mine.status, ExecutionStatusView::Other(_)));
+        // Ours directly: strict all the way down.
+        let err = from_value_strict::<ExecutionStatusView>(json!({"Deferred": {}})).unwrap_err();
+        assert_eq!(err.path(), "");
+        assert!(
+            err.message().contains("unknown variant `Deferred`"),
+            "{err}"
+        );
+        // Collected values are the reporting decode's own, and only its.
+        let body = br#"{"status": {"Deferred": 1}}"#;
+        let (_, seen) = from_slice_reporting::<Mine>(body).unwrap();
+        assert!(seen.variants.is_empty(), "{seen:?}");
+        let (_, seen) =
+            from_slice_reporting::<FinalExecutionStatus>(br#"{"Later": [1, 2]}"#).unwrap();
+        assert_eq!(seen.variants, [""]);
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Outer {
+        items: Vec<Mine>,
+    }
+
+    #[test]
+    fn from_slice_and_from_value_place_a_failure_the_same_way() {
+        let body = br#"{"items": [{"status": "Unknown"}, {"status": {"SuccessValue": 5}}]}"#;
+        let streamed = from_slice::<Outer>(body).unwrap_err();
+        let value: serde_json::Value = serde_json::from_slice(body).unwrap();
+        let tracked = from_value::<Outer>(value).unwrap_err();
+        assert_eq!(streamed.path(), "items[1].status.SuccessValue");
+        assert_eq!(tracked.path(), streamed.path());
+        // The stream's message keeps its line and column (where serde_json stopped: the
+        // end of the value it handed over whole); a `Value` has none.
+        assert!(
+            streamed.message().ends_with(" at line 1 column 65"),
+            "{streamed}"
+        );
+        assert_eq!(
+            streamed.message().strip_suffix(" at line 1 column 65"),
+            Some(tracked.message())
+        );
+    }
+
+    #[test]
+    fn a_strict_failure_is_placed_inside_the_value() {
+        let err = from_value_strict::<Vec<ExecutionStatusView>>(json!(["Unknown", {"Nope": 1}]))
+            .unwrap_err();
+        assert_eq!(err.path(), "[1]");
+        assert!(!err.message().contains(" at line "), "{err}");
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Flat {
+        a: u8,
+        #[serde(flatten)]
+        mine: Mine,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Flats {
+        x: Vec<Flat>,
+    }
+
+    #[test]
+    fn a_failure_inside_a_value_serde_buffered_is_placed_in_the_document() {
+        // serde buffers a flattened struct's members and hands `status` over without its
+        // key: the path is found below where the buffering container is.
+        let body =
+            br#"{"x": [{"a": 1, "status": "Unknown"}, {"a": 1, "status": {"SuccessValue": 5}}]}"#;
+        let streamed = from_slice::<Flats>(body).unwrap_err();
+        assert_eq!(streamed.path(), "x[1].status.SuccessValue");
+        let value: serde_json::Value = serde_json::from_slice(body).unwrap();
+        assert_eq!(
+            from_value::<Flats>(value).unwrap_err().path(),
+            "x[1].status.SuccessValue"
         );
     }
 }

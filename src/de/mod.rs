@@ -9,14 +9,14 @@
 //! `request` (serde's `Deserialize` for requests), `tx_response` (the transaction responses, whose two shapes are told apart after
 //! one pass), `legacy_query_error` (errors old nodes put inside a `query` result),
 //! `repeated_keys` (a key given twice in one object of JSON a user wrote),
-//! `locate`, `paths` and `mode` (where in a document a failure is, and how it is
-//! reported).
+//! `paths` (a failure's JSON path: collected as the failure travels up, by the native
+//! decoders and by `value`, the one way every entry point finds where a decode failed).
+//! What a decode does with what it does not know (strict, collecting) is its
+//! `native::Options`, carried by its reader: nothing is kept per thread.
 
 pub mod decode;
 pub mod fields;
 pub mod legacy_query_error;
-pub mod locate;
-pub mod mode;
 // `macro_use`: the decoding macros stay in scope for the modules after it.
 #[macro_use]
 pub mod native;

@@ -428,8 +428,7 @@ impl<'de, E: de::Error> VariantAccess<'de> for Variant<'_, E> {
 /// Decodes `value` as `T`; a failure's message starts with its path (`"a.b[2]: ..."`).
 pub fn decode<T: de::DeserializeOwned, E: de::Error>(value: &Value) -> Result<T, E> {
     let path = FailurePath::default();
-    T::deserialize(ValueDeserializer::<E>::new(value, &path))
-        .map_err(|e| crate::de::mode::noted_buffered_failure(with_path(&path, e), value))
+    T::deserialize(ValueDeserializer::<E>::new(value, &path)).map_err(|e| with_path(&path, e))
 }
 
 /// `error` with `path`'s path in front of its message.

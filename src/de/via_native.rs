@@ -38,9 +38,8 @@ macro_rules! deserialize_via_native {
 
 /// Deserializes a `T` by taking the value's JSON text and decoding that natively.
 ///
-/// A failure is `"<path inside the value>: <message>"` (the caller's path tracking puts
-/// the value's own path in front), and is noted as a failure inside a buffered value, so
-/// that `decode::from_slice` can place it in the document (`crate::de::locate`).
+/// A failure is `"<path inside the value>: <message>"`: the caller's path tracking
+/// (`crate::de::value`) puts the value's own path in front.
 pub fn deserialize<'de, T: Decode, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
     let mut text = Vec::new();
     deserializer.deserialize_newtype_struct(RAW_VALUE, Capture(&mut text))?;
@@ -194,23 +193,15 @@ fn decode_text<T: Decode>(text: &[u8]) -> Result<T, String> {
     let mut r = Reader::new(text);
     T::decode(&mut r)
         .and_then(|value| r.end().map(|()| value))
-        .map_err(|e| failure(text, &e))
+        .map_err(|e| failure(&e))
 }
 
 #[cold]
-fn failure(text: &[u8], e: &native::Error) -> String {
-    let message = match e.path() {
+fn failure(e: &native::Error) -> String {
+    match e.path() {
         path if path.is_empty() => e.message().to_owned(),
         path => format!("{path}: {}", e.message()),
-    };
-    // Only a failure's second decode, by `decode::from_slice`, wants it placed: parsing
-    // the text costs every miss of a user's untagged enum otherwise.
-    if super::mode::paths_wanted() {
-        if let Ok(value) = serde_json::from_slice(text) {
-            super::mode::note_buffered_failure(&message, &value);
-        }
     }
-    message
 }
 
 /// Writes the value it deserializes as compact JSON text.

@@ -23,19 +23,15 @@ pub const HANDLER_ERROR: &str = "HANDLER_ERROR";
 /// Wire name of [`ErrorCause::Internal`].
 pub const INTERNAL_ERROR: &str = "INTERNAL_ERROR";
 
-/// The `name`/`cause` pair of an error object. `V` and `I` default to the spec's
-/// request-validation and internal causes, so `ErrorCause<E>` is a method's; they are
-/// parameters only so that the envelope can be tested with causes of its own.
+/// The `name`/`cause` pair of an error object. The generated layer names it with the
+/// spec's request-validation and internal causes:
+/// [`SpecErrorCause<E>`](crate::types::SpecErrorCause) is a method's.
 ///
 /// * `E`: the method's handler error (`name = "HANDLER_ERROR"`).
 /// * `V`: the request-validation cause (`name = "REQUEST_VALIDATION_ERROR"`).
 /// * `I`: the internal error (`name = "INTERNAL_ERROR"`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ErrorCause<
-    E,
-    V = crate::types::RpcRequestValidationErrorKind,
-    I = crate::types::InternalError,
-> {
+pub enum ErrorCause<E, V, I> {
     /// The request was malformed (parse error, unknown method, ...).
     RequestValidation(V),
     /// The method handler failed (unknown block, unknown account, ...).
@@ -68,15 +64,13 @@ impl<E, V, I> ErrorCause<E, V, I> {
     }
 }
 
-/// A JSON-RPC error object with nearcore's `name`/`cause` extension: `ErrorWrapper<E>` is
-/// the error of a method whose handler errors are `E` (`V` and `I` default to the spec's
-/// request-validation and internal causes, as in [`ErrorCause`]).
+/// A JSON-RPC error object with nearcore's `name`/`cause` extension, generic over its
+/// three causes as [`ErrorCause`] is. The generated layer names it with the spec's
+/// request-validation and internal causes:
+/// [`SpecErrorWrapper<E>`](crate::types::SpecErrorWrapper) is the error of a method whose
+/// handler errors are `E`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ErrorWrapper<
-    E,
-    V = crate::types::RpcRequestValidationErrorKind,
-    I = crate::types::InternalError,
-> {
+pub struct ErrorWrapper<E, V, I> {
     /// The typed cause, selected by the wire `name`.
     pub cause: ErrorCause<E, V, I>,
     /// The JSON-RPC error code (e.g. `-32000`), when present and not null.

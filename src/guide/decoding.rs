@@ -50,11 +50,12 @@
 //!
 //! ```
 //! use near_rpc::decode;
-//! use near_rpc::envelope::{ErrorWrapper, Response};
+//! use near_rpc::envelope::Response;
+//! use near_rpc::types::SpecErrorWrapper;
 //! use near_rpc::methods::{self, RpcMethod};
 //!
 //! type M = methods::TxMethod;
-//! type TxResponse = Response<<M as RpcMethod>::Result, ErrorWrapper<<M as RpcMethod>::Error>>;
+//! type TxResponse = Response<<M as RpcMethod>::Result, SpecErrorWrapper<<M as RpcMethod>::Error>>;
 //!
 //! let body = br#"{"jsonrpc":"2.0","id":1,"result":{"final_execution_status":"SOFT_FINAL","hint":1}}"#;
 //! let (_, unrecognized) = decode::from_slice_reporting::<TxResponse>(body).unwrap();

@@ -336,7 +336,7 @@ impl near_rpc::methods::MethodVisitor for KeptWhole {
     type Output = Result<Vec<String>, String>;
     fn visit<M: near_rpc::methods::RpcMethod>(self) -> Self::Output {
         near_rpc::decode::from_slice_reporting::<
-            near_rpc::envelope::Response<M::Result, near_rpc::envelope::ErrorWrapper<M::Error>>,
+            near_rpc::envelope::Response<M::Result, near_rpc::types::SpecErrorWrapper<M::Error>>,
         >(&self.0)
         .map(|(_, unrecognized)| unrecognized.variants)
         .map_err(|e| e.to_string())

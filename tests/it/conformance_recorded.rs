@@ -11,8 +11,9 @@ use crate::conformance;
 use std::collections::BTreeMap;
 
 use conformance::{no_panic, Failure};
-use near_rpc::envelope::{ErrorWrapper, Request, Response};
+use near_rpc::envelope::{Request, Response};
 use near_rpc::methods::{self, MethodVisitor, RpcMethod};
+use near_rpc::types::SpecErrorWrapper;
 use near_rpc::{decode, types};
 use serde_json::Value;
 
@@ -64,7 +65,7 @@ fn decode_envelope_only(kind: &str, bytes: &[u8]) -> Result<(), Failure> {
         match kind {
             "request" => decode::from_slice::<Request<Value>>(bytes).map(drop),
             "response" => {
-                decode::from_slice::<Response<Value, ErrorWrapper<Value>>>(bytes).map(drop)
+                decode::from_slice::<Response<Value, SpecErrorWrapper<Value>>>(bytes).map(drop)
             }
             _ => decode::from_slice::<Value>(bytes).map(drop),
         }
@@ -291,8 +292,10 @@ fn query_error_inside_result_is_a_named_kind() {
         }
         let bytes = std::fs::read(&fixture.path).expect("fixture is readable");
         let body: Value = serde_json::from_slice(&bytes).expect("JSON");
-        let response: Response<<M as RpcMethod>::Result, ErrorWrapper<<M as RpcMethod>::Error>> =
-            decode::from_slice(&bytes).unwrap_or_else(|e| panic!("{}: {e}", fixture.name));
+        let response: Response<
+            <M as RpcMethod>::Result,
+            SpecErrorWrapper<<M as RpcMethod>::Error>,
+        > = decode::from_slice(&bytes).unwrap_or_else(|e| panic!("{}: {e}", fixture.name));
         let result = response.payload.expect("decodes as a result, not an error");
         assert_eq!(
             Some(result.block_height),

@@ -1,10 +1,10 @@
 //! The path of a decoding failure is the same whichever way a body is decoded: collected
 //! by the native decoders as the error travels up (`RpcMethod::decode_response`,
-//! `src/de/native`), or through serde, where the envelope's part of the path is found
-//! from where serde's stream stopped (`decode::from_slice`, `src/de/locate.rs`) or
-//! tracked on every value (`decode::from_value`), and the payload's comes from its native
-//! decoder (`src/de/via_native.rs`). Checked on the recorded real responses, each broken
-//! in many places, compact and pretty-printed (so that lines count).
+//! `src/de/native`), or through serde, where the envelope's part of the path is tracked
+//! on the parsed value (`decode::from_value`, and `decode::from_slice` once its stream
+//! has failed: `src/de/value.rs`), and the payload's comes from its native decoder
+//! (`src/de/via_native.rs`). Checked on the recorded real responses, each broken in many
+//! places, compact and pretty-printed (so that lines count).
 
 use crate::common;
 

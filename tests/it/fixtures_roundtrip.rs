@@ -4,8 +4,9 @@
 use crate::common;
 
 use near_rpc::decode;
-use near_rpc::envelope::{ErrorWrapper, Response};
+use near_rpc::envelope::Response;
 use near_rpc::methods::{self, MethodVisitor, RpcMethod};
+use near_rpc::types::SpecErrorWrapper;
 use serde_json::Value;
 
 /// Decodes a body as the response of a method (or as a bare result, for files that hold
@@ -17,7 +18,7 @@ impl MethodVisitor for RoundTrip<'_> {
     fn visit<M: RpcMethod>(self) -> Result<Value, String> {
         let raw: Value = serde_json::from_slice(self.0).map_err(|e| e.to_string())?;
         if raw.get("jsonrpc").is_some() {
-            let r: Response<M::Result, ErrorWrapper<M::Error>> =
+            let r: Response<M::Result, SpecErrorWrapper<M::Error>> =
                 decode::from_slice(self.0).map_err(|e| e.to_string())?;
             serde_json::to_value(&r).map_err(|e| e.to_string())
         } else {

@@ -45,8 +45,10 @@ mod decode {
     }
 }
 
-type TxResponse =
-    near_rpc::envelope::Response<RpcTransactionResponse, ErrorWrapper<RpcTransactionError>>;
+type TxResponse = near_rpc::envelope::Response<
+    RpcTransactionResponse,
+    near_rpc::types::SpecErrorWrapper<RpcTransactionError>,
+>;
 
 const BASE_VERSION: &str = "1.2.6";
 const LATER_VERSIONS: [&str; 5] = ["1.2.7", "1.2.8", "1.2.9", "1.2.10", "1.2.11"];
@@ -766,7 +768,7 @@ fn new_struct_fields_are_ignored() {
     type M = near_rpc::methods::QueryMethod;
     let response: near_rpc::envelope::Response<
         <M as near_rpc::methods::RpcMethod>::Result,
-        ErrorWrapper<<M as near_rpc::methods::RpcMethod>::Error>,
+        near_rpc::types::SpecErrorWrapper<<M as near_rpc::methods::RpcMethod>::Error>,
     > = decode::from_value(body).expect("query response with new fields");
     let result = response.payload.expect("a result");
     assert_eq!(result.block_height, 7);
@@ -856,8 +858,10 @@ fn a_grown_bare_name_inside_a_response_decodes() {
         "error": {"name": "HANDLER_ERROR",
                   "cause": {"name": "NO_SYNCED_BLOCKS", "info": {"since": 12}}}
     });
-    type QueryResponse =
-        near_rpc::envelope::Response<types::RpcQueryResponse, ErrorWrapper<types::RpcQueryError>>;
+    type QueryResponse = near_rpc::envelope::Response<
+        types::RpcQueryResponse,
+        near_rpc::types::SpecErrorWrapper<types::RpcQueryError>,
+    >;
     let streamed: QueryResponse = decode::from_slice(body.to_string().as_bytes()).unwrap();
     let buffered: QueryResponse = decode::from_value(body.clone()).unwrap();
     for response in [streamed, buffered] {
@@ -900,7 +904,7 @@ impl near_rpc::methods::MethodVisitor for Report<'_> {
     type Output = Result<(Value, decode::Unrecognized), decode::DecodeError>;
     fn visit<M: near_rpc::methods::RpcMethod>(self) -> Self::Output {
         decode::from_slice_reporting::<
-            near_rpc::envelope::Response<M::Result, ErrorWrapper<M::Error>>,
+            near_rpc::envelope::Response<M::Result, near_rpc::types::SpecErrorWrapper<M::Error>>,
         >(self.0)
         .map(|(decoded, unrecognized)| (serde_json::to_value(decoded).unwrap(), unrecognized))
     }

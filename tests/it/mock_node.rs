@@ -10,8 +10,9 @@ use crate::conformance;
 use conformance::{Validator, BASE_VERSION};
 use near_rpc::client::transport::{RpcRequest, Transport};
 use near_rpc::decode;
-use near_rpc::envelope::{ErrorWrapper, Response};
+use near_rpc::envelope::Response;
 use near_rpc::methods::{self, MethodVisitor, RpcMethod};
+use near_rpc::types::SpecErrorWrapper;
 use near_rpc_mock::chain::{self, CONTRACT, GENESIS_HEIGHT, INITIAL_HEAD};
 use near_rpc_mock::MockNode;
 use serde_json::{json, Value};
@@ -311,7 +312,7 @@ struct Typed(Vec<u8>);
 impl MethodVisitor for Typed {
     type Output = Result<bool, String>;
     fn visit<M: RpcMethod>(self) -> Self::Output {
-        decode::from_slice::<Response<M::Result, ErrorWrapper<M::Error>>>(&self.0)
+        decode::from_slice::<Response<M::Result, SpecErrorWrapper<M::Error>>>(&self.0)
             .map(|r| r.payload.is_ok())
             .map_err(|e| e.to_string())
     }
@@ -649,7 +650,7 @@ struct Unknowns<'a>(&'a [u8]);
 impl MethodVisitor for Unknowns<'_> {
     type Output = Option<decode::Unrecognized>;
     fn visit<M: RpcMethod>(self) -> Self::Output {
-        decode::from_slice_reporting::<Response<M::Result, ErrorWrapper<M::Error>>>(self.0)
+        decode::from_slice_reporting::<Response<M::Result, SpecErrorWrapper<M::Error>>>(self.0)
             .ok()
             .map(|(_, unrecognized)| unrecognized)
     }

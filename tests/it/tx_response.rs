@@ -5,12 +5,13 @@
 use crate::common;
 
 use near_rpc::decode;
-use near_rpc::envelope::{ErrorWrapper, Response};
+use near_rpc::envelope::Response;
+use near_rpc::types::SpecErrorWrapper;
 use near_rpc::types::{RpcTransactionError, TxExecutionStatus};
 use near_rpc::types::{RpcTransactionResponse, TransactionOutcome};
 use serde_json::{json, Value};
 
-type TxResponse = Response<RpcTransactionResponse, ErrorWrapper<RpcTransactionError>>;
+type TxResponse = Response<RpcTransactionResponse, SpecErrorWrapper<RpcTransactionError>>;
 
 /// A response envelope around `result`.
 fn envelope(result: Value) -> Value {

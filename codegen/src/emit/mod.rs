@@ -59,7 +59,9 @@ pub fn emit(api: &Api, options: &Options) -> Result<Files, Error> {
     };
     add("enums.rs", ours(|k| matches!(k, Kind::Enum(_))))?;
     add("flattened.rs", ours(|k| matches!(k, Kind::Flattened(_))))?;
-    add("aliases.rs", ours(|k| matches!(k, Kind::Alias { .. })))?;
+    let mut aliases = ours(|k| matches!(k, Kind::Alias { .. }));
+    aliases.extend(spec_error_aliases(api));
+    add("aliases.rs", aliases)?;
     // The per-method envelope aliases (`JsonRpcResponse_for_*`, ...) in a module of their
     // own, so that they don't crowd the types users read.
     add(
@@ -91,6 +93,35 @@ fn provenance(api: &Api) -> String {
         api.version,
         hashes.join(" and ")
     )
+}
+
+/// `SpecErrorWrapper<E>` and `SpecErrorCause<E>`: the hand-written generic error object
+/// (`crate::envelope`) with this spec's request-validation and internal causes, which
+/// the hand-written layer cannot name (it sits below the generated one). A spec without
+/// those schemas (an OpenRPC document has no error schemas) keeps them untyped.
+fn spec_error_aliases(api: &Api) -> TokenStream {
+    let cause = |schema: &str| {
+        let found = api
+            .types
+            .values()
+            .find(|d| d.schema_name.as_deref() == Some(schema));
+        let name = found.map_or(crate::ir::UNTYPED_CAUSE, |d| d.rust_name.as_str());
+        tokens::type_tokens(
+            &crate::ir::TypeExpr::Named(name.to_owned()),
+            tokens::Scope::Types,
+        )
+    };
+    let validation = cause(crate::handwritten::REQUEST_VALIDATION_CAUSE);
+    let internal = cause(crate::handwritten::INTERNAL_CAUSE);
+    quote! {
+        /// The error object of this spec's methods: the envelope's `ErrorWrapper` whose
+        /// handler error (`HANDLER_ERROR`) is `E`, with this spec's request-validation
+        /// (`REQUEST_VALIDATION_ERROR`) and internal (`INTERNAL_ERROR`) causes.
+        pub type SpecErrorWrapper<E> = crate::envelope::ErrorWrapper<E, #validation, #internal>;
+        /// The `name`/`cause` pair of a [`SpecErrorWrapper`]: the envelope's `ErrorCause`
+        /// with this spec's request-validation and internal causes.
+        pub type SpecErrorCause<E> = crate::envelope::ErrorCause<E, #validation, #internal>;
+    }
 }
 
 fn spec_constants(api: &Api) -> TokenStream {

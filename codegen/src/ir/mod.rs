@@ -280,6 +280,11 @@ pub struct Method {
 /// name and info, kept as JSON.
 pub const UNTYPED_CAUSE: &str = "crate::envelope::UntypedCause";
 
+/// The generated alias of the hand-written `ErrorWrapper` with this spec's
+/// request-validation and internal causes: every method's error object (`emit`
+/// writes it into `aliases.rs`).
+pub const SPEC_ERROR_WRAPPER: &str = "crate::types::SpecErrorWrapper";
+
 impl Api {
     /// What the documents this API comes from leave out, in words for the person
     /// generating it (`generate` prints it; the generated docs say it too).

@@ -76,7 +76,8 @@ impl Builder<'_> {
     }
 
     /// The alias target of an envelope schema: the hand-written generic envelope
-    /// applied to the method's types.
+    /// applied to the method's types (the error object through the generated
+    /// [`SPEC_ERROR_WRAPPER`], which names the spec's other causes).
     pub(super) fn envelope_target(
         &mut self,
         name: &str,
@@ -90,13 +91,12 @@ impl Builder<'_> {
             Envelope::Response { result, error } => {
                 let result = self.type_expr(result, &format!("{name}Result"))?;
                 let error = self.type_expr(error, &format!("{name}Error"))?;
-                let wrapper =
-                    TypeExpr::Generic("crate::envelope::ErrorWrapper".into(), vec![error]);
+                let wrapper = TypeExpr::Generic(SPEC_ERROR_WRAPPER.into(), vec![error]);
                 TypeExpr::Generic("crate::envelope::Response".into(), vec![result, wrapper])
             }
             Envelope::ErrorWrapper { cause } => {
                 let cause = self.type_expr(cause, &format!("{name}Cause"))?;
-                TypeExpr::Generic("crate::envelope::ErrorWrapper".into(), vec![cause])
+                TypeExpr::Generic(SPEC_ERROR_WRAPPER.into(), vec![cause])
             }
         })
     }

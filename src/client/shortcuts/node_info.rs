@@ -4,10 +4,11 @@
 use std::fmt;
 
 use crate::decode::{self, Unrecognized};
-use crate::envelope::{ErrorWrapper, Response};
+use crate::envelope::Response;
 use crate::methods::RpcMethod;
 use crate::methods::StatusMethod;
 use crate::types::RpcStatusResponse;
+use crate::types::SpecErrorWrapper;
 use crate::SPEC_VERSION;
 
 /// The node's version and protocol, and the bindings' spec version, from `status`.
@@ -35,7 +36,7 @@ impl NodeInfo {
     pub(super) fn new(status: RpcStatusResponse, body: &[u8]) -> Self {
         type StatusResponse = Response<
             <StatusMethod as RpcMethod>::Result,
-            ErrorWrapper<<StatusMethod as RpcMethod>::Error>,
+            SpecErrorWrapper<<StatusMethod as RpcMethod>::Error>,
         >;
         // The body decoded once already; this pass only lists what it did not know.
         let unrecognized = decode::from_slice_reporting::<StatusResponse>(body)

@@ -7,7 +7,6 @@
 use serde_json::Value;
 
 use super::{Error, Next, Reader};
-use crate::de::mode::{is_strict, note_unknown};
 
 /// An externally tagged variant (`"Name"` or `{"Name": payload}`).
 #[derive(Debug)]
@@ -69,7 +68,7 @@ fn unknown(
     error: impl FnOnce() -> String,
 ) -> Result<Value, Error> {
     r.rewind(start);
-    if !open || is_strict() {
+    if !open || r.is_strict() {
         return Err(r.data_error(error()));
     }
     let mut value = r.value()?;
@@ -77,7 +76,7 @@ fn unknown(
     if let (Value::Object(map), false) = (&mut value, siblings.is_empty()) {
         map.retain(|key, _| !siblings.contains(&key.as_str()));
     }
-    note_unknown(&value);
+    r.keep_unknown(&value);
     Ok(value)
 }
 

@@ -217,7 +217,7 @@ impl<E: Decode, V: Decode, I: Decode> Decode for ErrorWrapper<E, V, I> {
                     INTERNAL_ERROR => ErrorCause::Internal(I::decode(r).map_err(in_cause)?),
                     _ => {
                         let cause = r.value()?;
-                        crate::de::mode::note_unknown(&cause);
+                        r.keep_unknown(&cause);
                         ErrorCause::Unknown { name, cause }
                     }
                 };

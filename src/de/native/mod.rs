@@ -22,7 +22,7 @@ pub use enums::{
 };
 pub use envelope::{peek, Peek};
 pub use error::Error;
-pub use reader::{Next, Reader, MAX_SKIP_DEPTH};
+pub use reader::{Next, Options, Reader, MAX_SKIP_DEPTH};
 
 use crate::de::decode::DecodeError;
 
@@ -32,7 +32,8 @@ use crate::de::decode::DecodeError;
 ///
 /// ```
 /// use near_rpc::decode;
-/// use near_rpc::envelope::{ErrorWrapper, Response};
+/// use near_rpc::envelope::Response;
+/// use near_rpc::types::SpecErrorWrapper;
 ///
 /// #[derive(Debug, serde::Deserialize)]
 /// struct Height {
@@ -41,7 +42,7 @@ use crate::de::decode::DecodeError;
 /// near_rpc::decode_with_serde!(Height);
 ///
 /// let body = br#"{"jsonrpc":"2.0","id":1,"result":{"height":"x"}}"#;
-/// let err = decode::from_slice::<Response<Height, ErrorWrapper<serde_json::Value>>>(body)
+/// let err = decode::from_slice::<Response<Height, SpecErrorWrapper<serde_json::Value>>>(body)
 ///     .unwrap_err();
 /// assert_eq!(err.path(), "result.height");
 /// ```
@@ -55,20 +56,41 @@ pub trait Decode: Sized {
 /// Decodes a whole document as `T`: trailing non-whitespace is an error, and a failure
 /// has its path and serde_json's line and column.
 pub fn from_slice<T: Decode>(bytes: &[u8]) -> Result<T, DecodeError> {
-    let mut r = Reader::new(bytes);
-    T::decode(&mut r)
+    document(&mut Reader::new(bytes), bytes)
+}
+
+/// [`from_slice`] decoding as `options` say, with the values kept in catch-all variants
+/// (collected only if `options.collect_unknown`).
+pub fn from_slice_with<T: Decode>(
+    bytes: &[u8],
+    options: Options,
+) -> Result<(T, Vec<serde_json::Value>), DecodeError> {
+    let mut r = Reader::with_options(bytes, options);
+    let value = document(&mut r, bytes)?;
+    Ok((value, r.take_unknown()))
+}
+
+/// Reads `bytes`, the whole document, as `T` with `r`. Returns `T` alone: the decoded
+/// value (large for a whole config) is moved once.
+#[inline]
+fn document<T: Decode>(r: &mut Reader<'_>, bytes: &[u8]) -> Result<T, DecodeError> {
+    T::decode(r)
         .and_then(|value| r.end().map(|()| value))
-        .map_err(|e| {
-            // A data error met before the text stops being JSON: the syntax is what is
-            // wrong (`[1,` read as an object says "invalid type: sequence" first, a
-            // truncated or trailing-text body a missing field).
-            let syntax = if !e.is_syntax() {
-                crate::de::decode::syntax_error(bytes)
-            } else {
-                None
-            };
-            syntax.unwrap_or_else(|| e.into_decode_error(bytes))
-        })
+        .map_err(|e| located(e, bytes))
+}
+
+/// The public error of a failed document.
+#[cold]
+fn located(e: Error, bytes: &[u8]) -> DecodeError {
+    // A data error met before the text stops being JSON: the syntax is what is wrong
+    // (`[1,` read as an object says "invalid type: sequence" first, a truncated or
+    // trailing-text body a missing field).
+    let syntax = if !e.is_syntax() {
+        crate::de::decode::syntax_error(bytes)
+    } else {
+        None
+    };
+    syntax.unwrap_or_else(|| e.into_decode_error(bytes))
 }
 
 /// Reads the value of struct field `name` into `slot`; a field given twice is an error.

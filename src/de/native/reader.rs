@@ -6,6 +6,18 @@ use std::borrow::Cow;
 
 use super::error::Error;
 
+/// How a decode treats what the types do not know: chosen by whoever starts the decode
+/// and carried by its [`Reader`], so that one decode never sees what another chose.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Input a user wrote: a variant an open enum does not know is an error, where a
+    /// response from a node (not strict) keeps it whole in the catch-all variant.
+    pub strict: bool,
+    /// Keep a copy of every value put in a catch-all variant, in document order (see
+    /// [`Reader::take_unknown`]): how `decode::from_slice_reporting` lists them.
+    pub collect_unknown: bool,
+}
+
 /// A cursor over one JSON document.
 pub struct Reader<'a> {
     bytes: &'a [u8],
@@ -13,6 +25,9 @@ pub struct Reader<'a> {
     /// The named fields of the struct a flattened enum is read from, again (see
     /// [`Reader::flattened_beside`]).
     siblings: &'static [&'static str],
+    options: Options,
+    /// The values kept in catch-all variants, when `options.collect_unknown`.
+    unknown: Vec<serde_json::Value>,
 }
 
 /// What kind of value comes next, from its first byte.
@@ -33,13 +48,38 @@ pub enum Next {
 }
 
 impl<'a> Reader<'a> {
-    /// A reader at the start of `bytes`.
+    /// A reader at the start of `bytes`, with the default [`Options`] (a node's response:
+    /// unknown variants kept, nothing collected).
     pub fn new(bytes: &'a [u8]) -> Self {
+        Self::with_options(bytes, Options::default())
+    }
+
+    /// A reader at the start of `bytes` that decodes as `options` say.
+    pub fn with_options(bytes: &'a [u8], options: Options) -> Self {
         Reader {
             bytes,
             pos: 0,
             siblings: &[],
+            options,
+            unknown: Vec::new(),
         }
+    }
+
+    /// Whether a variant the types do not know is an error (see [`Options::strict`]).
+    pub fn is_strict(&self) -> bool {
+        self.options.strict
+    }
+
+    /// Notes `value`, just kept in a catch-all variant, if the decode collects them.
+    pub fn keep_unknown(&mut self, value: &serde_json::Value) {
+        if self.options.collect_unknown {
+            self.unknown.push(value.clone());
+        }
+    }
+
+    /// The values noted by [`Reader::keep_unknown`], in document order.
+    pub fn take_unknown(&mut self) -> Vec<serde_json::Value> {
+        std::mem::take(&mut self.unknown)
     }
 
     /// Says that the next value is an object read again for a flattened enum, beside

@@ -3,3 +3,18 @@
 
 pub type HealthRequest = ();
 pub type HealthResponse = ();
+/// The error object of this spec's methods: the envelope's `ErrorWrapper` whose
+/// handler error (`HANDLER_ERROR`) is `E`, with this spec's request-validation
+/// (`REQUEST_VALIDATION_ERROR`) and internal (`INTERNAL_ERROR`) causes.
+pub type SpecErrorWrapper<E> = crate::nullable::envelope::ErrorWrapper<
+    E,
+    RpcRequestValidationErrorKind,
+    InternalError,
+>;
+/// The `name`/`cause` pair of a [`SpecErrorWrapper`]: the envelope's `ErrorCause`
+/// with this spec's request-validation and internal causes.
+pub type SpecErrorCause<E> = crate::nullable::envelope::ErrorCause<
+    E,
+    RpcRequestValidationErrorKind,
+    InternalError,
+>;

@@ -2,3 +2,18 @@
 // Do not edit by hand: see CONTRIBUTING.md, "Regenerating on a spec bump".
 
 pub type PingParams = ();
+/// The error object of this spec's methods: the envelope's `ErrorWrapper` whose
+/// handler error (`HANDLER_ERROR`) is `E`, with this spec's request-validation
+/// (`REQUEST_VALIDATION_ERROR`) and internal (`INTERNAL_ERROR`) causes.
+pub type SpecErrorWrapper<E> = crate::openrpc::envelope::ErrorWrapper<
+    E,
+    crate::openrpc::envelope::UntypedCause,
+    crate::openrpc::envelope::UntypedCause,
+>;
+/// The `name`/`cause` pair of a [`SpecErrorWrapper`]: the envelope's `ErrorCause`
+/// with this spec's request-validation and internal causes.
+pub type SpecErrorCause<E> = crate::openrpc::envelope::ErrorCause<
+    E,
+    crate::openrpc::envelope::UntypedCause,
+    crate::openrpc::envelope::UntypedCause,
+>;
