@@ -8,6 +8,9 @@
 //! - [`SecretKey`]: ed25519 and secp256k1 keys in NEAR's text forms; it signs, and it
 //!   never appears in Display, Debug or an error. [`Credentials`] reads near-cli's files
 //!   and the environment.
+//! - [`MessagePayload`] and [`SignedMessage`]: NEP-413 signed messages (what wallets
+//!   sign to log a user in), signed and verified offline: `payload.sign(account, &key)`,
+//!   `signed.verify(&payload)`, and the JSON wallets exchange.
 //! - [`SignedTransaction`]: what `send_tx` takes; its hash is sha256 of the transaction's
 //!   borsh bytes. The client's write path (`Client::send` and the other write
 //!   shortcuts, feature `client`) signs and sends in one call; this module is the
@@ -45,6 +48,7 @@
 mod action;
 mod borsh;
 mod credentials;
+mod message;
 mod secret_key;
 mod signature;
 mod transaction;
@@ -58,6 +62,7 @@ pub use action::{
 };
 pub use borsh::{BorshError, BorshErrorKind};
 pub use credentials::{Credentials, CredentialsError, ACCOUNT_ID_ENV, SECRET_KEY_ENV};
+pub use message::{MessageError, MessagePayload, SignedMessage, NEP413_TAG};
 pub use secret_key::{ParseSecretKeyError, SecretKey};
 pub use signature::verify;
 pub use transaction::{

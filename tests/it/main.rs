@@ -37,6 +37,7 @@ mod shortcuts;
 mod spec_coverage;
 mod tx_codec;
 mod tx_helpers;
+mod tx_message;
 mod tx_response;
 mod verify;
 mod write_matrix;
