@@ -63,6 +63,7 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             save,
             block_time,
             allow_origin,
+            gas_key,
         } => serve_mock(MockOptions {
             port,
             replay: replay.as_deref(),
@@ -71,6 +72,7 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             save: save.as_deref(),
             block_time: std::time::Duration::from_millis(block_time),
             allowed_origins: allow_origin,
+            gas_keys: gas_key,
         }),
         Command::Verify(args::VerifyCommand::Proof {
             file,
@@ -131,13 +133,14 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             // A transaction to the delegate's sender, holding the delegate action alone.
             let sender = signed_delegate.delegate_action.sender_id.clone();
             let actions = vec![near_rpc::tx::Action::Delegate(signed_delegate)];
-            runtime.block_on(send(&client, credentials, sender, actions, None))
+            let nonce = write::SendNonce::default();
+            runtime.block_on(send(&client, credentials, sender, actions, nonce))
         }),
         Command::Send {
             key_file,
             receiver,
             wait_until,
-            nonce_mode,
+            version,
             actions,
         } => redacted(&[&actions, &key_file.to_string_lossy()], |redaction| {
             let actions = write::actions(&actions)?;
@@ -145,8 +148,8 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             redaction.add_key(&credentials);
             let (runtime, client) = connect(&options)?;
             let client = waiting(client, wait_until);
-            let mode = nonce_mode.map(Into::into);
-            runtime.block_on(send(&client, credentials, receiver, actions, mode))
+            let nonce = send_nonce(version);
+            runtime.block_on(send(&client, credentials, receiver, actions, nonce))
         }),
         Command::Transfer {
             key_file,
@@ -154,7 +157,7 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             amount,
             yocto,
             wait_until,
-            nonce_mode,
+            version,
         } => redacted(&[&amount, &key_file.to_string_lossy()], |redaction| {
             let amount = write::amount(&amount, yocto)?;
             let credentials = write::key_file(&key_file)?;
@@ -162,8 +165,8 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             let (runtime, client) = connect(&options)?;
             let client = waiting(client, wait_until);
             let actions = vec![near_rpc::tx::Action::transfer(amount)];
-            let mode = nonce_mode.map(Into::into);
-            runtime.block_on(send(&client, credentials, receiver, actions, mode))
+            let nonce = send_nonce(version);
+            runtime.block_on(send(&client, credentials, receiver, actions, nonce))
         }),
         Command::Record {
             out,
@@ -482,6 +485,7 @@ struct MockOptions<'a> {
     save: Option<&'a Path>,
     block_time: std::time::Duration,
     allowed_origins: Vec<Origin>,
+    gas_keys: Vec<args::GasKeyArg>,
 }
 
 /// `mock`: serves the mock node until Ctrl-C or SIGTERM, after writing the credential files asked
@@ -500,6 +504,15 @@ fn serve_mock(options: MockOptions<'_>) -> Result<(), Failure> {
             Failure::usage(format!("cannot read the cassette {}: {e}", path.display()))
         })?;
         node = node.with_replay(cassette);
+    }
+    // Before the credential files, which then hold each gas key's too.
+    for gas_key in &options.gas_keys {
+        node.add_gas_key(
+            gas_key.account.as_str(),
+            gas_key.num_nonces,
+            gas_key.balance,
+        )
+        .map_err(|e| Failure::usage(format!("--gas-key {}: {e}", gas_key.account)))?;
     }
     if let Some(dir) = options.credentials {
         node.write_credentials(dir).map_err(|e| {
@@ -534,6 +547,15 @@ fn serve_mock(options: MockOptions<'_>) -> Result<(), Failure> {
     Ok(())
 }
 
+/// How `send` and `transfer` number their transaction: `--nonce-index` and
+/// `--nonce-mode`.
+fn send_nonce(version: args::NonceArgs) -> write::SendNonce {
+    write::SendNonce {
+        index: version.nonce_index,
+        mode: version.nonce_mode.map(Into::into),
+    }
+}
+
 /// The bytes of base64 text (already checked by the option's parser).
 fn base64_bytes(text: &str) -> Result<Vec<u8>, Failure> {
     near_rpc::types::SignedTransaction(text.trim().to_owned())
@@ -548,13 +570,13 @@ async fn send(
     credentials: near_rpc::tx::Credentials,
     receiver: near_rpc::AccountId,
     actions: Vec<near_rpc::tx::Action>,
-    mode: Option<near_rpc::tx::NonceMode>,
+    nonce: write::SendNonce,
 ) -> Result<(), Failure> {
     let signals = StopSignals::listen();
     let intent = write::Intent {
         receiver,
         actions,
-        mode,
+        nonce,
     };
     write::send(client, credentials, intent, signals.stopped()).await
 }

@@ -22,10 +22,10 @@
 //!   sign --key-file FILE --nonce N --block-hash HASH --receiver ACCOUNT [--signer ACCOUNT]
 //!        [--nonce-index I] [--nonce-mode MODE] ACTIONS_JSON
 //!                                     sign offline: {"signed_tx_base64", "hash"}
-//!   send --key-file FILE --receiver ACCOUNT [--wait-until LEVEL] [--nonce-mode MODE]
-//!        ACTIONS_JSON
+//!   send --key-file FILE --receiver ACCOUNT [--wait-until LEVEL] [--nonce-index I]
+//!        [--nonce-mode MODE] ACTIONS_JSON
 //!   transfer --key-file FILE RECEIVER AMOUNT_IN_NEAR [--yocto] [--wait-until LEVEL]
-//!        [--nonce-mode MODE]
+//!        [--nonce-index I] [--nonce-mode MODE]
 //!   sign-delegate --key-file FILE --nonce N --max-block-height H --receiver ACCOUNT
 //!        [--signer ACCOUNT] ACTIONS_JSON
 //!                     sign a delegate action: {"signed_delegate_action_base64", "hash"}
@@ -41,7 +41,7 @@
 //!   decode [--report-unknown] METHOD [FILE]   decode a response body (stdin without FILE),
 //!                                 offline; --report-unknown lists what the bindings don't know
 //!   mock [--port N] [--replay FILE] [--credentials-dir DIR] [--load FILE] [--save FILE]
-//!                                          serve the mock node
+//!        [--gas-key ACCOUNT[:NUM_NONCES[:BALANCE]]]...      serve the mock node
 //!   record --out FILE [--port N]          a recording proxy to the node
 //!   completions SHELL             shell completions (bash, zsh, fish, ...)
 //! ```

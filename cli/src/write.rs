@@ -7,7 +7,7 @@ use std::path::Path;
 
 use std::sync::{Arc, Mutex};
 
-use near_rpc::client::{looks_like_secret, Secrets, SendError, SendErrorKind};
+use near_rpc::client::{Secrets, SendError, SendErrorKind};
 use near_rpc::tx::{
     Action, Credentials, DelegateAction, NonDelegateAction, NonceMode, SecretKey,
     SignedDelegateAction, SignedTransaction, Transaction, TransactionNonce, TransactionV1,
@@ -20,9 +20,6 @@ use serde_json::{json, Value};
 
 use crate::output::{describe, failure, one_line, print_json, write_stdout, Failure};
 use crate::output::{EXIT_DECODE, EXIT_IO, EXIT_RPC, EXIT_TRANSPORT};
-
-/// yoctoNEAR in one NEAR: 10^24.
-const YOCTO_PER_NEAR: u128 = 1_000_000_000_000_000_000_000_000;
 
 /// The credentials of `--key-file`. A path that is itself a key is refused without
 /// being repeated.
@@ -93,54 +90,9 @@ fn action_with_inline_code(view: &ActionView) -> Result<Action, String> {
 }
 
 /// An amount of NEAR as written (`1`, `1.5`, `0.001`: at most 24 decimals), or of
-/// yoctoNEAR with `yocto`. Exact: no floating point.
+/// yoctoNEAR with `yocto` ([`crate::args::amount`]); a usage error otherwise.
 pub fn amount(text: &str, yocto: bool) -> Result<NearToken, Failure> {
-    // Not repeated when it may be a key pasted in the wrong place.
-    let shown = if looks_like_secret(text) || text.contains(':') {
-        "AMOUNT".to_owned()
-    } else {
-        format!("AMOUNT `{text}`")
-    };
-    let bad = |why: &str| Failure::usage(format!("{shown}: {why}"));
-    let text = text.trim();
-    if text.starts_with('-') {
-        return Err(bad("an amount cannot be negative"));
-    }
-    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
-    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if whole.is_empty() && fraction.is_empty() || !digits(whole) || !digits(fraction) {
-        return Err(bad(if yocto {
-            "expected a whole number of yoctoNEAR"
-        } else {
-            "expected a number of NEAR such as 1, 1.5 or 0.001"
-        }));
-    }
-    let too_large = || bad("too large: more than 2^128 yoctoNEAR");
-    if yocto {
-        if !fraction.is_empty() {
-            return Err(bad("yoctoNEAR are whole"));
-        }
-        return whole
-            .parse::<u128>()
-            .map(NearToken::from_yoctonear)
-            .map_err(|_| too_large());
-    }
-    if fraction.len() > 24 {
-        return Err(bad("more than 24 decimals (a yoctoNEAR is 10^-24 NEAR)"));
-    }
-    let whole: u128 = if whole.is_empty() {
-        0
-    } else {
-        whole.parse().map_err(|_| too_large())?
-    };
-    let fraction: u128 = format!("{fraction:0<24}")
-        .parse()
-        .map_err(|_| too_large())?;
-    whole
-        .checked_mul(YOCTO_PER_NEAR)
-        .and_then(|w| w.checked_add(fraction))
-        .map(NearToken::from_yoctonear)
-        .ok_or_else(too_large)
+    crate::args::amount(text, yocto).map_err(Failure::usage)
 }
 
 /// How `sign` numbers a transaction: its nonce, and for a version-1 transaction a gas
@@ -312,15 +264,25 @@ fn signer_of(credentials: &Credentials, signer: Option<AccountId>) -> Result<Acc
     }
 }
 
-/// What `send`, `transfer` and `relay` send: actions to a receiver, as an ordinary
-/// transaction, or as a version-1 one in a nonce mode (`--nonce-mode`).
+/// How `send` and `transfer` number their transaction: a gas key's nonce index
+/// (`--nonce-index`) and a nonce mode (`--nonce-mode`). Neither: the ordinary version 0.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SendNonce {
+    /// The gas key's nonce index; the key file's key is then a gas key.
+    pub index: Option<u16>,
+    /// The nonce mode of a version-1 transaction.
+    pub mode: Option<NonceMode>,
+}
+
+/// What `send`, `transfer` and `relay` send: actions to a receiver, numbered as
+/// [`SendNonce`] says.
 pub struct Intent {
     /// The receiver.
     pub receiver: AccountId,
     /// The actions.
     pub actions: Vec<Action>,
-    /// The nonce mode of a version-1 transaction; `None`: version 0.
-    pub mode: Option<NonceMode>,
+    /// Which nonce, of which kind of key.
+    pub nonce: SendNonce,
 }
 
 /// `send`, `transfer` and `relay`: signs and sends through the client's write path,
@@ -334,23 +296,25 @@ pub async fn send(
     intent: Intent,
     stop: impl std::future::Future<Output = ()>,
 ) -> Result<(), Failure> {
+    let Intent {
+        receiver,
+        actions,
+        nonce,
+    } = intent;
     let key = KeyOf {
         account: credentials.account_id.clone(),
         public_key: credentials.public_key(),
+        gas_key: nonce.index.is_some(),
     };
     // The transaction about to be sent, kept before any byte of it leaves.
     let in_flight: Arc<Mutex<Option<SignedTransaction>>> = Arc::default();
     let journal = in_flight.clone();
-    let keep = move |signed: &SignedTransaction| {
+    let signer = signer(credentials, nonce)?.before_send(move |signed| {
         *journal.lock().unwrap_or_else(|p| p.into_inner()) = Some(signed.clone());
-    };
-    let Intent {
-        receiver,
-        actions,
-        mode,
-    } = intent;
+        Ok(())
+    });
     let outcome = tokio::select! {
-        result = sign_and_send(client, credentials, receiver, actions, mode, keep) => {
+        result = client.send(&signer, receiver, actions) => {
             result.map_err(|e| send_failure(e, Some(&key)))?
         }
         () = stop => {
@@ -362,42 +326,20 @@ pub async fn send(
     on_chain_failure(&outcome)
 }
 
-/// Signs and sends through the write path, `keep` receiving each transaction before it
-/// is sent. Version 0 goes through [`Client::send`] (with its re-signs after `Expired`
-/// and `InvalidNonce`). A version-1 transaction takes its nonce and block hash as
-/// [`Client::prepare`] reads them (the ordinary transaction it signs is never sent), is
-/// signed in the nonce mode, and goes through [`Client::send_signed`]: the same rules
-/// for what an answer means, with no re-sign (a refusal is final).
-async fn sign_and_send(
-    client: &Client,
-    credentials: Credentials,
-    receiver: AccountId,
-    actions: Vec<Action>,
-    mode: Option<NonceMode>,
-    keep: impl Fn(&SignedTransaction) + Send + Sync + 'static,
-) -> Result<RpcTransactionResponse, SendError> {
-    let Some(nonce_mode) = mode else {
-        let signer = Signer::from_credentials(credentials).before_send(move |signed| {
-            keep(signed);
-            Ok(())
-        });
-        return client.send(&signer, receiver, actions).await;
+/// The library's signer for the key file and `nonce`, so that every transaction goes
+/// through [`Client::send`] and its rules (re-signs only as they allow, per nonce index):
+/// a gas key's signer over the one index asked for, or the access key's, in the nonce
+/// mode asked for (which makes it sign version 1).
+fn signer(credentials: Credentials, nonce: SendNonce) -> Result<Signer, Failure> {
+    let signer = match nonce.index {
+        Some(index) => Signer::gas_key(credentials.account_id, credentials.secret_key, [index])
+            .map_err(|e| Failure::usage(format!("--nonce-index {index}: {e}")))?,
+        None => Signer::from_credentials(credentials),
     };
-    let signer = Signer::from_credentials(credentials);
-    let prepared = client.prepare(&signer, receiver, actions).await?;
-    let (tx, _) = prepared.into_parts();
-    let signed = Transaction::V1(TransactionV1 {
-        signer_id: tx.signer_id().clone(),
-        public_key: tx.public_key().clone(),
-        nonce: TransactionNonce::Nonce { nonce: tx.nonce() },
-        receiver_id: tx.receiver_id().clone(),
-        block_hash: *tx.block_hash(),
-        actions: tx.actions().to_vec(),
-        nonce_mode,
+    Ok(match nonce.mode {
+        Some(mode) => signer.nonce_mode(mode),
+        None => signer,
     })
-    .sign(signer.secret_key());
-    keep(&signed);
-    client.send_signed(&signed).await
 }
 
 /// `send-tx`: sends a signed transaction as it is through the write path (never signing
@@ -471,18 +413,23 @@ fn on_chain_failure(outcome: &RpcTransactionResponse) -> Result<(), Failure> {
     }
 }
 
-/// The key file's account and public key, for naming them when the node knows neither.
+/// The key file's account and public key, for naming them when the node knows neither,
+/// and whether it was to sign as a gas key (`--nonce-index`).
 struct KeyOf {
     account: AccountId,
     public_key: PublicKey,
+    gas_key: bool,
 }
 
-/// The node's word that the key or its account does not exist.
+/// The node's word that the key (an access key, or a gas key for `--nonce-index`) or its
+/// account does not exist.
 fn unknown_key(error: &near_rpc::client::Error<RpcQueryError>) -> Option<&RpcQueryError> {
     error.handler_error().filter(|e| {
         matches!(
             e,
-            RpcQueryError::UnknownAccessKey { .. } | RpcQueryError::UnknownAccount { .. }
+            RpcQueryError::UnknownAccessKey { .. }
+                | RpcQueryError::UnknownGasKey { .. }
+                | RpcQueryError::UnknownAccount { .. }
         )
     })
 }
@@ -514,6 +461,7 @@ fn send_failure(error: SendError, key: Option<&KeyOf>) -> Failure {
                 Some(KeyOf {
                     account,
                     public_key,
+                    gas_key,
                 }),
                 Some(unknown),
             ) => {
@@ -521,8 +469,13 @@ fn send_failure(error: SendError, key: Option<&KeyOf>) -> Failure {
                     RpcQueryError::UnknownAccount { .. } => ": the account does not exist",
                     _ => "",
                 };
+                let kind = if *gas_key {
+                    "a gas key (--nonce-index signs with one)"
+                } else {
+                    "an access key"
+                };
                 Failure::usage(format!(
-                    "--key-file: {public_key} is not an access key of {account}{why}"
+                    "--key-file: {public_key} is not {kind} of {account}{why}"
                 ))
             }
             _ => {

@@ -22,8 +22,9 @@ use near_rpc::types::{Finality, TxExecutionStatus};
 use near_rpc::{AccountId, BlockId, CryptoHash, PublicKey};
 use near_rpc_mock::Origin;
 
+pub(crate) use parsers::amount;
 use parsers::{
-    args_base64, block_id, block_time, call_method, decode_method, height, json, nonce,
+    args_base64, block_id, block_time, call_method, decode_method, gas_key, height, json, nonce,
     nonce_index, parse_as, port, prefix_base64, retries, shard, signed_delegate, signed_tx,
     timeout,
 };
@@ -289,8 +290,10 @@ pub struct Bytes(pub Vec<u8>);
 /// `TransactionV1`; with neither, the ordinary `TransactionV0`.
 #[derive(Args, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct NonceArgs {
-    /// Sign with a gas key: the nonce index I (0 to 65535) of the gas key's nonce
-    /// (a version-1 transaction with `GasKeyNonce { nonce, nonce_index: I }`).
+    /// Sign with a gas key (the key file's key): the nonce index I (0 to 65535) of the
+    /// gas key's nonce (a version-1 transaction with `GasKeyNonce { nonce, nonce_index:
+    /// I }`). `send` and `transfer` read that index's nonce from the node
+    /// (`view_gas_key_nonces`); an index the key does not have exits 2.
     #[arg(long, value_name = "I", allow_negative_numbers = true, value_parser = nonce_index)]
     pub nonce_index: Option<u16>,
     /// How the node checks the nonce: monotonic (above the key's, the default) or strict
@@ -315,6 +318,18 @@ impl From<NonceModeArg> for NonceMode {
             NonceModeArg::Strict => NonceMode::Strict,
         }
     }
+}
+
+/// `mock --gas-key`: an account to give the mock's gas key, its nonce indexes and its
+/// balance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GasKeyArg {
+    /// The account.
+    pub account: AccountId,
+    /// How many nonce indexes the key has.
+    pub num_nonces: u16,
+    /// yoctoNEAR moved from the account to the key.
+    pub balance: u128,
 }
 
 /// What to do.
@@ -436,6 +451,14 @@ pub enum Command {
         /// any other Origin are refused.
         #[arg(long, value_name = "ORIGIN", value_parser = parse_as::<Origin>)]
         allow_origin: Vec<Origin>,
+        /// Give ACCOUNT the mock's gas key for it, with NUM_NONCES nonce indexes (1 to
+        /// 1024, default 8) and BALANCE NEAR moved from the account to the key (default
+        /// 1, for gas); repeat for more accounts.
+        ///
+        /// Added after --load, before --credentials-dir writes the key files: its file is
+        /// DIR/mock/ACCOUNT@gas-key.json, for `send` and `transfer --nonce-index I`.
+        #[arg(long, value_name = "ACCOUNT[:NUM_NONCES[:BALANCE]]", value_parser = gas_key)]
+        gas_key: Vec<GasKeyArg>,
     },
     /// Run a recording proxy to the node of --url/--network, for `mock --replay`.
     ///
@@ -718,10 +741,8 @@ pub enum Command {
         /// How long to wait (default EXECUTED_OPTIMISTIC).
         #[arg(long, value_enum, value_name = "LEVEL", ignore_case = true)]
         wait_until: Option<WaitUntil>,
-        /// Send a version-1 transaction with this nonce mode: monotonic (above the key's)
-        /// or strict (exactly one above). Without it, the ordinary version 0.
-        #[arg(long, value_enum, value_name = "MODE", ignore_case = true)]
-        nonce_mode: Option<NonceModeArg>,
+        #[command(flatten)]
+        version: NonceArgs,
         /// The actions, as a JSON array.
         #[arg(value_name = "ACTIONS_JSON")]
         actions: String,
@@ -754,10 +775,8 @@ pub enum Command {
         /// How long to wait (default EXECUTED_OPTIMISTIC).
         #[arg(long, value_enum, value_name = "LEVEL", ignore_case = true)]
         wait_until: Option<WaitUntil>,
-        /// Send a version-1 transaction with this nonce mode: monotonic (above the key's)
-        /// or strict (exactly one above). Without it, the ordinary version 0.
-        #[arg(long, value_enum, value_name = "MODE", ignore_case = true)]
-        nonce_mode: Option<NonceModeArg>,
+        #[command(flatten)]
+        version: NonceArgs,
     },
     /// Check a node's answer, saved in a file, against what you trust; exit 6 if it fails.
     #[command(subcommand)]
