@@ -26,7 +26,7 @@ use crate::output::{
     describe, describe_decode_error, failure, note, one_line, print_json, report, summarize,
     write_stdout, Failure, EXIT_DECODE, EXIT_IO, EXIT_RPC, EXIT_TRANSPORT,
 };
-use crate::{verify, write};
+use crate::{message, verify, write};
 
 /// Runs a write command (`sign`, `sign-delegate`, `send`, `transfer`, `relay`) whose input is `inputs`; its
 /// failure's message goes through the redaction of every secret key it may quote: those
@@ -136,6 +136,36 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             let nonce = write::SendNonce::default();
             runtime.block_on(send(&client, credentials, sender, actions, nonce))
         }),
+        Command::SignMessage { key_file, payload } => redacted(
+            &[&payload.message, &key_file.to_string_lossy()],
+            |redaction| {
+                let credentials = write::key_file(&key_file)?;
+                redaction.add_key(&credentials);
+                message::sign(&credentials, &payload.payload())
+            },
+        ),
+        Command::VerifyMessage {
+            signed,
+            account_id,
+            public_key,
+            signature,
+            check_key,
+            payload,
+        } => {
+            let signed = message::signed_message(
+                signed.as_deref(),
+                account_id,
+                public_key,
+                signature.as_deref(),
+            )?;
+            let payload = payload.payload();
+            if check_key {
+                let (runtime, client) = connect(&options)?;
+                runtime.block_on(message::verify(&signed, &payload, Some(&client)))
+            } else {
+                runtime()?.block_on(message::verify(&signed, &payload, None))
+            }
+        }
         Command::Send {
             key_file,
             receiver,
@@ -377,6 +407,8 @@ async fn call(client: &Client, command: Command) -> Result<(), Failure> {
         | Command::Verify(_)
         | Command::Sign { .. }
         | Command::SignDelegate { .. }
+        | Command::SignMessage { .. }
+        | Command::VerifyMessage { .. }
         | Command::Relay { .. }
         | Command::Send { .. }
         | Command::Transfer { .. } => Ok(()),

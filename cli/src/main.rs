@@ -31,6 +31,11 @@
 //!                     sign a delegate action: {"signed_delegate_action_base64", "hash"}
 //!   relay --key-file RELAYER_FILE [--wait-until LEVEL] SIGNED_DELEGATE_BASE64
 //!                     submit it as the relayer (as `send` does)
+//!   sign-message --key-file FILE --recipient R --nonce NONCE_BASE64 [--callback-url URL]
+//!        MESSAGE      sign a NEP-413 message: {"account_id", "public_key", "signature"}
+//!   verify-message (--signed JSON | --account-id A --public-key PK --signature SIG)
+//!        --recipient R --nonce NONCE_BASE64 [--callback-url URL] [--check-key] MESSAGE
+//!                     check one: {"valid": true|false}, exit 6 when false
 //!   verify proof FILE --block-merkle-root HASH          check an execution proof
 //!   verify light-client-block FILE --trusted-head HEAD_FILE   check a successor block
 //!   tx-status (--hash HASH --sender ACCOUNT | --signed-tx BASE64) [--wait-until LEVEL]
@@ -67,7 +72,7 @@
 //! a JSON-RPC body (with a hint when the node was the default one), or a transaction of
 //! `send`/`transfer`/`relay` whose outcome is unknown (`{"unresolved": HASH,
 //! "signed_tx_base64": ...}` on stdout); 6 `verify` found the proof or block does not
-//! verify. The write commands never print a secret key: their failures go through the
+//! verify, or `verify-message` found the message not valid. The write commands never print a secret key: their failures go through the
 //! client's redaction of the key file's key and of any key in their input.
 //! Neither an API key nor a URL path is ever printed: errors show the library's
 //! redacted endpoints, and clap's messages are scrubbed of every argument that may be a
@@ -75,6 +80,7 @@
 
 mod args;
 mod commands;
+mod message;
 mod output;
 mod verify;
 mod write;

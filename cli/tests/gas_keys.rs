@@ -4,6 +4,8 @@
 //! library's write path, and the node's nonces and balances move as nearcore moves them
 //! (gas from the key's balance, the deposit from the account's).
 
+// Only part of the shared support is used here.
+#[allow(unused_imports)]
 mod support;
 
 use serde_json::{json, Value};

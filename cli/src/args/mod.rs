@@ -24,9 +24,9 @@ use near_rpc_mock::Origin;
 
 pub(crate) use parsers::amount;
 use parsers::{
-    args_base64, block_id, block_time, call_method, decode_method, gas_key, height, json, nonce,
-    nonce_index, parse_as, port, prefix_base64, retries, shard, signed_delegate, signed_tx,
-    timeout,
+    args_base64, block_id, block_time, call_method, decode_method, gas_key, height, json,
+    message_nonce, message_signature, nonce, nonce_index, parse_as, port, prefix_base64, retries,
+    shard, signed_delegate, signed_tx, timeout,
 };
 use secrets::clap_error;
 
@@ -56,7 +56,8 @@ Exit status:
      redirect, wrong response id, response too large, deadline, every endpoint failed;
      for `send`, `transfer` and `relay`, the transaction's outcome is unknown (it may still
      execute): {\"unresolved\": HASH, \"signed_tx_base64\": ...} is printed on stdout
-  6  `verify`: the proof or block does not verify (the failed step on stderr)
+  6  `verify`: the proof or block does not verify (the failed step on stderr);
+     `verify-message`: the message is not valid ({\"valid\": false} on stdout)
 
 Neither an API key nor a URL path is ever printed.";
 
@@ -301,6 +302,39 @@ pub struct NonceArgs {
     #[arg(long, value_enum, value_name = "MODE", ignore_case = true)]
     pub nonce_mode: Option<NonceModeArg>,
 }
+
+/// A NEP-413 payload: what `sign-message` signs and `verify-message` checks.
+#[derive(Args, Debug, Clone, PartialEq, Eq)]
+pub struct MessageArgs {
+    /// Who the message is for, as the dApp names itself (e.g. `myapp.com`).
+    #[arg(long, value_name = "R")]
+    pub recipient: String,
+    /// The recipient's challenge: 32 bytes, standard base64.
+    #[arg(long, value_name = "NONCE_BASE64", value_parser = message_nonce)]
+    pub nonce: MessageNonce,
+    /// The URL a browser wallet returns to (signed too when given).
+    #[arg(long, value_name = "URL")]
+    pub callback_url: Option<String>,
+    /// The message the user agrees to, as it is (`--` before one that starts with `-`).
+    #[arg(value_name = "MESSAGE")]
+    pub message: String,
+}
+
+impl MessageArgs {
+    /// The library's payload.
+    pub fn payload(&self) -> near_rpc::tx::MessagePayload {
+        let payload =
+            near_rpc::tx::MessagePayload::new(&self.message, &self.recipient, self.nonce.0);
+        match &self.callback_url {
+            Some(url) => payload.with_callback_url(url),
+            None => payload,
+        }
+    }
+}
+
+/// A NEP-413 nonce: exactly 32 bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MessageNonce(pub [u8; 32]);
 
 /// A nonce mode, by its name in nearcore's JSON (case-insensitive).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -718,6 +752,50 @@ pub enum Command {
         /// prints it).
         #[arg(value_name = "SIGNED_DELEGATE_BASE64", value_parser = signed_delegate)]
         signed_delegate: Box<SignedDelegateAction>,
+    },
+    /// Sign a NEP-413 message offline; print `{"account_id", "public_key", "signature"}`
+    /// as one JSON line.
+    ///
+    /// What wallets sign for "sign in with NEAR": the sha256 of the tag 2^31 + 413 and
+    /// the payload (MESSAGE, --nonce, --recipient, --callback-url), with the key file's
+    /// key; the signature is standard base64 of its raw bytes, as wallets give it.
+    /// Nothing is sent.
+    SignMessage {
+        /// A near-cli credential file; its account and key sign.
+        #[arg(long, value_name = "FILE")]
+        key_file: PathBuf,
+        #[command(flatten)]
+        payload: MessageArgs,
+    },
+    /// Verify a NEP-413 signed message; print `{"valid": true}`, or `{"valid": false}`
+    /// and exit 6 with the reason on stderr.
+    ///
+    /// Offline, it checks only that the signature is the public key's over this payload
+    /// (MESSAGE, --recipient, --nonce and --callback-url exactly). With --check-key it
+    /// also reads the key from the node (--url/--network, at the final block) and
+    /// requires a full-access key of the account, as NEP-413 asks of a dApp (the block
+    /// read at is printed). It never checks that the nonce is fresh or was issued by you:
+    /// that is in your own records.
+    #[command(group(ArgGroup::new("who").required(true).args(["signed", "account_id"])))]
+    VerifyMessage {
+        /// The signed message as JSON: the line `sign-message` printed, or a wallet's
+        /// `{"accountId", "publicKey", "signature"}`.
+        #[arg(long, value_name = "JSON", conflicts_with_all = ["account_id", "public_key", "signature"])]
+        signed: Option<String>,
+        /// The account that claims the key (with --public-key and --signature).
+        #[arg(long, value_name = "ACCOUNT", value_parser = parse_as::<AccountId>, requires_all = ["public_key", "signature"])]
+        account_id: Option<AccountId>,
+        /// The key that signed.
+        #[arg(long, value_name = "PUBLIC_KEY", value_parser = parse_as::<PublicKey>, requires = "account_id")]
+        public_key: Option<PublicKey>,
+        /// The signature: standard base64 of its raw bytes (or NEAR's `ed25519:...` text).
+        #[arg(long, value_name = "SIGNATURE_BASE64", requires = "account_id", value_parser = message_signature)]
+        signature: Option<String>,
+        /// Also require the key to be a full-access key of the account on the node.
+        #[arg(long)]
+        check_key: bool,
+        #[command(flatten)]
+        payload: MessageArgs,
     },
     /// Sign ACTIONS_JSON with the key file's account and send it; print the outcome.
     ///

@@ -10,7 +10,7 @@ use near_rpc::client::looks_like_secret;
 use near_rpc::tx::SignedDelegateAction;
 use near_rpc::{methods, AccountId, BlockId, NearToken};
 
-use super::{Bytes, GasKeyArg};
+use super::{Bytes, GasKeyArg, MessageNonce};
 
 /// Text parsed as a `T` (an account id, hash, public key or block id).
 pub(super) fn parse_as<T>(text: &str) -> Result<T, String>
@@ -150,6 +150,25 @@ pub(crate) fn amount(text: &str, yocto: bool) -> Result<NearToken, String> {
         .and_then(|w| w.checked_add(fraction))
         .map(NearToken::from_yoctonear)
         .ok_or_else(too_large)
+}
+
+/// A NEP-413 nonce: standard base64 of exactly 32 bytes.
+pub(super) fn message_nonce(text: &str) -> Result<MessageNonce, String> {
+    near_rpc::tx::MessagePayload::nonce_from_base64(text)
+        .map(MessageNonce)
+        .map_err(|e| e.to_string())
+}
+
+/// A NEP-413 signature as wallets give it: standard base64 of its raw bytes, or NEAR's
+/// `curve:base58` text; its length is checked against the public key's curve later.
+pub(super) fn message_signature(text: &str) -> Result<String, String> {
+    if text.contains(':') {
+        text.parse::<near_rpc::Signature>()
+            .map_err(|e| format!("not a signature: {e}"))?;
+    } else {
+        base64_bytes(text, "the signature")?;
+    }
+    Ok(text.to_owned())
 }
 
 /// JSON text, refused when a key is given twice in one object (serde_json would keep the
