@@ -260,8 +260,8 @@ struct MockReadmeDoctests;
 #[doc(inline)]
 pub use client::{Client, Signer};
 pub use primitives::{
-    BlockId, CryptoHash, KeyType, NearGas, ParseBlockIdError, ParseCryptoHashError, ParseKeyError,
-    PublicKey, Signature,
+    BlockId, CryptoHash, KeyHandle, KeyType, NearGas, ParseBlockIdError, ParseCryptoHashError,
+    ParseKeyError, PublicKey, Signature,
 };
 pub use replaced::root::{AccountId, NearToken};
 pub use report::ErrorReport;

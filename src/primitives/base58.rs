@@ -167,6 +167,29 @@ pub(crate) fn decode_array<const N: usize>(s: &str) -> Result<[u8; N], Base58Err
     Ok(out)
 }
 
+/// Decodes `s` into exactly `n` bytes, for values too large for [`decode_array`]'s
+/// fixed limbs (ML-DSA-65 keys and signatures, kilobytes). The length is bounded as
+/// there before the quadratic decoder runs.
+#[cfg(feature = "nearcore_0_38_0")]
+pub(crate) fn decode_exact(s: &str, n: usize) -> Result<Vec<u8>, Base58Error> {
+    let chars = s.len();
+    if let Some(error) = invalid_character(s) {
+        return Err(error);
+    }
+    if chars > n.saturating_mul(2).saturating_add(2) {
+        return Err(Base58Error::TooLong { chars });
+    }
+    let bytes = bs58::decode(s)
+        .into_vec()
+        .map_err(|_| Base58Error::TooLong { chars })?;
+    if bytes.len() != n {
+        return Err(Base58Error::WrongLength {
+            actual: bytes.len(),
+        });
+    }
+    Ok(bytes)
+}
+
 /// The first character outside the alphabet, with its position in characters.
 fn invalid_character(s: &str) -> Option<Base58Error> {
     s.chars()

@@ -9,6 +9,6 @@ pub mod keys;
 pub use base64_string::{FunctionArgs, InvalidBase64String, SignedTransaction};
 pub use block_id::{BlockId, ParseBlockIdError};
 pub use crypto_hash::{CryptoHash, ParseCryptoHashError};
-pub use keys::{KeyType, ParseKeyError, PublicKey, Signature};
+pub use keys::{KeyHandle, KeyType, ParseKeyError, PublicKey, Signature};
 mod gas;
 pub use gas::NearGas;

@@ -372,9 +372,13 @@ impl Borsh for PublicKey {
         w.u8(key_tag(self.key_type()));
         w.fixed(self.as_bytes());
     }
+    /// Tags 0 (ed25519), 1 (secp256k1) and, with `nearcore_0_38_0`, 2 (ML-DSA-65);
+    /// nearcore's tag 3 (an ML-DSA-65 handle) is never a public key.
     fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
-        Ok(match r.tag("PublicKey", 2)? {
+        Ok(match r.tag("PublicKey", KEY_TAGS)? {
             0 => PublicKey::ed25519(r.array()?),
+            #[cfg(feature = "nearcore_0_38_0")]
+            2 => PublicKey::ml_dsa_65(Box::new(r.array()?)),
             _ => PublicKey::secp256k1(r.array()?),
         })
     }
@@ -393,7 +397,7 @@ impl Borsh for Signature {
         }
     }
     fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
-        Ok(match r.tag("Signature", 2)? {
+        Ok(match r.tag("Signature", KEY_TAGS)? {
             0 => {
                 let start = r.offset();
                 let signature = Signature::ed25519(r.array()?);
@@ -406,15 +410,26 @@ impl Borsh for Signature {
                 }
                 signature
             }
+            #[cfg(feature = "nearcore_0_38_0")]
+            2 => Signature::ml_dsa_65(Box::new(r.array()?)),
             _ => Signature::secp256k1(r.array()?),
         })
     }
 }
 
-fn key_tag(key_type: crate::primitives::KeyType) -> u8 {
+/// How many key tags this build reads: ML-DSA-65's (2) only with `nearcore_0_38_0`.
+#[cfg(feature = "nearcore_0_38_0")]
+const KEY_TAGS: u8 = 3;
+#[cfg(not(feature = "nearcore_0_38_0"))]
+const KEY_TAGS: u8 = 2;
+
+/// nearcore's borsh tag of a key or signature (`core/crypto/src/signature.rs`, `KeyTag`).
+pub(crate) fn key_tag(key_type: crate::primitives::KeyType) -> u8 {
     match key_type {
         crate::primitives::KeyType::Ed25519 => 0,
         crate::primitives::KeyType::Secp256k1 => 1,
+        #[cfg(feature = "nearcore_0_38_0")]
+        crate::primitives::KeyType::MlDsa65 => 2,
     }
 }
 

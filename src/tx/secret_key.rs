@@ -1,10 +1,10 @@
-//! [`SecretKey`]: an ed25519 or secp256k1 signing key in NEAR's text forms, which signs
-//! and never shows itself.
+//! [`SecretKey`]: an ed25519, secp256k1 or (feature `nearcore_0_38_0`) ML-DSA-65
+//! signing key in NEAR's text forms, which signs and never shows itself.
 //!
 //! The redaction promise extends to it: no Display, a Debug that shows only the public
 //! key, errors that never quote the text they were given, and memory wiped on drop
-//! (the curve crates' own zeroizing types, and [`Zeroizing`] around every buffer that
-//! held the text or bytes).
+//! (the curve crates' own zeroizing types, aws-lc's key objects, which it cleanses when
+//! freed, and [`Zeroizing`] around every buffer that held the text or bytes).
 
 use std::fmt;
 use std::str::FromStr;
@@ -23,6 +23,11 @@ use crate::primitives::Signature;
 /// public key, what near-cli writes) or of the 32-byte seed, and `secp256k1:<base58>` of
 /// the 32-byte secret scalar. Without a prefix, ed25519 (as nearcore reads keys).
 ///
+/// With the `nearcore_0_38_0` feature (`latest`), also `ml-dsa-65:<base58>` of the raw
+/// 4032-byte expanded FIPS 204 secret key, the form nearcore 0.38's key files hold (its
+/// `SecretKey::from_str` reads that form only); builds without the feature refuse it
+/// by name ([`ParseSecretKeyError::NeedsFeature`]).
+///
 /// It has no [`Display`](fmt::Display); [`Debug`](fmt::Debug) shows the public key only.
 /// [`SecretKey::to_secret_string`] is the one way to get the text back.
 #[derive(Clone)]
@@ -33,14 +38,53 @@ enum Curve {
     // Both zeroize on drop (ed25519-dalek's `zeroize` feature; k256 always).
     Ed25519(ed25519_dalek::SigningKey),
     Secp256k1(k256::ecdsa::SigningKey),
+    // aws-lc frees the key with `EVP_PKEY_free`, which cleanses it. Boxed: the public
+    // key beside it is 2 KiB.
+    #[cfg(feature = "nearcore_0_38_0")]
+    MlDsa65(Box<MlDsa65Key>),
+}
+
+/// An ML-DSA-65 key as aws-lc-rs holds it, with its public key computed once.
+#[cfg(feature = "nearcore_0_38_0")]
+#[derive(Clone)]
+struct MlDsa65Key {
+    pair: aws_lc_rs::signature::PqdsaKeyPair,
+    public: PublicKey,
+}
+
+/// Bytes of an ML-DSA-65 expanded secret key (FIPS 204; nearcore 0.38,
+/// `ML_DSA_65_SECRET_KEY_LENGTH`).
+#[cfg(feature = "nearcore_0_38_0")]
+const ML_DSA_65_SECRET_KEY_LEN: usize = 4032;
+
+/// The longest data (after the prefix) read for a key type: well past the longest
+/// base58 of its forms, and short enough that a pasted file costs nothing to refuse.
+fn max_data_chars(key_type: KeyType) -> usize {
+    match key_type {
+        KeyType::Ed25519 | KeyType::Secp256k1 => 100,
+        // 4032 bytes are at most 5508 base58 characters.
+        #[cfg(feature = "nearcore_0_38_0")]
+        KeyType::MlDsa65 => 5600,
+    }
 }
 
 /// Why text is not a [`SecretKey`]. Never quotes the text: it may be most of a key.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ParseSecretKeyError {
-    /// The prefix before `:` is not `ed25519` or `secp256k1`.
+    /// The prefix before `:` is not `ed25519` or `secp256k1` (or `ml-dsa-65` with the
+    /// `nearcore_0_38_0` feature).
     UnknownKeyType,
+    /// `ml-dsa-65:` in a build without the `nearcore_0_38_0` (`latest`) feature.
+    NeedsFeature {
+        /// The prefix.
+        key_type: &'static str,
+    },
+    /// An `ml-dsa-65-hash:` access key handle: the hash of a public key, not a key.
+    HandleNotKey,
+    /// An ML-DSA-65 secret key of the right length that aws-lc refuses (coefficients
+    /// out of range).
+    InvalidMlDsaKey,
     /// A character outside the base58 alphabet, at this position of the data.
     InvalidBase58 {
         /// Position in the data part (after the prefix), in characters from 0.
@@ -70,7 +114,22 @@ impl fmt::Display for ParseSecretKeyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::UnknownKeyType => {
-                f.write_str("unknown curve (expected \"ed25519:\" or \"secp256k1:\")")
+                #[cfg(feature = "nearcore_0_38_0")]
+                let expected = "\"ed25519:\", \"secp256k1:\" or \"ml-dsa-65:\"";
+                #[cfg(not(feature = "nearcore_0_38_0"))]
+                let expected = "\"ed25519:\" or \"secp256k1:\"";
+                write!(f, "unknown curve (expected {expected})")
+            }
+            Self::NeedsFeature { key_type } => write!(
+                f,
+                "{key_type} keys need the nearcore_0_38_0 (latest) feature"
+            ),
+            Self::HandleNotKey => f.write_str(
+                "an `ml-dsa-65-hash:` access key handle is the hash of a public key, not a \
+                 secret key",
+            ),
+            Self::InvalidMlDsaKey => {
+                f.write_str("not a valid ml-dsa-65 secret key (aws-lc refuses its encoding)")
             }
             Self::InvalidBase58 { position } => {
                 write!(f, "bad base58: invalid character at position {position}")
@@ -83,6 +142,12 @@ impl fmt::Display for ParseSecretKeyError {
                 KeyType::Secp256k1 => {
                     write!(f, "a secp256k1 secret key is 32 bytes, not {actual}")
                 }
+                #[cfg(feature = "nearcore_0_38_0")]
+                KeyType::MlDsa65 => write!(
+                    f,
+                    "an ml-dsa-65 secret key is {ML_DSA_65_SECRET_KEY_LEN} bytes (the expanded \
+                     key nearcore writes), not {actual}"
+                ),
             },
             Self::TooLong { key_type, chars } => write!(
                 f,
@@ -111,11 +176,34 @@ impl SecretKey {
             .map_err(|_| ParseSecretKeyError::InvalidScalar)
     }
 
+    /// An ML-DSA-65 key from its raw 4032-byte expanded FIPS 204 encoding (what
+    /// nearcore 0.38's key files hold), checked by aws-lc.
+    #[cfg(feature = "nearcore_0_38_0")]
+    pub fn ml_dsa_65_from_bytes(bytes: &[u8]) -> Result<Self, ParseSecretKeyError> {
+        use aws_lc_rs::signature::KeyPair as _;
+        if bytes.len() != ML_DSA_65_SECRET_KEY_LEN {
+            return Err(ParseSecretKeyError::WrongLength {
+                key_type: KeyType::MlDsa65,
+                actual: bytes.len(),
+            });
+        }
+        let pair = aws_lc_rs::signature::PqdsaKeyPair::from_raw_private_key(
+            &aws_lc_rs::signature::ML_DSA_65_SIGNING,
+            bytes,
+        )
+        .map_err(|_| ParseSecretKeyError::InvalidMlDsaKey)?;
+        let public = PublicKey::from_parts(KeyType::MlDsa65, pair.public_key().as_ref())
+            .map_err(|_| ParseSecretKeyError::InvalidMlDsaKey)?;
+        Ok(Self(Curve::MlDsa65(Box::new(MlDsa65Key { pair, public }))))
+    }
+
     /// The curve.
     pub fn key_type(&self) -> KeyType {
         match &self.0 {
             Curve::Ed25519(_) => KeyType::Ed25519,
             Curve::Secp256k1(_) => KeyType::Secp256k1,
+            #[cfg(feature = "nearcore_0_38_0")]
+            Curve::MlDsa65(_) => KeyType::MlDsa65,
         }
     }
 
@@ -130,6 +218,8 @@ impl SecretKey {
                 bytes.copy_from_slice(&point.as_bytes()[1..]);
                 PublicKey::secp256k1(bytes)
             }
+            #[cfg(feature = "nearcore_0_38_0")]
+            Curve::MlDsa65(key) => key.public.clone(),
         }
     }
 
@@ -145,6 +235,9 @@ impl SecretKey {
     ///   hashed here with sha256 first, and the signature is of that hash:
     ///   [`verify`](super::verify), like nearcore's, takes only the 32-byte hash, so verify
     ///   it with `sha256(message)`, not with `message`.
+    /// - ML-DSA-65 (feature `nearcore_0_38_0`) signs the bytes of `message` (pure FIPS 204
+    ///   ML-DSA, empty context), with aws-lc-rs as nearcore 0.38 does; the signature is
+    ///   randomized (hedged), so two signatures of one message differ, and both verify.
     pub fn sign(&self, message: &[u8]) -> Signature {
         match &self.0 {
             Curve::Ed25519(key) => Signature::ed25519(key.sign(message).to_bytes()),
@@ -159,12 +252,22 @@ impl SecretKey {
                 bytes[64] = recovery.to_byte();
                 Signature::secp256k1(bytes)
             }
+            #[cfg(feature = "nearcore_0_38_0")]
+            Curve::MlDsa65(key) => {
+                let mut bytes = Box::new([0; crate::primitives::keys::ML_DSA_65_SIGNATURE_LEN]);
+                // The buffer is the algorithm's signature length: signing cannot fail.
+                key.pair
+                    .sign(message, &mut bytes[..])
+                    .unwrap_or_else(|e| unreachable!("ML-DSA-65 signing: {e}"));
+                Signature::ml_dsa_65(bytes)
+            }
         }
     }
 
-    /// The key's text (`ed25519:` and the 64-byte keypair, as near-cli writes it, or
-    /// `secp256k1:` and the scalar), wiped when dropped. For writing a credential file
-    /// the user asked for; never log it.
+    /// The key's text (`ed25519:` and the 64-byte keypair, as near-cli writes it,
+    /// `secp256k1:` and the scalar, or `ml-dsa-65:` and the 4032-byte expanded key, as
+    /// nearcore 0.38 writes it), wiped when dropped. For writing a credential file the
+    /// user asked for; never log it.
     pub fn to_secret_string(&self) -> Zeroizing<String> {
         let bytes: Zeroizing<Vec<u8>> = match &self.0 {
             Curve::Ed25519(key) => {
@@ -172,8 +275,22 @@ impl SecretKey {
                 Zeroizing::new(pair.to_vec())
             }
             Curve::Secp256k1(key) => Zeroizing::new(key.to_bytes().to_vec()),
+            #[cfg(feature = "nearcore_0_38_0")]
+            Curve::MlDsa65(key) => {
+                use aws_lc_rs::encoding::AsRawBytes as _;
+                // aws-lc-rs's buffer zeroizes itself on drop.
+                let raw = key
+                    .pair
+                    .private_key()
+                    .as_raw_bytes()
+                    .unwrap_or_else(|e| unreachable!("ML-DSA-65 raw private key: {e}"));
+                Zeroizing::new(raw.as_ref().to_vec())
+            }
         };
-        let mut text = Zeroizing::new(String::with_capacity(128));
+        // Room for the whole text up front: a `String` that grows leaves its old,
+        // unwiped buffer behind.
+        let capacity = self.key_type().as_str().len() + 1 + bytes.len() * 2;
+        let mut text = Zeroizing::new(String::with_capacity(capacity));
         text.push_str(self.key_type().as_str());
         text.push(':');
         let encoded = Zeroizing::new(bs58::encode(&*bytes).into_string());
@@ -188,16 +305,22 @@ impl FromStr for SecretKey {
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let (key_type, data) = match text.split_once(':') {
             Some((prefix, data)) => (
-                prefix
-                    .parse::<KeyType>()
-                    .map_err(|_| ParseSecretKeyError::UnknownKeyType)?,
+                prefix.parse::<KeyType>().map_err(|e| match e {
+                    crate::primitives::ParseKeyError::NeedsFeature { key_type } => {
+                        ParseSecretKeyError::NeedsFeature { key_type }
+                    }
+                    crate::primitives::ParseKeyError::HandleNotKey => {
+                        ParseSecretKeyError::HandleNotKey
+                    }
+                    _ => ParseSecretKeyError::UnknownKeyType,
+                })?,
                 data,
             ),
             None => (KeyType::Ed25519, text),
         };
         // Longer text than any form needs is refused before decoding, so that a file's
         // whole content pasted here costs nothing.
-        if data.len() > 100 {
+        if data.len() > max_data_chars(key_type) {
             return Err(ParseSecretKeyError::TooLong {
                 key_type,
                 chars: data.len(),
@@ -229,6 +352,8 @@ impl FromStr for SecretKey {
                 scalar.copy_from_slice(&bytes);
                 Self::secp256k1_from_bytes(&scalar)
             }
+            #[cfg(feature = "nearcore_0_38_0")]
+            (KeyType::MlDsa65, _) => Self::ml_dsa_65_from_bytes(&bytes),
             (key_type, actual) => Err(ParseSecretKeyError::WrongLength { key_type, actual }),
         }
     }
@@ -293,6 +418,26 @@ mod tests {
         assert!(!err.contains(&short[8..]), "{err}");
         let err = format!("{:?}", "rsa:abc".parse::<SecretKey>().unwrap_err());
         assert!(!err.contains("abc"), "{err}");
+        // A handle is not a key; an ml-dsa-65 key needs the feature, or is read.
+        assert_eq!(
+            "ml-dsa-65-hash:abc".parse::<SecretKey>().unwrap_err(),
+            ParseSecretKeyError::HandleNotKey
+        );
+        #[cfg(not(feature = "nearcore_0_38_0"))]
+        assert_eq!(
+            "ml-dsa-65:abc".parse::<SecretKey>().unwrap_err(),
+            ParseSecretKeyError::NeedsFeature {
+                key_type: "ml-dsa-65"
+            }
+        );
+        #[cfg(feature = "nearcore_0_38_0")]
+        assert_eq!(
+            "ml-dsa-65:abc".parse::<SecretKey>().unwrap_err(),
+            ParseSecretKeyError::WrongLength {
+                key_type: KeyType::MlDsa65,
+                actual: 3
+            }
+        );
     }
 
     #[test]

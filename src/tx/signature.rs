@@ -30,6 +30,9 @@ pub(crate) fn prehash(message: &[u8]) -> [u8; 32] {
 ///   65th byte, the recovery id, must be 0 to 3 but is not otherwise used: the key is
 ///   not recovered from the signature, so a valid `(r, s)` verifies with any of the four.
 ///
+/// - ML-DSA-65 (feature `nearcore_0_38_0`): FIPS 204 verification of the bytes of
+///   `message` (pure ML-DSA, empty context), with aws-lc-rs as nearcore 0.38 does.
+///
 /// A key and signature of different curves, a signature of the wrong length (an empty
 /// one), or a public key that is not a curve point never verify.
 pub fn verify(public_key: &PublicKey, message: &[u8], signature: &Signature) -> bool {
@@ -83,6 +86,21 @@ pub fn verify(public_key: &PublicKey, message: &[u8], signature: &Signature) -> 
                 return false;
             };
             key.verify_prehash(&digest, &sig).is_ok()
+        }
+        #[cfg(feature = "nearcore_0_38_0")]
+        (KeyType::MlDsa65, KeyType::MlDsa65) => {
+            // nearcore: aws-lc-rs's `UnparsedPublicKey::new(&ML_DSA_65, key).verify`,
+            // pure ML-DSA with an empty context over `message` as given. A key or
+            // signature of the wrong length (an empty signature) never verifies.
+            if signature.as_bytes().len() != KeyType::MlDsa65.signature_len() {
+                return false;
+            }
+            aws_lc_rs::signature::UnparsedPublicKey::new(
+                &aws_lc_rs::signature::ML_DSA_65,
+                public_key.as_bytes(),
+            )
+            .verify(message, signature.as_bytes())
+            .is_ok()
         }
         _ => false,
     }

@@ -119,6 +119,10 @@ pub fn producers_hash(producers: &[ValidatorStakeView]) -> Result<CryptoHash, St
         w.u8(match v1.public_key.key_type() {
             KeyType::Ed25519 => 0,
             KeyType::Secp256k1 => 1,
+            // nearcore 0.38's tag; validators' keys are ed25519, but the encoding is
+            // the key's whatever it is.
+            #[cfg(feature = "nearcore_0_38_0")]
+            KeyType::MlDsa65 => 2,
         });
         w.fixed(v1.public_key.as_bytes());
         w.u128(v1.stake.as_yoctonear());

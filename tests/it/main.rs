@@ -38,6 +38,7 @@ mod spec_coverage;
 mod tx_codec;
 mod tx_helpers;
 mod tx_message;
+mod tx_mldsa;
 mod tx_response;
 mod verify;
 mod write_matrix;
