@@ -28,6 +28,7 @@ pub fn key_file(path: &Path) -> Result<Credentials, Failure> {
     if text.parse::<SecretKey>().is_ok()
         || text.starts_with("ed25519:")
         || text.starts_with("secp256k1:")
+        || text.starts_with("ml-dsa-65:")
     {
         return Err(Failure::usage(
             "--key-file takes the path of a credential file, not a key",
@@ -593,8 +594,15 @@ enum Found {
     Nothing,
 }
 
-/// The longest text of a secret key: `secp256k1:` and 100 characters (the parser's cap).
+/// The longest text of an ed25519 or secp256k1 secret key: `secp256k1:` and 100
+/// characters (the parser's cap).
 const MAX_KEY_TEXT: usize = 110;
+
+/// The base58 length of an ML-DSA-65 secret key (4032 bytes: about 5507 characters; the
+/// parser reads up to 5600). Nothing public is that long: an ML-DSA-65 public key (1952
+/// bytes) is about 2666 characters and a signature (3309 bytes) about 4519, so a run of
+/// this length is a secret key in any build, even one that cannot read such keys.
+const ML_DSA_SECRET_CHARS: std::ops::RangeInclusive<usize> = 5000..=5600;
 
 /// A base58 run this long is 64 bytes or more: not a hash nor an ed25519 public key
 /// (44 characters at most), so in a write command's input most likely a keypair.
@@ -604,7 +612,9 @@ const LONG_BASE58: usize = 80;
 /// seed (ambiguous), or nothing.
 fn classify(candidate: &str) -> Found {
     let data = candidate.rsplit_once(':').map_or(candidate, |(_, d)| d);
-    if data.len() >= LONG_BASE58 && data.len() <= MAX_KEY_TEXT {
+    if data.len() >= LONG_BASE58 && data.len() <= MAX_KEY_TEXT
+        || ML_DSA_SECRET_CHARS.contains(&data.len())
+    {
         return Found::Secret;
     }
     // A secp256k1 key's text shorter than its public key's (about 88 characters) is a
@@ -620,10 +630,14 @@ fn classify(candidate: &str) -> Found {
 }
 
 /// Whether `candidate` is a whole secret key in a form no public value takes: an ed25519
-/// keypair whose halves match (a signature has the same length, not the match), or a
-/// secp256k1 scalar with its prefix (a secp256k1 public key is twice as long).
+/// keypair whose halves match (a signature has the same length, not the match), a
+/// secp256k1 scalar with its prefix (a secp256k1 public key is twice as long), or a run
+/// as long as an ML-DSA-65 secret key's base58.
 fn is_secret_key(candidate: &str) -> bool {
     let data = candidate.rsplit_once(':').map_or(candidate, |(_, d)| d);
+    if ML_DSA_SECRET_CHARS.contains(&data.len()) {
+        return true;
+    }
     match candidate.parse::<SecretKey>() {
         Ok(key) if key.key_type() == near_rpc::KeyType::Ed25519 => data.len() > 44,
         Ok(_) => true,
@@ -632,10 +646,12 @@ fn is_secret_key(candidate: &str) -> bool {
 }
 
 /// The runs of `text` that may be a secret key, with and without a `curve:` prefix:
-/// its runs of letters, digits and `:`, and the part after the last `:` of each.
+/// its runs of letters, digits and `:`, and the part after the last `:` of each (an
+/// `ml-dsa-65:` key's run is `65:` and its data, `-` ending a run).
 fn key_candidates(text: &str) -> impl Iterator<Item = &str> {
+    let longest = MAX_KEY_TEXT.max(*ML_DSA_SECRET_CHARS.end() + "65:".len());
     text.split(|c: char| !(c.is_ascii_alphanumeric() || c == ':'))
-        .filter(|run| run.len() >= 32 && run.len() <= MAX_KEY_TEXT)
+        .filter(move |run| run.len() >= 32 && run.len() <= longest)
         .flat_map(|run| {
             let data = run.rsplit_once(':').map(|(_, d)| d);
             std::iter::once(run).chain(data.filter(|d| d.len() >= 32))
@@ -714,6 +730,42 @@ mod tests {
             &format!("`{mistyped}`, `{other_seed}`, `{own}`, `{own_seed}`"),
         );
         assert_eq!(message, format!("`***`, `{other_seed}`, `***`, `***`"));
+    }
+
+    /// A base58 run of `chars` characters (hash texts end to end).
+    fn base58_run(chars: usize) -> String {
+        let mut run = String::new();
+        let mut i = 0u8;
+        while run.len() < chars {
+            run.push_str(&CryptoHash([i; 32]).to_string().replace('1', "2"));
+            i = i.wrapping_add(1);
+        }
+        run.truncate(chars);
+        run
+    }
+
+    #[test]
+    fn a_run_as_long_as_an_ml_dsa_secret_key_is_masked_and_its_public_values_are_not() {
+        // The lengths of the base58 of an ML-DSA-65 secret key (4032 bytes), public key
+        // (1952) and signature (3309).
+        let secret = format!("ml-dsa-65:{}", base58_run(5507));
+        let public = format!("ml-dsa-65:{}", base58_run(2666));
+        let signature = format!("ml-dsa-65:{}", base58_run(4519));
+        // In the input: masked wherever a message repeats it.
+        let redaction = Redaction::of_inputs([format!(r#"["{secret}"]"#).as_str()]);
+        let data = &secret["ml-dsa-65:".len()..];
+        assert_eq!(
+            redacted(&redaction, &format!("at [0]: `{secret}`")),
+            "at [0]: `ml-dsa-***`"
+        );
+        assert_eq!(redacted(&redaction, &format!("`{data}`")), "`***`");
+        // In a message only (a node's echo, say): masked too; public values are not.
+        let redaction = Redaction::of_inputs([]);
+        let message = redacted(
+            &redaction,
+            &format!("node: {secret}, {public}, {signature}"),
+        );
+        assert_eq!(message, format!("node: ml-dsa-***, {public}, {signature}"));
     }
 
     #[test]
