@@ -47,8 +47,9 @@ Exit status:
   1  the output could not be written
   2  usage error: bad options, params JSON that doesn't parse or check, unknown method,
      bad hash or account, base64 that doesn't decode, unreadable FILE, a --key-file
-     whose key is not an access key of its account, a delegate action that cannot be
-     signed or relayed
+     whose key is not an access key of its account (with --nonce-index: not a gas key
+     of it, or one without that index), a delegate action that cannot be signed or
+     relayed, a NEP-413 nonce that is not 32 bytes
   3  the node answered with a JSON-RPC error (also an error inside a `query` result),
      or a transaction sent by `send`, `transfer` or `relay` failed on chain
   4  the response could not be decoded (the message names the JSON path)
