@@ -5,9 +5,12 @@
 //!   transaction versions, with nearcore's borsh encoding (`to_borsh`/`from_borsh`).
 //!   Decoding refuses unknown tags, lengths past the input and trailing bytes, naming
 //!   the field ([`BorshError`]).
-//! - [`SecretKey`]: ed25519 and secp256k1 keys in NEAR's text forms; it signs, and it
-//!   never appears in Display, Debug or an error. [`Credentials`] reads near-cli's files
-//!   and the environment.
+//! - [`SecretKey`]: ed25519 and secp256k1 keys in NEAR's text forms, and with the
+//!   `nearcore_0_38_0` feature (`latest`) ML-DSA-65 keys (`ml-dsa-65:`, the 4032-byte
+//!   expanded key nearcore 0.38 writes; signed and verified with aws-lc-rs, as nearcore
+//!   does). It signs, and it never appears in Display, Debug or an error. Builds without
+//!   the feature refuse `ml-dsa-65:` by name. [`Credentials`] reads near-cli's files and
+//!   the environment.
 //! - [`MessagePayload`] and [`SignedMessage`]: NEP-413 signed messages (what wallets
 //!   sign to log a user in), signed and verified offline: `payload.sign(account, &key)`,
 //!   `signed.verify(&payload)`, and the JSON wallets exchange.

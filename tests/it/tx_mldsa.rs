@@ -198,6 +198,33 @@ mod latest {
     }
 
     #[test]
+    fn a_credential_file_with_an_ml_dsa_65_key_reads_and_never_quotes_it() {
+        use near_rpc::tx::Credentials;
+        let secret = secret_text(&hex(PRIVATE_KEY));
+        let public = public_key().to_string();
+        let file = serde_json::json!({
+            "account_id": "alice.near", "public_key": public, "private_key": secret,
+        })
+        .to_string();
+        let credentials = Credentials::from_json(&file, "alice.json").unwrap();
+        assert_eq!(credentials.public_key(), public_key());
+        assert_eq!(&*credentials.secret_key.to_secret_string(), &secret);
+        // Another key's public half: refused, naming the field, never quoting a key.
+        let other = PublicKey::from_parts(KeyType::MlDsa65, &[0x11; 1952]).unwrap();
+        let file = serde_json::json!({
+            "account_id": "alice.near", "public_key": other, "private_key": secret,
+        })
+        .to_string();
+        let err = Credentials::from_json(&file, "alice.json")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("`public_key`"), "{err}");
+        assert!(!err.contains(&secret[10..40]), "{err}");
+        let debug = format!("{credentials:?}");
+        assert!(!debug.contains(&secret[10..40]));
+    }
+
+    #[test]
     fn text_forms_round_trip_and_wrong_lengths_are_refused() {
         let key = public_key();
         let text = key.to_string();
