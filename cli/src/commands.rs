@@ -286,6 +286,15 @@ async fn call(client: &Client, command: Command) -> Result<(), Failure> {
                 .view_access_key(account, public_key)
                 .await,
         ),
+        Command::GasKeyNonces {
+            account,
+            public_key,
+            at,
+        } => viewed(
+            viewer(client, &at)
+                .view_gas_key_nonces(account, public_key)
+                .await,
+        ),
         Command::AccessKeys { account, at } => {
             viewed(viewer(client, &at).view_access_key_list(account).await)
         }

@@ -9,6 +9,7 @@
 //!   account ACCOUNT                       query view_account
 //!   access-key ACCOUNT PUBLIC_KEY         query view_access_key
 //!   access-keys ACCOUNT                   query view_access_key_list
+//!   gas-key-nonces ACCOUNT PUBLIC_KEY     query view_gas_key_nonces
 //!   code ACCOUNT                          query view_code
 //!   state ACCOUNT [--prefix TEXT | --prefix-base64 B64] [--proof]
 //!   view CONTRACT METHOD [--args JSON | --args-base64 B64]    query call_function

@@ -24,18 +24,25 @@ fn key_dir(name: &str) -> std::path::PathBuf {
     dir
 }
 
-/// The nonces of `account`'s mock gas key, read with `call query view_gas_key_nonces`.
+/// The nonces of `account`'s mock gas key, read with `gas-key-nonces`.
 fn gas_key_nonces(url: &str, account: &str) -> Vec<u64> {
     let public_key = near_rpc_mock::chain::gas_key_secret(account).public_key();
-    let params = json!({
-        "request_type": "view_gas_key_nonces",
-        "account_id": account,
-        "public_key": public_key.to_string(),
-        "finality": "final",
-    });
-    let out = near_rpc(&["--url", url, "call", "query", &params.to_string()]);
+    let out = near_rpc(&[
+        "--url",
+        url,
+        "gas-key-nonces",
+        account,
+        &public_key.to_string(),
+    ]);
     assert_exit(&out, 0);
-    out.json()["nonces"]
+    let view = out.json();
+    assert!(view["block_height"].as_u64().is_some(), "{view}");
+    nonces(&view)
+}
+
+/// The `nonces` of a `view_gas_key_nonces` answer.
+fn nonces(view: &Value) -> Vec<u64> {
+    view["nonces"]
         .as_array()
         .expect("nonces")
         .iter()
@@ -112,6 +119,21 @@ fn a_transfer_on_a_gas_keys_nonce_index_moves_that_index_and_the_keys_balance() 
     let gas_file = gas_file.to_str().unwrap();
     let before = gas_key_nonces(url, "alice.mock");
     assert_eq!(before.len(), 4);
+    // `gas-key-nonces` is the query's shortcut: the same nonces as `call query`.
+    let params = json!({
+        "request_type": "view_gas_key_nonces",
+        "account_id": "alice.mock",
+        "public_key": gas_public.to_string(),
+        "finality": "final",
+    });
+    let out = near_rpc(&["--url", url, "call", "query", &params.to_string()]);
+    assert_exit(&out, 0);
+    assert_eq!(nonces(&out.json()), before);
+    // A key that is no gas key: the node's UNKNOWN_GAS_KEY, exit 3.
+    let access = near_rpc_mock::chain::public_key("alice.mock").to_string();
+    let out = near_rpc(&["--url", url, "gas-key-nonces", "alice.mock", &access]);
+    assert_exit(&out, 3);
+    assert!(out.stdout.contains("UNKNOWN_GAS_KEY"), "{out:?}");
     let (alice, bob, key) = (
         amount(url, "alice.mock"),
         amount(url, "bob.mock"),

@@ -537,6 +537,18 @@ pub enum Command {
         #[command(flatten)]
         at: ViewAt,
     },
+    /// query view_gas_key_nonces: a gas key's nonces, one per nonce index (a
+    /// transaction on index I takes a nonce above the I-th).
+    GasKeyNonces {
+        /// The account id.
+        #[arg(value_name = "ACCOUNT", value_parser = parse_as::<AccountId>)]
+        account: AccountId,
+        /// The gas key's public key.
+        #[arg(value_name = "PUBLIC_KEY", value_parser = parse_as::<PublicKey>)]
+        public_key: PublicKey,
+        #[command(flatten)]
+        at: ViewAt,
+    },
     /// query view_access_key_list: every access key of an account.
     AccessKeys {
         /// The account id.
