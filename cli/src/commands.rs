@@ -27,7 +27,7 @@ use crate::output::{
     describe, describe_decode_error, failure, note, one_line, print_json, report, summarize,
     write_stdout, Failure, EXIT_DECODE, EXIT_IO, EXIT_RPC, EXIT_TRANSPORT,
 };
-use crate::{verify, write};
+use crate::{message, verify, write};
 
 /// Runs a write command (`sign`, `sign-delegate`, `send`, `transfer`, `relay`) whose input is `inputs`; its
 /// failure's message goes through the redaction of every secret key it may quote: those
@@ -65,6 +65,7 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             block_time,
             allow_origin,
             keep_blocks,
+            gas_key,
         } => serve_mock(MockOptions {
             port,
             replay: replay.as_deref(),
@@ -74,6 +75,7 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             block_time: std::time::Duration::from_millis(block_time),
             allowed_origins: allow_origin,
             keep_blocks,
+            gas_keys: gas_key,
         }),
         Command::Verify(args::VerifyCommand::Proof {
             file,
@@ -134,13 +136,44 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             // A transaction to the delegate's sender, holding the delegate action alone.
             let sender = signed_delegate.delegate_action.sender_id.clone();
             let actions = vec![near_rpc::tx::Action::Delegate(signed_delegate)];
-            runtime.block_on(send(&client, credentials, sender, actions, None))
+            let nonce = write::SendNonce::default();
+            runtime.block_on(send(&client, credentials, sender, actions, nonce))
         }),
+        Command::SignMessage { key_file, payload } => redacted(
+            &[&payload.message, &key_file.to_string_lossy()],
+            |redaction| {
+                let credentials = write::key_file(&key_file)?;
+                redaction.add_key(&credentials);
+                message::sign(&credentials, &payload.payload())
+            },
+        ),
+        Command::VerifyMessage {
+            signed,
+            account_id,
+            public_key,
+            signature,
+            check_key,
+            payload,
+        } => {
+            let signed = message::signed_message(
+                signed.as_deref(),
+                account_id,
+                public_key,
+                signature.as_deref(),
+            )?;
+            let payload = payload.payload();
+            if check_key {
+                let (runtime, client) = connect(&options)?;
+                runtime.block_on(message::verify(&signed, &payload, Some(&client)))
+            } else {
+                runtime()?.block_on(message::verify(&signed, &payload, None))
+            }
+        }
         Command::Send {
             key_file,
             receiver,
             wait_until,
-            nonce_mode,
+            version,
             actions,
         } => redacted(&[&actions, &key_file.to_string_lossy()], |redaction| {
             let actions = write::actions(&actions)?;
@@ -148,8 +181,8 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             redaction.add_key(&credentials);
             let (runtime, client) = connect(&options)?;
             let client = waiting(client, wait_until);
-            let mode = nonce_mode.map(Into::into);
-            runtime.block_on(send(&client, credentials, receiver, actions, mode))
+            let nonce = send_nonce(version);
+            runtime.block_on(send(&client, credentials, receiver, actions, nonce))
         }),
         Command::Transfer {
             key_file,
@@ -157,7 +190,7 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             amount,
             yocto,
             wait_until,
-            nonce_mode,
+            version,
         } => redacted(&[&amount, &key_file.to_string_lossy()], |redaction| {
             let amount = write::amount(&amount, yocto)?;
             let credentials = write::key_file(&key_file)?;
@@ -165,8 +198,8 @@ pub fn run(invocation: Invocation) -> Result<(), Failure> {
             let (runtime, client) = connect(&options)?;
             let client = waiting(client, wait_until);
             let actions = vec![near_rpc::tx::Action::transfer(amount)];
-            let mode = nonce_mode.map(Into::into);
-            runtime.block_on(send(&client, credentials, receiver, actions, mode))
+            let nonce = send_nonce(version);
+            runtime.block_on(send(&client, credentials, receiver, actions, nonce))
         }),
         Command::Record {
             out,
@@ -254,6 +287,15 @@ async fn call(client: &Client, command: Command) -> Result<(), Failure> {
         } => viewed(
             viewer(client, &at)
                 .view_access_key(account, public_key)
+                .await,
+        ),
+        Command::GasKeyNonces {
+            account,
+            public_key,
+            at,
+        } => viewed(
+            viewer(client, &at)
+                .view_gas_key_nonces(account, public_key)
                 .await,
         ),
         Command::AccessKeys { account, at } => {
@@ -377,6 +419,8 @@ async fn call(client: &Client, command: Command) -> Result<(), Failure> {
         | Command::Verify(_)
         | Command::Sign { .. }
         | Command::SignDelegate { .. }
+        | Command::SignMessage { .. }
+        | Command::VerifyMessage { .. }
         | Command::Relay { .. }
         | Command::Send { .. }
         | Command::Transfer { .. } => Ok(()),
@@ -486,6 +530,7 @@ struct MockOptions<'a> {
     block_time: std::time::Duration,
     allowed_origins: Vec<Origin>,
     keep_blocks: Option<u64>,
+    gas_keys: Vec<args::GasKeyArg>,
 }
 
 /// `mock`: serves the mock node until Ctrl-C or SIGTERM, after writing the credential files asked
@@ -507,6 +552,15 @@ fn serve_mock(options: MockOptions<'_>) -> Result<(), Failure> {
             Failure::usage(format!("cannot read the cassette {}: {e}", path.display()))
         })?;
         node = node.with_replay(cassette);
+    }
+    // Before the credential files, which then hold each gas key's too.
+    for gas_key in &options.gas_keys {
+        node.add_gas_key(
+            gas_key.account.as_str(),
+            gas_key.num_nonces,
+            gas_key.balance,
+        )
+        .map_err(|e| Failure::usage(format!("--gas-key {}: {e}", gas_key.account)))?;
     }
     if let Some(dir) = options.credentials {
         node.write_credentials(dir).map_err(|e| {
@@ -541,6 +595,15 @@ fn serve_mock(options: MockOptions<'_>) -> Result<(), Failure> {
     Ok(())
 }
 
+/// How `send` and `transfer` number their transaction: `--nonce-index` and
+/// `--nonce-mode`.
+fn send_nonce(version: args::NonceArgs) -> write::SendNonce {
+    write::SendNonce {
+        index: version.nonce_index,
+        mode: version.nonce_mode.map(Into::into),
+    }
+}
+
 /// The bytes of base64 text (already checked by the option's parser).
 fn base64_bytes(text: &str) -> Result<Vec<u8>, Failure> {
     near_rpc::types::SignedTransaction(text.trim().to_owned())
@@ -555,13 +618,13 @@ async fn send(
     credentials: near_rpc::tx::Credentials,
     receiver: near_rpc::AccountId,
     actions: Vec<near_rpc::tx::Action>,
-    mode: Option<near_rpc::tx::NonceMode>,
+    nonce: write::SendNonce,
 ) -> Result<(), Failure> {
     let signals = StopSignals::listen();
     let intent = write::Intent {
         receiver,
         actions,
-        mode,
+        nonce,
     };
     write::send(client, credentials, intent, signals.stopped()).await
 }

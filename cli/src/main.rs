@@ -10,6 +10,7 @@
 //!   account ACCOUNT                       query view_account
 //!   access-key ACCOUNT PUBLIC_KEY         query view_access_key
 //!   access-keys ACCOUNT                   query view_access_key_list
+//!   gas-key-nonces ACCOUNT PUBLIC_KEY     query view_gas_key_nonces
 //!   code ACCOUNT                          query view_code
 //!   state ACCOUNT [--prefix TEXT | --prefix-base64 B64] [--proof]
 //!   view CONTRACT METHOD [--args JSON | --args-base64 B64]    query call_function
@@ -23,15 +24,20 @@
 //!   sign --key-file FILE --nonce N --block-hash HASH --receiver ACCOUNT [--signer ACCOUNT]
 //!        [--nonce-index I] [--nonce-mode MODE] ACTIONS_JSON
 //!                                     sign offline: {"signed_tx_base64", "hash"}
-//!   send --key-file FILE --receiver ACCOUNT [--wait-until LEVEL] [--nonce-mode MODE]
-//!        ACTIONS_JSON
+//!   send --key-file FILE --receiver ACCOUNT [--wait-until LEVEL] [--nonce-index I]
+//!        [--nonce-mode MODE] ACTIONS_JSON
 //!   transfer --key-file FILE RECEIVER AMOUNT_IN_NEAR [--yocto] [--wait-until LEVEL]
-//!        [--nonce-mode MODE]
+//!        [--nonce-index I] [--nonce-mode MODE]
 //!   sign-delegate --key-file FILE --nonce N --max-block-height H --receiver ACCOUNT
 //!        [--signer ACCOUNT] ACTIONS_JSON
 //!                     sign a delegate action: {"signed_delegate_action_base64", "hash"}
 //!   relay --key-file RELAYER_FILE [--wait-until LEVEL] SIGNED_DELEGATE_BASE64
 //!                     submit it as the relayer (as `send` does)
+//!   sign-message --key-file FILE --recipient R --nonce NONCE_BASE64 [--callback-url URL]
+//!        MESSAGE      sign a NEP-413 message: {"account_id", "public_key", "signature"}
+//!   verify-message (--signed JSON | --account-id A --public-key PK --signature SIG)
+//!        --recipient R --nonce NONCE_BASE64 [--callback-url URL] [--check-key] MESSAGE
+//!                     check one: {"valid": true|false}, exit 6 when false
 //!   verify proof FILE --block-merkle-root HASH          check an execution proof
 //!   verify light-client-block FILE --trusted-head HEAD_FILE   check a successor block
 //!   tx-status (--hash HASH --sender ACCOUNT | --signed-tx BASE64) [--wait-until LEVEL]
@@ -42,7 +48,7 @@
 //!   decode [--report-unknown] METHOD [FILE]   decode a response body (stdin without FILE),
 //!                                 offline; --report-unknown lists what the bindings don't know
 //!   mock [--port N] [--replay FILE] [--credentials-dir DIR] [--load FILE] [--save FILE]
-//!        [--keep-blocks N]
+//!        [--keep-blocks N] [--gas-key ACCOUNT[:NUM_NONCES[:BALANCE]]]...
 //!                                          serve the mock node
 //!   record --out FILE [--port N]          a recording proxy to the node
 //!   completions SHELL             shell completions (bash, zsh, fish, ...)
@@ -69,7 +75,7 @@
 //! a JSON-RPC body (with a hint when the node was the default one), or a transaction of
 //! `send`/`transfer`/`relay` whose outcome is unknown (`{"unresolved": HASH,
 //! "signed_tx_base64": ...}` on stdout); 6 `verify` found the proof or block does not
-//! verify. The write commands never print a secret key: their failures go through the
+//! verify, or `verify-message` found the message not valid. The write commands never print a secret key: their failures go through the
 //! client's redaction of the key file's key and of any key in their input.
 //! Neither an API key nor a URL path is ever printed: errors show the library's
 //! redacted endpoints, and clap's messages are scrubbed of every argument that may be a
@@ -77,6 +83,7 @@
 
 mod args;
 mod commands;
+mod message;
 mod output;
 mod verify;
 mod write;

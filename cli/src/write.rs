@@ -7,7 +7,7 @@ use std::path::Path;
 
 use std::sync::{Arc, Mutex};
 
-use near_rpc::client::{looks_like_secret, Secrets, SendError, SendErrorKind};
+use near_rpc::client::{Secrets, SendError, SendErrorKind};
 use near_rpc::tx::{
     Action, Credentials, DelegateAction, NonDelegateAction, NonceMode, SecretKey,
     SignedDelegateAction, SignedTransaction, Transaction, TransactionNonce, TransactionV1,
@@ -21,9 +21,6 @@ use serde_json::{json, Value};
 use crate::output::{describe, failure, one_line, print_json, write_stdout, Failure};
 use crate::output::{EXIT_DECODE, EXIT_IO, EXIT_RPC, EXIT_TRANSPORT};
 
-/// yoctoNEAR in one NEAR: 10^24.
-const YOCTO_PER_NEAR: u128 = 1_000_000_000_000_000_000_000_000;
-
 /// The credentials of `--key-file`. A path that is itself a key is refused without
 /// being repeated.
 pub fn key_file(path: &Path) -> Result<Credentials, Failure> {
@@ -31,6 +28,7 @@ pub fn key_file(path: &Path) -> Result<Credentials, Failure> {
     if text.parse::<SecretKey>().is_ok()
         || text.starts_with("ed25519:")
         || text.starts_with("secp256k1:")
+        || text.starts_with("ml-dsa-65:")
     {
         return Err(Failure::usage(
             "--key-file takes the path of a credential file, not a key",
@@ -93,54 +91,9 @@ fn action_with_inline_code(view: &ActionView) -> Result<Action, String> {
 }
 
 /// An amount of NEAR as written (`1`, `1.5`, `0.001`: at most 24 decimals), or of
-/// yoctoNEAR with `yocto`. Exact: no floating point.
+/// yoctoNEAR with `yocto` ([`crate::args::amount`]); a usage error otherwise.
 pub fn amount(text: &str, yocto: bool) -> Result<NearToken, Failure> {
-    // Not repeated when it may be a key pasted in the wrong place.
-    let shown = if looks_like_secret(text) || text.contains(':') {
-        "AMOUNT".to_owned()
-    } else {
-        format!("AMOUNT `{text}`")
-    };
-    let bad = |why: &str| Failure::usage(format!("{shown}: {why}"));
-    let text = text.trim();
-    if text.starts_with('-') {
-        return Err(bad("an amount cannot be negative"));
-    }
-    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
-    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if whole.is_empty() && fraction.is_empty() || !digits(whole) || !digits(fraction) {
-        return Err(bad(if yocto {
-            "expected a whole number of yoctoNEAR"
-        } else {
-            "expected a number of NEAR such as 1, 1.5 or 0.001"
-        }));
-    }
-    let too_large = || bad("too large: more than 2^128 yoctoNEAR");
-    if yocto {
-        if !fraction.is_empty() {
-            return Err(bad("yoctoNEAR are whole"));
-        }
-        return whole
-            .parse::<u128>()
-            .map(NearToken::from_yoctonear)
-            .map_err(|_| too_large());
-    }
-    if fraction.len() > 24 {
-        return Err(bad("more than 24 decimals (a yoctoNEAR is 10^-24 NEAR)"));
-    }
-    let whole: u128 = if whole.is_empty() {
-        0
-    } else {
-        whole.parse().map_err(|_| too_large())?
-    };
-    let fraction: u128 = format!("{fraction:0<24}")
-        .parse()
-        .map_err(|_| too_large())?;
-    whole
-        .checked_mul(YOCTO_PER_NEAR)
-        .and_then(|w| w.checked_add(fraction))
-        .map(NearToken::from_yoctonear)
-        .ok_or_else(too_large)
+    crate::args::amount(text, yocto).map_err(Failure::usage)
 }
 
 /// How `sign` numbers a transaction: its nonce, and for a version-1 transaction a gas
@@ -312,15 +265,25 @@ fn signer_of(credentials: &Credentials, signer: Option<AccountId>) -> Result<Acc
     }
 }
 
-/// What `send`, `transfer` and `relay` send: actions to a receiver, as an ordinary
-/// transaction, or as a version-1 one in a nonce mode (`--nonce-mode`).
+/// How `send` and `transfer` number their transaction: a gas key's nonce index
+/// (`--nonce-index`) and a nonce mode (`--nonce-mode`). Neither: the ordinary version 0.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SendNonce {
+    /// The gas key's nonce index; the key file's key is then a gas key.
+    pub index: Option<u16>,
+    /// The nonce mode of a version-1 transaction.
+    pub mode: Option<NonceMode>,
+}
+
+/// What `send`, `transfer` and `relay` send: actions to a receiver, numbered as
+/// [`SendNonce`] says.
 pub struct Intent {
     /// The receiver.
     pub receiver: AccountId,
     /// The actions.
     pub actions: Vec<Action>,
-    /// The nonce mode of a version-1 transaction; `None`: version 0.
-    pub mode: Option<NonceMode>,
+    /// Which nonce, of which kind of key.
+    pub nonce: SendNonce,
 }
 
 /// `send`, `transfer` and `relay`: signs and sends through the client's write path,
@@ -334,23 +297,25 @@ pub async fn send(
     intent: Intent,
     stop: impl std::future::Future<Output = ()>,
 ) -> Result<(), Failure> {
+    let Intent {
+        receiver,
+        actions,
+        nonce,
+    } = intent;
     let key = KeyOf {
         account: credentials.account_id.clone(),
         public_key: credentials.public_key(),
+        gas_key: nonce.index.is_some(),
     };
     // The transaction about to be sent, kept before any byte of it leaves.
     let in_flight: Arc<Mutex<Option<SignedTransaction>>> = Arc::default();
     let journal = in_flight.clone();
-    let keep = move |signed: &SignedTransaction| {
+    let signer = signer(credentials, nonce)?.before_send(move |signed| {
         *journal.lock().unwrap_or_else(|p| p.into_inner()) = Some(signed.clone());
-    };
-    let Intent {
-        receiver,
-        actions,
-        mode,
-    } = intent;
+        Ok(())
+    });
     let outcome = tokio::select! {
-        result = sign_and_send(client, credentials, receiver, actions, mode, keep) => {
+        result = client.send(&signer, receiver, actions) => {
             result.map_err(|e| send_failure(e, Some(&key)))?
         }
         () = stop => {
@@ -362,42 +327,20 @@ pub async fn send(
     on_chain_failure(&outcome)
 }
 
-/// Signs and sends through the write path, `keep` receiving each transaction before it
-/// is sent. Version 0 goes through [`Client::send`] (with its re-signs after `Expired`
-/// and `InvalidNonce`). A version-1 transaction takes its nonce and block hash as
-/// [`Client::prepare`] reads them (the ordinary transaction it signs is never sent), is
-/// signed in the nonce mode, and goes through [`Client::send_signed`]: the same rules
-/// for what an answer means, with no re-sign (a refusal is final).
-async fn sign_and_send(
-    client: &Client,
-    credentials: Credentials,
-    receiver: AccountId,
-    actions: Vec<Action>,
-    mode: Option<NonceMode>,
-    keep: impl Fn(&SignedTransaction) + Send + Sync + 'static,
-) -> Result<RpcTransactionResponse, SendError> {
-    let Some(nonce_mode) = mode else {
-        let signer = Signer::from_credentials(credentials).before_send(move |signed| {
-            keep(signed);
-            Ok(())
-        });
-        return client.send(&signer, receiver, actions).await;
+/// The library's signer for the key file and `nonce`, so that every transaction goes
+/// through [`Client::send`] and its rules (re-signs only as they allow, per nonce index):
+/// a gas key's signer over the one index asked for, or the access key's, in the nonce
+/// mode asked for (which makes it sign version 1).
+fn signer(credentials: Credentials, nonce: SendNonce) -> Result<Signer, Failure> {
+    let signer = match nonce.index {
+        Some(index) => Signer::gas_key(credentials.account_id, credentials.secret_key, [index])
+            .map_err(|e| Failure::usage(format!("--nonce-index {index}: {e}")))?,
+        None => Signer::from_credentials(credentials),
     };
-    let signer = Signer::from_credentials(credentials);
-    let prepared = client.prepare(&signer, receiver, actions).await?;
-    let (tx, _) = prepared.into_parts();
-    let signed = Transaction::V1(TransactionV1 {
-        signer_id: tx.signer_id().clone(),
-        public_key: tx.public_key().clone(),
-        nonce: TransactionNonce::Nonce { nonce: tx.nonce() },
-        receiver_id: tx.receiver_id().clone(),
-        block_hash: *tx.block_hash(),
-        actions: tx.actions().to_vec(),
-        nonce_mode,
+    Ok(match nonce.mode {
+        Some(mode) => signer.nonce_mode(mode),
+        None => signer,
     })
-    .sign(signer.secret_key());
-    keep(&signed);
-    client.send_signed(&signed).await
 }
 
 /// `send-tx`: sends a signed transaction as it is through the write path (never signing
@@ -471,18 +414,23 @@ fn on_chain_failure(outcome: &RpcTransactionResponse) -> Result<(), Failure> {
     }
 }
 
-/// The key file's account and public key, for naming them when the node knows neither.
+/// The key file's account and public key, for naming them when the node knows neither,
+/// and whether it was to sign as a gas key (`--nonce-index`).
 struct KeyOf {
     account: AccountId,
     public_key: PublicKey,
+    gas_key: bool,
 }
 
-/// The node's word that the key or its account does not exist.
+/// The node's word that the key (an access key, or a gas key for `--nonce-index`) or its
+/// account does not exist.
 fn unknown_key(error: &near_rpc::client::Error<RpcQueryError>) -> Option<&RpcQueryError> {
     error.handler_error().filter(|e| {
         matches!(
             e,
-            RpcQueryError::UnknownAccessKey { .. } | RpcQueryError::UnknownAccount { .. }
+            RpcQueryError::UnknownAccessKey { .. }
+                | RpcQueryError::UnknownGasKey { .. }
+                | RpcQueryError::UnknownAccount { .. }
         )
     })
 }
@@ -514,6 +462,7 @@ fn send_failure(error: SendError, key: Option<&KeyOf>) -> Failure {
                 Some(KeyOf {
                     account,
                     public_key,
+                    gas_key,
                 }),
                 Some(unknown),
             ) => {
@@ -521,8 +470,13 @@ fn send_failure(error: SendError, key: Option<&KeyOf>) -> Failure {
                     RpcQueryError::UnknownAccount { .. } => ": the account does not exist",
                     _ => "",
                 };
+                let kind = if *gas_key {
+                    "a gas key (--nonce-index signs with one)"
+                } else {
+                    "an access key"
+                };
                 Failure::usage(format!(
-                    "--key-file: {public_key} is not an access key of {account}{why}"
+                    "--key-file: {public_key} is not {kind} of {account}{why}"
                 ))
             }
             _ => {
@@ -640,8 +594,15 @@ enum Found {
     Nothing,
 }
 
-/// The longest text of a secret key: `secp256k1:` and 100 characters (the parser's cap).
+/// The longest text of an ed25519 or secp256k1 secret key: `secp256k1:` and 100
+/// characters (the parser's cap).
 const MAX_KEY_TEXT: usize = 110;
+
+/// The base58 length of an ML-DSA-65 secret key (4032 bytes: about 5507 characters; the
+/// parser reads up to 5600). Nothing public is that long: an ML-DSA-65 public key (1952
+/// bytes) is about 2666 characters and a signature (3309 bytes) about 4519, so a run of
+/// this length is a secret key in any build, even one that cannot read such keys.
+const ML_DSA_SECRET_CHARS: std::ops::RangeInclusive<usize> = 5000..=5600;
 
 /// A base58 run this long is 64 bytes or more: not a hash nor an ed25519 public key
 /// (44 characters at most), so in a write command's input most likely a keypair.
@@ -651,7 +612,9 @@ const LONG_BASE58: usize = 80;
 /// seed (ambiguous), or nothing.
 fn classify(candidate: &str) -> Found {
     let data = candidate.rsplit_once(':').map_or(candidate, |(_, d)| d);
-    if data.len() >= LONG_BASE58 && data.len() <= MAX_KEY_TEXT {
+    if data.len() >= LONG_BASE58 && data.len() <= MAX_KEY_TEXT
+        || ML_DSA_SECRET_CHARS.contains(&data.len())
+    {
         return Found::Secret;
     }
     // A secp256k1 key's text shorter than its public key's (about 88 characters) is a
@@ -667,10 +630,14 @@ fn classify(candidate: &str) -> Found {
 }
 
 /// Whether `candidate` is a whole secret key in a form no public value takes: an ed25519
-/// keypair whose halves match (a signature has the same length, not the match), or a
-/// secp256k1 scalar with its prefix (a secp256k1 public key is twice as long).
+/// keypair whose halves match (a signature has the same length, not the match), a
+/// secp256k1 scalar with its prefix (a secp256k1 public key is twice as long), or a run
+/// as long as an ML-DSA-65 secret key's base58.
 fn is_secret_key(candidate: &str) -> bool {
     let data = candidate.rsplit_once(':').map_or(candidate, |(_, d)| d);
+    if ML_DSA_SECRET_CHARS.contains(&data.len()) {
+        return true;
+    }
     match candidate.parse::<SecretKey>() {
         Ok(key) if key.key_type() == near_rpc::KeyType::Ed25519 => data.len() > 44,
         Ok(_) => true,
@@ -679,10 +646,12 @@ fn is_secret_key(candidate: &str) -> bool {
 }
 
 /// The runs of `text` that may be a secret key, with and without a `curve:` prefix:
-/// its runs of letters, digits and `:`, and the part after the last `:` of each.
+/// its runs of letters, digits and `:`, and the part after the last `:` of each (an
+/// `ml-dsa-65:` key's run is `65:` and its data, `-` ending a run).
 fn key_candidates(text: &str) -> impl Iterator<Item = &str> {
+    let longest = MAX_KEY_TEXT.max(*ML_DSA_SECRET_CHARS.end() + "65:".len());
     text.split(|c: char| !(c.is_ascii_alphanumeric() || c == ':'))
-        .filter(|run| run.len() >= 32 && run.len() <= MAX_KEY_TEXT)
+        .filter(move |run| run.len() >= 32 && run.len() <= longest)
         .flat_map(|run| {
             let data = run.rsplit_once(':').map(|(_, d)| d);
             std::iter::once(run).chain(data.filter(|d| d.len() >= 32))
@@ -761,6 +730,42 @@ mod tests {
             &format!("`{mistyped}`, `{other_seed}`, `{own}`, `{own_seed}`"),
         );
         assert_eq!(message, format!("`***`, `{other_seed}`, `***`, `***`"));
+    }
+
+    /// A base58 run of `chars` characters (hash texts end to end).
+    fn base58_run(chars: usize) -> String {
+        let mut run = String::new();
+        let mut i = 0u8;
+        while run.len() < chars {
+            run.push_str(&CryptoHash([i; 32]).to_string().replace('1', "2"));
+            i = i.wrapping_add(1);
+        }
+        run.truncate(chars);
+        run
+    }
+
+    #[test]
+    fn a_run_as_long_as_an_ml_dsa_secret_key_is_masked_and_its_public_values_are_not() {
+        // The lengths of the base58 of an ML-DSA-65 secret key (4032 bytes), public key
+        // (1952) and signature (3309).
+        let secret = format!("ml-dsa-65:{}", base58_run(5507));
+        let public = format!("ml-dsa-65:{}", base58_run(2666));
+        let signature = format!("ml-dsa-65:{}", base58_run(4519));
+        // In the input: masked wherever a message repeats it.
+        let redaction = Redaction::of_inputs([format!(r#"["{secret}"]"#).as_str()]);
+        let data = &secret["ml-dsa-65:".len()..];
+        assert_eq!(
+            redacted(&redaction, &format!("at [0]: `{secret}`")),
+            "at [0]: `ml-dsa-***`"
+        );
+        assert_eq!(redacted(&redaction, &format!("`{data}`")), "`***`");
+        // In a message only (a node's echo, say): masked too; public values are not.
+        let redaction = Redaction::of_inputs([]);
+        let message = redacted(
+            &redaction,
+            &format!("node: {secret}, {public}, {signature}"),
+        );
+        assert_eq!(message, format!("node: ml-dsa-***, {public}, {signature}"));
     }
 
     #[test]

@@ -8,7 +8,7 @@
 mod support;
 
 // The CLI is a binary crate: its command line is compiled in here to be walked.
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 #[path = "../src/args/mod.rs"]
 mod args;
 
@@ -166,6 +166,8 @@ fn every_base64_option_names_itself_when_the_text_is_not_base64() {
         "args-base64" => Some("not valid base64 for the call's arguments"),
         "prefix-base64" => Some("not valid base64 for the key prefix"),
         "signed-tx" | "base64" => Some("the signed transaction is not valid base64"),
+        "signature" => Some("not valid base64 for the signature"),
+        "nonce" => Some("the nonce is not base64"),
         _ => None,
     };
     // A positional is named by its value.

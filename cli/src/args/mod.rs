@@ -22,10 +22,11 @@ use near_rpc::types::{Finality, TxExecutionStatus};
 use near_rpc::{AccountId, BlockId, CryptoHash, PublicKey};
 use near_rpc_mock::Origin;
 
+pub(crate) use parsers::amount;
 use parsers::{
-    args_base64, block_id, block_time, call_method, decode_method, height, json, nonce,
-    keep_blocks, nonce_index, parse_as, port, prefix_base64, retries, shard, signed_delegate, signed_tx,
-    timeout,
+    args_base64, block_id, block_time, call_method, decode_method, gas_key, height, json,
+    keep_blocks, message_nonce, message_signature, nonce, nonce_index, parse_as, port,
+    prefix_base64, retries, shard, signed_delegate, signed_tx, timeout,
 };
 use secrets::clap_error;
 
@@ -46,8 +47,9 @@ Exit status:
   1  the output could not be written
   2  usage error: bad options, params JSON that doesn't parse or check, unknown method,
      bad hash or account, base64 that doesn't decode, unreadable FILE, a --key-file
-     whose key is not an access key of its account, a delegate action that cannot be
-     signed or relayed
+     whose key is not an access key of its account (with --nonce-index: not a gas key
+     of it, or one without that index), a delegate action that cannot be signed or
+     relayed, a NEP-413 nonce that is not 32 bytes
   3  the node answered with a JSON-RPC error (also an error inside a `query` result),
      or a transaction sent by `send`, `transfer` or `relay` failed on chain
   4  the response could not be decoded (the message names the JSON path)
@@ -55,7 +57,8 @@ Exit status:
      redirect, wrong response id, response too large, deadline, every endpoint failed;
      for `send`, `transfer` and `relay`, the transaction's outcome is unknown (it may still
      execute): {\"unresolved\": HASH, \"signed_tx_base64\": ...} is printed on stdout
-  6  `verify`: the proof or block does not verify (the failed step on stderr)
+  6  `verify`: the proof or block does not verify (the failed step on stderr);
+     `verify-message`: the message is not valid ({\"valid\": false} on stdout)
 
 Neither an API key nor a URL path is ever printed.";
 
@@ -296,8 +299,10 @@ pub struct Bytes(pub Vec<u8>);
 /// `TransactionV1`; with neither, the ordinary `TransactionV0`.
 #[derive(Args, Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct NonceArgs {
-    /// Sign with a gas key: the nonce index I (0 to 65535) of the gas key's nonce
-    /// (a version-1 transaction with `GasKeyNonce { nonce, nonce_index: I }`).
+    /// Sign with a gas key (the key file's key): the nonce index I (0 to 65535) of the
+    /// gas key's nonce (a version-1 transaction with `GasKeyNonce { nonce, nonce_index:
+    /// I }`). `send` and `transfer` read that index's nonce from the node
+    /// (`view_gas_key_nonces`); an index the key does not have exits 2.
     #[arg(long, value_name = "I", allow_negative_numbers = true, value_parser = nonce_index)]
     pub nonce_index: Option<u16>,
     /// How the node checks the nonce: monotonic (above the key's, the default) or strict
@@ -305,6 +310,39 @@ pub struct NonceArgs {
     #[arg(long, value_enum, value_name = "MODE", ignore_case = true)]
     pub nonce_mode: Option<NonceModeArg>,
 }
+
+/// A NEP-413 payload: what `sign-message` signs and `verify-message` checks.
+#[derive(Args, Debug, Clone, PartialEq, Eq)]
+pub struct MessageArgs {
+    /// Who the message is for, as the dApp names itself (e.g. `myapp.com`).
+    #[arg(long, value_name = "R")]
+    pub recipient: String,
+    /// The recipient's challenge: 32 bytes, standard base64.
+    #[arg(long, value_name = "NONCE_BASE64", value_parser = message_nonce)]
+    pub nonce: MessageNonce,
+    /// The URL a browser wallet returns to (signed too when given).
+    #[arg(long, value_name = "URL")]
+    pub callback_url: Option<String>,
+    /// The message the user agrees to, as it is (`--` before one that starts with `-`).
+    #[arg(value_name = "MESSAGE")]
+    pub message: String,
+}
+
+impl MessageArgs {
+    /// The library's payload.
+    pub fn payload(&self) -> near_rpc::tx::MessagePayload {
+        let payload =
+            near_rpc::tx::MessagePayload::new(&self.message, &self.recipient, self.nonce.0);
+        match &self.callback_url {
+            Some(url) => payload.with_callback_url(url),
+            None => payload,
+        }
+    }
+}
+
+/// A NEP-413 nonce: exactly 32 bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MessageNonce(pub [u8; 32]);
 
 /// A nonce mode, by its name in nearcore's JSON (case-insensitive).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -322,6 +360,18 @@ impl From<NonceModeArg> for NonceMode {
             NonceModeArg::Strict => NonceMode::Strict,
         }
     }
+}
+
+/// `mock --gas-key`: an account to give the mock's gas key, its nonce indexes and its
+/// balance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GasKeyArg {
+    /// The account.
+    pub account: AccountId,
+    /// How many nonce indexes the key has.
+    pub num_nonces: u16,
+    /// yoctoNEAR moved from the account to the key.
+    pub balance: u128,
 }
 
 /// What to do.
@@ -447,6 +497,14 @@ pub enum Command {
         /// reads of older blocks answer GARBAGE_COLLECTED_BLOCK or UNKNOWN_BLOCK.
         #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = keep_blocks)]
         keep_blocks: Option<u64>,
+        /// Give ACCOUNT the mock's gas key for it, with NUM_NONCES nonce indexes (1 to
+        /// 1024, default 8) and BALANCE NEAR moved from the account to the key (default
+        /// 1, for gas); repeat for more accounts.
+        ///
+        /// Added after --load, before --credentials-dir writes the key files: its file is
+        /// DIR/mock/ACCOUNT@gas-key.json, for `send` and `transfer --nonce-index I`.
+        #[arg(long, value_name = "ACCOUNT[:NUM_NONCES[:BALANCE]]", value_parser = gas_key)]
+        gas_key: Vec<GasKeyArg>,
     },
     /// Run a recording proxy to the node of --url/--network, for `mock --replay`.
     ///
@@ -485,6 +543,18 @@ pub enum Command {
         #[arg(value_name = "ACCOUNT", value_parser = parse_as::<AccountId>)]
         account: AccountId,
         /// The public key (ed25519:... or secp256k1:...).
+        #[arg(value_name = "PUBLIC_KEY", value_parser = parse_as::<PublicKey>)]
+        public_key: PublicKey,
+        #[command(flatten)]
+        at: ViewAt,
+    },
+    /// query view_gas_key_nonces: a gas key's nonces, one per nonce index (a
+    /// transaction on index I takes a nonce above the I-th).
+    GasKeyNonces {
+        /// The account id.
+        #[arg(value_name = "ACCOUNT", value_parser = parse_as::<AccountId>)]
+        account: AccountId,
+        /// The gas key's public key.
         #[arg(value_name = "PUBLIC_KEY", value_parser = parse_as::<PublicKey>)]
         public_key: PublicKey,
         #[command(flatten)]
@@ -707,6 +777,50 @@ pub enum Command {
         #[arg(value_name = "SIGNED_DELEGATE_BASE64", value_parser = signed_delegate)]
         signed_delegate: Box<SignedDelegateAction>,
     },
+    /// Sign a NEP-413 message offline; print `{"account_id", "public_key", "signature"}`
+    /// as one JSON line.
+    ///
+    /// What wallets sign for "sign in with NEAR": the sha256 of the tag 2^31 + 413 and
+    /// the payload (MESSAGE, --nonce, --recipient, --callback-url), with the key file's
+    /// key; the signature is standard base64 of its raw bytes, as wallets give it.
+    /// Nothing is sent.
+    SignMessage {
+        /// A near-cli credential file; its account and key sign.
+        #[arg(long, value_name = "FILE")]
+        key_file: PathBuf,
+        #[command(flatten)]
+        payload: MessageArgs,
+    },
+    /// Verify a NEP-413 signed message; print `{"valid": true}`, or `{"valid": false}`
+    /// and exit 6 with the reason on stderr.
+    ///
+    /// Offline, it checks only that the signature is the public key's over this payload
+    /// (MESSAGE, --recipient, --nonce and --callback-url exactly). With --check-key it
+    /// also reads the key from the node (--url/--network, at the final block) and
+    /// requires a full-access key of the account, as NEP-413 asks of a dApp (the block
+    /// read at is printed). It never checks that the nonce is fresh or was issued by you:
+    /// that is in your own records.
+    #[command(group(ArgGroup::new("who").required(true).args(["signed", "account_id"])))]
+    VerifyMessage {
+        /// The signed message as JSON: the line `sign-message` printed, or a wallet's
+        /// `{"accountId", "publicKey", "signature"}`.
+        #[arg(long, value_name = "JSON", conflicts_with_all = ["account_id", "public_key", "signature"])]
+        signed: Option<String>,
+        /// The account that claims the key (with --public-key and --signature).
+        #[arg(long, value_name = "ACCOUNT", value_parser = parse_as::<AccountId>, requires_all = ["public_key", "signature"])]
+        account_id: Option<AccountId>,
+        /// The key that signed.
+        #[arg(long, value_name = "PUBLIC_KEY", value_parser = parse_as::<PublicKey>, requires = "account_id")]
+        public_key: Option<PublicKey>,
+        /// The signature: standard base64 of its raw bytes (or NEAR's `ed25519:...` text).
+        #[arg(long, value_name = "SIGNATURE_BASE64", requires = "account_id", value_parser = message_signature)]
+        signature: Option<String>,
+        /// Also require the key to be a full-access key of the account on the node.
+        #[arg(long)]
+        check_key: bool,
+        #[command(flatten)]
+        payload: MessageArgs,
+    },
     /// Sign ACTIONS_JSON with the key file's account and send it; print the outcome.
     ///
     /// The nonce and a recent block hash are read from the node. ACTIONS_JSON is as for
@@ -729,10 +843,8 @@ pub enum Command {
         /// How long to wait (default EXECUTED_OPTIMISTIC).
         #[arg(long, value_enum, value_name = "LEVEL", ignore_case = true)]
         wait_until: Option<WaitUntil>,
-        /// Send a version-1 transaction with this nonce mode: monotonic (above the key's)
-        /// or strict (exactly one above). Without it, the ordinary version 0.
-        #[arg(long, value_enum, value_name = "MODE", ignore_case = true)]
-        nonce_mode: Option<NonceModeArg>,
+        #[command(flatten)]
+        version: NonceArgs,
         /// The actions, as a JSON array.
         #[arg(value_name = "ACTIONS_JSON")]
         actions: String,
@@ -765,10 +877,8 @@ pub enum Command {
         /// How long to wait (default EXECUTED_OPTIMISTIC).
         #[arg(long, value_enum, value_name = "LEVEL", ignore_case = true)]
         wait_until: Option<WaitUntil>,
-        /// Send a version-1 transaction with this nonce mode: monotonic (above the key's)
-        /// or strict (exactly one above). Without it, the ordinary version 0.
-        #[arg(long, value_enum, value_name = "MODE", ignore_case = true)]
-        nonce_mode: Option<NonceModeArg>,
+        #[command(flatten)]
+        version: NonceArgs,
     },
     /// Check a node's answer, saved in a file, against what you trust; exit 6 if it fails.
     #[command(subcommand)]

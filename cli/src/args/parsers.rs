@@ -6,10 +6,11 @@
 use std::str::FromStr;
 use std::time::Duration;
 
+use near_rpc::client::looks_like_secret;
 use near_rpc::tx::SignedDelegateAction;
-use near_rpc::{methods, BlockId};
+use near_rpc::{methods, AccountId, BlockId, NearToken};
 
-use super::Bytes;
+use super::{Bytes, GasKeyArg, MessageNonce};
 
 /// Text parsed as a `T` (an account id, hash, public key or block id).
 pub(super) fn parse_as<T>(text: &str) -> Result<T, String>
@@ -58,6 +59,116 @@ pub(super) fn nonce_index(text: &str) -> Result<u16, String> {
     let index = whole(text, "a nonce index", u16::MAX.into())?;
     // `whole` kept it within u16's range.
     u16::try_from(index).map_err(|e| e.to_string())
+}
+
+/// `mock --gas-key ACCOUNT[:NUM_NONCES[:BALANCE]]`: an account id (which holds no `:`),
+/// its gas key's nonce indexes (1 to the mock's cap, default 8) and the NEAR moved to the
+/// key (as `transfer` reads amounts, default 1).
+pub(super) fn gas_key(text: &str) -> Result<GasKeyArg, String> {
+    let mut parts = text.splitn(3, ':');
+    let account = parts.next().unwrap_or_default();
+    let account: AccountId = account
+        .parse()
+        .map_err(|e| format!("ACCOUNT `{account}`: {e}"))?;
+    let max = near_rpc_mock::chain::MAX_GAS_KEY_NONCES;
+    let num_nonces = match parts.next() {
+        None => DEFAULT_GAS_KEY_NONCES,
+        Some(n) => match whole(n, "a number of nonces", max.into())? {
+            0 => return Err(format!("a gas key has 1 to {max} nonces, not 0")),
+            // `whole` kept it within the cap, a u16.
+            n => u16::try_from(n).map_err(|e| e.to_string())?,
+        },
+    };
+    let balance = match parts.next() {
+        None => DEFAULT_GAS_KEY_BALANCE,
+        Some(text) => amount(text, false)
+            .map_err(|e| e.replacen("AMOUNT", "BALANCE", 1))?
+            .as_yoctonear(),
+    };
+    Ok(GasKeyArg {
+        account,
+        num_nonces,
+        balance,
+    })
+}
+
+/// `mock --gas-key`'s nonce indexes when not given.
+const DEFAULT_GAS_KEY_NONCES: u16 = 8;
+
+/// `mock --gas-key`'s balance when not given: 1 NEAR, gas for thousands of transfers.
+const DEFAULT_GAS_KEY_BALANCE: u128 = YOCTO_PER_NEAR;
+
+/// yoctoNEAR in one NEAR: 10^24.
+const YOCTO_PER_NEAR: u128 = 1_000_000_000_000_000_000_000_000;
+
+/// An amount of NEAR as written (`1`, `1.5`, `0.001`: at most 24 decimals), or of
+/// yoctoNEAR with `yocto`. Exact: no floating point.
+pub(crate) fn amount(text: &str, yocto: bool) -> Result<NearToken, String> {
+    // Not repeated when it may be a key pasted in the wrong place.
+    let shown = if looks_like_secret(text) || text.contains(':') {
+        "AMOUNT".to_owned()
+    } else {
+        format!("AMOUNT `{text}`")
+    };
+    let bad = |why: &str| format!("{shown}: {why}");
+    let text = text.trim();
+    if text.starts_with('-') {
+        return Err(bad("an amount cannot be negative"));
+    }
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() && fraction.is_empty() || !digits(whole) || !digits(fraction) {
+        return Err(bad(if yocto {
+            "expected a whole number of yoctoNEAR"
+        } else {
+            "expected a number of NEAR such as 1, 1.5 or 0.001"
+        }));
+    }
+    let too_large = || bad("too large: more than 2^128 yoctoNEAR");
+    if yocto {
+        if !fraction.is_empty() {
+            return Err(bad("yoctoNEAR are whole"));
+        }
+        return whole
+            .parse::<u128>()
+            .map(NearToken::from_yoctonear)
+            .map_err(|_| too_large());
+    }
+    if fraction.len() > 24 {
+        return Err(bad("more than 24 decimals (a yoctoNEAR is 10^-24 NEAR)"));
+    }
+    let whole: u128 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().map_err(|_| too_large())?
+    };
+    let fraction: u128 = format!("{fraction:0<24}")
+        .parse()
+        .map_err(|_| too_large())?;
+    whole
+        .checked_mul(YOCTO_PER_NEAR)
+        .and_then(|w| w.checked_add(fraction))
+        .map(NearToken::from_yoctonear)
+        .ok_or_else(too_large)
+}
+
+/// A NEP-413 nonce: standard base64 of exactly 32 bytes.
+pub(super) fn message_nonce(text: &str) -> Result<MessageNonce, String> {
+    near_rpc::tx::MessagePayload::nonce_from_base64(text)
+        .map(MessageNonce)
+        .map_err(|e| e.to_string())
+}
+
+/// A NEP-413 signature as wallets give it: standard base64 of its raw bytes, or NEAR's
+/// `curve:base58` text; its length is checked against the public key's curve later.
+pub(super) fn message_signature(text: &str) -> Result<String, String> {
+    if text.contains(':') {
+        text.parse::<near_rpc::Signature>()
+            .map_err(|e| format!("not a signature: {e}"))?;
+    } else {
+        base64_bytes(text, "the signature")?;
+    }
+    Ok(text.to_owned())
 }
 
 /// JSON text, refused when a key is given twice in one object (serde_json would keep the
