@@ -406,7 +406,7 @@ async fn run_case(
         elapsed,
         client_cpu,
         node_cpu,
-        blocks: after.height - before.height,
+        blocks: after.height.saturating_sub(before.height),
         requests,
         skipped,
     })
@@ -506,10 +506,10 @@ fn check(
             distinct.len()
         ));
     }
-    let rose = after.bob - before.bob;
-    if rose != transfers as u128 * AMOUNT {
+    if after.bob.checked_sub(before.bob) != Some(transfers as u128 * AMOUNT) {
         return fail(format!(
-            "bob's balance rose by {rose} yoctoNEAR, not {transfers} × {AMOUNT}"
+            "bob's balance went from {} to {} yoctoNEAR, not up by {transfers} × {AMOUNT}",
+            before.bob, after.bob
         ));
     }
     let mut on_lanes = 0;
