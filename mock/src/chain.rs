@@ -42,6 +42,9 @@ pub const TX_HEIGHT: u64 = GENESIS_HEIGHT + 5;
 pub const VALIDATOR: &str = "validator.mock";
 /// The contract account.
 pub const CONTRACT: &str = "contract.mock";
+/// nearcore's bound on nonces: below the height times this; a new key's nonce starts at
+/// the height times this.
+pub(crate) const NONCE_RANGE_MULTIPLIER: u64 = 1_000_000;
 
 const GENESIS_TIME_NS: u64 = 1_700_000_000_000_000_000;
 const BLOCK_TIME_NS: u64 = 1_000_000_000;
@@ -724,9 +727,7 @@ impl Chain {
             ));
         }
         let public_key = gas_key_secret(account_id).public_key();
-        let nonce = self
-            .head
-            .saturating_mul(crate::runtime::NONCE_RANGE_MULTIPLIER);
+        let nonce = self.head.saturating_mul(NONCE_RANGE_MULTIPLIER);
         let Some(account) = self.account_mut(account_id) else {
             return Err(format!("no account {account_id}"));
         };

@@ -8,12 +8,10 @@ use near_rpc::tx::{AccessKeyPermission, Action};
 use near_rpc::PublicKey;
 use serde_json::{json, Value};
 
-use super::{
-    account_type, gas_of, near_implicit_key, receipt_deposits, storage_shortfall,
-    NONCE_RANGE_MULTIPLIER,
-};
+use super::{account_type, gas_of, near_implicit_key, receipt_deposits, storage_shortfall};
 use crate::chain::{
-    hash, yocto, Account, Chain, DueReceipt, GasKey, Key, Outcome, Permission, SYSTEM,
+    hash, yocto, Account, Chain, DueReceipt, GasKey, Key, Outcome, Permission,
+    NONCE_RANGE_MULTIPLIER, SYSTEM,
 };
 use crate::contract::Call;
 use crate::fees::{self, action_fee, ACTION_RECEIPT};

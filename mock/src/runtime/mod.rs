@@ -60,8 +60,6 @@ use serde_json::Value;
 use crate::chain::{Account, Chain, DueReceipt, Holding, GAS_PRICE};
 use crate::fees::{self, action_fee, ACTION_RECEIPT};
 
-/// nearcore's bound on nonces: below the height times this.
-pub(crate) const NONCE_RANGE_MULTIPLIER: u64 = 1_000_000;
 /// The most blocks a request waits for a transaction to reach a level.
 pub const MAX_WAIT_BLOCKS: u64 = 16;
 

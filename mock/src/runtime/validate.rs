@@ -9,8 +9,11 @@ use near_rpc::types::SignedTransactionView;
 use near_rpc::{CryptoHash, PublicKey};
 use serde_json::{json, Value};
 
-use super::{deposits, gas_of, storage_shortfall, SubmitError, NONCE_RANGE_MULTIPLIER};
-use crate::chain::{yocto, Chain, Pending, Permission, Transaction, GAS_PRICE, MAX_GAS_KEY_NONCES};
+use super::{deposits, gas_of, storage_shortfall, SubmitError};
+use crate::chain::{
+    yocto, Chain, Pending, Permission, Transaction, GAS_PRICE, MAX_GAS_KEY_NONCES,
+    NONCE_RANGE_MULTIPLIER,
+};
 use crate::fees::{self, action_fee, TRANSACTION_VALIDITY_PERIOD};
 
 fn invalid(error: Value) -> SubmitError {
