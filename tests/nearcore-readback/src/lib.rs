@@ -213,6 +213,14 @@ pub fn has_command(name: &str) -> bool {
         .any(|line| line.trim_start().split_whitespace().next() == Some(name))
 }
 
+/// Whether the binary was built for nearcore 0.38's spec (`latest`), whose builds sign
+/// with ML-DSA-65 keys: its `--version` names the spec.
+pub fn is_latest_build() -> bool {
+    let version = run(&["--version"]);
+    assert_eq!(version.code, 0, "near-rpc --version: {}", version.stderr);
+    version.stdout.contains("nearcore-0.38.0")
+}
+
 /// A near-cli credential file of `account` holding nearcore's `secret`.
 pub struct KeyFile {
     /// Where it is.

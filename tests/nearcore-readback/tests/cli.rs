@@ -14,20 +14,33 @@ use near_primitives::hash::CryptoHash;
 use near_primitives::transaction::{NonceMode, SignedTransaction, Transaction, TransactionNonce};
 use near_primitives::types::AccountId;
 use near_primitives::views::ActionView;
-use nearcore_readback::{bs58, has_command, non_delegate_actions, run, unbase64, KeyFile, Rng};
+use nearcore_readback::{
+    bs58, has_command, is_latest_build, non_delegate_actions, run, unbase64, KeyFile, Rng,
+};
 use serde_json::{json, Value};
 
 fn key_dir(test: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("nearcore-readback-{test}"))
 }
 
-/// The two key types near-cli files hold today, each for its own account.
+/// A key file of each type the binary signs with, each for its own account: ed25519 and
+/// secp256k1, and ML-DSA-65 in a build for nearcore 0.38 (`latest`; other builds refuse
+/// it: `ml_dsa_65_keys_only_in_latest_builds`).
 fn keys(test: &str) -> Vec<KeyFile> {
     let dir = key_dir(test);
-    vec![
+    let mut keys = vec![
         KeyFile::write(&dir, "alice.near", KeyType::ED25519, "alice"),
         KeyFile::write(&dir, "bob.testnet", KeyType::SECP256K1, "bob"),
-    ]
+    ];
+    if is_latest_build() {
+        keys.push(KeyFile::write(
+            &dir,
+            "carol.near",
+            KeyType::MLDSA65,
+            "carol",
+        ));
+    }
+    keys
 }
 
 /// nearcore's reading of ACTIONS_JSON: its JSON view, then its conversion to actions.
@@ -229,7 +242,7 @@ fn sign_every_action_in_every_transaction_version() {
     }
     // 20 actions (five access-key permissions, both forms of each global contract action
     // and of a deterministic state init's code) alone, then all at once six ways.
-    assert_eq!(runs, 2 * (20 + 6), "every case ran");
+    assert_eq!(runs, keys.len() * (20 + 6), "every case ran");
 }
 
 /// A delegate action signed by nearcore (near-crypto's signer), as a node shows it in
@@ -239,7 +252,8 @@ fn sign_every_action_in_every_transaction_version() {
 fn sign_a_relayed_delegate_action() {
     let keys = keys("relay");
     let mut rng = Rng::new(366);
-    for (sender, relayer) in [(&keys[0], &keys[1]), (&keys[1], &keys[0])] {
+    let pairs = (0..keys.len()).map(|i| (&keys[i], &keys[(i + 1) % keys.len()]));
+    for (sender, relayer) in pairs {
         let inner = non_delegate_actions(&mut rng);
         let inner_json = Value::Array(inner.iter().map(|(_, a)| a.clone()).collect());
         let delegate = DelegateAction {
@@ -358,7 +372,7 @@ fn sign_delegate_every_action() {
             runs += 1;
         }
     }
-    assert_eq!(runs, 2 * (20 + 1), "every case ran");
+    assert_eq!(runs, keys.len() * (20 + 1), "every case ran");
 }
 
 /// What must be refused is refused: exit 2 and nothing on stdout.
@@ -514,5 +528,50 @@ fn sign_message_nep413() {
                 "{what}: the signature"
             );
         }
+    }
+}
+
+/// ML-DSA-65 key files: a build for nearcore 0.38 signs with them (the other tests read
+/// its signatures back with near-crypto); any other build refuses the key file, exit 2
+/// with nothing on stdout, naming the field.
+#[test]
+fn ml_dsa_65_keys_only_in_latest_builds() {
+    let dir = key_dir("ml-dsa");
+    let key = KeyFile::write(&dir, "carol.near", KeyType::MLDSA65, "carol");
+    let hash = bs58(&[3; 32]);
+    let out = run(&[
+        "sign",
+        "--key-file",
+        key.arg(),
+        "--nonce",
+        "1",
+        "--block-hash",
+        &hash,
+        "--receiver",
+        "bob.near",
+        r#"["CreateAccount"]"#,
+    ]);
+    if is_latest_build() {
+        let out = out.json("ML-DSA-65 sign");
+        let bytes = unbase64(
+            "signed_tx_base64",
+            out["signed_tx_base64"].as_str().unwrap(),
+        );
+        let signed: SignedTransaction = borsh::from_slice(&bytes).expect("nearcore reads it");
+        assert_eq!(signed.transaction.public_key(), &key.secret.public_key());
+        assert!(signed
+            .signature
+            .verify(signed.get_hash().as_ref(), &key.secret.public_key()));
+    } else {
+        eprintln!(
+            "near-rpc is not a nearcore 0.38 build: ML-DSA-65 signing not checked, its refusal is"
+        );
+        assert_eq!(out.code, 2, "exit {}: {}", out.code, out.stderr);
+        assert_eq!(out.stdout, "");
+        assert!(
+            out.stderr.contains("private_key"),
+            "names the field: {}",
+            out.stderr
+        );
     }
 }
