@@ -210,7 +210,7 @@ pub fn has_command(name: &str) -> bool {
     assert_eq!(help.code, 0, "near-rpc --help: {}", help.stderr);
     help.stdout
         .lines()
-        .any(|line| line.trim_start().split_whitespace().next() == Some(name))
+        .any(|line| line.split_whitespace().next() == Some(name))
 }
 
 /// Whether the binary was built for nearcore 0.38's spec (`latest`), whose builds sign
