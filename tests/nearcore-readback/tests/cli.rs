@@ -481,6 +481,29 @@ fn sign_message_nep413() {
         return;
     }
     let keys = keys("sign-message");
+    // A nonce that is not 32 bytes, or not base64: exit 2, nothing on stdout.
+    for nonce in [
+        nearcore_readback::base64(&[1; 31]),
+        nearcore_readback::base64(&[1; 33]),
+        "not base64!".into(),
+    ] {
+        let out = run(&[
+            "sign-message",
+            "--key-file",
+            keys[0].arg(),
+            "--recipient",
+            "app.near",
+            "--nonce",
+            &nonce,
+            "hello",
+        ]);
+        assert_eq!(
+            (out.code, out.stdout.as_str()),
+            (2, ""),
+            "nonce {nonce}: {}",
+            out.stderr
+        );
+    }
     let mut rng = Rng::new(413);
     for key in &keys {
         for callback in [None, Some("https://example.com/callback?x=1")] {
