@@ -259,12 +259,15 @@ fn archival_reads_and_budget_waits_are_traced() {
     );
 }
 
+/// The `InvalidTxError` to answer a transaction of this nonce with.
+type Refusal = Box<dyn Fn(u64) -> serde_json::Value + Send>;
+
 /// The mock node, except that its first `send_tx` answers are the refusals given (and
 /// each moves the chain on, so that a re-sign finds a fresh final block): the write
 /// path re-signs through them and records every decision.
 struct Refusing {
     node: MockNode,
-    refusals: Mutex<Vec<Box<dyn Fn(u64) -> serde_json::Value + Send>>>,
+    refusals: Mutex<Vec<Refusal>>,
     /// The causes the first status queries are answered with.
     statuses: Mutex<Vec<serde_json::Value>>,
 }
