@@ -1,6 +1,7 @@
 //! Calls a contract's change method: JSON args, the default gas (100 Tgas) or gas and a
-//! deposit of your choosing, and the method's return value. The signer is read from the
-//! environment (`NEAR_ACCOUNT_ID`, `NEAR_PRIVATE_KEY`).
+//! deposit of your choosing, and the method's return value, with the call builder of a
+//! client whose signer (read from the environment: `NEAR_ACCOUNT_ID`,
+//! `NEAR_PRIVATE_KEY`) is configured once.
 //!
 //! ```sh
 //! NEAR_ACCOUNT_ID=alice.near NEAR_PRIVATE_KEY=ed25519:... \
@@ -20,13 +21,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let contract = std::env::args()
         .nth(2)
         .unwrap_or_else(|| "contract.mock".into());
-    let signer = Signer::from_env()?;
-    let client = Client::new(&url)?;
+    let alice = Client::new(&url)?.with_signer(Signer::from_env()?);
 
     let args = json!({ "message": "hello from near-rpc" });
-    let outcome = client
-        .function_call(&signer, &contract, "set_status", args)
-        .await?;
+    let outcome = alice.call(&contract, "set_status").args(args).await?;
     println!(
         "set_status on {contract}: failed: {}, returned {:?}",
         outcome.is_failure(),
@@ -34,20 +32,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     // With gas and a deposit of one yoctoNEAR (what NEP-141 transfers require).
-    let args = json!({ "message": "paid for" });
-    let gas = NearGas::from_tgas(30);
-    let deposit = NearToken::from_yoctonear(1);
-    let outcome = client
-        .function_call_with(&signer, &contract, "set_status", args, gas, deposit)
+    let outcome = alice
+        .call(&contract, "set_status")
+        .args(json!({ "message": "paid for" }))
+        .gas(NearGas::from_tgas(30))
+        .deposit(NearToken::from_yoctonear(1))
         .await?;
     println!("with a deposit: failed: {}", outcome.is_failure());
 
-    // What the contract stored, read back by a view call.
-    let args = json!({ "account_id": signer.account_id() });
-    let status: Option<String> = client
-        .call_function(&contract, "get_status", args)
-        .await?
-        .json()?;
-    println!("{}'s status: {status:?}", signer.account_id());
+    // What the contract stored, read back by a view call (the reads are the client's).
+    let args = json!({ "account_id": alice.account_id() });
+    let status: Option<String> = alice.view_json(&contract, "get_status", args).await?;
+    println!("{}'s status: {status:?}", alice.account_id());
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! Sends NEAR: the signer is read from the environment (`NEAR_ACCOUNT_ID` and
-//! `NEAR_PRIVATE_KEY`, as a near-cli key's `ed25519:...` text), the nonce and a recent
-//! block hash from the node; the transaction is signed, sent, and waited for until
-//! final.
+//! `NEAR_PRIVATE_KEY`, as a near-cli key's `ed25519:...` text) and configured once
+//! (`with_signer`), the nonce and a recent block hash from the node; the transaction is
+//! signed, sent, and waited for until final.
 //!
 //! ```sh
 //! NEAR_ACCOUNT_ID=alice.near NEAR_PRIVATE_KEY=ed25519:... \
@@ -22,13 +22,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some(yocto) => NearToken::from_yoctonear(yocto.parse()?),
         None => NearToken::from_near(1),
     };
-    let signer = Signer::from_env()?;
     let client = Client::new(&url)?.waiting_until(TxExecutionStatus::Final);
+    let alice = client.with_signer(Signer::from_env()?);
 
-    let outcome = client.transfer(&signer, &receiver, amount).await?;
+    let outcome = alice.transfer(&receiver, amount).await?;
     println!(
         "sent {amount} from {} to {receiver}: reached {:?}, failed: {}",
-        signer.account_id(),
+        alice.account_id(),
         outcome.final_execution_status,
         outcome.is_failure()
     );
@@ -38,8 +38,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // Several at once: consecutive nonces, no second read of the key.
     let (a, b) = tokio::join!(
-        client.transfer(&signer, &receiver, NearToken::from_yoctonear(1)),
-        client.transfer(&signer, &receiver, NearToken::from_yoctonear(2)),
+        alice
+            .transfer(&receiver, NearToken::from_yoctonear(1))
+            .send(),
+        alice
+            .transfer(&receiver, NearToken::from_yoctonear(2))
+            .send(),
     );
     let nonce = |o: &near_rpc::types::RpcTransactionResponse| {
         o.outcome.as_ref().map(|o| match o {

@@ -217,8 +217,10 @@ impl SigningClient {
     /// Relays `signed` as this client's signer, the relayer (NEP-366): a transaction
     /// to the delegate action's sender holding [`Action::Delegate`], which the relayer
     /// signs and pays the gas of; `.await` it. It is sent through the write path like
-    /// every write. A delegate action whose signature is not its key's is refused
-    /// before anything is sent (the relayer would pay for a transaction that fails).
+    /// every write. A delegate action whose signature is not its key's, or whose
+    /// `max_block_height` is below the final head when it is sent, is refused as a
+    /// [`SendErrorKind::Usage`] before anything is signed (the relayer would pay for a
+    /// transaction that fails). One that expires while in flight still fails on chain.
     ///
     /// ```no_run
     /// # async fn run(relayer: near_rpc::client::SigningClient, base64: &str) -> Result<(), Box<dyn std::error::Error>> {
@@ -388,16 +390,20 @@ impl TransactionBuilder {
     }
 
     /// Signs and sends the transaction through the write path ([`Client::send`]): the
-    /// outcome at the level asked, or a [`SendError`] saying what happened.
+    /// outcome at the level asked, or a [`SendError`] saying what happened. A delegate
+    /// action among the actions that has expired is refused first
+    /// ([`SigningClient::relay`]).
     pub async fn send(self) -> Result<RpcTransactionResponse, SendError> {
         let (client, signer, receiver, actions) = self.into_parts()?;
+        unexpired(&client, &signer, &actions).await?;
         client.sign_and_send(&signer, receiver, actions).await
     }
 
     /// Signs the transaction without sending it ([`Client::prepare`]): keep it, then
-    /// [`Client::send_signed`].
+    /// [`Client::send_signed`]. An expired delegate action is refused as by `send`.
     pub async fn prepare(self) -> Result<SignedTransaction, SendError> {
         let (client, signer, receiver, actions) = self.into_parts()?;
+        unexpired(&client, &signer, &actions).await?;
         client.prepare(&signer, receiver, actions).await
     }
 
@@ -423,6 +429,43 @@ impl TransactionBuilder {
             transaction: self,
             blocks: DEFAULT_DELEGATE_BLOCKS,
         }
+    }
+}
+
+/// Refuses a delegate action among `actions` whose `max_block_height` is below the head:
+/// nearcore's runtime fails it as `DelegateActionExpired` (runtime/runtime/src/actions.rs,
+/// `apply_delegate_action`) after the relayer paid for the transaction. The head is the
+/// height of the signer's access key read at the final block (one read, and only when
+/// there is a delegate action); nothing is signed before.
+async fn unexpired(client: &Client, signer: &Signer, actions: &[Action]) -> Result<(), SendError> {
+    let delegates = actions
+        .iter()
+        .enumerate()
+        .filter_map(|(index, action)| match action {
+            Action::Delegate(signed) => Some((index, &signed.delegate_action)),
+            _ => None,
+        });
+    let delegates: Vec<(usize, &DelegateAction)> = delegates.collect();
+    if delegates.is_empty() {
+        return Ok(());
+    }
+    let head = client
+        .at(Finality::Final)
+        .view_access_key(signer.account_id(), signer.public_key())
+        .await
+        .map_err(|e| SendError::new(SendErrorKind::AccessKey(e), Vec::new()))?
+        .block_height;
+    match delegates
+        .into_iter()
+        .find(|(_, delegate)| delegate.max_block_height < head)
+    {
+        Some((index, delegate)) => Err(SendError::usage(format!(
+            "action {index}: the delegate action of {} is valid up to block {} (its \
+             max_block_height), and the final head is at block {head}: it has expired, and \
+             a relayer would pay for a transaction that fails; nothing was signed",
+            delegate.sender_id, delegate.max_block_height
+        ))),
+        None => Ok(()),
     }
 }
 

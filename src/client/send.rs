@@ -19,6 +19,17 @@ use crate::{
     methods, types::RpcTransactionResponse, types::SpecErrorWrapper, AccountId, CryptoHash,
 };
 
+/// An event of the write path (feature `tracing`, as `layers/trace.rs`; without it,
+/// nothing): DEBUG for each decision, WARN only for an anomaly that is not returned as
+/// an error. Fields carry hashes, nonces, lanes, nonce and endpoint indexes, levels and
+/// refusal names: never a key, a body or a node's message.
+macro_rules! event {
+    ($level:ident, $($rest:tt)*) => {
+        #[cfg(feature = "tracing")]
+        tracing::$level!($($rest)*);
+    };
+}
+
 /// How many times one intent is signed anew, after `Expired` or `InvalidNonce` (so it
 /// signs at most 1 + `MAX_RESIGNS` transactions).
 pub const MAX_RESIGNS: u32 = 3;
@@ -298,6 +309,21 @@ enum Refusal {
     State,
 }
 
+impl Refusal {
+    /// Its name, as recorded in events.
+    #[cfg(feature = "tracing")]
+    fn name(self) -> &'static str {
+        match self {
+            Self::InvalidNonce(_) => "InvalidNonce",
+            Self::Expired => "Expired",
+            Self::NonceTooLarge => "NonceTooLarge",
+            Self::NonceGap => "NonceGap",
+            Self::Intrinsic => "intrinsic",
+            Self::State => "state",
+        }
+    }
+}
+
 /// What an answer to a send means for the transaction.
 enum Fate {
     /// Never processed: nothing left this machine, or the node could not read the
@@ -348,7 +374,22 @@ fn fate(error: &Error<RpcTransactionError>, signed: &SignedTransaction) -> Fate 
         {
             Refusal::NonceGap
         }
-        Some(InvalidTxError::InvalidNonce { .. }) => return Fate::Unknown,
+        Some(InvalidTxError::InvalidNonce {
+            ak_nonce: _ak_nonce,
+            tx_nonce: _tx_nonce,
+        }) => {
+            // Not a refusal of this transaction: another's nonce, or a key's nonce
+            // below this one's that cannot refuse it. Resolved by hash.
+            event!(
+                warn,
+                hash = %signed.hash(),
+                nonce,
+                tx_nonce = _tx_nonce,
+                ak_nonce = _ak_nonce,
+                "near_rpc: an InvalidNonce that cannot be about this transaction: resolving by hash"
+            );
+            return Fate::Unknown;
+        }
         Some(InvalidTxError::Expired) => Refusal::Expired,
         Some(InvalidTxError::NonceTooLarge { .. }) => Refusal::NonceTooLarge,
         // nearcore's `validate_transaction` and `verify_and_charge_transaction`: these
@@ -436,6 +477,13 @@ fn settled<M: crate::methods::RpcMethod>(
         let (id, named) = (outcome.transaction_outcome().id, outcome.transaction().hash);
         if id != hash || named != hash {
             let other = if id != hash { id } else { named };
+            event!(
+                warn,
+                method = M::NAME,
+                hash = %hash,
+                named = %other,
+                "near_rpc: an answer with the outcome of another transaction: resolving by hash"
+            );
             return unexpected(format!("the outcome of transaction {other}, not of {hash}"));
         }
     }
@@ -459,6 +507,23 @@ fn settled<M: crate::methods::RpcMethod>(
 /// ([`crate::tx::check_actions`]): a usage error, before anything is read or signed.
 fn check_actions(actions: &[Action]) -> Result<(), SendError> {
     crate::tx::check_actions(actions).map_err(|e| SendError::usage(e.to_string()))
+}
+
+/// `outcome` settles `signed`: the level it reached, recorded, from the answer to `by`.
+fn settled_event(
+    signed: &SignedTransaction,
+    outcome: RpcTransactionResponse,
+    by: &str,
+) -> Delivery {
+    event!(
+        debug,
+        hash = %signed.hash(),
+        level = ?outcome.final_execution_status,
+        by,
+        "near_rpc: settled"
+    );
+    let _ = (signed, by);
+    Delivery::Settled(Box::new(outcome))
 }
 
 /// What became of one signed transaction sent.
@@ -495,6 +560,15 @@ impl Client {
         let (mut resigns, mut nonce_resigns) = (0, 0);
         loop {
             let signed = signer.sign(lane, nonce, receiver.clone(), block_hash, actions.clone());
+            event!(
+                debug,
+                hash = %signed.hash(),
+                nonce,
+                lane,
+                nonce_index = signer.nonce_index(lane),
+                resign = resigns,
+                "near_rpc: signed"
+            );
             if let Err(why) = signer.run_before_send(&signed) {
                 let message = format!(
                     "nothing was sent: the before_send hook refused transaction {}: {why}",
@@ -510,6 +584,22 @@ impl Client {
                 Delivery::Failed(kind) => return fail(kind, signed_all),
                 Delivery::Refused(refusal, error) => (refusal, error),
             };
+            #[cfg(feature = "tracing")]
+            let refused = signed_all.last().map(SignedTransaction::hash);
+            // Every refusal that is not signed anew is final; the event says why.
+            let final_refusal = |_why: &str| {
+                event!(
+                    debug,
+                    hash = refused.map(tracing::field::display),
+                    refusal = refusal.name(),
+                    lane,
+                    nonce_index = signer.nonce_index(lane),
+                    resigns,
+                    nonce_resigns,
+                    why = _why,
+                    "near_rpc: refused: not signed again"
+                );
+            };
             let next = match refusal {
                 // The same nonce (and index) on a fresh block: at most one of the two
                 // can execute.
@@ -519,9 +609,22 @@ impl Client {
                         // The block said to be too old is still the final one: signing
                         // again would only make the same transaction.
                         Ok(block) if block == block_hash => {
-                            return fail(SendErrorKind::Rejected(error), signed_all)
+                            final_refusal("its block is still the final one");
+                            return fail(SendErrorKind::Rejected(error), signed_all);
                         }
-                        next => next.map(|block| (nonce, block)),
+                        next => {
+                            if next.is_ok() {
+                                event!(
+                                    debug,
+                                    hash = refused.map(tracing::field::display),
+                                    nonce,
+                                    lane,
+                                    nonce_index = signer.nonce_index(lane),
+                                    "near_rpc: Expired: signing again with the same nonce on a fresh block"
+                                );
+                            }
+                            next.map(|block| (nonce, block))
+                        }
                     }
                 }
                 Refusal::InvalidNonce(key_nonce)
@@ -529,19 +632,41 @@ impl Client {
                 {
                     nonce_resigns += 1;
                     signer.observe_nonce(lane, key_nonce);
-                    self.nonce_for(signer, lane).await
+                    let next = self.nonce_for(signer, lane).await;
+                    if let Ok((_new_nonce, _)) = &next {
+                        event!(
+                            debug,
+                            hash = refused.map(tracing::field::display),
+                            nonce,
+                            key_nonce,
+                            new_nonce = *_new_nonce,
+                            lane,
+                            nonce_index = signer.nonce_index(lane),
+                            "near_rpc: InvalidNonce: signing again with a new nonce"
+                        );
+                    }
+                    next
                 }
                 Refusal::InvalidNonce(key_nonce) => {
+                    final_refusal("no re-sign with a new nonce is left");
                     signer.observe_nonce(lane, key_nonce);
                     return fail(SendErrorKind::Rejected(error), signed_all);
                 }
                 // The count is off (pushed too far, or ahead of a strict key): the
                 // lane's next transaction reads the key afresh.
                 Refusal::NonceTooLarge | Refusal::NonceGap => {
+                    final_refusal("the lane's count is off: its key is read afresh");
                     signer.forget(lane);
                     return fail(SendErrorKind::Rejected(error), signed_all);
                 }
-                _ => return fail(SendErrorKind::Rejected(error), signed_all),
+                Refusal::Expired => {
+                    final_refusal("no re-sign is left");
+                    return fail(SendErrorKind::Rejected(error), signed_all);
+                }
+                _ => {
+                    final_refusal("the reason does not allow a re-sign");
+                    return fail(SendErrorKind::Rejected(error), signed_all);
+                }
             };
             (nonce, block_hash) = match next {
                 Ok(next) => next,
@@ -660,20 +785,59 @@ impl Client {
     /// (on the word of the node that refused it, about that hash), or resolved by hash.
     async fn deliver(&self, signed: &SignedTransaction) -> Delivery {
         let error = match self.submit(signed).await {
-            Ok(outcome) => return Delivery::Settled(Box::new(outcome)),
+            Ok(outcome) => return settled_event(signed, outcome, "send_tx"),
             Err(error) => error,
         };
         match fate(&error, signed) {
-            Fate::NotProcessed | Fate::Refused(Refusal::Intrinsic) => {
+            Fate::NotProcessed => {
+                event!(
+                    debug,
+                    hash = %signed.hash(),
+                    "near_rpc: never processed: rejected, not resolved"
+                );
+                Delivery::Failed(SendErrorKind::Rejected(error))
+            }
+            Fate::Refused(Refusal::Intrinsic) => {
+                event!(
+                    debug,
+                    hash = %signed.hash(),
+                    refusal = "intrinsic",
+                    "near_rpc: refused for its own bytes: rejected"
+                );
                 Delivery::Failed(SendErrorKind::Rejected(error))
             }
             Fate::Refused(refusal) => match error.endpoint_index() {
                 Some(index) if self.unknown_to(index, signed).await => {
+                    event!(
+                        debug,
+                        hash = %signed.hash(),
+                        refusal = refusal.name(),
+                        endpoint_index = index,
+                        "near_rpc: refused, and UNKNOWN to the node that refused it: believed"
+                    );
                     Delivery::Refused(refusal, error)
                 }
-                _ => self.resolve(signed, error).await,
+                _index => {
+                    event!(
+                        debug,
+                        hash = %signed.hash(),
+                        refusal = refusal.name(),
+                        endpoint_index = _index,
+                        "near_rpc: refused, but the node did not say it does not know it: \
+                         resolving by hash"
+                    );
+                    self.resolve(signed, error).await
+                }
             },
-            Fate::Unknown => self.resolve(signed, error).await,
+            Fate::Unknown => {
+                event!(
+                    debug,
+                    hash = %signed.hash(),
+                    endpoint_index = error.endpoint_index(),
+                    "near_rpc: the send's fate is unknown: resolving by hash"
+                );
+                self.resolve(signed, error).await
+            }
         }
     }
 
@@ -687,11 +851,22 @@ impl Client {
         let status = self
             .call_pinned::<methods::ExperimentalTxStatusMethod>(request, index)
             .await;
-        matches!(
-            status.as_ref().map_err(Error::handler_error),
-            Err(Some(RpcTransactionError::UnknownTransaction { requested_transaction_hash }))
-                if *requested_transaction_hash == hash
-        )
+        match status.as_ref().map_err(Error::handler_error) {
+            Err(Some(RpcTransactionError::UnknownTransaction {
+                requested_transaction_hash,
+            })) if *requested_transaction_hash != hash => {
+                event!(
+                    warn,
+                    hash = %hash,
+                    named = %requested_transaction_hash,
+                    endpoint_index = index,
+                    "near_rpc: UNKNOWN_TRANSACTION naming another hash: not believed"
+                );
+                false
+            }
+            Err(Some(RpcTransactionError::UnknownTransaction { .. })) => true,
+            _ => false,
+        }
     }
 
     /// The nonce and block hash for the next transaction on the signer's `lane`: counted
@@ -800,6 +975,12 @@ impl Client {
                 tokio::time::sleep(wait).await;
                 wait = wait.saturating_mul(2);
             }
+            event!(
+                debug,
+                hash = %hash,
+                attempt = attempt + 1,
+                "near_rpc: resolving by hash"
+            );
             let status = self
                 .tx_status((hash, sender.clone()), Some(self.wait_until.clone()))
                 .await
@@ -807,16 +988,28 @@ impl Client {
                     settled::<methods::ExperimentalTxStatusMethod>(response, hash, &self.wait_until)
                 });
             error = match status {
-                Ok(outcome) => return Delivery::Settled(Box::new(outcome)),
+                Ok(outcome) => return settled_event(signed, outcome, "tx_status"),
                 Err(e) if unknown_transaction(&e) || never_observed(&e) => {
+                    event!(
+                        debug,
+                        hash = %hash,
+                        attempt = attempt + 1,
+                        "near_rpc: the node has not seen it: sending the same bytes again"
+                    );
                     match self.submit(signed).await {
-                        Ok(outcome) => return Delivery::Settled(Box::new(outcome)),
+                        Ok(outcome) => return settled_event(signed, outcome, "send_tx"),
                         Err(e) => e,
                     }
                 }
                 Err(e) => e,
             };
         }
+        event!(
+            debug,
+            hash = %hash,
+            attempts = RESOLVE_ATTEMPTS,
+            "near_rpc: unresolved: not signed again"
+        );
         Delivery::Failed(SendErrorKind::Unresolved(error))
     }
 }

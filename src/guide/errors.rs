@@ -90,7 +90,12 @@
 //! - **Tracing** (feature `tracing`, on by default): a `near_rpc.call` span per call,
 //!   `near_rpc.attempt` per try of the retry layer, `near_rpc.endpoint` per endpoint tried
 //!   (its printable form, HTTP status, bytes, latency), and DEBUG events for retries,
-//!   failovers, archival reads (with the regular node's cause) and rate-budget waits; no field holds a key, a body or an error message. The HTTP stack below
+//!   failovers, archival reads (with the regular node's cause) and rate-budget waits; the
+//!   write path adds DEBUG events for each transaction signed, each resolution by hash
+//!   and each re-sign decision (hash, nonce, lane, nonce index, endpoint index, level
+//!   reached), and WARN only for an anomaly it does not return as an error (an answer
+//!   about another transaction, an `UNKNOWN_TRANSACTION` naming another hash). No field
+//!   holds a key, a body or an error message. The HTTP stack below
 //!   traces too: hyper-util's TRACE events name the host connected to, so a key given as
 //!   a host label is in them (keep `hyper_util` below TRACE, or the key out of the host).
 //! - **Input** is checked before anything is sent: `SignedTransaction` and

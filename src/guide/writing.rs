@@ -40,7 +40,8 @@
 //! without sending); a bad account id, key or argument is a
 //! [`SendErrorKind::Usage`][kind] naming it, before anything is read or sent. The
 //! shortcuts that take the signer each time ([`client.send(&signer, ..)`][send],
-//! `client.transfer(&signer, ..)`, ...) are the same path.
+//! `client.transfer(&signer, ..)`, ...) are the same path. The blocking client has the
+//! same builders (`blocking_client.with_signer(signer)`, then `.send()`).
 //!
 //! # Meta-transactions (NEP-366)
 //!
@@ -64,6 +65,80 @@
 //! let outcome = relayer.relay(SignedDelegateAction::from_base64(&text)?).await?;
 //! # Ok(()) }
 //! ```
+//!
+//!
+//! `relay` refuses a delegate action whose `max_block_height` is below the final head
+//! (read with the relayer's key) as [`SendErrorKind::Usage`][kind] naming both heights,
+//! before the relayer signs: nearcore would fail it on chain, after the relayer paid.
+//!
+//! # Gas keys, key pools and strict nonces
+//!
+//! A [`Signer`][signer] can hold more than one nonce sequence ("lane"): each intent takes
+//! the next lane in turn and keeps it through its re-signs, and every rule of the write
+//! path holds per lane.
+//!
+//! ```no_run
+//! # async fn run(client: near_rpc::Client, key: near_rpc::tx::SecretKey, keys: Vec<near_rpc::tx::SecretKey>) -> Result<(), Box<dyn std::error::Error>> {
+//! use near_rpc::tx::NonceMode;
+//! use near_rpc::{NearToken, Signer};
+//!
+//! // A gas key (nearcore 0.38's keys with their own balance and `num_nonces` indexes):
+//! // `TransactionV1` with `GasKeyNonce { nonce, nonce_index }`, each index counted on
+//! // its own (read with `view_gas_key_nonces`).
+//! let gas = Signer::gas_key("alice.near".parse()?, key, 0..8)?;
+//! // Strict mode: a node takes a nonce only at exactly the key's + 1 (one send in flight
+//! // per lane; spread concurrent strict sends over indexes or keys).
+//! let alice = client.with_signer(gas.nonce_mode(NonceMode::Strict));
+//! alice.transfer("bob.near", NearToken::from_near(1)).await?;
+//!
+//! // A pool of an account's access keys, taken in turn: throughput without one key's
+//! // nonce as the bottleneck; nonces stay exact per key.
+//! let pool = client.with_signer(Signer::pool("alice.near".parse()?, keys)?);
+//! pool.transfer("bob.near", NearToken::from_near(1)).await?;
+//! # Ok(()) }
+//! ```
+//!
+//! `Signer::new(..).nonce_mode(NonceMode::Strict)` signs version 1 on a plain access
+//! key. Every transaction names its key and index ([`Transaction::public_key`][tx-key],
+//! [`Transaction::nonce_index`][tx-index]), as do errors; `Signer::reset_lane(key, index)`
+//! forgets one lane's count. A delegate action is signed by an access key, never a gas
+//! key (nearcore: `DelegateActionRequiresNonGasKey`). The CLI's `sign`, `send` and
+//! `transfer` take `--nonce-index I` and `--nonce-mode monotonic|strict`.
+//!
+//! # Signed messages (NEP-413)
+//!
+//! How wallets and dApps prove who holds an account's key without a transaction: the
+//! dApp picks a 32-byte nonce, the user signs a [`MessagePayload`][payload], the dApp
+//! verifies the [`SignedMessage`][signed-message] (its JSON is NEP-413's, with
+//! `accountId`, `publicKey` and a base64 `signature`) and then checks on chain that the
+//! key is a full-access key of the account. What is signed can never be a transaction
+//! (the tag 2^31 + 413 comes first). `near-rpc sign-message` and `verify-message` do the
+//! same from the command line.
+//!
+//! ```
+//! # fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use near_rpc::tx::{MessagePayload, SecretKey, SignedMessage};
+//!
+//! let key = SecretKey::ed25519_from_seed(&[1; 32]);
+//! let nonce = MessagePayload::nonce_from_base64("KNV0cOpvJ50D5vfF9pqWom8wo2sliQ4W+Wa7uZ3Uk6Y=")?;
+//! let payload = MessagePayload::new("Sign in to myapp.com", "myapp.com", nonce);
+//! let json = serde_json::to_string(&payload.sign("alice.near".parse()?, &key))?;
+//! let received: SignedMessage = serde_json::from_str(&json)?;
+//! assert!(received.verify(&payload));
+//! # Ok(()) }
+//! # run().unwrap();
+//! ```
+//!
+//! # ML-DSA-65 keys (feature `latest`)
+//!
+//! nearcore 0.38 adds post-quantum ML-DSA-65 (FIPS 204) keys. A build with `latest`
+//! (`nearcore_0_38_0`) reads `ml-dsa-65:` secret keys (base58 of the raw 4032 bytes, as
+//! near-cli key files hold them; `SecretKey::ml_dsa_65_from_bytes`) and public keys
+//! (1952 bytes), signs and verifies with them (through aws-lc-rs, which a client build
+//! already compiles for TLS: BENCHMARKS.md), and reads the `ml-dsa-65-hash:` handles
+//! that access key lists show instead of the key ([`KeyHandle`][key-handle]; compare
+//! with `public_key.handle()`). A `Signer` over such a key writes like any other. Other
+//! builds refuse both prefixes by name, never as a typo.
 //!
 //! # The write path
 //!
@@ -189,6 +264,11 @@
 //! ([`client.verified()`][verified]).
 //!
 //! [send]: crate::Client::send
+//! [tx-key]: crate::tx::Transaction::public_key
+//! [tx-index]: crate::tx::Transaction::nonce_index
+//! [payload]: crate::tx::MessagePayload
+//! [signed-message]: crate::tx::SignedMessage
+//! [key-handle]: crate::KeyHandle
 //! [write-shortcuts]: crate::client::WRITE_SHORTCUTS
 //! [reuse]: crate::client::BLOCK_HASH_REUSE
 //! [signer]: crate::Signer

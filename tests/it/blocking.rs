@@ -274,3 +274,84 @@ fn the_blocking_client_has_every_write_shortcut() {
     let methods: Vec<_> = node.requests().iter().map(|r| r.method).collect();
     assert_eq!(methods, vec!["query"; WRITE_SHORTCUTS.len()]);
 }
+
+/// The blocking twins of the signing client's builders send through the same write
+/// path: a transfer moves the balance, a call carries its args, gas, deposit and level,
+/// a multi-action transaction takes any async builder's action, and bad input is named
+/// before anything is sent.
+#[test]
+fn with_signer_transfers_and_calls_from_blocking_code() {
+    use near_rpc::client::blocking::BlockingClient;
+    use near_rpc::client::SendErrorKind;
+    use near_rpc::tx::Action;
+    use near_rpc::{NearGas, NearToken};
+    use near_rpc_mock::MockNode;
+
+    let node = MockNode::new();
+    node.set_block_time(std::time::Duration::ZERO);
+    let client = BlockingClient::new(node.client().waiting_until(TxExecutionStatus::Final));
+    let alice = client
+        .unwrap()
+        .with_signer(node.signer("alice.mock").unwrap());
+    let balance = |account: &str| node.with_chain(|chain| chain.account(account).unwrap().amount);
+    let before = balance("bob.mock");
+    let outcome = alice
+        .transfer("bob.mock", NearToken::from_yoctonear(5))
+        .send()
+        .unwrap();
+    assert!(!outcome.is_failure(), "{outcome:?}");
+    assert_eq!(balance("bob.mock"), before + 5);
+    let outcome = alice
+        .call("contract.mock", "set_status")
+        .args(json!({ "message": "blocking" }))
+        .gas(NearGas::from_tgas(30))
+        .deposit(NearToken::from_yoctonear(7))
+        .wait_until(TxExecutionStatus::ExecutedOptimistic)
+        .send()
+        .unwrap();
+    assert!(!outcome.is_failure(), "{outcome:?}");
+    // Reads go through the blocking client (Deref).
+    let status = alice
+        .call_function(
+            "contract.mock",
+            "get_status",
+            json!({ "account_id": "alice.mock" }),
+        )
+        .unwrap();
+    assert_eq!(
+        status.json::<Option<String>>().unwrap().as_deref(),
+        Some("blocking")
+    );
+    let sent = node.requests_for("send_tx");
+    assert_eq!(sent[1].params()["wait_until"], "EXECUTED_OPTIMISTIC");
+    let signed = near_rpc::tx::SignedTransaction::from_base64(
+        sent[1].params()["signed_tx_base64"].as_str().unwrap(),
+    )
+    .unwrap();
+    let [Action::FunctionCall(call)] = signed.transaction().actions() else {
+        panic!("one function call: {:?}", signed.transaction().actions());
+    };
+    assert_eq!(
+        (call.gas, call.deposit),
+        (NearGas::from_tgas(30), NearToken::from_yoctonear(7))
+    );
+    // Two actions, one of them through `map`; then prepared, not sent.
+    let prepared = alice
+        .transaction("bob.mock")
+        .transfer(NearToken::from_yoctonear(1))
+        .map(|tx| tx.transfer(NearToken::from_yoctonear(2)))
+        .prepare()
+        .unwrap();
+    assert_eq!(prepared.transaction().actions().len(), 2);
+    assert_eq!(node.requests_for("send_tx").len(), 2);
+    // A receiver that does not parse: named, and nothing sent.
+    let e = alice
+        .transfer("Not An Account", NearToken::from_yoctonear(1))
+        .send()
+        .unwrap_err();
+    assert!(
+        matches!(e.kind(), SendErrorKind::Usage { message } if message.contains("receiver")),
+        "{e}"
+    );
+    assert_eq!(node.requests_for("send_tx").len(), 2);
+}

@@ -532,3 +532,80 @@ async fn a_delegate_action_takes_the_keys_nonce_and_the_final_heads_height() {
     assert_eq!(params["params"]["finality"], "final");
     assert_eq!(params["params"]["account_id"], "alice.near");
 }
+
+/// A delegate action whose `max_block_height` is below the head the relayer reads is
+/// refused before the relayer signs anything, naming both heights; one valid up to the
+/// head itself goes on to be signed and sent.
+#[tokio::test(start_paused = true)]
+async fn relay_refuses_an_expired_delegate_action_before_signing() {
+    use near_rpc::client::transport::{MockReply, MockTransport, TransportErrorKind};
+    use near_rpc::tx::DelegateAction;
+
+    let key = |height: u64| {
+        let block_hash = near_rpc::CryptoHash::hash_bytes(format!("block {height}").as_bytes());
+        MockReply::json(
+            json!({"jsonrpc": "2.0", "id": "1", "result": {
+                "nonce": 7, "permission": "FullAccess", "block_height": height,
+                "block_hash": block_hash.to_string()
+            }})
+            .to_string(),
+        )
+    };
+    let delegate = |max_block_height: u64| {
+        let secret = near_rpc_mock::chain::secret_key("alice.near");
+        DelegateAction {
+            sender_id: "alice.near".parse().unwrap(),
+            receiver_id: "bob.near".parse().unwrap(),
+            actions: vec![Action::transfer(NearToken::from_near(1))
+                .try_into()
+                .unwrap()],
+            nonce: 3,
+            max_block_height,
+            public_key: secret.public_key(),
+        }
+        .sign(&secret)
+    };
+    let relayer_signer = near_rpc::Signer::new(
+        "relayer.near".parse().unwrap(),
+        near_rpc_mock::chain::secret_key("relayer.near"),
+    );
+
+    let node = MockTransport::new("scripted", [key(5000)]);
+    let relayer =
+        near_rpc::Client::with_transport(node.clone()).with_signer(relayer_signer.clone());
+    let e = relayer.relay(delegate(4999)).await.unwrap_err();
+    assert!(
+        matches!(e.kind(), SendErrorKind::Usage { message }
+            if message.starts_with("action 0: the delegate action of alice.near")
+                && message.contains("up to block 4999")
+                && message.contains("head is at block 5000")),
+        "{e}"
+    );
+    assert!(e.transactions().is_empty(), "nothing signed");
+    let requests = node.requests();
+    assert_eq!(requests.len(), 1, "one key read, nothing sent");
+    let params: serde_json::Value = serde_json::from_slice(&requests[0].body).unwrap();
+    assert_eq!(params["params"]["request_type"], "view_access_key");
+    assert_eq!(params["params"]["finality"], "final");
+    assert_eq!(params["params"]["account_id"], "relayer.near");
+
+    // Valid up to the head: the check passes, the relayer signs (a send that never
+    // connects is rejected with the one transaction it signed).
+    let node = MockTransport::new(
+        "scripted",
+        [
+            key(5000),
+            key(5000),
+            MockReply::error(TransportErrorKind::Connect),
+        ],
+    );
+    let relayer = near_rpc::Client::with_transport(node.clone()).with_signer(relayer_signer);
+    let e = relayer.relay(delegate(5000)).await.unwrap_err();
+    assert!(e.is_rejected(), "{e}");
+    assert_eq!(e.transactions().len(), 1);
+    let methods: Vec<&str> = node.requests().iter().map(|r| r.method).collect();
+    // The key read for the check, the write path's own, then the send (retried: a
+    // connection that never opened sent nothing).
+    assert_eq!(methods[..3], ["query", "query", "send_tx"]);
+    assert!(methods[3..].iter().all(|m| *m == "send_tx"), "{methods:?}");
+}

@@ -3,7 +3,9 @@
 //! key can be given, through retries and failover: the spans and events are there, and
 //! no key is in any of near-rpc's. (hyper-util's own TRACE events name the host it
 //! connects to: a key given as a host label is in them, and only there, as the test
-//! shows; the guide says so.)
+//! shows; the guide says so.) Then the write path's events: a send that re-signs
+//! records every decision (hashes, nonces, lane, endpoint index; no key, no bytes), and
+//! an anomaly it resolves by hash is its only WARN.
 
 #![cfg(feature = "tracing")]
 
@@ -255,4 +257,239 @@ fn archival_reads_and_budget_waits_are_traced() {
             .any(|t| t.contains("span near_rpc.endpoint") && t.contains("endpoint_index=1")),
         "{ours:#?}"
     );
+}
+
+/// The `InvalidTxError` to answer a transaction of this nonce with.
+type Refusal = Box<dyn Fn(u64) -> serde_json::Value + Send>;
+
+/// The mock node, except that its first `send_tx` answers are the refusals given (and
+/// each moves the chain on, so that a re-sign finds a fresh final block): the write
+/// path re-signs through them and records every decision.
+struct Refusing {
+    node: MockNode,
+    refusals: Mutex<Vec<Refusal>>,
+    /// The causes the first status queries are answered with.
+    statuses: Mutex<Vec<serde_json::Value>>,
+}
+
+/// A JSON-RPC `HANDLER_ERROR` answer to `body` with this cause (and `data`).
+fn handler_error(
+    body: &serde_json::Value,
+    cause: serde_json::Value,
+    data: serde_json::Value,
+) -> near_rpc::client::transport::HttpResponse {
+    let reply = serde_json::json!({
+        "jsonrpc": "2.0", "id": body["id"], "error": {
+            "name": "HANDLER_ERROR", "code": -32000, "message": "Server error",
+            "cause": cause, "data": data,
+        }
+    });
+    near_rpc::client::transport::HttpResponse::new("mock", 200, serde_json::to_vec(&reply).unwrap())
+}
+
+impl std::fmt::Debug for Refusing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Refusing")
+            .field("node", &self.node)
+            .finish()
+    }
+}
+
+impl near_rpc::client::transport::Transport for Refusing {
+    fn send(
+        &self,
+        request: near_rpc::client::transport::RpcRequest,
+    ) -> near_rpc::client::transport::TransportFuture<'_> {
+        let body: serde_json::Value = serde_json::from_slice(&request.body).unwrap();
+        if request.method == "EXPERIMENTAL_tx_status" {
+            let mut statuses = self.statuses.lock().unwrap();
+            if !statuses.is_empty() {
+                let response = handler_error(&body, statuses.remove(0), serde_json::Value::Null);
+                return Box::pin(async move { Ok(response) });
+            }
+        }
+        if request.method == "send_tx" {
+            let mut refusals = self.refusals.lock().unwrap();
+            if !refusals.is_empty() {
+                let refusal = refusals.remove(0);
+                let base64 = body["params"]["signed_tx_base64"].as_str().unwrap();
+                let signed = near_rpc::tx::SignedTransaction::from_base64(base64).unwrap();
+                let error = refusal(signed.transaction().nonce());
+                let response = handler_error(
+                    &body,
+                    serde_json::json!({"name": "INVALID_TRANSACTION", "info": {}}),
+                    serde_json::json!({"TxExecutionError": {"InvalidTxError": error}}),
+                );
+                self.node.advance(3);
+                return Box::pin(async move { Ok(response) });
+            }
+        }
+        self.node.send(request)
+    }
+
+    fn describe(&self) -> String {
+        "refusing mock".to_owned()
+    }
+}
+
+/// A transfer refused `Expired`, then `InvalidNonce`, settles on its third transaction:
+/// each decision is an event (signed, believed UNKNOWN, same nonce, new nonce, settled)
+/// naming hashes, nonces, the lane and the endpoint, and none holds the signer's key or
+/// a transaction's bytes.
+#[test]
+fn a_send_that_resigns_traces_every_decision_and_no_secret() {
+    use near_rpc::NearToken;
+
+    let node = MockNode::new();
+    let signer = node.signer("alice.mock").unwrap();
+    let secret = signer.secret_key().to_secret_string().to_string();
+    let secret_body = secret.split(':').nth(1).unwrap().to_owned();
+    let refusing = Refusing {
+        node: node.clone(),
+        refusals: Mutex::new(vec![
+            Box::new(|_| serde_json::json!("Expired")),
+            Box::new(
+                |nonce| serde_json::json!({"InvalidNonce": {"tx_nonce": nonce, "ak_nonce": nonce}}),
+            ),
+        ]),
+        statuses: Mutex::new(Vec::new()),
+    };
+    let capture = Capture::default();
+    let (records, sent) = tracing::subscriber::with_default(capture.clone(), || {
+        let client = Client::builder().transport(refusing).build().unwrap();
+        let alice = client.with_signer(signer);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .start_paused(true)
+            .build()
+            .unwrap();
+        let outcome = runtime
+            .block_on(alice.transfer("bob.mock", NearToken::from_near(1)).send())
+            .unwrap();
+        assert!(!outcome.is_failure());
+        (capture.records(), node.requests_for("send_tx"))
+    });
+    let ours: Vec<&String> = records
+        .iter()
+        .filter(|(target, _)| target.starts_with("near_rpc"))
+        .map(|(_, text)| text)
+        .collect();
+    let find = |message: &str| -> Vec<&String> {
+        ours.iter()
+            .filter(|t| t.contains(message))
+            .copied()
+            .collect()
+    };
+    // Three transactions signed, the last two as re-signs.
+    let signed = find("near_rpc: signed");
+    assert_eq!(signed.len(), 3, "{ours:#?}");
+    for (n, text) in signed.iter().enumerate() {
+        assert!(text.starts_with("event DEBUG"), "{text}");
+        assert!(text.contains(&format!("resign={n}")), "{text}");
+        assert!(text.contains("hash=") && text.contains("lane=0"), "{text}");
+    }
+    let believed = find("UNKNOWN to the node that refused it: believed");
+    assert_eq!(believed.len(), 2, "{ours:#?}");
+    assert!(believed[0].contains("refusal=Expired") && believed[0].contains("endpoint_index=0"));
+    assert!(believed[1].contains("refusal=InvalidNonce"));
+    let same = find("near_rpc: Expired: signing again with the same nonce");
+    assert_eq!(same.len(), 1, "{ours:#?}");
+    let fresh = find("near_rpc: InvalidNonce: signing again with a new nonce");
+    assert_eq!(fresh.len(), 1, "{ours:#?}");
+    // The nonces the events name are those signed: the same twice, then the node's + 1.
+    let field = |text: &str, name: &str| -> u64 {
+        let start = text.find(&format!(" {name}=")).unwrap() + name.len() + 2;
+        text[start..].split(' ').next().unwrap().parse().unwrap()
+    };
+    let nonces: Vec<u64> = signed.iter().map(|t| field(t, "nonce")).collect();
+    assert_eq!(nonces[0], nonces[1]);
+    assert_eq!(field(same[0], "nonce"), nonces[0]);
+    assert_eq!(field(fresh[0], "key_nonce"), nonces[1]);
+    assert_eq!(field(fresh[0], "new_nonce"), nonces[2]);
+    assert_eq!(nonces[2], nonces[1] + 1);
+    let settled = find("near_rpc: settled");
+    assert_eq!(settled.len(), 1, "{ours:#?}");
+    assert!(settled[0].contains("level=") && settled[0].contains("by=send_tx"));
+    // No anomaly here: nothing at WARN.
+    assert!(
+        ours.iter().all(|t| !t.starts_with("event WARN")),
+        "{ours:#?}"
+    );
+    // Only the third reached the node; the events name its hash, and no record holds
+    // the key or the bytes of a transaction.
+    assert_eq!(sent.len(), 1);
+    let body = sent[0].params()["signed_tx_base64"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let hash = near_rpc::tx::SignedTransaction::from_base64(&body)
+        .unwrap()
+        .hash()
+        .to_string();
+    assert!(signed[2].contains(&format!("hash={hash}")), "{}", signed[2]);
+    assert!(settled[0].contains(&format!("hash={hash}")));
+    for (target, text) in &records {
+        for secret in [&secret_body[..], &secret_body[..16], &body[..40]] {
+            assert!(!text.contains(secret), "a secret in {target}: {text}");
+        }
+    }
+}
+
+/// An `UNKNOWN_TRANSACTION` naming another hash after a refusal is not believed: a WARN
+/// naming both hashes, then the transaction is resolved by hash (its same bytes sent
+/// again) and settles; nothing is signed anew.
+#[test]
+fn an_unknown_about_another_hash_is_a_warning_and_resolved_by_hash() {
+    use near_rpc::NearToken;
+
+    let node = MockNode::new();
+    let other = near_rpc::CryptoHash::hash_bytes(b"another transaction");
+    let refusing = Refusing {
+        node: node.clone(),
+        refusals: Mutex::new(vec![Box::new(|_| serde_json::json!("Expired"))]),
+        statuses: Mutex::new(vec![serde_json::json!({
+            "name": "UNKNOWN_TRANSACTION",
+            "info": {"requested_transaction_hash": other.to_string()},
+        })]),
+    };
+    let capture = Capture::default();
+    let records = tracing::subscriber::with_default(capture.clone(), || {
+        let client = Client::builder().transport(refusing).build().unwrap();
+        let alice = client.with_signer(node.signer("alice.mock").unwrap());
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .start_paused(true)
+            .build()
+            .unwrap();
+        runtime
+            .block_on(alice.transfer("bob.mock", NearToken::from_near(1)).send())
+            .unwrap();
+        capture.records()
+    });
+    let ours: Vec<&String> = records
+        .iter()
+        .filter(|(target, _)| target.starts_with("near_rpc"))
+        .map(|(_, text)| text)
+        .collect();
+    let warnings: Vec<&&String> = ours
+        .iter()
+        .filter(|t| t.starts_with("event WARN"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{ours:#?}");
+    assert!(
+        warnings[0].contains("UNKNOWN_TRANSACTION naming another hash")
+            && warnings[0].contains(&format!("named={other}"))
+            && warnings[0].contains("endpoint_index=0"),
+        "{}",
+        warnings[0]
+    );
+    let count = |message: &str| ours.iter().filter(|t| t.contains(message)).count();
+    assert_eq!(count("near_rpc: signed"), 1, "{ours:#?}");
+    assert_eq!(
+        count("did not say it does not know it: resolving by hash"),
+        1
+    );
+    assert_eq!(count("near_rpc: resolving by hash"), 1, "{ours:#?}");
+    assert_eq!(count("sending the same bytes again"), 1, "{ours:#?}");
+    assert_eq!(count("near_rpc: settled"), 1, "{ours:#?}");
 }
