@@ -314,8 +314,14 @@ pub async fn send(
         *journal.lock().unwrap_or_else(|p| p.into_inner()) = Some(signed.clone());
         Ok(())
     });
+    // Through the signing client's builder: the same write path as `Client::send`, and
+    // a delegate action that has expired is refused before the relayer signs anything.
+    let transaction = actions.into_iter().fold(
+        client.with_signer(signer).transaction(receiver),
+        |transaction, action| transaction.action(action),
+    );
     let outcome = tokio::select! {
-        result = client.send(&signer, receiver, actions) => {
+        result = transaction.send() => {
             result.map_err(|e| send_failure(e, Some(&key)))?
         }
         () = stop => {

@@ -2268,6 +2268,43 @@ fn relay_refuses_what_it_would_pay_for_in_vain() {
     assert!(node.requests().is_empty(), "{:?}", node.requests());
 }
 
+/// A delegate action past its `max_block_height` fails on chain after the relayer paid
+/// for its transaction: `relay` refuses it before signing (exit 2, nothing on stdout),
+/// naming both heights, and the node gets no transaction.
+#[test]
+fn relay_refuses_an_expired_delegate_action_before_signing() {
+    use near_rpc::tx::{Action, DelegateAction, NonDelegateAction};
+    let (relayer_file, relayer_secret) = key_file("alice.mock", "alice.mock");
+    let (node, server) = write_node();
+    let bob = near_rpc_mock::chain::secret_key("bob.mock");
+    let signed = DelegateAction {
+        sender_id: "bob.mock".parse().unwrap(),
+        receiver_id: "contract.mock".parse().unwrap(),
+        actions: vec![NonDelegateAction::try_from(Action::CreateAccount).unwrap()],
+        nonce: key_nonce(server.url(), "bob.mock") + 1,
+        // Below the mock chain's head (its genesis is at height 100).
+        max_block_height: 101,
+        public_key: bob.public_key(),
+    }
+    .sign(&bob);
+    let out = near_rpc(&[
+        "--url",
+        server.url(),
+        "relay",
+        "--key-file",
+        relayer_file.to_str().unwrap(),
+        &base64::engine::general_purpose::STANDARD.encode(signed.to_borsh()),
+    ]);
+    assert_exit(&out, 2);
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert!(
+        out.stderr.contains("valid up to block 101") && out.stderr.contains("has expired"),
+        "{out:?}"
+    );
+    assert_hides_key(&out, &relayer_secret);
+    assert!(sent_transactions(&node).is_empty(), "{:?}", node.requests());
+}
+
 /// A key given twice in one object of any JSON the user gives (ACTIONS_JSON, --args,
 /// PARAMS_JSON, a file to verify, the key file) is refused before anything is sent or
 /// signed: exit 2, nothing on stdout, the key and its object's path named.
