@@ -21,8 +21,8 @@ pub use enums::{
     untagged_failed, Adjacent, External, Tagged,
 };
 pub use envelope::{peek, Peek};
-pub use error::Error;
 pub(crate) use error::without_position;
+pub use error::Error;
 pub use reader::{Next, Options, Reader, MAX_SKIP_DEPTH};
 
 use crate::de::error::{syntax_error, DecodeError};

@@ -893,8 +893,8 @@ fn scan_string_by_words(bytes: &[u8], mut pos: usize) -> (usize, bool) {
 
 #[cfg(test)]
 mod tests {
-    use crate::de::native::{from_slice, Decode};
     use super::*;
+    use crate::de::native::{from_slice, Decode};
 
     fn read<T: Decode>(text: &str) -> Result<T, crate::de::error::DecodeError> {
         from_slice(text.as_bytes())
