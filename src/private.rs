@@ -11,6 +11,7 @@ pub type Decoded<M> = Result<crate::method::EnvelopeOf<M>, DecodeError>;
 pub type Encoded = Result<Vec<u8>, serde_json::Error>;
 
 pub use crate::de::via_native::deserialize as deserialize_via_native;
+pub use crate::de::via_serde::with_serde as decode_with_serde;
 /// Native decoding (`crate::de::native`), named by the generated `Decode` impls.
 pub mod native {
     pub use crate::de::native::*;

@@ -15,48 +15,10 @@ use std::fmt;
 
 use serde::de::DeserializeOwned;
 
+use crate::de::error::syntax_error;
+pub use crate::de::error::DecodeError;
 pub use crate::de::native::Decode;
 pub use crate::de::repeated_keys::check_unique_keys;
-
-/// A decoding failure: where it happened and what went wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DecodeError {
-    path: String,
-    message: String,
-}
-
-impl DecodeError {
-    /// Builds an error from a path (may be empty) and a message.
-    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
-        DecodeError {
-            path: path.into(),
-            message: message.into(),
-        }
-    }
-
-    /// The JSON path of the failing value, such as
-    /// `result.receipts_outcome[3].outcome.status`; empty for the document root.
-    pub fn path(&self) -> &str {
-        &self.path
-    }
-
-    /// What went wrong.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-}
-
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            f.write_str(&self.message)
-        } else {
-            write!(f, "at {}: {}", self.path, self.message)
-        }
-    }
-}
-
-impl std::error::Error for DecodeError {}
 
 /// Types that buffer their input (open enums, untagged shapes) decode it again with their
 /// own path tracking and report `"<inner path>: <message>"`. This moves those inner
@@ -145,14 +107,6 @@ fn locate(
         located.message = bare.to_owned();
     }
     located
-}
-
-/// The syntax error of a document that is not JSON, if it is not: what a decoder that
-/// stopped at a type error would otherwise hide. Run on failures only.
-pub(crate) fn syntax_error(bytes: &[u8]) -> Option<DecodeError> {
-    serde_json::from_slice::<serde::de::IgnoredAny>(bytes)
-        .err()
-        .map(|e| DecodeError::new("", e.to_string()))
 }
 
 /// Decodes an already parsed JSON value, tracking the path of any failure (the path costs
@@ -442,13 +396,6 @@ mod tests {
         assert_eq!(ok, Ok(4));
         let ok = from_slice::<u64>(b" 18446744073709551615 ");
         assert_eq!(ok, Ok(u64::MAX));
-    }
-
-    #[test]
-    fn new_and_display() {
-        let e = DecodeError::new("a.b", "boom");
-        assert_eq!(e.to_string(), "at a.b: boom");
-        assert_eq!(DecodeError::new("", "boom").to_string(), "boom");
     }
 }
 

@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use crate::de::decode::DecodeError;
+use crate::de::error::{syntax_error, DecodeError};
 use crate::de::native::{Error, Next, Reader, MAX_SKIP_DEPTH};
 
 /// A key given twice in one object.
@@ -53,7 +53,7 @@ pub(crate) fn repeated_key(bytes: &[u8]) -> Result<Option<RepeatedKey>, DecodeEr
             path: e.path(),
             key: e.message().to_owned(),
         })),
-        Err(e) => Err(crate::de::decode::syntax_error(bytes)
+        Err(e) => Err(syntax_error(bytes)
             .unwrap_or_else(|| DecodeError::new("", e.into_decode_error(bytes).message()))),
     }
 }

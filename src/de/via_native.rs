@@ -1,4 +1,5 @@
-//! serde's `Deserialize` for the generated types, through their native decoders.
+//! serde's `Deserialize` for the generated types and the envelope, through their native
+//! decoders.
 //!
 //! A derived `Deserialize` is a tree of generic visitors per type: rustc type-checks,
 //! borrow-checks and writes into the crate's metadata every one of them, for 337 schemas,
@@ -16,9 +17,10 @@
 use std::fmt;
 
 use serde::de::{DeserializeSeed, Error as _, MapAccess, SeqAccess, Visitor};
-use serde::Deserializer;
+use serde::{Deserialize, Deserializer};
 
 use super::native::{self, Decode, Reader};
+use crate::envelope::{ErrorWrapper, Id, Response, UntypedCause};
 
 /// Implements serde's `Deserialize` for a type with a native decoder, through it (see
 /// the module docs).
@@ -44,6 +46,34 @@ pub fn deserialize<'de, T: Decode, D: Deserializer<'de>>(deserializer: D) -> Res
     let mut text = Vec::new();
     deserializer.deserialize_newtype_struct(RAW_VALUE, Capture(&mut text))?;
     decode_text(&text).map_err(D::Error::custom)
+}
+
+// serde's `Deserialize` for the envelope: its native decoders (`native/envelope.rs`),
+// through the value's JSON text, so that both ways accept and refuse the same bodies with
+// the same paths.
+
+impl<'de, R: Decode, E: Decode> Deserialize<'de> for Response<R, E> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize(deserializer)
+    }
+}
+
+impl<'de, E: Decode, V: Decode, I: Decode> Deserialize<'de> for ErrorWrapper<E, V, I> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize(deserializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Id {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize(deserializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for UntypedCause {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserialize(deserializer)
+    }
 }
 
 /// serde_json's name for `serde_json::value::RawValue` (with its `raw_value` feature):

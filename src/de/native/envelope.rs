@@ -1,16 +1,13 @@
 //! The JSON-RPC envelope's decoding, written once: [`Decode`] for [`Response`], its
-//! [`Id`], nearcore's error object ([`ErrorWrapper`]) and [`UntypedCause`], and their
-//! serde `Deserialize` through it (`crate::de::via_native`), as the generated types
-//! have theirs. The retry layer's classification reads bodies with the same rules
-//! ([`classify`]).
+//! [`Id`], nearcore's error object ([`ErrorWrapper`]) and [`UntypedCause`] (their serde
+//! `Deserialize` through it is in `crate::de::via_native`, beside the generated types').
+//! The retry layer's classification reads bodies with the same rules ([`classify`]).
 
 use std::borrow::Cow;
 
-use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use super::{Decode, Error, Next, Reader};
-use crate::de::via_native;
 use crate::envelope::{ErrorCause, HANDLER_ERROR, INTERNAL_ERROR, REQUEST_VALIDATION_ERROR};
 use crate::envelope::{ErrorWrapper, Id, Response, UntypedCause};
 
@@ -237,33 +234,6 @@ impl<E: Decode, V: Decode, I: Decode> Decode for ErrorWrapper<E, V, I> {
 impl Decode for UntypedCause {
     fn decode(r: &mut Reader<'_>) -> Result<Self, Error> {
         r.value().map(UntypedCause)
-    }
-}
-
-// serde's `Deserialize` for the envelope: the decoders above, through the value's JSON
-// text, so that both ways accept and refuse the same bodies with the same paths.
-
-impl<'de, R: Decode, E: Decode> Deserialize<'de> for Response<R, E> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        via_native::deserialize(deserializer)
-    }
-}
-
-impl<'de, E: Decode, V: Decode, I: Decode> Deserialize<'de> for ErrorWrapper<E, V, I> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        via_native::deserialize(deserializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Id {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        via_native::deserialize(deserializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for UntypedCause {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        via_native::deserialize(deserializer)
     }
 }
 

@@ -2,7 +2,7 @@
 //! the JSON path, collected segment by segment as the error travels up (so that success
 //! pays nothing for it).
 
-use crate::de::decode::DecodeError;
+use crate::de::error::DecodeError;
 use crate::de::paths::{render, Segment};
 
 /// A failure of a native decoder. Boxed: `Result<T, Error>` stays one pointer wide on the

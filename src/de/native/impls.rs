@@ -306,12 +306,3 @@ impl Decode for crate::primitives::NearGas {
         Ok(crate::primitives::NearGas::from_gas(gas))
     }
 }
-
-impl Decode for crate::primitives::BlockId {
-    fn decode(r: &mut Reader<'_>) -> Result<Self, Error> {
-        super::with_serde(r)
-    }
-}
-
-decode_with_serde!(crate::primitives::SignedTransaction);
-decode_with_serde!(crate::primitives::FunctionArgs);

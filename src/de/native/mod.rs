@@ -21,10 +21,11 @@ pub use enums::{
     untagged_failed, Adjacent, External, Tagged,
 };
 pub use envelope::{peek, Peek};
+pub(crate) use error::without_position;
 pub use error::Error;
 pub use reader::{Next, Options, Reader, MAX_SKIP_DEPTH};
 
-use crate::de::decode::DecodeError;
+use crate::de::error::{syntax_error, DecodeError};
 
 /// A type that decodes itself from the crate's JSON reader: what the envelope's `result` and
 /// `error` must be, and every generated type is. A type of your own gets it from its
@@ -86,7 +87,7 @@ fn located(e: Error, bytes: &[u8]) -> DecodeError {
     // (`[1,` read as an object says "invalid type: sequence" first, a truncated or
     // trailing-text body a missing field).
     let syntax = if !e.is_syntax() {
-        crate::de::decode::syntax_error(bytes)
+        syntax_error(bytes)
     } else {
         None
     };
@@ -177,47 +178,9 @@ macro_rules! decode_newtype {
     };
 }
 
-/// Implements the crate's decoder ([`decode::Decode`](crate::decode::Decode)) for a type
-/// of your own through its serde `Deserialize`, so that it can be the `result` or the
-/// handler error of a [`Response`](crate::envelope::Response) or an
-/// [`RpcMethod`](crate::methods::RpcMethod): the value's text is decoded by serde_json, and a
-/// failure keeps its path inside the value.
-#[macro_export]
-macro_rules! decode_with_serde {
-    ($name:ty) => {
-        impl $crate::__private::native::Decode for $name {
-            fn decode(
-                r: &mut $crate::__private::native::Reader<'_>,
-            ) -> ::std::result::Result<Self, $crate::__private::native::Error> {
-                $crate::__private::native::with_serde(r)
-            }
-        }
-    };
-}
-
 // After the macros, so that these files name them without a path (textual scope).
 mod enums;
 pub(crate) mod envelope;
 mod error;
 mod impls;
 mod reader;
-
-/// Decodes the next value with its serde `Deserialize` (see `decode_with_serde!`).
-pub fn with_serde<T: serde::de::DeserializeOwned>(r: &mut Reader<'_>) -> Result<T, Error> {
-    let raw = r.raw()?;
-    crate::de::decode::from_slice::<T>(raw).map_err(|e| nested_error(r, &e))
-}
-
-/// A serde failure inside the value being read, as a native error with the same path.
-#[cold]
-fn nested_error(r: &Reader<'_>, e: &DecodeError) -> Error {
-    // The position is the reader's, in the whole body.
-    let mut error = r.data_error(error::without_position(e.message()));
-    for segment in crate::de::paths::parse(e.path()).into_iter().rev() {
-        error = match segment {
-            crate::de::paths::Segment::Key(key) => error.in_key(&key),
-            crate::de::paths::Segment::Index(index) => error.in_index(index),
-        };
-    }
-    error
-}

@@ -893,10 +893,10 @@ fn scan_string_by_words(bytes: &[u8], mut pos: usize) -> (usize, bool) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{from_slice, Decode};
     use super::*;
+    use crate::de::native::{from_slice, Decode};
 
-    fn read<T: Decode>(text: &str) -> Result<T, crate::de::decode::DecodeError> {
+    fn read<T: Decode>(text: &str) -> Result<T, crate::de::error::DecodeError> {
         from_slice(text.as_bytes())
     }
 
@@ -981,7 +981,7 @@ mod tests {
                 match (ours, theirs) {
                     (Ok(a), Ok(b)) => assert_eq!(a, b, "{text}"),
                     (Err(a), Err(b)) => {
-                        let message = super::super::error::without_position;
+                        let message = crate::de::native::error::without_position;
                         assert_eq!(message(a.message()), message(&b.to_string()), "{text}")
                     }
                     (a, b) => panic!("{text}: native {a:?}, serde_json {b:?}"),
