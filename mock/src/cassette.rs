@@ -18,7 +18,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::task::JoinHandle;
 
-use crate::{HttpReply, RawRequest, ServerOptions};
+use crate::server::ServerOptions;
+use crate::wire::HttpReply;
+use crate::wire::RawRequest;
 
 /// One recorded request and its answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

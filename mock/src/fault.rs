@@ -6,8 +6,9 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use crate::handler::RpcError;
 use crate::wire::envelope;
-use crate::{HttpReply, RpcError};
+use crate::wire::HttpReply;
 
 /// A way to misbehave, for the client's failure paths.
 #[derive(Clone, Debug, PartialEq)]

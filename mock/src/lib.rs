@@ -100,11 +100,12 @@
 
 // The rooms: `node.rs` (the node, its one handler), `wire.rs` (requests and replies as
 // they travel), `fault.rs` (injected faults), `request_log.rs` (what is kept of the
-// requests), `handler.rs` (each method's default answer), `chain.rs` (the state and its
-// views), `runtime/` (validate, block, execute), `fees.rs`, `contract.rs`,
-// `light_client.rs` and `block_tree.rs` (hashes and proofs), `state_file.rs` (saved
-// chains), `credentials.rs` (key files), `server.rs` and `transport.rs` (HTTP and in
-// process), `cassette.rs` (record and replay).
+// requests), `handler.rs` (each method's default answer), `window.rs` (a regular node's
+// window of blocks), `chain.rs` (the state and its views), `runtime/` (validate, block,
+// execute), `fees.rs`, `contract.rs`, `light_client.rs` and `block_tree.rs` (hashes and
+// proofs), `state_file.rs` (saved chains), `credentials.rs` (key files), `server.rs`
+// (HTTP, knowing nothing of the node), `serving.rs` (the node over HTTP), `transport.rs`
+// (in process), `cassette.rs` (record and replay).
 mod block_tree;
 mod cassette;
 pub mod chain;
@@ -118,6 +119,7 @@ mod node;
 mod request_log;
 pub mod runtime;
 mod server;
+mod serving;
 pub mod state_file;
 mod transport;
 mod window;
@@ -130,7 +132,7 @@ pub use fault::{Fault, FaultRule};
 pub use handler::RpcError;
 pub use node::{unused_url, MockNode};
 pub use request_log::{Recorded, RequestLog};
-pub use server::{BackgroundServer, InvalidOrigin, MockServer, Origin, ServerOptions};
+pub use server::{InvalidOrigin, Origin, ServerOptions};
+pub use serving::{BackgroundServer, MockServer};
 pub use state_file::StateError;
-pub(crate) use wire::RawRequest;
 pub use wire::{HttpReply, Reply, Shape};

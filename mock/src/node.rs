@@ -10,15 +10,19 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::cassette::Cassette;
+use crate::chain::{self, Chain};
+use crate::contract::Contract;
 use crate::credentials::KeyKind;
 use crate::fault::apply;
+use crate::fault::{Fault, FaultRule};
+use crate::handler::{self, RpcError};
 use crate::request_log::value_bytes;
+use crate::request_log::{Recorded, RequestLog};
+use crate::state_file::StateError;
 use crate::wire::{envelope, with_id};
-use crate::{
-    chain, credentials, handler, runtime, server, BackgroundServer, Cassette, Chain, Contract,
-    Fault, FaultRule, HttpReply, MockServer, RawRequest, Recorded, Reply, RequestLog, RpcError,
-    ServerOptions, StateError,
-};
+use crate::wire::{HttpReply, RawRequest, Reply};
+use crate::{credentials, runtime};
 
 /// A loopback URL where nothing listens: a dead endpoint, for failover tests.
 pub fn unused_url() -> String {
@@ -114,64 +118,6 @@ impl MockNode {
     /// Saves the chain to `path`, to start a node from later ([`MockNode::load`]).
     pub fn save(&self, path: &std::path::Path) -> std::io::Result<()> {
         self.lock().chain.save(path)
-    }
-
-    /// Starts a node with the default chain on `127.0.0.1` at an ephemeral port.
-    pub async fn start() -> MockServer {
-        match Self::new().serve(0).await {
-            Ok(server) => server,
-            // Binding port 0 on loopback fails only when the machine has no loopback.
-            Err(e) => panic!("cannot listen on 127.0.0.1: {e}"),
-        }
-    }
-
-    /// Serves this node on `127.0.0.1:port` (0: any free port) until the returned
-    /// server is dropped or stopped ([`MockServer::stop`]), with the default
-    /// [`ServerOptions`].
-    pub async fn serve(&self, port: u16) -> std::io::Result<MockServer> {
-        self.serve_with(ServerOptions::new().port(port)).await
-    }
-
-    /// Serves this node as `options` say (port, allowed origins, limits) until the
-    /// returned server is dropped or stopped.
-    pub async fn serve_with(&self, options: ServerOptions) -> std::io::Result<MockServer> {
-        server::serve(self.clone(), options).await
-    }
-
-    /// Serves this node on `127.0.0.1:port` from a thread of its own, so that blocking
-    /// code and other processes can call it; it stops when the returned server is
-    /// dropped. Needs no runtime.
-    pub fn serve_in_background(&self, port: u16) -> std::io::Result<BackgroundServer> {
-        self.serve_in_background_with(ServerOptions::new().port(port))
-    }
-
-    /// Serves this node as `options` say from a thread of its own (see
-    /// [`MockNode::serve_in_background`]).
-    pub fn serve_in_background_with(
-        &self,
-        options: ServerOptions,
-    ) -> std::io::Result<BackgroundServer> {
-        server::serve_in_background(self.clone(), options)
-    }
-
-    /// A node with the default chain serving from a thread of its own at an ephemeral
-    /// port (see [`MockNode::serve_in_background`]).
-    pub fn start_in_background() -> BackgroundServer {
-        match Self::new().serve_in_background(0) {
-            Ok(server) => server,
-            Err(e) => panic!("cannot listen on 127.0.0.1: {e}"),
-        }
-    }
-
-    /// A node answering `replies` in order whatever is asked (see [`MockNode::script`]),
-    /// served from a thread of its own at an ephemeral port.
-    pub fn start_scripted(replies: Vec<HttpReply>) -> BackgroundServer {
-        let node = Self::new();
-        node.script(replies);
-        match node.serve_in_background(0) {
-            Ok(server) => server,
-            Err(e) => panic!("cannot listen on 127.0.0.1: {e}"),
-        }
     }
 
     /// A near-rpc client talking to this node in process, with the client's default

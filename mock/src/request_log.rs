@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 #[cfg(doc)]
-use crate::{FaultRule, MockNode};
+use crate::fault::FaultRule;
 
 /// A request the node received, as its log keeps it: the bytes, bounded by
 /// [`RequestLog`], never a parsed copy ([`Recorded::params`] parses when asked).
@@ -113,6 +113,10 @@ pub(crate) fn value_bytes(value: &Value, limit: usize) -> Option<usize> {
 /// The default ([`RequestLog::DEFAULT`]) keeps any number of requests within 64 MiB in
 /// all, each body up to 1 MiB: every request a test sends, in full, unless it sends
 /// more than that. Set with [`MockNode::set_request_log`]; `near-rpc mock` keeps less.
+///
+/// [`MockNode::requests`]: crate::node::MockNode::requests
+/// [`MockNode::requests_received`]: crate::node::MockNode::requests_received
+/// [`MockNode::set_request_log`]: crate::node::MockNode::set_request_log
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RequestLog {
     /// The most requests kept (`None`: as many as `bytes` allows).

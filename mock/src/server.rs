@@ -19,11 +19,13 @@ use std::time::Duration;
 use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::{JoinHandle, JoinSet};
 use tokio::time::Instant;
 
-use crate::{HttpReply, MockNode, RawRequest, Shape};
+use crate::wire::HttpReply;
+use crate::wire::RawRequest;
+use crate::wire::Shape;
 
 /// How long a refused connection is still read from (and what it sends dropped) before it
 /// closes, so that the client reads the refusal instead of a reset.
@@ -33,8 +35,8 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(10);
 const ACCEPT_BACKOFF_MAX: Duration = Duration::from_secs(1);
 
 /// What the HTTP server accepts and how long it waits, for the mock node
-/// ([`MockNode::serve_with`]) and the recording proxy
-/// ([`Recorder::start_with`](crate::Recorder::start_with)). The defaults are those of
+/// (`MockNode::serve_with`) and the recording proxy (`Recorder::start_with`). The
+/// defaults are those of
 /// [`ServerOptions::new`]; the module's guarantees (see the crate's docs) hold whatever
 /// is set.
 #[derive(Clone, Debug)]
@@ -235,164 +237,9 @@ impl fmt::Display for InvalidOrigin {
 
 impl std::error::Error for InvalidOrigin {}
 
-/// A running mock server. Dereferences to its [`MockNode`].
-///
-/// It stops when dropped: the listener closes, and so does every open connection,
-/// kept-alive ones included, as the runtime cancels their tasks (moments later, as
-/// dropping cannot wait). [`MockServer::stop`] returns once all of that is done.
-#[derive(Debug)]
-pub struct MockServer {
-    node: MockNode,
-    url: String,
-    accept: JoinHandle<()>,
-    stop: Option<oneshot::Sender<()>>,
-}
-
-impl MockServer {
-    /// `http://127.0.0.1:PORT`.
-    pub fn url(&self) -> &str {
-        &self.url
-    }
-
-    /// The node behind it.
-    pub fn node(&self) -> &MockNode {
-        &self.node
-    }
-
-    /// Stops the server and waits until it has: the listener is closed and every
-    /// connection has ended (a request being answered is cut off), so that nothing
-    /// answers at its URL any more, not even a client's pooled connection.
-    pub async fn stop(mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        // Ends once the accept task has closed its connections; an error only says it
-        // had already ended.
-        let _ = (&mut self.accept).await;
-    }
-}
-
-impl std::ops::Deref for MockServer {
-    type Target = MockNode;
-
-    fn deref(&self) -> &MockNode {
-        &self.node
-    }
-}
-
-impl Drop for MockServer {
-    fn drop(&mut self) {
-        self.accept.abort();
-    }
-}
-
-/// A mock server on a thread of its own, with its own runtime: for blocking tests and
-/// for tests that run another process against it. It stops when dropped.
-#[derive(Debug)]
-pub struct BackgroundServer {
-    node: MockNode,
-    url: String,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl BackgroundServer {
-    /// `http://127.0.0.1:PORT`.
-    pub fn url(&self) -> &str {
-        &self.url
-    }
-
-    /// The URL with `path` after it (where an API key may go).
-    pub fn url_with(&self, path: &str) -> String {
-        format!("{}{path}", self.url)
-    }
-}
-
-impl std::ops::Deref for BackgroundServer {
-    type Target = MockNode;
-
-    fn deref(&self) -> &MockNode {
-        &self.node
-    }
-}
-
-impl Drop for BackgroundServer {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
-}
-
-pub(crate) fn serve_in_background(
-    node: MockNode,
-    options: ServerOptions,
-) -> io::Result<BackgroundServer> {
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let (ready, url) = std::sync::mpsc::channel::<io::Result<String>>();
-    let served = node.clone();
-    let thread = std::thread::spawn(move || {
-        let runtime = match tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-        {
-            Ok(runtime) => runtime,
-            Err(e) => {
-                let _ = ready.send(Err(e));
-                return;
-            }
-        };
-        runtime.block_on(async move {
-            match serve(served, options).await {
-                Ok(server) => {
-                    let _ = ready.send(Ok(server.url().to_owned()));
-                    // Until the handle is dropped (or dropped without a word).
-                    let _ = stopped.await;
-                    server.stop().await;
-                }
-                Err(e) => {
-                    let _ = ready.send(Err(e));
-                }
-            }
-        });
-    });
-    let url = url
-        .recv()
-        .map_err(|_| io::Error::other("the server thread ended before listening"))??;
-    Ok(BackgroundServer {
-        node,
-        url,
-        stop: Some(stop),
-        thread: Some(thread),
-    })
-}
-
 /// What answers a request: the mock node, or the recording proxy.
 pub(crate) type Handler =
     Arc<dyn Fn(RawRequest) -> Pin<Box<dyn Future<Output = HttpReply> + Send>> + Send + Sync>;
-
-pub(crate) async fn serve(node: MockNode, options: ServerOptions) -> io::Result<MockServer> {
-    let handler = node.clone();
-    let handler: Handler = Arc::new(move |request| {
-        let node = handler.clone();
-        Box::pin(async move { node.handle(request).await })
-    });
-    let (stop, stopped) = oneshot::channel();
-    let (url, accept) = listen_until(handler, options, async move {
-        // A sender dropped without a word stops the server too.
-        let _ = stopped.await;
-    })
-    .await?;
-    Ok(MockServer {
-        node,
-        url,
-        accept,
-        stop: Some(stop),
-    })
-}
 
 /// Accepts connections on `127.0.0.1` until the returned task is aborted; its
 /// connections end with it.
@@ -416,7 +263,7 @@ struct Shared {
 /// Accepts connections on `127.0.0.1:port` until `stop` completes, then ends every
 /// connection and waits for them before the returned task ends; or until the task is
 /// aborted, which drops the connections' set and so aborts them.
-async fn listen_until(
+pub(crate) async fn listen_until(
     handler: Handler,
     options: ServerOptions,
     stop: impl Future<Output = ()> + Send + 'static,

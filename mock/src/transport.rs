@@ -6,7 +6,9 @@ use near_rpc::client::transport::{
     TransportFuture,
 };
 
-use crate::{MockNode, RawRequest, Shape};
+use crate::node::MockNode;
+use crate::wire::RawRequest;
+use crate::wire::Shape;
 
 impl Transport for MockNode {
     fn send(&self, request: RpcRequest) -> TransportFuture<'_> {

@@ -16,8 +16,9 @@ use serde_json::{json, Value};
 
 use crate::chain::{Chain, GENESIS_HEIGHT};
 use crate::handler::{self, RpcError, Step};
+use crate::node::MockNode;
 use crate::node::State;
-use crate::{MockNode, Reply};
+use crate::wire::Reply;
 
 /// The methods that read at a block, and `status`: what the window answers.
 const WINDOWED: &[&str] = &[

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use crate::RpcError;
+use crate::handler::RpcError;
 
 /// How one request is answered on the wire (by the HTTP server) or in process (by the
 /// transport): the low-level form every reply, override and fault comes down to.
