@@ -4,7 +4,9 @@
 //! - [`Action`] and [`Transaction`]: every action of the 1.2.6 protocol and both
 //!   transaction versions, with nearcore's borsh encoding (`to_borsh`/`from_borsh`).
 //!   Decoding refuses unknown tags, lengths past the input and trailing bytes, naming
-//!   the field ([`BorshError`]).
+//!   the field ([`BorshError`]). With the `nearcore_0_38_0` feature (`latest`), nearcore
+//!   0.38's `DelegateV2` (a meta-transaction a gas key can sign, `DelegateActionV2`) and
+//!   `UniversalStateInit` too; other builds refuse them by name.
 //! - [`SecretKey`]: ed25519 and secp256k1 keys in NEAR's text forms, and with the
 //!   `nearcore_0_38_0` feature (`latest`) ML-DSA-65 keys (`ml-dsa-65:`, the 4032-byte
 //!   expanded key nearcore 0.38 writes; signed and verified with aws-lc-rs, as nearcore
@@ -63,6 +65,8 @@ pub use action::{
     GlobalContractDeployMode, GlobalContractIdentifier, NestedDelegateAction, NonDelegateAction,
     SignedDelegateAction, UnreadableAction,
 };
+#[cfg(feature = "nearcore_0_38_0")]
+pub use action::{DelegateActionV2, SignedDelegateActionV2};
 pub use borsh::{BorshError, BorshErrorKind};
 pub use credentials::{Credentials, CredentialsError, ACCOUNT_ID_ENV, SECRET_KEY_ENV};
 pub use message::{MessageError, MessagePayload, SignedMessage, NEP413_TAG};
