@@ -100,6 +100,11 @@ pub enum Action {
     /// Actions signed by another account, relayed by the signer, whose nonce may be one of
     /// a gas key's (nearcore 0.38's `DelegateV2`, so a gas key can sign a
     /// meta-transaction; feature `nearcore_0_38_0`).
+    ///
+    /// Nodes accept it at protocol versions 85 and 86 only: from 87 on (nearcore 0.38's
+    /// stable protocol is 88) they refuse it (`ProtocolFeature::RejectDelegateV2`,
+    /// near-primitives-core 0.38 `version.rs`), keeping the variant for a later payload
+    /// version. It is encoded here so that blocks and views holding one read back.
     #[cfg(feature = "nearcore_0_38_0")]
     DelegateV2(Box<SignedDelegateActionV2>),
     /// Initialises a universal (`0u`) account, whose id is derived from its initial state
@@ -367,7 +372,8 @@ pub struct SignedDelegateAction {
 
 /// A [`DelegateAction`] whose nonce may be a gas key's, so that a gas key can sign a
 /// meta-transaction (nearcore 0.38's `DelegateActionV2`; feature `nearcore_0_38_0`).
-/// Nodes refuse a gas key's signature on a version-1 delegate action.
+/// Nodes refuse a gas key's signature on a version-1 delegate action, and from protocol
+/// version 87 on every `Action::DelegateV2` (see there).
 #[cfg(feature = "nearcore_0_38_0")]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DelegateActionV2 {
