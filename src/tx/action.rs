@@ -1,6 +1,13 @@
 //! [`Action`]: what a transaction does, one variant per action of the protocol, with the
 //! borsh encoding nearcore gives it (variant tags in nearcore's order, fields in its
 //! struct order).
+//!
+//! nearcore 0.38's two actions, `DelegateV2` (tag 14: a meta-transaction whose nonce may
+//! be a gas key's) and `UniversalStateInit` (tag 15), exist with the `nearcore_0_38_0`
+//! feature (`latest`) only; other builds refuse their tags by name
+//! ([`BorshErrorKind::NeedsFeature`](super::BorshErrorKind::NeedsFeature)). Their layouts
+//! follow near-primitives 0.38 (`core/primitives/src/action/mod.rs`,
+//! `action/delegate.rs`, `signable_message.rs`).
 
 use std::collections::BTreeMap;
 
@@ -89,6 +96,27 @@ pub enum Action {
         public_key: PublicKey,
         /// The amount.
         amount: NearToken,
+    },
+    /// Actions signed by another account, relayed by the signer, whose nonce may be one of
+    /// a gas key's (nearcore 0.38's `DelegateV2`, so a gas key can sign a
+    /// meta-transaction; feature `nearcore_0_38_0`).
+    ///
+    /// Nodes accept it at protocol versions 85 and 86 only: from 87 on (nearcore 0.38's
+    /// stable protocol is 88) they refuse it (`ProtocolFeature::RejectDelegateV2`,
+    /// near-primitives-core 0.38 `version.rs`), keeping the variant for a later payload
+    /// version. It is encoded here so that blocks and views holding one read back.
+    #[cfg(feature = "nearcore_0_38_0")]
+    DelegateV2(Box<SignedDelegateActionV2>),
+    /// Initialises a universal (`0u`) account, whose id is derived from its initial state
+    /// (nearcore 0.38's `UniversalStateInit`; feature `nearcore_0_38_0`).
+    #[cfg(feature = "nearcore_0_38_0")]
+    UniversalStateInit {
+        /// The borsh bytes of nearcore's `UniversalStateInit` (its `RawStateInit`), kept
+        /// as given: the account id is hashed over exactly these bytes, and nodes check
+        /// that they are the canonical encoding.
+        state_init: Vec<u8>,
+        /// Tokens attached.
+        deposit: NearToken,
     },
 }
 
@@ -226,7 +254,8 @@ pub struct DelegateAction {
     pub public_key: PublicKey,
 }
 
-/// An [`Action`] that is not [`Action::Delegate`], as a [`DelegateAction`] holds
+/// An [`Action`] that is not a delegate action ([`Action::Delegate`], nor with the
+/// `nearcore_0_38_0` feature `Action::DelegateV2`), as a [`DelegateAction`] holds
 /// (nearcore's `NonDelegateAction`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NonDelegateAction(Action);
@@ -243,23 +272,25 @@ impl std::fmt::Display for NestedDelegateAction {
 
 impl std::error::Error for NestedDelegateAction {}
 
-/// An action of a transaction that nearcore could not read back: a delegate action whose
-/// ed25519 signature nearcore's borsh decoding refuses (see
-/// [`Signature::borsh_readable`]). A node cannot decode a transaction holding one, so it
-/// is refused before it is signed.
+/// An action of a transaction that nearcore could not read back: a delegate action
+/// (`Delegate`, or `DelegateV2` with the `nearcore_0_38_0` feature) whose ed25519
+/// signature nearcore's borsh decoding refuses (see [`Signature::borsh_readable`]). A node
+/// cannot decode a transaction holding one, so it is refused before it is signed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UnreadableAction {
     /// The action's index in the transaction's actions.
     pub index: usize,
+    /// The action's name ([`Action::name`]: `Delegate`, `DelegateV2`).
+    pub name: &'static str,
 }
 
 impl std::fmt::Display for UnreadableAction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "action {} (Delegate): its ed25519 signature has a top bit of its last byte \
+            "action {} ({}): its ed25519 signature has a top bit of its last byte \
              set, which nearcore refuses to read (no valid signature has one)",
-            self.index
+            self.index, self.name
         )
     }
 }
@@ -267,12 +298,36 @@ impl std::fmt::Display for UnreadableAction {
 impl std::error::Error for UnreadableAction {}
 
 /// The first of `actions` nearcore could not read back, if any (see [`UnreadableAction`]).
+///
+/// Nesting needs no check here: a delegate action's actions are [`NonDelegateAction`]s,
+/// which hold no delegate action of either version.
 pub fn check_actions(actions: &[Action]) -> Result<(), UnreadableAction> {
-    match actions.iter().position(
-        |action| matches!(action, Action::Delegate(signed) if !signed.signature.borsh_readable()),
-    ) {
-        Some(index) => Err(UnreadableAction { index }),
+    let unreadable = |action: &Action| match action {
+        Action::Delegate(signed) => !signed.signature.borsh_readable(),
+        #[cfg(feature = "nearcore_0_38_0")]
+        Action::DelegateV2(signed) => !signed.signature.borsh_readable(),
+        _ => false,
+    };
+    match actions.iter().position(unreadable) {
+        Some(index) => Err(UnreadableAction {
+            index,
+            name: actions[index].name(),
+        }),
         None => Ok(()),
+    }
+}
+
+impl Action {
+    /// Whether this is a delegate action (`Delegate`, or with the `nearcore_0_38_0`
+    /// feature `DelegateV2`): one no delegate action may hold (nearcore's
+    /// `Action::is_delegate`).
+    pub fn is_delegate(&self) -> bool {
+        match self {
+            Action::Delegate(_) => true,
+            #[cfg(feature = "nearcore_0_38_0")]
+            Action::DelegateV2(_) => true,
+            _ => false,
+        }
     }
 }
 
@@ -280,9 +335,10 @@ impl TryFrom<Action> for NonDelegateAction {
     type Error = NestedDelegateAction;
 
     fn try_from(action: Action) -> Result<Self, Self::Error> {
-        match action {
-            Action::Delegate(_) => Err(NestedDelegateAction),
-            action => Ok(Self(action)),
+        if action.is_delegate() {
+            Err(NestedDelegateAction)
+        } else {
+            Ok(Self(action))
         }
     }
 }
@@ -314,13 +370,57 @@ pub struct SignedDelegateAction {
     pub signature: Signature,
 }
 
+/// A [`DelegateAction`] whose nonce may be a gas key's, so that a gas key can sign a
+/// meta-transaction (nearcore 0.38's `DelegateActionV2`; feature `nearcore_0_38_0`).
+/// Nodes refuse a gas key's signature on a version-1 delegate action, and from protocol
+/// version 87 on every `Action::DelegateV2` (see there).
+#[cfg(feature = "nearcore_0_38_0")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DelegateActionV2 {
+    /// The account the actions act for.
+    pub sender_id: AccountId,
+    /// Their receiver.
+    pub receiver_id: AccountId,
+    /// The actions (never a delegate action of either version).
+    pub actions: Vec<NonDelegateAction>,
+    /// The nonce: an access key's, or one of a gas key's with its index.
+    pub nonce: super::TransactionNonce,
+    /// The last block height at which it is valid.
+    pub max_block_height: u64,
+    /// The key that signs it (an access key or a gas key).
+    pub public_key: PublicKey,
+}
+
+/// A [`DelegateActionV2`] with the sender's signature: what [`Action::DelegateV2`] holds
+/// (nearcore 0.38's `VersionedSignedDelegateAction` with its one payload version, `V2`;
+/// feature `nearcore_0_38_0`).
+#[cfg(feature = "nearcore_0_38_0")]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedDelegateActionV2 {
+    /// What was signed.
+    pub delegate_action: DelegateActionV2,
+    /// The signature of [`DelegateActionV2::signable_hash`].
+    pub signature: Signature,
+}
+
 // ---- borsh ----
 
 /// The tag of [`Action::Delegate`].
 const ACTION_DELEGATE: u8 = 8;
 
-/// The variant names, by tag (nearcore's `Action` order).
-const ACTION_NAMES: [&str; 14] = [
+/// The tag of `Action::DelegateV2` (nearcore 0.38).
+const ACTION_DELEGATE_V2: u8 = 14;
+
+/// How many action tags this build reads: nearcore 0.38's two (`DelegateV2`,
+/// `UniversalStateInit`) only with `nearcore_0_38_0`.
+#[cfg(feature = "nearcore_0_38_0")]
+const ACTION_TAGS: u8 = 16;
+#[cfg(not(feature = "nearcore_0_38_0"))]
+const ACTION_TAGS: u8 = 14;
+
+/// The variant names, by tag (nearcore's `Action` order), the last two read only with
+/// `nearcore_0_38_0` (other builds name them when they refuse them).
+const ACTION_NAMES: [&str; 16] = [
     "CreateAccount",
     "DeployContract",
     "FunctionCall",
@@ -335,6 +435,8 @@ const ACTION_NAMES: [&str; 14] = [
     "DeterministicStateInit",
     "TransferToGasKey",
     "WithdrawFromGasKey",
+    "DelegateV2",
+    "UniversalStateInit",
 ];
 
 impl Action {
@@ -360,6 +462,10 @@ impl Action {
             Action::DeterministicStateInit { .. } => 11,
             Action::TransferToGasKey { .. } => 12,
             Action::WithdrawFromGasKey { .. } => 13,
+            #[cfg(feature = "nearcore_0_38_0")]
+            Action::DelegateV2(_) => ACTION_DELEGATE_V2,
+            #[cfg(feature = "nearcore_0_38_0")]
+            Action::UniversalStateInit { .. } => 15,
         }
     }
 
@@ -440,11 +546,32 @@ impl Borsh for Action {
                 public_key.encode(w);
                 w.u128(amount.as_yoctonear());
             }
+            #[cfg(feature = "nearcore_0_38_0")]
+            Action::DelegateV2(signed) => signed.encode(w),
+            #[cfg(feature = "nearcore_0_38_0")]
+            Action::UniversalStateInit {
+                state_init,
+                deposit,
+            } => {
+                w.bytes(state_init);
+                w.u128(deposit.as_yoctonear());
+            }
         }
     }
 
     fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
-        let tag = r.tag("Action", ACTION_NAMES.len() as u8)?;
+        // A later protocol's action is refused by its name, not as an unknown tag.
+        if let Some(tag) = r.peek_u8().filter(|&tag| tag >= ACTION_TAGS) {
+            if let Some(variant) = ACTION_NAMES.get(usize::from(tag)) {
+                return Err(r.error(super::BorshErrorKind::NeedsFeature {
+                    of: "Action",
+                    tag,
+                    variant,
+                    feature: "nearcore_0_38_0 (latest)",
+                }));
+            }
+        }
+        let tag = r.tag("Action", ACTION_TAGS)?;
         let name = ACTION_NAMES[usize::from(tag)];
         let action = (|| {
             Ok(match tag {
@@ -498,6 +625,15 @@ impl Borsh for Action {
                 },
                 12 => Action::TransferToGasKey {
                     public_key: field(r, "public_key", PublicKey::decode)?,
+                    deposit: field(r, "deposit", token)?,
+                },
+                #[cfg(feature = "nearcore_0_38_0")]
+                ACTION_DELEGATE_V2 => {
+                    Action::DelegateV2(Box::new(SignedDelegateActionV2::decode(r)?))
+                }
+                #[cfg(feature = "nearcore_0_38_0")]
+                15 => Action::UniversalStateInit {
+                    state_init: field(r, "state_init", |r| r.bytes())?,
                     deposit: field(r, "deposit", token)?,
                 },
                 _ => Action::WithdrawFromGasKey {
@@ -662,21 +798,27 @@ impl Borsh for DelegateAction {
         Ok(Self {
             sender_id: field(r, "sender_id", AccountId::decode)?,
             receiver_id: field(r, "receiver_id", AccountId::decode)?,
-            actions: field(r, "actions", |r| {
-                r.seq(|r| {
-                    // Refused by its tag, before anything inside it is read: decoding it
-                    // first would let nested delegates recurse as deep as the input goes.
-                    if r.peek_u8() == Some(ACTION_DELEGATE) {
-                        return Err(r.invalid(NestedDelegateAction.to_string()));
-                    }
-                    Action::decode(r).map(NonDelegateAction)
-                })
-            })?,
+            actions: field(r, "actions", non_delegate_actions)?,
             nonce: field(r, "nonce", |r| r.u64())?,
             max_block_height: field(r, "max_block_height", |r| r.u64())?,
             public_key: field(r, "public_key", PublicKey::decode)?,
         })
     }
+}
+
+/// A delegate action's actions: none may be a delegate action of either version.
+fn non_delegate_actions(r: &mut Reader<'_>) -> Result<Vec<NonDelegateAction>, BorshError> {
+    r.seq(|r| {
+        // Refused by its tag, before anything inside it is read: decoding it first would
+        // let nested delegates recurse as deep as the input goes.
+        let tag = r.peek_u8();
+        if tag == Some(ACTION_DELEGATE)
+            || (cfg!(feature = "nearcore_0_38_0") && tag == Some(ACTION_DELEGATE_V2))
+        {
+            return Err(r.invalid(NestedDelegateAction.to_string()));
+        }
+        Action::decode(r).map(NonDelegateAction)
+    })
 }
 
 impl Borsh for SignedDelegateAction {
@@ -695,6 +837,126 @@ impl Borsh for SignedDelegateAction {
 /// NEP-461's prefix of a signed delegate action: `2^30 + 366` (NEP-366), so that its
 /// bytes can never be read as a transaction's.
 const DELEGATE_ACTION_DISCRIMINANT: u32 = (1 << 30) + 366;
+
+/// NEP-461's prefix of a version-2 delegate action: `2^30 + 611` (NEP-611, gas keys;
+/// near-primitives 0.38 `signable_message.rs`, `SignableMessageType::DelegateActionV2`),
+/// so that neither version's signature verifies for the other.
+#[cfg(feature = "nearcore_0_38_0")]
+const DELEGATE_ACTION_V2_DISCRIMINANT: u32 = (1 << 30) + 611;
+
+/// The borsh tag of the `V2` payload of nearcore 0.38's `VersionedDelegateActionPayload`,
+/// written before a [`DelegateActionV2`] wherever it is encoded or signed.
+#[cfg(feature = "nearcore_0_38_0")]
+const DELEGATE_PAYLOAD_V2: u8 = 0;
+
+/// Encoded as nearcore's `VersionedDelegateActionPayload::V2`: the payload's version tag,
+/// then the fields in order (`action/delegate.rs`).
+#[cfg(feature = "nearcore_0_38_0")]
+impl Borsh for DelegateActionV2 {
+    fn encode(&self, w: &mut Writer) {
+        w.u8(DELEGATE_PAYLOAD_V2);
+        self.sender_id.encode(w);
+        self.receiver_id.encode(w);
+        w.seq(&self.actions, |w, a| a.0.encode(w));
+        self.nonce.encode(w);
+        w.u64(self.max_block_height);
+        self.public_key.encode(w);
+    }
+    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
+        r.tag("VersionedDelegateActionPayload", DELEGATE_PAYLOAD_V2 + 1)?;
+        field(r, "V2", |r| {
+            Ok(Self {
+                sender_id: field(r, "sender_id", AccountId::decode)?,
+                receiver_id: field(r, "receiver_id", AccountId::decode)?,
+                actions: field(r, "actions", non_delegate_actions)?,
+                nonce: field(r, "nonce", super::TransactionNonce::decode)?,
+                max_block_height: field(r, "max_block_height", |r| r.u64())?,
+                public_key: field(r, "public_key", PublicKey::decode)?,
+            })
+        })
+    }
+}
+
+#[cfg(feature = "nearcore_0_38_0")]
+impl Borsh for SignedDelegateActionV2 {
+    fn encode(&self, w: &mut Writer) {
+        self.delegate_action.encode(w);
+        self.signature.encode(w);
+    }
+    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
+        Ok(Self {
+            delegate_action: field(r, "delegate_action", DelegateActionV2::decode)?,
+            signature: field(r, "signature", Signature::decode)?,
+        })
+    }
+}
+
+#[cfg(feature = "nearcore_0_38_0")]
+impl DelegateActionV2 {
+    /// The borsh bytes, as nearcore's `VersionedDelegateActionPayload` (with its version
+    /// tag).
+    pub fn to_borsh(&self) -> Vec<u8> {
+        super::borsh::to_vec(self)
+    }
+
+    /// What the sender signs: sha256 of the NEP-461 prefix `2^30 + 611` and the borsh
+    /// bytes (nearcore's `VersionedDelegateActionPayload::get_nep461_hash`).
+    pub fn signable_hash(&self) -> CryptoHash {
+        let mut w = Writer::default();
+        w.u32(DELEGATE_ACTION_V2_DISCRIMINANT);
+        self.encode(&mut w);
+        CryptoHash::hash_bytes(&w.into_bytes())
+    }
+
+    /// Signs it with `key` (the key of `public_key`: an access key, or the gas key whose
+    /// nonce it carries), for a relayer to submit.
+    pub fn sign(self, key: &super::SecretKey) -> SignedDelegateActionV2 {
+        let signature = key.sign(&self.signable_hash().0);
+        SignedDelegateActionV2 {
+            delegate_action: self,
+            signature,
+        }
+    }
+}
+
+#[cfg(feature = "nearcore_0_38_0")]
+impl SignedDelegateActionV2 {
+    /// Whether the signature is `public_key`'s over [`DelegateActionV2::signable_hash`].
+    pub fn verify(&self) -> bool {
+        super::verify(
+            &self.delegate_action.public_key,
+            &self.delegate_action.signable_hash().0,
+            &self.signature,
+        )
+    }
+
+    /// The borsh bytes (what a relayer receives).
+    pub fn to_borsh(&self) -> Vec<u8> {
+        super::borsh::to_vec(self)
+    }
+
+    /// A signed version-2 delegate action from its borsh bytes, all of them.
+    pub fn from_borsh(bytes: &[u8]) -> Result<Self, BorshError> {
+        super::borsh::from_slice(bytes)
+    }
+
+    /// The base64 of the borsh bytes: the text a relayer receives.
+    pub fn to_base64(&self) -> String {
+        use base64::Engine as _;
+        base64::engine::general_purpose::STANDARD.encode(self.to_borsh())
+    }
+
+    /// A signed version-2 delegate action from the base64 of its borsh bytes.
+    pub fn from_base64(text: &str) -> Result<Self, BorshError> {
+        use base64::Engine as _;
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(text.trim())
+            .map_err(|e| {
+                Reader::new(&[]).error(super::borsh::BorshErrorKind::NotBase64(e.to_string()))
+            })?;
+        Self::from_borsh(&bytes)
+    }
+}
 
 impl DelegateAction {
     /// The borsh bytes.

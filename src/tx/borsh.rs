@@ -125,6 +125,18 @@ pub enum BorshErrorKind {
         /// The tag.
         tag: u8,
     },
+    /// An enum tag of a variant this build has no encoding for, though a later protocol
+    /// has one (nearcore 0.38's actions without the `nearcore_0_38_0` feature).
+    NeedsFeature {
+        /// The type read.
+        of: &'static str,
+        /// The tag.
+        tag: u8,
+        /// The variant's name in nearcore.
+        variant: &'static str,
+        /// The cargo feature that reads it.
+        feature: &'static str,
+    },
     /// Bytes left after the whole value.
     TrailingBytes {
         /// How many.
@@ -149,6 +161,15 @@ impl fmt::Display for BorshError {
                 "a length of {length} runs past the end of the input ({remaining} bytes left)"
             ),
             BorshErrorKind::UnknownTag { of, tag } => write!(f, "unknown {of} tag {tag}"),
+            BorshErrorKind::NeedsFeature {
+                of,
+                tag,
+                variant,
+                feature,
+            } => write!(
+                f,
+                "{of} tag {tag} is {variant}, which needs the {feature} feature"
+            ),
             BorshErrorKind::TrailingBytes { count } => {
                 write!(f, "{count} bytes left after the value")
             }

@@ -4,7 +4,10 @@
 //! - [`Action`] and [`Transaction`]: every action of the 1.2.6 protocol and both
 //!   transaction versions, with nearcore's borsh encoding (`to_borsh`/`from_borsh`).
 //!   Decoding refuses unknown tags, lengths past the input and trailing bytes, naming
-//!   the field ([`BorshError`]).
+//!   the field ([`BorshError`]). With the `nearcore_0_38_0` feature (`latest`), nearcore
+//!   0.38's `DelegateV2` (a meta-transaction a gas key can sign, `DelegateActionV2`;
+//!   nodes refuse it from protocol version 87 on) and `UniversalStateInit` too; other
+//!   builds refuse them by name.
 //! - [`SecretKey`]: ed25519 and secp256k1 keys in NEAR's text forms, and with the
 //!   `nearcore_0_38_0` feature (`latest`) ML-DSA-65 keys (`ml-dsa-65:`, the 4032-byte
 //!   expanded key nearcore 0.38 writes; signed and verified with aws-lc-rs, as nearcore
@@ -46,7 +49,10 @@
 //! vectors byte for byte (hashes and signatures too, `tests/it/tx_codec.rs` cites each).
 //! The global-contract, deterministic-state-init and gas-key actions and the version-1
 //! transaction have no published vectors: their layouts follow nearcore's source
-//! (near-primitives 0.36) field by field, and are tested by round trips only.
+//! (near-primitives 0.36) field by field, and are tested by round trips only. Neither do
+//! nearcore 0.38's `DelegateV2` and `UniversalStateInit`: their layouts and the version-2
+//! delegate action's NEP-461 hash follow near-primitives 0.38. Outside the library's
+//! tests, `tests/nearcore-readback` reads all of them back with nearcore's own crates.
 
 mod action;
 mod borsh;
@@ -63,6 +69,8 @@ pub use action::{
     GlobalContractDeployMode, GlobalContractIdentifier, NestedDelegateAction, NonDelegateAction,
     SignedDelegateAction, UnreadableAction,
 };
+#[cfg(feature = "nearcore_0_38_0")]
+pub use action::{DelegateActionV2, SignedDelegateActionV2};
 pub use borsh::{BorshError, BorshErrorKind};
 pub use credentials::{Credentials, CredentialsError, ACCOUNT_ID_ENV, SECRET_KEY_ENV};
 pub use message::{MessageError, MessagePayload, SignedMessage, NEP413_TAG};

@@ -236,17 +236,7 @@ impl Borsh for Transaction {
                 w.u8(1);
                 tx.signer_id.encode(w);
                 tx.public_key.encode(w);
-                match tx.nonce {
-                    TransactionNonce::Nonce { nonce } => {
-                        w.u8(0);
-                        w.u64(nonce);
-                    }
-                    TransactionNonce::GasKeyNonce { nonce, nonce_index } => {
-                        w.u8(1);
-                        w.u64(nonce);
-                        w.u16(nonce_index);
-                    }
-                }
+                tx.nonce.encode(w);
                 tx.receiver_id.encode(w);
                 tx.block_hash.encode(w);
                 w.seq(&tx.actions, |w, a| a.encode(w));
@@ -279,6 +269,33 @@ impl Borsh for Transaction {
     }
 }
 
+/// nearcore's `TransactionNonce`: tag 0 and the nonce, or tag 1, the nonce and the
+/// index (a version-1 transaction's nonce, and a `DelegateActionV2`'s).
+impl Borsh for TransactionNonce {
+    fn encode(&self, w: &mut Writer) {
+        match *self {
+            TransactionNonce::Nonce { nonce } => {
+                w.u8(0);
+                w.u64(nonce);
+            }
+            TransactionNonce::GasKeyNonce { nonce, nonce_index } => {
+                w.u8(1);
+                w.u64(nonce);
+                w.u16(nonce_index);
+            }
+        }
+    }
+    fn decode(r: &mut Reader<'_>) -> Result<Self, BorshError> {
+        Ok(match r.tag("TransactionNonce", 2)? {
+            0 => TransactionNonce::Nonce { nonce: r.u64()? },
+            _ => TransactionNonce::GasKeyNonce {
+                nonce: r.u64()?,
+                nonce_index: r.u16()?,
+            },
+        })
+    }
+}
+
 fn decode_v0(r: &mut Reader<'_>) -> Result<TransactionV0, BorshError> {
     Ok(TransactionV0 {
         signer_id: field(r, "signer_id", AccountId::decode)?,
@@ -294,15 +311,7 @@ fn decode_v1(r: &mut Reader<'_>) -> Result<TransactionV1, BorshError> {
     Ok(TransactionV1 {
         signer_id: field(r, "signer_id", AccountId::decode)?,
         public_key: field(r, "public_key", PublicKey::decode)?,
-        nonce: field(r, "nonce", |r| {
-            Ok(match r.tag("TransactionNonce", 2)? {
-                0 => TransactionNonce::Nonce { nonce: r.u64()? },
-                _ => TransactionNonce::GasKeyNonce {
-                    nonce: r.u64()?,
-                    nonce_index: r.u16()?,
-                },
-            })
-        })?,
+        nonce: field(r, "nonce", TransactionNonce::decode)?,
         receiver_id: field(r, "receiver_id", AccountId::decode)?,
         block_hash: field(r, "block_hash", CryptoHash::decode)?,
         actions: field(r, "actions", |r| r.seq(Action::decode))?,

@@ -18,6 +18,8 @@ use super::action::{
     FunctionCall, FunctionCallPermission, GasKeyInfo, GlobalContractDeployMode,
     GlobalContractIdentifier, NonDelegateAction, SignedDelegateAction,
 };
+#[cfg(feature = "nearcore_0_38_0")]
+use super::action::{DelegateActionV2, SignedDelegateActionV2};
 use super::transaction::{
     NonceMode, SignedTransaction, Transaction, TransactionNonce, TransactionV1,
 };
@@ -32,7 +34,8 @@ use crate::primitives::FunctionArgs;
 #[non_exhaustive]
 pub enum ViewError {
     /// A variant these bindings don't know (the view's `Unknown`), or one the codec has
-    /// no encoding for (`DelegateV2` of later specs).
+    /// no encoding for in this build (`DelegateV2` and `UniversalStateInit` without the
+    /// `nearcore_0_38_0` feature).
     Unsupported {
         /// Where (`actions[2]`).
         at: String,
@@ -208,6 +211,21 @@ impl From<&Action> for ActionView {
                 amount: *amount,
                 public_key: public_key.clone(),
             },
+            #[cfg(feature = "nearcore_0_38_0")]
+            Action::DelegateV2(signed) => ActionView::DelegateV2 {
+                delegate_action: types::VersionedDelegateActionPayload::V2(
+                    (&signed.delegate_action).into(),
+                ),
+                signature: signed.signature.clone(),
+            },
+            #[cfg(feature = "nearcore_0_38_0")]
+            Action::UniversalStateInit {
+                state_init,
+                deposit,
+            } => ActionView::UniversalStateInit {
+                deposit: *deposit,
+                state_init: types::RawStateInit(base64(state_init)),
+            },
         }
     }
 }
@@ -256,6 +274,31 @@ impl From<&DelegateAction> for types::DelegateAction {
                 .collect(),
             max_block_height: action.max_block_height,
             nonce: action.nonce,
+            public_key: action.public_key.clone(),
+            receiver_id: action.receiver_id.clone(),
+            sender_id: action.sender_id.clone(),
+        }
+    }
+}
+
+/// The version-2 delegate action as nodes show it (inside `"V2"`): its nonce as
+/// `{"Nonce": ..}` or `{"GasKeyNonce": ..}`, its actions in their serde form.
+#[cfg(feature = "nearcore_0_38_0")]
+impl From<&DelegateActionV2> for types::DelegateActionV2 {
+    fn from(action: &DelegateActionV2) -> Self {
+        types::DelegateActionV2 {
+            actions: action
+                .actions
+                .iter()
+                .map(|a| non_delegate_view(a.action()))
+                .collect(),
+            max_block_height: action.max_block_height,
+            nonce: match action.nonce {
+                TransactionNonce::Nonce { nonce } => types::TransactionNonce::Nonce { nonce },
+                TransactionNonce::GasKeyNonce { nonce, nonce_index } => {
+                    types::TransactionNonce::GasKeyNonce { nonce, nonce_index }
+                }
+            },
             public_key: action.public_key.clone(),
             receiver_id: action.receiver_id.clone(),
             sender_id: action.sender_id.clone(),
@@ -371,8 +414,18 @@ fn non_delegate_view(action: &Action) -> types::NonDelegateAction {
                 public_key: public_key.clone(),
             })
         }
+        #[cfg(feature = "nearcore_0_38_0")]
+        Action::UniversalStateInit {
+            state_init,
+            deposit,
+        } => N::UniversalStateInit(types::UniversalStateInitAction {
+            deposit: *deposit,
+            state_init: types::RawStateInit(base64(state_init)),
+        }),
         // A delegate action never holds one (NonDelegateAction refuses it).
         Action::Delegate(_) => unreachable!("NonDelegateAction holds no delegate action"),
+        #[cfg(feature = "nearcore_0_38_0")]
+        Action::DelegateV2(_) => unreachable!("NonDelegateAction holds no delegate action"),
     }
 }
 
@@ -531,6 +584,36 @@ fn action_from_view(view: &ActionView, at: &str, code: Option<&[u8]>) -> Result<
             public_key: public_key.clone(),
             amount: *amount,
         },
+        #[cfg(feature = "nearcore_0_38_0")]
+        ActionView::DelegateV2 {
+            delegate_action,
+            signature,
+        } => {
+            if !signature.borsh_readable() {
+                return Err(ViewError::UnreadableSignature {
+                    at: format!("{at}.DelegateV2.signature"),
+                });
+            }
+            let at = format!("{at}.DelegateV2.delegate_action");
+            let delegate_action = match delegate_action {
+                types::VersionedDelegateActionPayload::V2(v2) => {
+                    delegate_v2_from_view(v2, &format!("{at}.V2"))?
+                }
+                other => return Err(unsupported(&at, other)),
+            };
+            Action::DelegateV2(Box::new(SignedDelegateActionV2 {
+                delegate_action,
+                signature: signature.clone(),
+            }))
+        }
+        #[cfg(feature = "nearcore_0_38_0")]
+        ActionView::UniversalStateInit {
+            deposit,
+            state_init,
+        } => Action::UniversalStateInit {
+            state_init: unbase64(state_init, &format!("{at}.UniversalStateInit.state_init"))?,
+            deposit: *deposit,
+        },
         other => return Err(unsupported(at, other)),
     })
 }
@@ -618,6 +701,37 @@ fn delegate_from_view(view: &types::DelegateAction, at: &str) -> Result<Delegate
         receiver_id: view.receiver_id.clone(),
         actions,
         nonce: view.nonce,
+        max_block_height: view.max_block_height,
+        public_key: view.public_key.clone(),
+    })
+}
+
+#[cfg(feature = "nearcore_0_38_0")]
+fn delegate_v2_from_view(
+    view: &types::DelegateActionV2,
+    at: &str,
+) -> Result<DelegateActionV2, ViewError> {
+    let actions = view
+        .actions
+        .iter()
+        .enumerate()
+        .map(|(i, a)| non_delegate_from_json(a, &format!("{at}.actions[{i}]")))
+        .collect::<Result<_, _>>()?;
+    let nonce = match &view.nonce {
+        types::TransactionNonce::Nonce { nonce } => TransactionNonce::Nonce { nonce: *nonce },
+        types::TransactionNonce::GasKeyNonce { nonce, nonce_index } => {
+            TransactionNonce::GasKeyNonce {
+                nonce: *nonce,
+                nonce_index: *nonce_index,
+            }
+        }
+        other => return Err(unsupported(&format!("{at}.nonce"), other)),
+    };
+    Ok(DelegateActionV2 {
+        sender_id: view.sender_id.clone(),
+        receiver_id: view.receiver_id.clone(),
+        actions,
+        nonce,
         max_block_height: view.max_block_height,
         public_key: view.public_key.clone(),
     })
@@ -745,6 +859,14 @@ fn non_delegate_from_json(
         N::WithdrawFromGasKey(a) => Action::WithdrawFromGasKey {
             public_key: a.public_key.clone(),
             amount: a.amount,
+        },
+        #[cfg(feature = "nearcore_0_38_0")]
+        N::UniversalStateInit(a) => Action::UniversalStateInit {
+            state_init: unbase64(
+                &a.state_init,
+                &format!("{at}.UniversalStateInit.state_init"),
+            )?,
+            deposit: a.deposit,
         },
         other => return Err(unsupported(at, other)),
     };

@@ -42,6 +42,7 @@ mod tx_codec;
 mod tx_helpers;
 mod tx_message;
 mod tx_mldsa;
+mod tx_nearcore_038;
 mod tx_response;
 mod verify;
 mod write_matrix;

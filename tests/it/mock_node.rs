@@ -1103,3 +1103,82 @@ fn mock_answers_carry_every_key_real_nodes_send() {
     );
     assert!(compared > 100, "only {compared} recorded bodies compared");
 }
+
+/// nearcore 0.38's `DelegateV2` and `UniversalStateInit` (a `latest` build of near-rpc):
+/// the mock does not execute them, and refuses a transaction holding one by its name
+/// before anything is charged.
+#[cfg(feature = "nearcore_0_38_0")]
+#[test]
+fn the_mock_refuses_the_0_38_actions_by_name() {
+    use near_rpc::tx::{
+        Action, DelegateActionV2, NonDelegateAction, Transaction, TransactionNonce,
+    };
+    let chain = chain::Chain::new();
+    let key = chain::secret_key("bob.mock");
+    let delegate = DelegateActionV2 {
+        sender_id: "bob.mock".parse().unwrap(),
+        receiver_id: "alice.mock".parse().unwrap(),
+        actions: vec![NonDelegateAction::try_from(Action::transfer(
+            near_rpc::NearToken::from_yoctonear(1),
+        ))
+        .unwrap()],
+        nonce: TransactionNonce::Nonce { nonce: 5 },
+        max_block_height: INITIAL_HEAD + 100,
+        public_key: key.public_key(),
+    }
+    .sign(&key);
+    let cases = [
+        (Action::DelegateV2(Box::new(delegate)), "DelegateV2"),
+        (
+            Action::UniversalStateInit {
+                state_init: vec![0],
+                deposit: near_rpc::NearToken::from_yoctonear(1),
+            },
+            "UniversalStateInit",
+        ),
+    ];
+    for (action, name) in cases {
+        let node = MockNode::new();
+        let signed = Transaction::new(
+            "bob.mock".parse().unwrap(),
+            chain::public_key("bob.mock"),
+            4,
+            "alice.mock".parse().unwrap(),
+            chain.block_hash(chain.head()),
+            vec![
+                Action::transfer(near_rpc::NearToken::from_yoctonear(1)),
+                action,
+            ],
+        )
+        .sign(&key);
+        let before = ask(
+            &node,
+            "query",
+            &json!({"request_type": "view_account", "account_id": "bob.mock", "finality": "final"}),
+        )
+        .1;
+        let (_, answer) = ask(
+            &node,
+            "send_tx",
+            &json!({"signed_tx_base64": signed.to_base64(), "wait_until": "FINAL"}),
+        );
+        let text = answer["error"].to_string();
+        assert!(
+            text.contains(&format!(
+                "the mock node does not execute {name} actions (action 1)"
+            )),
+            "{answer}"
+        );
+        let after = ask(
+            &node,
+            "query",
+            &json!({"request_type": "view_account", "account_id": "bob.mock", "finality": "final"}),
+        )
+        .1;
+        assert_eq!(
+            before["result"]["amount"], after["result"]["amount"],
+            "nothing charged"
+        );
+        assert!(before["result"]["amount"].is_string(), "{before}");
+    }
+}

@@ -1,7 +1,10 @@
-//! The library's codec (`near_rpc::tx`, the `tx` feature alone) against nearcore's own
-//! borsh types, both ways, over deterministic random values: every `Action` variant and
+//! The library's codec (`near_rpc::tx`, the `tx` feature with `latest`, nearcore 0.38's
+//! actions) against nearcore's own borsh types, both ways, over deterministic random
+//! values: every `Action` variant (`DelegateV2` and `UniversalStateInit` too) and
 //! access-key permission, both transaction versions with every nonce form and mode,
-//! signed with both key types, and signed delegate actions. nearcore decodes near-rpc's
+//! signed with both key types, and signed delegate actions of both versions (a version-2
+//! one with an access key's nonce or a gas key's, signed by near-rpc and by nearcore).
+//! nearcore decodes near-rpc's
 //! bytes and re-encodes the same bytes, near-rpc decodes nearcore's bytes to the value it
 //! started from, hashes and signatures are nearcore's (`get_hash`, `get_nep461_hash`,
 //! near-crypto's `verify`), and each action's fields are compared through the two JSON
@@ -11,16 +14,23 @@
 use std::collections::BTreeMap;
 
 use near_rpc::tx::{
-    AccessKey, AccessKeyPermission, Action, DelegateAction, DeterministicAccountStateInit,
-    FunctionCallPermission, GasKeyInfo, GlobalContractDeployMode, GlobalContractIdentifier,
-    NonDelegateAction, NonceMode, SecretKey, SignedDelegateAction, SignedTransaction, Transaction,
-    TransactionNonce, TransactionV0, TransactionV1,
+    AccessKey, AccessKeyPermission, Action, DelegateAction, DelegateActionV2,
+    DeterministicAccountStateInit, FunctionCallPermission, GasKeyInfo, GlobalContractDeployMode,
+    GlobalContractIdentifier, NonDelegateAction, NonceMode, SecretKey, SignedDelegateAction,
+    SignedDelegateActionV2, SignedTransaction, Transaction, TransactionNonce, TransactionV0,
+    TransactionV1,
 };
 use near_rpc::{AccountId, CryptoHash, NearGas, NearToken, PublicKey};
 use nearcore_readback::Rng;
 use serde_json::Value;
 
 type NcAction = near_primitives::action::Action;
+
+/// nearcore's action tags: 0 to 15.
+const KINDS: u64 = 16;
+
+/// The kinds a delegate action of either version may hold: all but 8 and 14.
+const NON_DELEGATE_KINDS: [u64; 14] = [0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 15];
 
 fn secret_key(rng: &mut Rng) -> SecretKey {
     loop {
@@ -74,8 +84,18 @@ fn contract_identifier(rng: &mut Rng) -> GlobalContractIdentifier {
     }
 }
 
-/// One action of kind `kind` (0 to 13, nearcore's tags; 8, `Delegate`, holds one of the
-/// other kinds' actions).
+fn non_delegate_actions(rng: &mut Rng) -> Vec<NonDelegateAction> {
+    let n = rng.below(3);
+    (0..n)
+        .map(|_| {
+            let kind = *rng.pick(&NON_DELEGATE_KINDS);
+            NonDelegateAction::try_from(action(rng, kind)).expect("not a delegate")
+        })
+        .collect()
+}
+
+/// One action of kind `kind` (0 to 15, nearcore's tags; 8, `Delegate`, and 14,
+/// `DelegateV2`, hold some of the other kinds' actions).
 fn action(rng: &mut Rng, kind: u64) -> Action {
     match kind {
         0 => Action::CreateAccount,
@@ -124,13 +144,7 @@ fn action(rng: &mut Rng, kind: u64) -> Action {
             beneficiary_id: account(rng),
         },
         8 => {
-            let n = rng.below(3);
-            let actions = (0..n)
-                .map(|_| {
-                    let kind = *rng.pick(&[0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13]);
-                    NonDelegateAction::try_from(action(rng, kind)).expect("not a delegate")
-                })
-                .collect();
+            let actions = non_delegate_actions(rng);
             let key = secret_key(rng);
             let delegate = DelegateAction {
                 sender_id: account(rng),
@@ -174,7 +188,34 @@ fn action(rng: &mut Rng, kind: u64) -> Action {
             public_key: public_key(rng),
             amount: token(rng),
         },
-        _ => unreachable!("14 kinds"),
+        14 => {
+            let actions = non_delegate_actions(rng);
+            let key = secret_key(rng);
+            let nonce = rng.edgy_u64();
+            let delegate = DelegateActionV2 {
+                sender_id: account(rng),
+                receiver_id: account(rng),
+                actions,
+                nonce: if rng.below(2) == 0 {
+                    TransactionNonce::Nonce { nonce }
+                } else {
+                    TransactionNonce::GasKeyNonce {
+                        nonce,
+                        nonce_index: rng.nonce_index(),
+                    }
+                },
+                max_block_height: rng.edgy_u64(),
+                public_key: key.public_key(),
+            };
+            Action::DelegateV2(Box::new(delegate.sign(&key)))
+        }
+        // The codec carries a state init's bytes as they are (nearcore's `RawStateInit`),
+        // so any bytes round-trip.
+        15 => Action::UniversalStateInit {
+            state_init: bytes(rng, 200),
+            deposit: token(rng),
+        },
+        _ => unreachable!("16 kinds"),
     }
 }
 
@@ -225,16 +266,21 @@ fn round_trip_action(what: &str, action: &Action) -> NcAction {
 #[test]
 fn every_action_variant_both_ways() {
     let mut rng = Rng::new(0x5eed);
-    let mut seen = [0u32; 14];
-    for i in 0..14 * 60 {
-        let kind = (i % 14) as u64;
+    let mut seen = [0u32; KINDS as usize];
+    for i in 0..KINDS * 60 {
+        let kind = i % KINDS;
         let action = action(&mut rng, kind);
         let theirs = round_trip_action(&format!("case {i} ({})", action.name()), &action);
-        if let NcAction::Delegate(signed) = &theirs {
-            assert!(
+        match &theirs {
+            NcAction::Delegate(signed) => assert!(
                 signed.verify(),
                 "case {i}: nearcore's verify() of near-rpc's delegate signature"
-            );
+            ),
+            NcAction::DelegateV2(signed) => assert!(
+                signed.verify(),
+                "case {i}: nearcore's verify() of near-rpc's version-2 delegate signature"
+            ),
+            _ => {}
         }
         seen[kind as usize] += 1;
     }
@@ -253,7 +299,7 @@ fn transactions_of_both_versions_signed_both_ways() {
         let n = rng.below(5);
         let actions: Vec<Action> = (0..n)
             .map(|_| {
-                let kind = rng.below(14);
+                let kind = rng.below(KINDS);
                 action(&mut rng, kind)
             })
             .collect();
@@ -382,6 +428,160 @@ fn signed_delegate_actions_hash_and_verify_as_nearcore() {
             borsh::to_vec(&theirs.delegate_action).unwrap(),
             signed.delegate_action.to_borsh(),
             "{what}: the delegate action's bytes"
+        );
+    }
+}
+
+#[test]
+fn signed_delegate_v2_actions_hash_and_verify_as_nearcore() {
+    use near_primitives::action::delegate::{
+        VersionedDelegateActionPayload, VersionedSignedDelegateAction,
+    };
+    let mut rng = Rng::new(0x0611);
+    let mut nonces = [0u32; 2];
+    for i in 0..200 {
+        // The key is drawn first, so that nearcore can sign with it too.
+        let key = secret_key(&mut rng);
+        let Action::DelegateV2(drawn) = action(&mut rng, 14) else {
+            unreachable!()
+        };
+        let mut payload = drawn.delegate_action;
+        payload.public_key = key.public_key();
+        let signed = payload.clone().sign(&key);
+        let what = format!("version-2 delegate {i}");
+        let bytes = signed.to_borsh();
+        let theirs: VersionedSignedDelegateAction = borsh::from_slice(&bytes)
+            .unwrap_or_else(|e| panic!("{what}: nearcore does not read it: {e}"));
+        assert_eq!(borsh::to_vec(&theirs).unwrap(), bytes, "{what}: re-encoded");
+        assert_eq!(
+            SignedDelegateActionV2::from_borsh(&bytes).unwrap(),
+            signed,
+            "{what}: read back"
+        );
+        assert_eq!(
+            theirs.delegate_action.get_nep461_hash().0,
+            payload.signable_hash().0,
+            "{what}: NEP-461 hash"
+        );
+        assert!(theirs.verify(), "{what}: nearcore's verify()");
+        assert_eq!(
+            borsh::to_vec(&theirs.delegate_action).unwrap(),
+            payload.to_borsh(),
+            "{what}: the payload's bytes"
+        );
+        let VersionedDelegateActionPayload::V2(their_payload) = &theirs.delegate_action;
+        assert_eq!(
+            their_payload.nonce.nonce_index(),
+            payload.nonce.nonce_index(),
+            "{what}: nonce_index"
+        );
+        assert_eq!(
+            their_payload.nonce.nonce(),
+            payload.nonce.nonce(),
+            "{what}: nonce"
+        );
+        nonces[usize::from(payload.nonce.nonce_index().is_some())] += 1;
+        // nearcore signs the same payload with the same key: near-rpc reads its bytes,
+        // verifies its signature, and (ed25519 and RFC 6979 secp256k1 being
+        // deterministic) made the same one.
+        let their_secret: near_crypto::SecretKey = key
+            .to_secret_string()
+            .parse()
+            .expect("nearcore reads the key");
+        let signer = near_crypto::InMemorySigner::from_secret_key(
+            payload.sender_id.as_str().parse().unwrap(),
+            their_secret,
+        );
+        let their_signed =
+            VersionedSignedDelegateAction::sign(&signer, theirs.delegate_action.clone());
+        let their_bytes = borsh::to_vec(&their_signed).unwrap();
+        let ours = SignedDelegateActionV2::from_borsh(&their_bytes)
+            .unwrap_or_else(|e| panic!("{what}: near-rpc does not read nearcore's: {e}"));
+        assert!(
+            ours.verify(),
+            "{what}: near-rpc's verify() of nearcore's signature"
+        );
+        assert_eq!(ours, signed, "{what}: the same signature");
+        // Neither version's signature verifies as the other's.
+        let as_v1 = near_primitives::action::delegate::SignedDelegateAction {
+            delegate_action: near_primitives::action::delegate::DelegateAction {
+                sender_id: their_payload.sender_id.clone(),
+                receiver_id: their_payload.receiver_id.clone(),
+                actions: their_payload.actions.clone(),
+                nonce: their_payload.nonce.nonce(),
+                max_block_height: their_payload.max_block_height,
+                public_key: their_payload.public_key.clone(),
+            },
+            signature: theirs.signature.clone(),
+        };
+        assert!(
+            !as_v1.verify(),
+            "{what}: a version-2 signature verifies as version 1"
+        );
+    }
+    assert!(
+        nonces.iter().all(|&n| n > 50),
+        "both nonce forms: {nonces:?}"
+    );
+}
+
+#[test]
+fn universal_state_init_carries_nearcores_canonical_bytes() {
+    use near_primitives::action::UniversalStateInitAction;
+    use near_primitives::universal_state_init::{RawStateInit, UniversalStateInit};
+    let mut rng = Rng::new(0x0015);
+    for i in 0..100 {
+        // A state init nearcore builds (code and storage; no keys), its canonical bytes.
+        let entries = rng.below(4);
+        let data: BTreeMap<Vec<u8>, Vec<u8>> = (0..entries)
+            .map(|_| (bytes(&mut rng, 20), bytes(&mut rng, 40)))
+            .collect();
+        let code = match rng.below(3) {
+            0 => None,
+            1 => Some(near_primitives::action::GlobalContractIdentifier::CodeHash(
+                near_primitives::hash::CryptoHash(rng.hash()),
+            )),
+            _ => Some(
+                near_primitives::action::GlobalContractIdentifier::AccountId(
+                    rng.account().parse().unwrap(),
+                ),
+            ),
+        };
+        let typed = UniversalStateInit::V1(
+            near_primitives::universal_state_init::UniversalStateInitV1 {
+                code,
+                data,
+                access_keys: Default::default(),
+            },
+        );
+        let raw: RawStateInit = typed.to_raw();
+        let deposit = rng.edgy_u128();
+        let theirs = NcAction::UniversalStateInit(Box::new(UniversalStateInitAction {
+            state_init: raw.clone(),
+            deposit: near_primitives::types::Balance::from_yoctonear(deposit),
+        }));
+        let what = format!("state init {i}");
+        let their_bytes = borsh::to_vec(&theirs).unwrap();
+        let ours = Action::from_borsh(&their_bytes)
+            .unwrap_or_else(|e| panic!("{what}: near-rpc does not read nearcore's: {e}"));
+        assert_eq!(
+            ours,
+            Action::UniversalStateInit {
+                state_init: raw.0.clone(),
+                deposit: NearToken::from_yoctonear(deposit),
+            },
+            "{what}"
+        );
+        assert_eq!(ours.to_borsh(), their_bytes, "{what}: re-encoded");
+        same_fields(&what, &ours, &theirs);
+        // nearcore reads the bytes near-rpc carried as the state init it started from.
+        let Action::UniversalStateInit { state_init, .. } = &ours else {
+            unreachable!()
+        };
+        assert_eq!(
+            UniversalStateInit::from_raw_strict(&RawStateInit(state_init.clone())).unwrap(),
+            typed,
+            "{what}: the state init"
         );
     }
 }
