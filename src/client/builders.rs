@@ -442,10 +442,20 @@ async fn unexpired(client: &Client, signer: &Signer, actions: &[Action]) -> Resu
         .iter()
         .enumerate()
         .filter_map(|(index, action)| match action {
-            Action::Delegate(signed) => Some((index, &signed.delegate_action)),
+            Action::Delegate(signed) => Some((
+                index,
+                &signed.delegate_action.sender_id,
+                signed.delegate_action.max_block_height,
+            )),
+            #[cfg(feature = "nearcore_0_38_0")]
+            Action::DelegateV2(signed) => Some((
+                index,
+                &signed.delegate_action.sender_id,
+                signed.delegate_action.max_block_height,
+            )),
             _ => None,
         });
-    let delegates: Vec<(usize, &DelegateAction)> = delegates.collect();
+    let delegates: Vec<(usize, &AccountId, u64)> = delegates.collect();
     if delegates.is_empty() {
         return Ok(());
     }
@@ -457,13 +467,13 @@ async fn unexpired(client: &Client, signer: &Signer, actions: &[Action]) -> Resu
         .block_height;
     match delegates
         .into_iter()
-        .find(|(_, delegate)| delegate.max_block_height < head)
+        .find(|(_, _, max_block_height)| *max_block_height < head)
     {
-        Some((index, delegate)) => Err(SendError::usage(format!(
-            "action {index}: the delegate action of {} is valid up to block {} (its \
-             max_block_height), and the final head is at block {head}: it has expired, and \
-             a relayer would pay for a transaction that fails; nothing was signed",
-            delegate.sender_id, delegate.max_block_height
+        Some((index, sender_id, max_block_height)) => Err(SendError::usage(format!(
+            "action {index}: the delegate action of {sender_id} is valid up to block \
+             {max_block_height} (its max_block_height), and the final head is at block \
+             {head}: it has expired, and a relayer would pay for a transaction that fails; \
+             nothing was signed"
         ))),
         None => Ok(()),
     }
