@@ -23,8 +23,8 @@ use near_rpc::{AccountId, BlockId, CryptoHash, PublicKey};
 use near_rpc_mock::Origin;
 
 use parsers::{
-    args_base64, block_id, block_time, call_method, decode_method, height, json, nonce,
-    keep_blocks, nonce_index, parse_as, port, prefix_base64, retries, shard, signed_delegate, signed_tx,
+    args_base64, block_id, block_time, call_method, decode_method, height, json, keep_blocks,
+    nonce, nonce_index, parse_as, port, prefix_base64, retries, shard, signed_delegate, signed_tx,
     timeout,
 };
 use secrets::clap_error;

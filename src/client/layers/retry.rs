@@ -137,7 +137,7 @@ impl Retry {
                 return outcome;
             }
             super::trace::retrying(&request, retry, delay, &outcome);
-            tokio::time::sleep(delay).await;
+            crate::client::rt::time::sleep(delay).await;
             retry += 1;
         }
     }

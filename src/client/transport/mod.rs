@@ -17,6 +17,8 @@
 //! a boxed future), so the whole stack is `Arc<dyn Transport>`: it compiles once inside
 //! near-rpc, adds no dependency, and a user transport is one method to write.
 
+#[cfg(target_arch = "wasm32")]
+mod fetch;
 mod http;
 mod mock;
 
@@ -24,7 +26,7 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub(crate) use http::http_client;
 pub use http::{HttpTransport, PathStyle, RedirectPolicy, DEFAULT_TIMEOUT, MAX_REDIRECTS};
@@ -32,10 +34,17 @@ pub use mock::{MockReply, MockTransport};
 pub use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 
 use super::redact::Secrets;
+use super::rt::Instant;
 
 /// The future a [`Transport`] returns.
+#[cfg(not(target_arch = "wasm32"))]
 pub type TransportFuture<'a> =
     Pin<Box<dyn Future<Output = Result<HttpResponse, TransportError>> + Send + 'a>>;
+/// The future a [`Transport`] returns: not `Send` on wasm32, where a `fetch` future
+/// holds JS values that never leave their thread.
+#[cfg(target_arch = "wasm32")]
+pub type TransportFuture<'a> =
+    Pin<Box<dyn Future<Output = Result<HttpResponse, TransportError>> + 'a>>;
 
 /// A shared, type-erased transport: what layers wrap and the client holds.
 pub type BoxTransport = Arc<dyn Transport>;
