@@ -13,7 +13,10 @@
 //! - The body arrives whole from the host: the size limit is checked against the
 //!   declared length before reading, and against the bytes after.
 
+use reqwest::Url;
+
 use super::{TransportError, TransportErrorKind};
+use crate::client::redact::show_url;
 
 /// reqwest's client as the transport uses it on wasm32.
 pub(super) fn http_client_builder() -> reqwest::ClientBuilder {
@@ -47,4 +50,16 @@ pub(super) async fn read_body(
         return Err(fail(None));
     }
     Ok(body.to_vec())
+}
+
+/// A redirect `fetch` followed on its own: the response comes from elsewhere than
+/// `posted`, and is refused as a redirect to where it came from.
+pub(super) fn followed_redirect(
+    posted: &Url,
+    response: &reqwest::Response,
+) -> Option<TransportErrorKind> {
+    (response.url() != posted).then(|| TransportErrorKind::Redirect {
+        status: response.status().as_u16(),
+        location: show_url(response.url()),
+    })
 }

@@ -98,7 +98,7 @@ pub(crate) fn http_client() -> Result<reqwest::Client, BuildError> {
 }
 
 #[cfg(target_arch = "wasm32")]
-use super::fetch::{http_client_builder, read_body, wasm_error_kind};
+use super::fetch::{followed_redirect, http_client_builder, read_body, wasm_error_kind};
 
 /// What [`http_client`] sets: redirects and `Referer` off (this transport decides), no
 /// retries inside reqwest, our user agent.
@@ -234,6 +234,10 @@ impl HttpTransport {
             }
             let response = builder.send().await.map_err(|e| self.reqwest_error(e))?;
             let status = response.status().as_u16();
+            #[cfg(target_arch = "wasm32")]
+            if let Some(kind) = followed_redirect(&url, &response) {
+                return Err(self.error(kind, "the JS host's fetch followed a redirect"));
+            }
             let location = response
                 .status()
                 .is_redirection()
