@@ -11,6 +11,12 @@ pub(crate) use std::time::Instant;
 #[cfg(target_arch = "wasm32")]
 pub(crate) use web_time::Instant;
 
+/// The wall clock (std's, natively).
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) use std::time::{SystemTime, UNIX_EPOCH};
+#[cfg(target_arch = "wasm32")]
+pub(crate) use web_time::{SystemTime, UNIX_EPOCH};
+
 /// Timers and the clock they read: tokio's, natively.
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) mod time {
