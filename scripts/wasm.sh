@@ -1,17 +1,27 @@
 #!/usr/bin/env bash
 # The client in wasm32, run: tests/wasm (a minimal dApp on near-rpc's default features)
 # built for wasm32-unknown-unknown in release, bound for Node by wasm-bindgen, and run by
-# tests/wasm/run.cjs against `near-rpc mock` over loopback (Node's standard `fetch`):
-# balances read, a transfer signed in the wasm and sent, the chain checked. Prints the
-# module's size, raw and gzipped (BENCHMARKS.md, "The client in wasm32").
+# tests/wasm/checks.mjs against `near-rpc mock` over loopback, twice: under Node (its
+# standard `fetch`, run.mjs) and in a page of headless Chromium (index.html, served by
+# serve.mjs from another origin, so through the mock's CORS preflight): balances read, a
+# transfer signed in the wasm and sent, the chain checked. Prints the module's size,
+# raw and gzipped (BENCHMARKS.md, "What does a browser dApp's wasm weigh?").
 #
 # Installs what it needs: the rustup target, and wasm-bindgen-cli at exactly the
 # wasm-bindgen version of tests/wasm/Cargo.lock (the CLI and the library must agree),
-# into the target directory (tools/), from crates.io. .ci/run runs it; it needs Node.js.
+# into the target directory (tools/), from crates.io; Chromium from Debian's packages
+# when missing (as root). .ci/run runs it; it needs Node.js.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 command -v node >/dev/null || { echo "wasm: Node.js is needed" >&2; exit 1; }
+# A browser: Debian's chromium, installed when missing and apt can (as root, in CI).
+chromium="$(command -v chromium || command -v chromium-browser || true)"
+if [ -z "$chromium" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get install -y --no-install-recommends chromium >/dev/null
+    chromium="$(command -v chromium || true)"
+fi
+[ -n "$chromium" ] || { echo "wasm: Chromium is needed for the browser run (Debian: apt-get install chromium)" >&2; exit 1; }
 target_dir="${CARGO_TARGET_DIR:-target}"
 added="$(rustup target add wasm32-unknown-unknown 2>&1)" || { echo "$added" >&2; exit 1; }
 
@@ -34,7 +44,8 @@ cargo build --quiet --release --manifest-path tests/wasm/Cargo.toml \
 cargo build --quiet -p near-rpc-cli
 wasm="$target_dir/wasm32-unknown-unknown/release/near_rpc_wasm_dapp.wasm"
 work="$(mktemp -d)"
-trap 'kill "$mock" 2>/dev/null || true; rm -rf "$work"' EXIT
+mock=""; page=""; browser=""
+trap 'kill $mock $page $browser 2>/dev/null || true; rm -rf "$work"' EXIT
 "$bindgen" --target nodejs --out-dir "$work/pkg" "$wasm"
 
 bound="$work/pkg/near_rpc_wasm_dapp_bg.wasm"
@@ -46,13 +57,43 @@ else
     echo "wasm: no wasm-opt here: sizes without it"
 fi
 
-"$target_dir/debug/near-rpc" mock --port 0 --credentials-dir "$work/keys" >"$work/url" &
+# The page's server first: the mock allows its origin (another port, so the browser
+# asks the mock's CORS preflight first).
+"$bindgen" --target web --out-dir "$work/web" "$wasm"
+node tests/wasm/serve.mjs "$work/web" 120 >"$work/page" &
+page=$!
+wait_for_line() { # FILE PID WHAT
+    for _ in $(seq 1 100); do
+        [ -s "$1" ] && break
+        kill -0 "$2" 2>/dev/null || { echo "$3 stopped before printing its URL" >&2; exit 1; }
+        sleep 0.1
+    done
+    head -n 1 "$1"
+}
+origin="$(wait_for_line "$work/page" "$page" "the page's server")"
+"$target_dir/debug/near-rpc" mock --port 0 --credentials-dir "$work/keys" --allow-origin "$origin" >"$work/url" &
 mock=$!
-for _ in $(seq 1 100); do
-    [ -s "$work/url" ] && break
-    kill -0 "$mock" 2>/dev/null || { echo "near-rpc mock stopped before printing its URL" >&2; exit 1; }
-    sleep 0.1
-done
-url="$(head -n 1 "$work/url")"
+url="$(wait_for_line "$work/url" "$mock" "near-rpc mock")"
 [ -n "$url" ] || { echo "near-rpc mock printed no URL" >&2; exit 1; }
-node tests/wasm/run.cjs "$work/pkg" "$url" "$work/keys"
+
+echo "wasm: under Node"
+node tests/wasm/run.mjs "$work/pkg" "$url" "$work/keys"
+
+echo "wasm: in headless Chromium, a page at $origin"
+key="$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).private_key)' "$work/keys/mock/alice.mock.json")"
+# --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
+"$chromium" --headless=new --no-sandbox --disable-gpu --no-first-run \
+    --user-data-dir="$work/profile" "$origin/index.html#$url|$key" >"$work/chromium.log" 2>&1 &
+browser=$!
+status=0
+wait "$page" || status=$?
+# Stopped and waited for, so that its profile is not being written as it is removed.
+kill "$browser" 2>/dev/null || true
+wait "$browser" 2>/dev/null || true
+browser=""
+cat "$work/page" | tail -n +2
+if [ "$status" != 0 ]; then
+    echo "wasm: the page failed (Chromium's log follows)" >&2
+    tail -n 20 "$work/chromium.log" >&2
+    exit 1
+fi

@@ -1,6 +1,7 @@
 //! A minimal dApp's use of near-rpc, compiled to wasm32: read an account, send a
-//! transfer signed in the wasm. `run.cjs` calls these under Node against `near-rpc mock`
-//! (scripts/wasm.sh); the same module runs in a browser page (`--target web`).
+//! transfer signed in the wasm. checks.mjs calls these against `near-rpc mock`, under
+//! Node (run.mjs) and in a page of headless Chromium (index.html); scripts/wasm.sh runs
+//! both.
 
 use near_rpc::types::TxExecutionStatus;
 use near_rpc::{Client, NearToken, Signer};
