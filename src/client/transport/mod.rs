@@ -4,9 +4,10 @@
 //! headers, and a body read up to a size limit. It does not decode the body; the
 //! [`Client`](super::Client) does that once, at the top.
 //!
-//! [`HttpTransport`] (reqwest) and [`MockTransport`] (scripted answers, for tests) are
-//! two implementations; a WASM `fetch`, a recorded cassette or an in-process node can be
-//! others ([`Client::with_transport`](super::Client::with_transport)). Retry, failover,
+//! [`HttpTransport`] (reqwest: hyper and rustls natively, the JS host's `fetch` on
+//! wasm32, where the transport's futures are not `Send`) and [`MockTransport`] (scripted
+//! answers, for tests) are two implementations; a recorded cassette or an in-process node
+//! can be others ([`Client::with_transport`](super::Client::with_transport)). Retry, failover,
 //! the overall deadline, size limits and redaction are layers in
 //! [`layers`](super::layers): each is itself a `Transport` wrapping another.
 //!
@@ -103,7 +104,8 @@ pub struct RpcRequest {
     pub submits_transaction: bool,
     /// The largest response body to read.
     pub max_response_bytes: usize,
-    /// When the whole call must be over, across retries and endpoints.
+    /// When the whole call must be over, across retries and endpoints (on wasm32, where
+    /// std has no clock, `web_time::Instant`: the JS host's `performance.now()`).
     pub deadline: Option<Instant>,
     /// Send only to the endpoint at this position in the client's order (the one that
     /// answered an earlier call, [`HttpResponse::endpoint_index`]), never failing over:
