@@ -63,8 +63,10 @@
 //!   only on port 80) is refused with 403: a web page that rebinds its own name to
 //!   127.0.0.1 (DNS rebinding) still sends its name. A request with an `Origin` header,
 //!   which browsers add to the requests of web pages, is refused with 403 unless that
-//!   origin was allowed ([`ServerOptions::allow_origin`]; `--allow-origin`). A request
-//!   with no `Host`, or two, is refused with 400. Refused requests never reach the node
+//!   origin was allowed ([`ServerOptions::allow_origin`]; `--allow-origin`). An allowed
+//!   page's answers carry `Access-Control-Allow-Origin` with its origin, and its CORS
+//!   preflight (`OPTIONS`) is answered by the server (POST with a `content-type`), never
+//!   run or logged as a call. A request with no `Host`, or two, is refused with 400. Refused requests never reach the node
 //!   (nor its request log) or the upstream.
 //! - **A request runs only when it arrived whole.** The body is exactly the
 //!   `content-length` bytes after the head; a client that closes before they all arrive,

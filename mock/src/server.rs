@@ -89,8 +89,9 @@ impl ServerOptions {
     }
 
     /// Accepts requests that carry `origin` in their `Origin` header (those of a web
-    /// page served from there); requests with any other `Origin` are refused. Call once
-    /// per origin.
+    /// page served from there); requests with any other `Origin` are refused. That page's
+    /// answers carry `Access-Control-Allow-Origin`, and its browser's CORS preflight
+    /// (`OPTIONS`) is answered, so it may read them. Call once per origin.
     pub fn allow_origin(mut self, origin: Origin) -> Self {
         if !self.allowed_origins.contains(&origin) {
             self.allowed_origins.push(origin);
@@ -367,9 +368,22 @@ async fn connection(shared: Arc<Shared>, stream: TcpStream, _slot: OwnedSemaphor
                 request,
                 keep_alive,
                 permit,
+                origin,
             } => {
-                let reply = (shared.handler)(request).await;
+                let mut reply = match &origin {
+                    // A browser's CORS preflight, for a page whose origin is allowed:
+                    // answered here, never run or logged as a call.
+                    Some(_) if request.http_method == "OPTIONS" => preflight(),
+                    _ => (shared.handler)(request).await,
+                };
                 drop(permit);
+                // The page may read the answer (CORS): only an allowed origin gets here.
+                if let Some(origin) = origin {
+                    reply
+                        .headers
+                        .push(("access-control-allow-origin".into(), origin));
+                    reply.headers.push(("vary".into(), "origin".into()));
+                }
                 if !connection.write(reply, keep_alive).await {
                     break;
                 }
@@ -398,6 +412,8 @@ enum Next {
         request: RawRequest,
         keep_alive: bool,
         permit: Option<OwnedSemaphorePermit>,
+        /// The allowed origin the request came from (a web page's), if any.
+        origin: Option<String>,
     },
     /// A request that is not run: the status and why.
     Refuse(u16, String),
@@ -430,6 +446,8 @@ struct Head {
     length: usize,
     keep_alive: bool,
     expect_continue: bool,
+    /// The `Origin` the request came with, once checked to be allowed.
+    origin: Option<String>,
 }
 
 impl Connection {
@@ -565,6 +583,7 @@ impl Connection {
             },
             keep_alive: head.keep_alive,
             permit,
+            origin: head.origin,
         }
     }
 
@@ -673,6 +692,8 @@ fn check_head(bytes: &[u8], shared: &Shared) -> Result<Head, (u16, String)> {
         _ => return bad(400, "more than one host header"),
     }
     let origins = all("origin");
+    // All allowed (checked below), so any of them is the page's.
+    let origin = origins.first().map(|o| (*o).to_owned());
     if !origins.is_empty() {
         let allowed = |origin: &&str| {
             shared
@@ -756,7 +777,25 @@ fn check_head(bytes: &[u8], shared: &Shared) -> Result<Head, (u16, String)> {
         length,
         keep_alive,
         expect_continue,
+        origin,
     })
+}
+
+/// The answer to an allowed page's CORS preflight (`OPTIONS`): it may POST with a
+/// `content-type` (`application/json` is not one a page may send unasked), the only
+/// request header the server reads; the browser may keep the answer ten minutes.
+fn preflight() -> HttpReply {
+    HttpReply {
+        status: 200,
+        headers: vec![
+            ("access-control-allow-methods".into(), "POST".into()),
+            ("access-control-allow-headers".into(), "content-type".into()),
+            ("access-control-max-age".into(), "600".into()),
+        ],
+        body: Vec::new(),
+        delay: Duration::ZERO,
+        shape: Shape::KeepId,
+    }
 }
 
 /// A character of an HTTP token (methods, header names; RFC 9110, section 5.6.2).

@@ -778,3 +778,62 @@ fn out_of_descriptors() {
         println!("not served without descriptors; served once they were free");
     });
 }
+
+/// An allowed page's browser gets CORS answers: its preflight (`OPTIONS`) is answered by
+/// the server without reaching the node, and its POST's answer names its origin. Other
+/// origins, and local clients without one, get no CORS header.
+#[tokio::test(start_paused = true)]
+async fn an_allowed_page_gets_cors_answers_and_no_one_else_does() {
+    let node = MockNode::new();
+    let page = "http://localhost:5173";
+    let server = node
+        .serve_with(ServerOptions::new().allow_origin(page.parse().unwrap()))
+        .await
+        .unwrap();
+    let address = address(server.url());
+    let preflight = |origin: &str| {
+        format!(
+            "OPTIONS / HTTP/1.1\r\nhost: {address}\r\norigin: {origin}\r\naccess-control-request-method: POST\r\naccess-control-request-headers: content-type\r\nconnection: close\r\n\r\n"
+        )
+    };
+    let header = |answer: &str, name: &str| -> Option<String> {
+        let head = answer.split("\r\n\r\n").next().unwrap();
+        head.lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}: ")).map(str::to_owned))
+    };
+
+    let answer = send_raw(&address, preflight(page).as_bytes()).await;
+    assert_eq!(status(&answer), "200", "{answer}");
+    assert_eq!(
+        header(&answer, "access-control-allow-origin").as_deref(),
+        Some(page)
+    );
+    assert_eq!(
+        header(&answer, "access-control-allow-methods").as_deref(),
+        Some("POST")
+    );
+    assert_eq!(
+        header(&answer, "access-control-allow-headers").as_deref(),
+        Some("content-type")
+    );
+    assert_eq!(node.requests_received(), 0, "a preflight is not a call");
+
+    let answer = send_raw(&address, preflight("http://evil.example").as_bytes()).await;
+    assert_eq!(status(&answer), "403", "{answer}");
+    assert_eq!(header(&answer, "access-control-allow-origin"), None);
+
+    let body = json!({"jsonrpc": "2.0", "id": "1", "method": "status", "params": []}).to_string();
+    let raw = post(&address, &format!("origin: {page}\r\n"), &body);
+    let answer = send_raw(&address, raw.as_bytes()).await;
+    assert_eq!(status(&answer), "200", "{answer}");
+    assert_eq!(
+        header(&answer, "access-control-allow-origin").as_deref(),
+        Some(page)
+    );
+    assert!(answer.contains("\"chain_id\""), "{answer}");
+
+    let answer = send_raw(&address, post(&address, "", &body).as_bytes()).await;
+    assert_eq!(status(&answer), "200", "{answer}");
+    assert_eq!(header(&answer, "access-control-allow-origin"), None);
+    assert_eq!(node.requests_received(), 2);
+}

@@ -36,7 +36,10 @@ use crate::{AccountId, Finality, NearGas, NearToken, PublicKey};
 pub const DEFAULT_DELEGATE_BLOCKS: u64 = 200;
 
 /// What the futures of the builders are.
+#[cfg(not(target_arch = "wasm32"))]
 type SendFuture<T> = Pin<Box<dyn Future<Output = Result<T, SendError>> + Send>>;
+#[cfg(target_arch = "wasm32")]
+type SendFuture<T> = Pin<Box<dyn Future<Output = Result<T, SendError>>>>;
 
 impl Client {
     /// Calls a view method of `contract` with `args` (any `Serialize` value as JSON,

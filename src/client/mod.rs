@@ -58,6 +58,7 @@ pub mod layers;
 #[cfg(test)]
 mod print_once;
 mod redact;
+mod rt;
 mod send;
 mod shortcuts;
 mod signer;

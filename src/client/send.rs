@@ -9,6 +9,9 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+// On wasm32 the waits below run on the JS host's timers (src/client/rt.rs).
+#[cfg(target_arch = "wasm32")]
+use super::rt as tokio;
 use super::{Client, Error, Signer, TxRef};
 use crate::tx::{Action, NonceMode, SignedTransaction, Transaction};
 use crate::types::{

@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::time::Instant;
+use super::rt::time::Instant;
 
 use crate::tx::{
     Action, Credentials, CredentialsError, NonceMode, SecretKey, SignedTransaction, Transaction,

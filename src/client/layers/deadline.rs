@@ -3,11 +3,12 @@
 //! its own timeout to what is left; the retry layer does not sleep past it); this layer
 //! enforces it whatever they do.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::super::transport::{BoxTransport, HttpResponse, RpcRequest, Transport};
 use super::super::transport::{TransportError, TransportErrorKind, TransportFuture};
 use crate::client::redact::Secrets;
+use crate::client::rt::{time, Instant};
 
 /// The default deadline of one call: two full attempts at the default 30 s timeout, so
 /// that a slow first endpoint still leaves a second one its chance.
@@ -36,7 +37,7 @@ impl Deadline {
                 "",
             ))
         };
-        match tokio::time::timeout(self.limit, self.inner.send(request)).await {
+        match time::timeout(self.limit, self.inner.send(request)).await {
             // A transport that cut its own timeout to the deadline times out with it.
             Ok(Err(TransportError {
                 kind: TransportErrorKind::Timeout,

@@ -17,8 +17,8 @@
 use std::fmt;
 use std::time::Duration;
 
+use crate::client::rt::time::{self, Instant};
 use tokio::sync::Mutex;
-use tokio::time::Instant;
 
 use super::super::transport::{BoxTransport, HttpResponse, RpcRequest, Transport};
 use super::super::transport::{TransportError, TransportFuture};
@@ -158,7 +158,7 @@ impl RateLimit {
         if go_at > now {
             super::trace::waiting_for_budget(request, go_at - now);
             // Cancelled here, the call leaves `empty_at` as it was: no token spent.
-            tokio::time::sleep_until(go_at).await;
+            time::sleep_until(go_at).await;
         }
         *empty_at = Some(since + interval);
     }

@@ -137,7 +137,7 @@ impl Retry {
                 return outcome;
             }
             super::trace::retrying(&request, retry, delay, &outcome);
-            tokio::time::sleep(delay).await;
+            crate::client::rt::time::sleep(delay).await;
             retry += 1;
         }
     }
@@ -180,8 +180,9 @@ pub struct Jitter(u64);
 impl Jitter {
     /// Seeded from the clock and an address, so that clients started together differ.
     pub fn new() -> Self {
-        let time = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
+        use crate::client::rt::{SystemTime, UNIX_EPOCH};
+        let time = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
         let local = 0u8;
         let address = &local as *const u8 as u64;

@@ -111,7 +111,7 @@ pub(crate) use spans::{Call, Endpoint};
 
 #[cfg(feature = "tracing")]
 mod spans {
-    use std::time::Instant;
+    use crate::client::rt::Instant;
 
     use tracing::field::Empty;
     use tracing::Instrument as _;

@@ -97,8 +97,12 @@ pub(crate) fn http_client() -> Result<reqwest::Client, BuildError> {
         .map_err(|e| BuildError::Http(e.without_url().to_string()))
 }
 
+#[cfg(target_arch = "wasm32")]
+use super::fetch::{followed_redirect, http_client_builder, read_body, wasm_error_kind};
+
 /// What [`http_client`] sets: redirects and `Referer` off (this transport decides), no
 /// retries inside reqwest, our user agent.
+#[cfg(not(target_arch = "wasm32"))]
 fn http_client_builder() -> reqwest::ClientBuilder {
     reqwest::Client::builder()
         .user_agent(concat!("near-rpc/", env!("CARGO_PKG_VERSION")))
@@ -183,6 +187,9 @@ impl HttpTransport {
     ///
     /// A timeout is `Timeout` wherever it struck: it proves nothing.
     fn reqwest_error(&self, e: reqwest::Error) -> TransportError {
+        #[cfg(target_arch = "wasm32")]
+        let kind = wasm_error_kind(&e);
+        #[cfg(not(target_arch = "wasm32"))]
         let kind = if e.is_timeout() {
             TransportErrorKind::Timeout
         } else if e.is_connect() {
@@ -227,6 +234,10 @@ impl HttpTransport {
             }
             let response = builder.send().await.map_err(|e| self.reqwest_error(e))?;
             let status = response.status().as_u16();
+            #[cfg(target_arch = "wasm32")]
+            if let Some(kind) = followed_redirect(&url, &response) {
+                return Err(self.error(kind, "the JS host's fetch followed a redirect"));
+            }
             let location = response
                 .status()
                 .is_redirection()
@@ -275,9 +286,24 @@ impl HttpTransport {
         }
     }
 
+    #[cfg(target_arch = "wasm32")]
+    async fn read_body(
+        &self,
+        response: reqwest::Response,
+        status: u16,
+        limit: usize,
+    ) -> Result<Vec<u8>, TransportError> {
+        read_body(response, limit, |e| match e {
+            Some(e) => self.reqwest_error(e),
+            None => self.error(TransportErrorKind::TooLarge { status, limit }, ""),
+        })
+        .await
+    }
+
     /// Reads the body chunk by chunk, failing as soon as it passes `limit`: a body over
     /// the limit is never buffered whole. A declared length over the limit fails before
     /// any of the body is read; a declared length within it sizes the buffer once.
+    #[cfg(not(target_arch = "wasm32"))]
     async fn read_body(
         &self,
         mut response: reqwest::Response,
@@ -325,6 +351,7 @@ impl Transport for HttpTransport {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Whether a connector's failure is the TLS handshake's: rustls's own error somewhere in
 /// the error's sources (maybe inside nested `io::Error`s, whose `source()` skips the
 /// error they wrap), or tokio-rustls's words for a handshake cut short ("tls handshake

@@ -149,7 +149,7 @@ impl MockTransport {
             ));
         };
         if !reply.delay.is_zero() {
-            tokio::time::sleep(reply.delay).await;
+            crate::client::rt::time::sleep(reply.delay).await;
         }
         let (status, headers, mut body) = match &reply.outcome {
             Ok(answer) => answer.clone(),

@@ -4,9 +4,10 @@
 //! headers, and a body read up to a size limit. It does not decode the body; the
 //! [`Client`](super::Client) does that once, at the top.
 //!
-//! [`HttpTransport`] (reqwest) and [`MockTransport`] (scripted answers, for tests) are
-//! two implementations; a WASM `fetch`, a recorded cassette or an in-process node can be
-//! others ([`Client::with_transport`](super::Client::with_transport)). Retry, failover,
+//! [`HttpTransport`] (reqwest: hyper and rustls natively, the JS host's `fetch` on
+//! wasm32, where the transport's futures are not `Send`) and [`MockTransport`] (scripted
+//! answers, for tests) are two implementations; a recorded cassette or an in-process node
+//! can be others ([`Client::with_transport`](super::Client::with_transport)). Retry, failover,
 //! the overall deadline, size limits and redaction are layers in
 //! [`layers`](super::layers): each is itself a `Transport` wrapping another.
 //!
@@ -17,6 +18,8 @@
 //! a boxed future), so the whole stack is `Arc<dyn Transport>`: it compiles once inside
 //! near-rpc, adds no dependency, and a user transport is one method to write.
 
+#[cfg(target_arch = "wasm32")]
+mod fetch;
 mod http;
 mod mock;
 
@@ -24,7 +27,7 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub(crate) use http::http_client;
 pub use http::{HttpTransport, PathStyle, RedirectPolicy, DEFAULT_TIMEOUT, MAX_REDIRECTS};
@@ -32,10 +35,17 @@ pub use mock::{MockReply, MockTransport};
 pub use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 
 use super::redact::Secrets;
+use super::rt::Instant;
 
 /// The future a [`Transport`] returns.
+#[cfg(not(target_arch = "wasm32"))]
 pub type TransportFuture<'a> =
     Pin<Box<dyn Future<Output = Result<HttpResponse, TransportError>> + Send + 'a>>;
+/// The future a [`Transport`] returns: not `Send` on wasm32, where a `fetch` future
+/// holds JS values that never leave their thread.
+#[cfg(target_arch = "wasm32")]
+pub type TransportFuture<'a> =
+    Pin<Box<dyn Future<Output = Result<HttpResponse, TransportError>> + 'a>>;
 
 /// A shared, type-erased transport: what layers wrap and the client holds.
 pub type BoxTransport = Arc<dyn Transport>;
@@ -94,7 +104,8 @@ pub struct RpcRequest {
     pub submits_transaction: bool,
     /// The largest response body to read.
     pub max_response_bytes: usize,
-    /// When the whole call must be over, across retries and endpoints.
+    /// When the whole call must be over, across retries and endpoints (on wasm32, where
+    /// std has no clock, `web_time::Instant`: the JS host's `performance.now()`).
     pub deadline: Option<Instant>,
     /// Send only to the endpoint at this position in the client's order (the one that
     /// answered an earlier call, [`HttpResponse::endpoint_index`]), never failing over:

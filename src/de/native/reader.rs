@@ -816,6 +816,8 @@ fn scan_plain(bytes: &[u8], start: usize) -> (usize, Option<&str>) {
 /// responses are mostly strings. Sixteen bytes at a time with SSE2 (every x86-64 has
 /// it), then eight at a time.
 #[inline(never)]
+// `pos` moves only in the x86-64 loop.
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
 fn scan_string(bytes: &[u8], mut pos: usize) -> (usize, bool) {
     #[cfg(target_arch = "x86_64")]
     {
