@@ -12,6 +12,7 @@
 //! | use an API key, and keep keys out of logs | [`keys`] |
 //! | check what a node answers instead of believing it | [`verification`] |
 //! | decode response bodies yourself, or embed the types in your own | [`decoding`] |
+//! | run the client in a browser or under Node (wasm32) | [`browser`] |
 //! | test your code against a node that executes what it is sent | the mock node, crate [`near-rpc-mock`][mock] ([its README][mock-readme]) |
 //! | write a library on near-rpc, or follow a newer nearcore | the crate docs, [Spec versions](crate#spec-versions) |
 //! | call a node from the shell | the CLI, crate [`near-rpc-cli`][cli] (its README) |
@@ -24,6 +25,7 @@
 //! [cli]: https://crates.io/crates/near-rpc-cli
 //! [examples]: https://docs.rs/crate/near-rpc/latest/source/examples/README.md
 
+pub mod browser;
 pub mod decoding;
 pub mod errors;
 pub mod keys;
