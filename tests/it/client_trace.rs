@@ -93,6 +93,20 @@ impl Subscriber for Capture {
     fn exit(&self, _: &Id) {}
 }
 
+/// Runs `f` with `capture` as this thread's subscriber. tracing caches per callsite
+/// whether anyone listens, and other tests of this binary hit the same callsites from
+/// other threads with no subscriber at all: the cache is rebuilt once `capture` is
+/// registered, so every callsite is judged with it listening, and the capturing tests
+/// take turns, so no other capture comes or goes meanwhile.
+fn captured<T>(capture: &Capture, f: impl FnOnce() -> T) -> T {
+    static TURN: Mutex<()> = Mutex::new(());
+    let _turn = TURN.lock().unwrap_or_else(|p| p.into_inner());
+    tracing::subscriber::with_default(capture.clone(), || {
+        tracing::callsite::rebuild_interest_cache();
+        f()
+    })
+}
+
 /// Key-like values, one per place a key can be given.
 const IN_PATH: &str = "PathKey7Qw9Zr3Lm5Tx8Vb2Nc4Hd6Jf1Kp0Sy";
 const IN_QUERY: &str = "QueryKey4Mn8Bv2Cx6Zl1Kj5Hg9Fd3Sa7Po0";
@@ -103,7 +117,7 @@ const IN_HOST: &str = "hostkey5mn1bv7cx3zl9kj2hg6fd0sa4po8iu";
 #[test]
 fn traces_hold_every_call_and_no_key() {
     let capture = Capture::default();
-    let records = tracing::subscriber::with_default(capture.clone(), || {
+    let records = captured(&capture, || {
         // The node echoes every key in its bodies and headers, as a hostile one might.
         let echo = format!("{IN_PATH} {IN_QUERY} {IN_USERINFO} {IN_HEADER} {IN_HOST}");
         let busy = HttpReply::status(503, &echo).header("x-echo", &echo);
@@ -207,7 +221,7 @@ fn archival_reads_and_budget_waits_are_traced() {
     use near_rpc_mock::chain::INITIAL_HEAD;
 
     let capture = Capture::default();
-    let records = tracing::subscriber::with_default(capture.clone(), || {
+    let records = captured(&capture, || {
         let regular = MockNode::new();
         regular.keep_blocks(5);
         let client = Client::builder()
@@ -355,7 +369,7 @@ fn a_send_that_resigns_traces_every_decision_and_no_secret() {
         statuses: Mutex::new(Vec::new()),
     };
     let capture = Capture::default();
-    let (records, sent) = tracing::subscriber::with_default(capture.clone(), || {
+    let (records, sent) = captured(&capture, || {
         let client = Client::builder().transport(refusing).build().unwrap();
         let alice = client.with_signer(signer);
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -453,7 +467,7 @@ fn an_unknown_about_another_hash_is_a_warning_and_resolved_by_hash() {
         })]),
     };
     let capture = Capture::default();
-    let records = tracing::subscriber::with_default(capture.clone(), || {
+    let records = captured(&capture, || {
         let client = Client::builder().transport(refusing).build().unwrap();
         let alice = client.with_signer(node.signer("alice.mock").unwrap());
         let runtime = tokio::runtime::Builder::new_current_thread()
