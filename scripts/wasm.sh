@@ -18,7 +18,9 @@ command -v node >/dev/null || { echo "wasm: Node.js is needed" >&2; exit 1; }
 # A browser: Debian's chromium, installed when missing and apt can (as root, in CI).
 chromium="$(command -v chromium || command -v chromium-browser || true)"
 if [ -z "$chromium" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    apt-get install -y --no-install-recommends chromium >/dev/null
+    # A fresh machine may have no package lists yet: fetched once, then installed.
+    apt-get install -y --no-install-recommends chromium >/dev/null 2>&1 \
+        || { apt-get update >/dev/null && apt-get install -y --no-install-recommends chromium >/dev/null; }
     chromium="$(command -v chromium || true)"
 fi
 [ -n "$chromium" ] || { echo "wasm: Chromium is needed for the browser run (Debian: apt-get install chromium)" >&2; exit 1; }
