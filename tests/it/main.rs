@@ -15,7 +15,6 @@ mod client;
 mod client_builders;
 mod client_hostile;
 mod client_reach;
-mod client_trace;
 mod client_verified;
 mod client_write;
 mod codegen_bump;

@@ -2,10 +2,14 @@
 //! stack's (hyper), captured while calls go to endpoints holding keys in every place a
 //! key can be given, through retries and failover: the spans and events are there, and
 //! no key is in any of near-rpc's. (hyper-util's own TRACE events name the host it
-//! connects to: a key given as a host label is in them, and only there, as the test
-//! shows; the guide says so.) Then the write path's events: a send that re-signs
+//! connects to: a key given as a host label may be in them, and only there; the guide
+//! says so.) Then the write path's events: a send that re-signs
 //! records every decision (hashes, nonces, lane, endpoint index; no key, no bytes), and
 //! an anomaly it resolves by hash is its only WARN.
+//!
+//! A test binary of its own: tracing caches per callsite whether anyone listens, and
+//! tests of another binary hitting the same callsites from other threads with no
+//! subscriber would race that cache against the capture.
 
 #![cfg(feature = "tracing")]
 
@@ -206,10 +210,9 @@ fn traces_hold_every_call_and_no_key() {
             );
         }
     }
-    // That exception is real, and near-rpc's records are not part of it.
-    assert!(records
-        .iter()
-        .any(|(t, text)| t.starts_with("hyper_util") && holds(text, IN_HOST)));
+    // near-rpc's records are never part of that exception. (Whether hyper-util's record
+    // of the host reaches this thread's subscriber depends on the thread it resolves the
+    // name on, so its presence is not asserted.)
     assert!(ours.iter().all(|(_, text)| !holds(text, IN_HOST)));
 }
 
