@@ -79,7 +79,7 @@
 //! | `tx` | transactions built, borsh-encoded and signed offline (ed25519, secp256k1), near-cli credential files |
 //! | `verify` | execution proofs and light-client blocks checked against a trusted root or head |
 //! | `blocking` | a blocking client on top of the async one (it runs its own runtime) |
-//! | `tracing` (default) | spans per call, attempt and endpoint, and events for retries and failovers, without secrets ([guide](crate::guide::errors)) |
+//! | `tracing` (default) | spans per call, attempt and endpoint, and events for retries and failovers, without secrets (the guide, `guide::errors`) |
 //! | `v1_2_7` ... `v1_2_11`, `nearcore_0_38_0`, `earliest`, `latest` | the spec version of the bindings (below) |
 //! | `codegen` | regenerate the bindings from a spec file at build time (`NEAR_RPC_SPEC`) |
 //!
