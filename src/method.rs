@@ -88,7 +88,7 @@ pub fn encode_request<P: Serialize>(
 /// A whole decoded response to method `M`: the echoed id, and the result or the error
 /// (what [`RpcMethod::decode_response`] returns).
 pub type EnvelopeOf<M> =
-    crate::envelope::Response<ResponseOf<M>, crate::types::SpecErrorWrapper<ErrorOf<M>>>;
+    crate::envelope::Response<ResponseOf<M>, crate::generated::types::SpecErrorWrapper<ErrorOf<M>>>;
 
 /// Something to do with a method chosen by name at run time (see
 /// [`methods::visit`](crate::methods::visit)).

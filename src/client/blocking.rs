@@ -14,9 +14,13 @@ use super::{
     BuildError, CallBuilder, Client, ClientBuilder, ContractArgs, Error, Input, SendError, Signer,
     SigningClient, TransactionBuilder,
 };
+use crate::generated::methods::RpcMethod;
+use crate::primitives::NearGas;
+use crate::replaced::root::AccountId;
+use crate::replaced::root::NearToken;
 use crate::tx::{Action, SignedTransaction};
+use crate::types::RpcTransactionResponse;
 use crate::types::TxExecutionStatus;
-use crate::{methods::RpcMethod, types::RpcTransactionResponse, AccountId, NearGas, NearToken};
 
 /// A blocking NEAR JSON-RPC client with the same behaviour as [`Client`].
 #[derive(Debug, Clone)]

@@ -20,12 +20,16 @@ use serde::de::DeserializeOwned;
 use super::{
     Client, ContractArgs, Error, Input, RawArgs, SendError, SendErrorKind, Signer, DEFAULT_CALL_GAS,
 };
-use crate::methods::{QueryMethod, RpcMethod};
+use crate::generated::methods::{QueryMethod, RpcMethod};
+use crate::primitives::NearGas;
+use crate::primitives::PublicKey;
+use crate::replaced::root::AccountId;
+use crate::replaced::root::NearToken;
 use crate::tx::{
     AccessKey, Action, DelegateAction, NonDelegateAction, SignedDelegateAction, SignedTransaction,
 };
+use crate::types::Finality;
 use crate::types::{RpcQueryError, RpcTransactionResponse, TxExecutionStatus};
-use crate::{AccountId, Finality, NearGas, NearToken, PublicKey};
 
 /// How many blocks past the final head a delegate action stays valid unless
 /// [`DelegateBuilder::valid_for_blocks`] says otherwise: its `max_block_height` is the

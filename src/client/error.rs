@@ -10,9 +10,9 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::transport::{TransportError, TransportErrorKind};
-use crate::decode::DecodeError;
+use crate::de::decode::DecodeError;
+use crate::report::ErrorReport;
 use crate::types::SpecErrorWrapper;
-use crate::ErrorReport;
 
 /// At most this much of a response body is kept in an error's `body` text.
 pub const ERROR_BODY_LIMIT: usize = 4096;

@@ -7,13 +7,15 @@ use serde_json::json;
 
 use super::transport::{TransportError, TransportErrorKind};
 use super::{BuildError, Error, ErrorKind, SendError, SendErrorKind, VerifyError};
-use crate::decode::DecodeError;
+use crate::de::decode::DecodeError;
+use crate::primitives::BlockId;
+use crate::primitives::CryptoHash;
+use crate::report::ErrorReport;
 use crate::types::SpecErrorWrapper;
 use crate::types::{
     RpcLightClientNextBlockError, RpcLightClientProofError, RpcQueryError, RpcTransactionError,
 };
 use crate::verify::{BlockError, BlockStep, ProofError, ProofStep};
-use crate::{BlockId, CryptoHash, ErrorReport};
 
 const ENDPOINT: &str = "https://rpc.example.org";
 

@@ -13,13 +13,15 @@ use serde::Serialize;
 #[cfg(target_arch = "wasm32")]
 use super::rt as tokio;
 use super::{Client, Error, Signer, TxRef};
+use crate::generated::methods;
+use crate::primitives::CryptoHash;
+use crate::replaced::root::AccountId;
 use crate::tx::{Action, NonceMode, SignedTransaction, Transaction};
+use crate::types::RpcTransactionResponse;
+use crate::types::SpecErrorWrapper;
 use crate::types::{
     Finality, InvalidTxError, RpcQueryError, RpcSendTransactionRequest, RpcTransactionError,
     TxExecutionStatus,
-};
-use crate::{
-    methods, types::RpcTransactionResponse, types::SpecErrorWrapper, AccountId, CryptoHash,
 };
 
 /// An event of the write path (feature `tracing`, as `layers/trace.rs`; without it,
@@ -280,7 +282,7 @@ pub(crate) fn invalid_tx_error(
             .get("TxExecutionError")
             .and_then(|v| v.get("InvalidTxError"))
             .unwrap_or(value);
-        match crate::decode::from_value::<InvalidTxError>(inner.clone()) {
+        match crate::de::decode::from_value::<InvalidTxError>(inner.clone()) {
             Ok(InvalidTxError::Unknown(_)) | Err(_) => None,
             Ok(known) => Some(known),
         }
@@ -470,7 +472,7 @@ fn has_outcome(level: &TxExecutionStatus) -> bool {
 /// The answer, if it settles the transaction: the level asked or a stricter one, with
 /// the outcome of this hash where the level has one, and no outcome of another. Anything
 /// less is an error, to be resolved by hash.
-fn settled<M: crate::methods::RpcMethod>(
+fn settled<M: crate::generated::methods::RpcMethod>(
     response: RpcTransactionResponse,
     hash: CryptoHash,
     asked: &TxExecutionStatus,

@@ -26,11 +26,13 @@ use std::time::Duration;
 
 use super::rt::time::Instant;
 
+use crate::primitives::CryptoHash;
+use crate::primitives::PublicKey;
+use crate::replaced::root::AccountId;
 use crate::tx::{
     Action, Credentials, CredentialsError, NonceMode, SecretKey, SignedTransaction, Transaction,
     TransactionNonce, TransactionV1,
 };
-use crate::{AccountId, CryptoHash, PublicKey};
 
 /// How long a block hash read for signing is reused. Nodes accept a transaction for
 /// `transaction_validity_period` blocks after its block (a day on mainnet), so minutes

@@ -25,6 +25,10 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::{Client, Error};
+use crate::generated::methods;
+use crate::primitives::CryptoHash;
+use crate::replaced::root::AccountId;
+use crate::types::RpcTransactionResponse;
 use crate::types::{
     ExecutionOutcomeWithIdView, RpcLightClientExecutionProofRequest,
     RpcLightClientExecutionProofRequestKind, RpcLightClientNextBlockError,
@@ -32,7 +36,6 @@ use crate::types::{
     TxExecutionStatus,
 };
 use crate::verify::{self, BlockError, LightClientHead, ProofError, VerifiedOutcome};
-use crate::{methods, types::RpcTransactionResponse, AccountId, CryptoHash};
 
 /// How many blocks one [`VerifiedClient::sync`] follows at most (a block per epoch: a
 /// year of mainnet is about 730).

@@ -12,9 +12,9 @@
 //! the JSON entry points of [`super`] look for it before decoding.
 
 use super::merkle::combine;
+use crate::primitives::CryptoHash;
 use crate::tx::borsh_writer;
 use crate::types::BlockHeaderInnerLiteView;
-use crate::CryptoHash;
 
 /// The timestamp nearcore hashes, or why it is not one.
 pub(crate) fn timestamp(inner: &BlockHeaderInnerLiteView) -> Result<u64, String> {

@@ -16,12 +16,13 @@ use std::fmt;
 
 use super::header;
 use super::merkle::combine;
+use crate::primitives::CryptoHash;
+use crate::primitives::KeyType;
 use crate::tx::{borsh_writer, verify};
 use crate::types::{
     BlockHeaderInnerLiteView, LightClientBlockLiteView, RpcLightClientNextBlockResponse,
     ValidatorStakeView,
 };
-use crate::{CryptoHash, KeyType};
 
 /// The step at which a light-client block failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -446,17 +447,17 @@ impl LightClientHead {
     /// have since left could sign a fork from it, so keep heads fresh.
     pub fn from_json(value: serde_json::Value) -> Result<Self, BlockError> {
         let bad = |message: String| fail(BlockStep::Incomplete, message);
-        let hash: CryptoHash = crate::decode::from_value(value["hash"].clone())
+        let hash: CryptoHash = crate::de::decode::from_value(value["hash"].clone())
             .map_err(|e| bad(format!("stored head: hash: {e}")))?;
         let header: LightClientBlockLiteView =
-            crate::decode::from_value(value["header"].clone())
+            crate::de::decode::from_value(value["header"].clone())
                 .map_err(|e| bad(format!("stored head: header: {e}")))?;
         let mut epochs = Vec::new();
         for (i, epoch) in value["epochs"].as_array().into_iter().flatten().enumerate() {
             epochs.push(EpochProducers {
-                epoch_id: crate::decode::from_value(epoch["epoch_id"].clone())
+                epoch_id: crate::de::decode::from_value(epoch["epoch_id"].clone())
                     .map_err(|e| bad(format!("stored head: epochs[{i}].epoch_id: {e}")))?,
-                producers: crate::decode::from_value(epoch["block_producers"].clone())
+                producers: crate::de::decode::from_value(epoch["block_producers"].clone())
                     .map_err(|e| bad(format!("stored head: epochs[{i}].block_producers: {e}")))?,
             });
         }

@@ -1,8 +1,8 @@
 //! Merkle paths as nearcore walks them: `combine(a, b) = sha256(a ‖ b)`, a `Left` item
 //! on the left of the running hash, a `Right` item on its right.
 
+use crate::primitives::CryptoHash;
 use crate::types::{Direction, MerklePathItem};
-use crate::CryptoHash;
 
 /// The longest path walked: nearcore's trees are of blocks, shards and outcomes, and a
 /// tree of 2^64 leaves is past any chain; a longer path is refused rather than hashed.

@@ -55,11 +55,11 @@ pub use proof::{
     outcome_hash, outcome_leaf, verify_execution_proof, ProofError, ProofStep, VerifiedOutcome,
 };
 
-use crate::decode::DecodeError;
+use crate::de::decode::DecodeError;
+use crate::primitives::CryptoHash;
 use crate::types::{
     LightClientBlockLiteView, RpcLightClientExecutionProofResponse, RpcLightClientNextBlockResponse,
 };
-use crate::CryptoHash;
 
 /// `sha256(a ‖ b)`: how nearcore combines two hashes (Merkle nodes, block hashes).
 pub fn combine_hash(a: &CryptoHash, b: &CryptoHash) -> CryptoHash {
@@ -88,7 +88,7 @@ pub fn execution_proof_from_json(
 ) -> Result<RpcLightClientExecutionProofResponse, DecodeError> {
     let value = normalized(value);
     refuse_v2_headers(&value, "")?;
-    crate::decode::from_value(value)
+    crate::de::decode::from_value(value)
 }
 
 /// A light-client block (`next_light_client_block`'s result) from JSON: an envelope or
@@ -98,7 +98,7 @@ pub fn light_client_block_from_json(
 ) -> Result<RpcLightClientNextBlockResponse, DecodeError> {
     let value = normalized(value);
     refuse_v2_headers(&value, "")?;
-    crate::decode::from_value(value)
+    crate::de::decode::from_value(value)
 }
 
 /// Headers of nearcore 0.38 and later with a `chunk_execution_root` hash it too, in a

@@ -20,11 +20,11 @@ use std::fmt;
 
 use super::header;
 use super::merkle::{root_from_path, PathError};
+use crate::primitives::CryptoHash;
 use crate::tx::borsh_writer;
 use crate::types::{
     ExecutionOutcomeWithIdView, ExecutionStatusView, RpcLightClientExecutionProofResponse,
 };
-use crate::CryptoHash;
 
 /// The step of an execution proof's check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

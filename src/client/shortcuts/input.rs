@@ -6,7 +6,9 @@
 use std::str::FromStr;
 
 use crate::client::looks_like_secret;
-use crate::{AccountId, CryptoHash, PublicKey};
+use crate::primitives::CryptoHash;
+use crate::primitives::PublicKey;
+use crate::replaced::root::AccountId;
 
 /// A value a shortcut accepts where it needs a `T`: a `T`, a `&T`, or a `&str`/`String`
 /// parsed as one.

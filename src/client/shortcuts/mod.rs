@@ -23,7 +23,13 @@ pub use values::{AtBlock, ChunkRef, ContractArgs, Epoch, GasPrice, RawArgs};
 pub use writes::{DEFAULT_CALL_GAS, WRITE_SHORTCUTS};
 
 use super::{Client, Error};
-use crate::methods;
+use crate::generated::methods;
+use crate::generated::methods::RpcMethod;
+use crate::primitives::BlockId;
+use crate::primitives::CryptoHash;
+use crate::primitives::PublicKey;
+use crate::replaced::root::AccountId;
+use crate::types::RpcTransactionResponse;
 use crate::types::{
     AccessKeyList, AccessKeyView, AccountView, BlockReference, CallResult, ContractCodeView,
     FunctionArgs, GasKeyNoncesView, GenesisConfig, GenesisConfigError, RpcBlockError,
@@ -38,9 +44,6 @@ use crate::types::{
     RpcTransactionStatusRequest, RpcTransactionStatusRequestKind, RpcValidatorError,
     RpcValidatorRequest, RpcValidatorResponse, SignedTransaction, StoreKey, TxExecutionStatus,
     ViewStateResult,
-};
-use crate::{
-    methods::RpcMethod, types::RpcTransactionResponse, AccountId, BlockId, CryptoHash, PublicKey,
 };
 
 /// Which transaction to look up: by hash and sender, or by the signed transaction itself

@@ -3,13 +3,13 @@
 
 use std::fmt;
 
-use crate::decode::{self, Unrecognized};
+use crate::de::decode::{self, Unrecognized};
 use crate::envelope::Response;
-use crate::methods::RpcMethod;
-use crate::methods::StatusMethod;
+use crate::generated::methods::RpcMethod;
+use crate::generated::methods::StatusMethod;
+use crate::generated::spec::SPEC_VERSION;
 use crate::types::RpcStatusResponse;
 use crate::types::SpecErrorWrapper;
-use crate::SPEC_VERSION;
 
 /// The node's version and protocol, and the bindings' spec version, from `status`.
 #[derive(Debug, Clone, PartialEq, Eq)]

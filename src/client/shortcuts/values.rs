@@ -6,9 +6,11 @@ use std::ops::Deref;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::decode::DecodeError;
+use crate::de::decode::DecodeError;
+use crate::primitives::BlockId;
+use crate::primitives::CryptoHash;
+use crate::replaced::root::NearToken;
 use crate::types::{CallResult, EpochId, RpcChunkRequestKind, RpcValidatorRequestKind, ShardId};
-use crate::{BlockId, CryptoHash, NearToken};
 
 /// A view read at a block: the value, and the block's height and hash. Dereferences to
 /// the value.
@@ -49,7 +51,7 @@ impl CallResult {
 
     /// The result read as JSON into `T`; a mismatch names the JSON path.
     pub fn json<T: DeserializeOwned>(&self) -> Result<T, DecodeError> {
-        crate::decode::from_slice(&self.result)
+        crate::de::decode::from_slice(&self.result)
     }
 }
 

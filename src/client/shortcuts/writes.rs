@@ -10,8 +10,12 @@
 
 use super::{Client, ContractArgs, Input};
 use crate::client::{SendError, Signer};
+use crate::primitives::NearGas;
+use crate::primitives::PublicKey;
+use crate::replaced::root::AccountId;
+use crate::replaced::root::NearToken;
 use crate::tx::{AccessKey, Action};
-use crate::{types::RpcTransactionResponse, AccountId, NearGas, NearToken, PublicKey};
+use crate::types::RpcTransactionResponse;
 
 /// The gas [`Client::function_call`] attaches (what near-api-rs attaches too); unused gas
 /// is refunded.

@@ -99,7 +99,7 @@ pub struct RpcRequest {
     pub id: u64,
     /// The encoded JSON-RPC request.
     pub body: bytes::Bytes,
-    /// Whether the method submits a transaction ([`crate::methods::RpcMethod::SUBMITS_TRANSACTION`]):
+    /// Whether the method submits a transaction ([`RpcMethod::SUBMITS_TRANSACTION`](crate::methods::RpcMethod::SUBMITS_TRANSACTION)):
     /// such a request is never sent twice once bytes may have reached a node.
     pub submits_transaction: bool,
     /// The largest response body to read.
