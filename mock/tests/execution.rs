@@ -1080,6 +1080,21 @@ fn a_delegate_action_runs_its_actions_as_the_sender() {
         failure_kind(&run(&signed, &mut chain)),
         json!("DelegateActionExpired")
     );
+    // Two delegate actions in one transaction: refused before anything runs, with
+    // nearcore's error, though each alone would be valid.
+    let nonce = chain.account("bob.mock").unwrap().keys[0].nonce;
+    let two = vec![
+        Action::Delegate(Box::new(delegate(nonce + 1, chain.head() + 100))),
+        Action::transfer(NearToken::from_yoctonear(1)),
+        Action::Delegate(Box::new(delegate(nonce + 2, chain.head() + 100))),
+    ];
+    let before = balance(&chain, "alice.mock");
+    assert_eq!(
+        refusal(&chain.sign("alice.mock", "bob.mock", two), &mut chain),
+        json!({"ActionsValidation": "DelegateActionMustBeOnlyOne"})
+    );
+    assert_eq!(balance(&chain, "alice.mock"), before);
+    assert_eq!(chain.account("bob.mock").unwrap().keys[0].nonce, nonce);
 }
 
 #[tokio::test]

@@ -5,7 +5,8 @@
 //! its lane through every re-sign, `InvalidNonce` on one index re-signs only that index
 //! and moves only its count, `Expired` keeps the nonce and the index; an `UNKNOWN` about
 //! another hash, or a refusal that cannot be true, signs nothing anew; everything
-//! recorded names its key and index. Then a pool against the mock node's chain.
+//! recorded names its key and index. Then, over real sockets to the mock node's chain, a
+//! pool, and a gas key whose index another process spent.
 //! Time is tokio's paused clock: no test sleeps.
 
 #![cfg(feature = "client")]
@@ -935,5 +936,112 @@ async fn a_pool_of_access_keys_sends_concurrently_on_the_mock_chain() {
     }
     let bob_after = node.with_chain(|c| c.account("bob.mock").unwrap().amount);
     assert_eq!(bob_after - bob_before, 8 * one_near().as_yoctonear());
+    ticker.abort();
+}
+
+/// A gas key against the mock node's chain, over a real socket: another process spends
+/// index 1's nonces behind the signer's back; the next send on index 1 is refused
+/// (`InvalidNonce`) and signed anew on index 1 only, above the chain's nonce, and every
+/// transfer executes exactly once. Index 0's count never moves for it.
+#[tokio::test(start_paused = true)]
+async fn an_index_spent_elsewhere_is_signed_anew_on_that_index_on_the_mock_chain() {
+    use near_rpc_mock::{chain, MockNode};
+    let ticker = tokio::spawn(async {
+        loop {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    });
+    let node = MockNode::new();
+    node.set_block_time(Duration::ZERO);
+    let gas_key = node
+        .add_gas_key("alice.mock", 2, 10 * one_near().as_yoctonear())
+        .expect("a gas key for alice");
+    let server = node.serve(0).await.expect("listen");
+    let client = Client::builder()
+        .endpoint(server.url())
+        .unwrap()
+        .build()
+        .unwrap();
+    let signer = Signer::gas_key(
+        "alice.mock".parse().unwrap(),
+        chain::gas_key_secret("alice.mock"),
+        [0, 1],
+    )
+    .unwrap();
+    let nonces = || {
+        node.with_chain(|c| {
+            let key = c.account("alice.mock").unwrap().key(&gas_key).unwrap();
+            key.gas_key.as_ref().unwrap().nonces.clone()
+        })
+    };
+    let bob = || node.with_chain(|c| c.account("bob.mock").unwrap().amount);
+    let bob_before = bob();
+    let sent = |outcome: near_rpc::types::RpcTransactionResponse| {
+        assert!(!outcome.is_failure());
+        let tx = outcome.outcome.unwrap().transaction().clone();
+        (tx.nonce_index.expect("a gas key's index"), tx.nonce)
+    };
+    // One send on each index, from the one read of the key's nonces.
+    let start = nonces();
+    let first = sent(
+        client
+            .transfer(&signer, "bob.mock", one_near())
+            .await
+            .unwrap(),
+    );
+    let second = sent(
+        client
+            .transfer(&signer, "bob.mock", one_near())
+            .await
+            .unwrap(),
+    );
+    let mut indexes = [first.0, second.0];
+    indexes.sort_unstable();
+    assert_eq!(indexes, [0, 1], "each index in turn");
+    assert_eq!(nonces(), vec![start[0] + 1, start[1] + 1]);
+    // Another process signs with index 1 five times: the chain's nonce moves, the
+    // signer's count does not know it.
+    node.with_chain(|c| {
+        let account = c
+            .accounts
+            .iter_mut()
+            .find(|a| a.id == "alice.mock")
+            .unwrap();
+        let key = account
+            .keys
+            .iter_mut()
+            .find(|k| k.public_key == gas_key)
+            .unwrap();
+        key.gas_key.as_mut().unwrap().nonces[1] += 5;
+    });
+    let spent = nonces()[1];
+    let third = sent(
+        client
+            .transfer(&signer, "bob.mock", one_near())
+            .await
+            .unwrap(),
+    );
+    let fourth = sent(
+        client
+            .transfer(&signer, "bob.mock", one_near())
+            .await
+            .unwrap(),
+    );
+    let (on_one, on_zero) = if third.0 == 1 {
+        (third, fourth)
+    } else {
+        (fourth, third)
+    };
+    assert_eq!((on_zero.0, on_one.0), (0, 1));
+    // Index 1 signed anew above the chain's nonce; index 0 counted on from its own.
+    assert_eq!(on_one.1, spent + 1, "index 1 after the refusal");
+    assert_eq!(
+        on_zero.1,
+        start[0] + 2,
+        "index 0 untouched by index 1's refusal"
+    );
+    assert_eq!(nonces(), vec![start[0] + 2, spent + 1]);
+    // Four transfers, each executed once.
+    assert_eq!(bob() - bob_before, 4 * one_near().as_yoctonear());
     ticker.abort();
 }

@@ -115,6 +115,9 @@ fn validate_actions(actions: &[Action]) -> Result<(), SubmitError> {
         }})));
     }
     let mut prepaid: u64 = 0;
+    // nearcore's `validate_actions` (`runtime/runtime/src/action_validation.rs`): one
+    // delegate action per transaction, whatever stands between two.
+    let mut delegate_seen = false;
     for (i, action) in actions.iter().enumerate() {
         // nearcore 0.38's `DelegateV2` and `UniversalStateInit` exist only in a near-rpc
         // built with its `nearcore_0_38_0` feature, so they are told by name.
@@ -134,6 +137,10 @@ fn validate_actions(actions: &[Action]) -> Result<(), SubmitError> {
             Action::DeleteAccount { .. } if i + 1 != actions.len() => {
                 return Err(validation(json!("DeleteActionMustBeFinal")));
             }
+            Action::Delegate(_) if delegate_seen => {
+                return Err(validation(json!("DelegateActionMustBeOnlyOne")));
+            }
+            Action::Delegate(_) => delegate_seen = true,
             Action::FunctionCall(call) if call.gas.as_gas() == 0 => {
                 return Err(validation(json!("FunctionCallZeroAttachedGas")));
             }
