@@ -33,6 +33,7 @@ tools="$target_dir/tools/wasm-bindgen-$version"
 bindgen="$tools/bin/wasm-bindgen"
 if [ "$("$bindgen" --version 2>/dev/null)" != "wasm-bindgen $version" ]; then
     echo "wasm: installing wasm-bindgen-cli $version into $tools"
+    mkdir -p "$tools"
     # With the CLI's own lock file where the registry has all of it; else resolved anew
     # (same CLI version, said here rather than hidden).
     if ! cargo install --quiet --locked wasm-bindgen-cli --version "=$version" --root "$tools" 2>"$tools.log"; then

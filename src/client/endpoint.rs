@@ -186,8 +186,16 @@ impl ApiKey {
         Ok(Self { name, value })
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn apply(&self, request: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
         request.header(self.name.clone(), self.value.clone())
+    }
+
+    /// The header's name and value (the wasm32 transport sets them on the host's
+    /// `fetch`).
+    #[cfg(target_arch = "wasm32")]
+    pub(crate) fn header_pair(&self) -> (&HeaderName, &HeaderValue) {
+        (&self.name, &self.value)
     }
 
     /// The values to redact: the whole header value, and the token after a scheme

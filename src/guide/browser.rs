@@ -23,11 +23,13 @@
 //!
 //! What differs on wasm32, and why:
 //!
-//! - Requests go through the host's `fetch` (reqwest's wasm backend). The host follows
-//!   redirects by itself and cannot be told not to: an answer that comes from another
-//!   URL than the one posted to is refused, but a header API key may already have gone
-//!   to the redirect's target. Put keys only on endpoints you trust not to redirect, or
-//!   keep them on a server of your own.
+//! - Requests go through the host's `fetch`, told to follow no redirect
+//!   (`redirect: "manual"`): a redirect is refused, whatever the
+//!   [`RedirectPolicy`](crate::client::transport::RedirectPolicy), and nothing is sent
+//!   where it points (a `fetch` left to follow would carry a header API key there: the
+//!   Fetch standard drops only `Authorization` on a cross-origin redirect). A browser
+//!   hides such an answer's status and target from the page, so the error shows neither
+//!   (the status is 0); Node shows both. No `Referer` is sent either.
 //! - A response's size limit is checked against its declared length before it is read
 //!   and against its bytes after (`fetch` hands the body over whole), not while
 //!   reading.

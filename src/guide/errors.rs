@@ -59,7 +59,7 @@
 //! | `Retry` | exponential backoff with full jitter; `Retry-After` honoured, never below the backoff and up to a ceiling | 3 retries (more than 10 refused by `build()`), 250 ms doubling to 8 s, `Retry-After` ≤ 60 s |
 //! | `Fallback` | the next endpoint when one fails (only with several) | endpoints in the order given |
 //! | `RateLimit` | one endpoint's request budget: a call waits for its turn | off (`.rate_limit(budget)`) |
-//! | `HttpTransport` | one per endpoint (reqwest, rustls) | 30 s per attempt, redirects within the origin only |
+//! | `HttpTransport` | one per endpoint (reqwest, rustls) | 30 s per attempt, redirects within the origin only (none on wasm32) |
 //!
 //! - **Retry and failover** read the same verdict of an outcome. An endpoint is skipped
 //!   when it cannot be reached, times out, breaks the connection, answers with something

@@ -22,8 +22,8 @@
 //!
 //! - A header key goes only to the endpoint it was added after
 //!   (`.endpoint(url)?.api_key(key)`), never to a failover endpoint, and never after a
-//!   redirect (in a browser or under Node the host's `fetch` follows redirects itself:
-//!   see [`browser`](super::browser)).
+//!   redirect (in a browser or under Node no redirect is followed at all: see
+//!   [`browser`](super::browser)).
 //! - Redirects are followed only within the endpoint's origin by default
 //!   ([`RedirectPolicy::SameOrigin`][same-origin]; `None` and `Any` exist; https never
 //!   goes down to http); a followed redirect carries no credential header and no

@@ -1,8 +1,10 @@
 // The checks the wasm dApp (src/lib.rs) must pass against `near-rpc mock`, the same under
 // Node (run.mjs) and in a browser page (index.html): balances read, a transfer signed in
 // the wasm and sent, the chain's balances checked after, errors crossing into JS as
-// errors. Returns how many checks failed; `log` gets one line per check.
-export async function checks(dapp, url, secretKey, log) {
+// errors, and a redirect refused with nothing sent where it pointed (`redirector`: the
+// URL of redirector.mjs's /rpc, and `hits()`, how many requests reached its target).
+// Returns how many checks failed; `log` gets one line per check.
+export async function checks(dapp, url, secretKey, redirector, log) {
   let failures = 0;
   const expect = (what, actual, expected) => {
     const ok = actual === expected;
@@ -33,5 +35,11 @@ export async function checks(dapp, url, secretKey, log) {
   expect("an unknown account is an error naming it", unknown.includes("nobody.mock"), true);
   const bad = await message(() => dapp.transfer(url, "alice.mock", "ed25519:not-a-key", "bob.mock", "1"));
   expect("a malformed key is refused, the key not repeated", bad.length > 0 && !bad.includes("not-a-key"), true);
+
+  const apiKey = "wasm-check-api-key-7f3a";
+  const refused = await message(() => dapp.balance_with_key(redirector.url, "alice.mock", apiKey));
+  expect(`a redirect is refused (${refused})`, refused.includes("redirect refused"), true);
+  expect("the error does not repeat the API key", refused.includes(apiKey), false);
+  expect("nothing reached where the redirect pointed", await redirector.hits(), 0);
   return failures;
 }

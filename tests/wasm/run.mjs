@@ -1,12 +1,15 @@
 // The wasm dApp (bound by `wasm-bindgen --target nodejs`) under Node against
-// `near-rpc mock`, through Node's standard `fetch`: checks.mjs's checks. Exits non-zero,
-// saying what differed, on any mismatch.
+// `near-rpc mock`, through Node's standard `fetch`: checks.mjs's checks, the redirecting
+// provider (redirector.mjs) on a server of its own. Exits non-zero, saying what
+// differed, on any mismatch.
 //
 //   node run.mjs PKG_DIR URL CREDENTIALS_DIR
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { checks } from "./checks.mjs";
+import { redirects } from "./redirector.mjs";
 
 const [pkg, url, credentials] = process.argv.slice(2);
 if (!pkg || !url || !credentials) {
@@ -15,5 +18,17 @@ if (!pkg || !url || !credentials) {
 }
 const dapp = createRequire(import.meta.url)(resolve(pkg, "near_rpc_wasm_dapp.js"));
 const key = JSON.parse(readFileSync(join(credentials, "mock", "alice.mock.json"), "utf8"));
-const failures = await checks(dapp, url, key.private_key, console.log);
+const server = createServer((request, response) => {
+  if (!redirects(request, response)) {
+    response.writeHead(404);
+    response.end();
+  }
+});
+await new Promise((listening) => server.listen(0, "127.0.0.1", listening));
+const origin = `http://127.0.0.1:${server.address().port}`;
+const redirector = {
+  url: `${origin}/rpc`,
+  hits: async () => (await fetch(`${origin}/hits`)).json(),
+};
+const failures = await checks(dapp, url, key.private_key, redirector, console.log);
 process.exit(failures === 0 ? 0 : 1);

@@ -1,5 +1,6 @@
 //! The HTTP transport: one endpoint over reqwest (rustls), with the API key, the URL
-//! style, the redirect policy and the per-attempt timeout.
+//! style, the redirect policy and the per-attempt timeout. On wasm32 each attempt is one
+//! call of the JS host's `fetch` instead (`fetch.rs`), which follows no redirect.
 //!
 //! Redirects are followed here, not by reqwest, because reqwest keeps custom credential
 //! headers (`x-api-key`) on a redirect within the same host. This transport follows a
@@ -9,13 +10,16 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+#[cfg(not(target_arch = "wasm32"))]
 use reqwest::header::{HeaderValue, CONTENT_TYPE, LOCATION};
 use reqwest::Url;
 
 use super::TransportFuture;
 use super::{HttpResponse, RpcRequest, Transport, TransportError, TransportErrorKind};
 use crate::client::endpoint::{ApiKey, Endpoint};
-use crate::client::redact::{show_url, url_secrets, Secrets};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::client::redact::show_url;
+use crate::client::redact::{url_secrets, Secrets};
 use crate::client::BuildError;
 
 /// The default time one attempt may take.
@@ -52,6 +56,8 @@ pub enum RedirectPolicy {
 }
 
 impl RedirectPolicy {
+    // On wasm32 the host's `fetch` is told to follow none: every redirect is refused.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     fn allows(self, from: &Url, to: &Url) -> bool {
         match self {
             Self::None => false,
@@ -67,6 +73,8 @@ impl RedirectPolicy {
 /// One node reached over HTTP.
 #[derive(Clone)]
 pub struct HttpTransport {
+    // On wasm32 the exchange goes through the host's `fetch` directly (`fetch.rs`).
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     http: reqwest::Client,
     endpoint: Endpoint,
     api_key: Option<ApiKey>,
@@ -98,7 +106,7 @@ pub(crate) fn http_client() -> Result<reqwest::Client, BuildError> {
 }
 
 #[cfg(target_arch = "wasm32")]
-use super::fetch::{followed_redirect, http_client_builder, read_body, wasm_error_kind};
+use super::fetch::{self, http_client_builder};
 
 /// What [`http_client`] sets: redirects and `Referer` off (this transport decides), no
 /// retries inside reqwest, our user agent.
@@ -186,10 +194,8 @@ impl HttpTransport {
     ///   requests, and are off ([`http_client_builder`]).
     ///
     /// A timeout is `Timeout` wherever it struck: it proves nothing.
+    #[cfg(not(target_arch = "wasm32"))]
     fn reqwest_error(&self, e: reqwest::Error) -> TransportError {
-        #[cfg(target_arch = "wasm32")]
-        let kind = wasm_error_kind(&e);
-        #[cfg(not(target_arch = "wasm32"))]
         let kind = if e.is_timeout() {
             TransportErrorKind::Timeout
         } else if e.is_connect() {
@@ -207,6 +213,9 @@ impl HttpTransport {
         self.error(kind, error_chain(&e.without_url()))
     }
 
+    /// One attempt: the POST, and the redirects the policy allows (natively, reqwest
+    /// follows none itself).
+    #[cfg(not(target_arch = "wasm32"))]
     async fn send_request(&self, request: RpcRequest) -> Result<HttpResponse, TransportError> {
         let method = (self.path_style == PathStyle::MethodInPath).then_some(request.method);
         let first = self.endpoint.url_for(method);
@@ -234,10 +243,6 @@ impl HttpTransport {
             }
             let response = builder.send().await.map_err(|e| self.reqwest_error(e))?;
             let status = response.status().as_u16();
-            #[cfg(target_arch = "wasm32")]
-            if let Some(kind) = followed_redirect(&url, &response) {
-                return Err(self.error(kind, "the JS host's fetch followed a redirect"));
-            }
             let location = response
                 .status()
                 .is_redirection()
@@ -286,18 +291,32 @@ impl HttpTransport {
         }
     }
 
+    /// One attempt on wasm32: one POST through the JS host's `fetch`
+    /// ([`fetch::post`]), which follows no redirect: every one is refused, whatever the
+    /// policy.
     #[cfg(target_arch = "wasm32")]
-    async fn read_body(
-        &self,
-        response: reqwest::Response,
-        status: u16,
-        limit: usize,
-    ) -> Result<Vec<u8>, TransportError> {
-        read_body(response, limit, |e| match e {
-            Some(e) => self.reqwest_error(e),
-            None => self.error(TransportErrorKind::TooLarge { status, limit }, ""),
-        })
-        .await
+    async fn send_request(&self, request: RpcRequest) -> Result<HttpResponse, TransportError> {
+        let method = (self.path_style == PathStyle::MethodInPath).then_some(request.method);
+        let url = self.endpoint.url_for(method);
+        let mut timeout = self.timeout;
+        if let Some(left) = request.time_left() {
+            timeout = timeout.min(left);
+        }
+        if timeout.is_zero() {
+            return Err(self.error(TransportErrorKind::Timeout, "no time left"));
+        }
+        let key = self.api_key.as_ref().map(ApiKey::header_pair);
+        let limit = request.max_response_bytes;
+        match fetch::post(&url, key, &request.body, timeout, limit).await {
+            Ok(fetched) => Ok(HttpResponse {
+                endpoint: self.label.clone(),
+                endpoint_index: 0,
+                status: fetched.status,
+                headers: fetched.headers,
+                body: fetched.body,
+            }),
+            Err((kind, message)) => Err(self.error(kind, message)),
+        }
     }
 
     /// Reads the body chunk by chunk, failing as soon as it passes `limit`: a body over
@@ -376,6 +395,7 @@ fn tls_handshake_failed(e: &reqwest::Error) -> bool {
 }
 
 /// The error and its sources in one line.
+#[cfg(not(target_arch = "wasm32"))]
 fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
     let mut text = e.to_string();
     let mut source = e.source();

@@ -267,7 +267,8 @@ pub enum TransportErrorKind {
     Connection,
     /// The server redirected, and the redirect policy refused to follow.
     Redirect {
-        /// The 3xx status.
+        /// The 3xx status (0 where a browser hides it from the page: wasm32's
+        /// "opaque redirect", whose target is hidden too).
         status: u16,
         /// The target, redacted like an endpoint (`https://other.example.org/***`).
         location: String,
@@ -304,6 +305,9 @@ impl fmt::Display for TransportErrorKind {
             Self::Tls => f.write_str("TLS handshake failed"),
             Self::Timeout => f.write_str("timeout"),
             Self::Connection => f.write_str("connection error"),
+            Self::Redirect { status: 0, .. } => {
+                f.write_str("redirect refused (the browser hides its status and target)")
+            }
             Self::Redirect { status, location } => {
                 write!(f, "redirect refused (HTTP {status} to {location})")
             }

@@ -1,10 +1,11 @@
 //! A minimal dApp's use of near-rpc, compiled to wasm32: read an account, send a
-//! transfer signed in the wasm. checks.mjs calls these against `near-rpc mock`, under
-//! Node (run.mjs) and in a page of headless Chromium (index.html); scripts/wasm.sh runs
-//! both.
+//! transfer signed in the wasm, read with an API key through a server that redirects.
+//! checks.mjs calls these against `near-rpc mock` (and redirector.mjs), under Node
+//! (run.mjs) and in a page of headless Chromium (index.html); scripts/wasm.sh runs both.
 
 use near_rpc::types::TxExecutionStatus;
-use near_rpc::{Client, NearToken, Signer};
+use near_rpc::client::ApiKey;
+use near_rpc::{Client, ErrorReport, NearToken, Signer};
 use wasm_bindgen::prelude::*;
 
 /// The error's text, as JS sees it.
@@ -49,4 +50,27 @@ pub async fn transfer(
         .outcome
         .ok_or_else(|| JsError::new("the answer holds no outcome"))?;
     Ok(outcome.transaction_outcome().id.to_string())
+}
+
+/// `account`'s balance read through `url` with `api_key` sent as `x-api-key` (a hosted
+/// provider's way): checks.mjs points it at a server that redirects, and expects the
+/// error, with the key sent to no one else.
+#[wasm_bindgen]
+pub async fn balance_with_key(
+    url: String,
+    account: String,
+    api_key: String,
+) -> Result<String, JsError> {
+    let client = Client::builder()
+        .endpoint(&url)
+        .map_err(js)?
+        .api_key(ApiKey::x_api_key(&api_key).map_err(js)?)
+        .build()
+        .map_err(js)?;
+    // The whole chain: the transport's reason is the cause of the call's error.
+    let view = client
+        .view_account(&account)
+        .await
+        .map_err(|e| js(ErrorReport(&e)))?;
+    Ok(view.amount.as_yoctonear().to_string())
 }
