@@ -1,10 +1,11 @@
 // The checks the wasm dApp (src/lib.rs) must pass against `near-rpc mock`, the same under
 // Node (run.mjs) and in a browser page (index.html): balances read, a transfer signed in
 // the wasm and sent, the chain's balances checked after, errors crossing into JS as
-// errors, and a redirect refused with nothing sent where it pointed (`redirector`: the
-// URL of redirector.mjs's /rpc, and `hits()`, how many requests reached its target).
+// errors; against a misbehaving provider (`provider`: the origin serving provider.mjs's
+// paths, and `counts()`, what reached them), a redirect refused with nothing sent where
+// it pointed, and an attempt that gets no answer ended by its timeout and aborted.
 // Returns how many checks failed; `log` gets one line per check.
-export async function checks(dapp, url, secretKey, redirector, log) {
+export async function checks(dapp, url, secretKey, provider, log) {
   let failures = 0;
   const expect = (what, actual, expected) => {
     const ok = actual === expected;
@@ -37,9 +38,19 @@ export async function checks(dapp, url, secretKey, redirector, log) {
   expect("a malformed key is refused, the key not repeated", bad.length > 0 && !bad.includes("not-a-key"), true);
 
   const apiKey = "wasm-check-api-key-7f3a";
-  const refused = await message(() => dapp.balance_with_key(redirector.url, "alice.mock", apiKey));
+  const refused = await message(() => dapp.balance_with_key(`${provider.origin}/rpc`, "alice.mock", apiKey));
   expect(`a redirect is refused (${refused})`, refused.includes("redirect refused"), true);
   expect("the error does not repeat the API key", refused.includes(apiKey), false);
-  expect("nothing reached where the redirect pointed", await redirector.hits(), 0);
+  expect("nothing reached where the redirect pointed", (await provider.counts()).redirected, 0);
+
+  const late = await message(() => dapp.balance_within(`${provider.origin}/hang`, "alice.mock", 300));
+  expect(`an unanswered attempt times out (${late})`, late.includes("timeout"), true);
+  // The host closes an aborted request at once; its server may see it a moment later.
+  let abandoned = 0;
+  for (let i = 0; i < 50 && abandoned === 0; i += 1) {
+    abandoned = (await provider.counts()).abandoned;
+    if (abandoned === 0) await new Promise((r) => setTimeout(r, 20));
+  }
+  expect("the timed-out request was aborted", abandoned, 1);
   return failures;
 }

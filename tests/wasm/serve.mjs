@@ -1,5 +1,5 @@
 // Serves index.html, checks.mjs and the bound wasm (PKG_DIR, `--target web`) on a free
-// loopback port, answers redirector.mjs's paths (the page's redirecting provider), prints
+// loopback port, answers provider.mjs's paths (the page's misbehaving provider), prints
 // its origin, then waits for the page's POST /done: prints the page's lines and exits 0
 // if every check passed, 1 otherwise, or after TIMEOUT_S seconds without an answer (a
 // page that never ran).
@@ -9,7 +9,7 @@ import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
 import { dirname, extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
-import { redirects } from "./redirector.mjs";
+import { misbehave } from "./provider.mjs";
 
 const [pkg, timeout] = process.argv.slice(2);
 if (!pkg || !timeout) {
@@ -21,7 +21,7 @@ const types = { ".html": "text/html", ".mjs": "text/javascript", ".js": "text/ja
 const files = { "/index.html": join(here, "index.html"), "/checks.mjs": join(here, "checks.mjs") };
 
 const server = createServer(async (request, response) => {
-  if (redirects(request, response)) return;
+  if (misbehave(request, response)) return;
   const path = new URL(request.url, "http://x").pathname;
   if (request.method === "POST" && path === "/done") {
     let body = "";

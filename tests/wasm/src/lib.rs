@@ -1,10 +1,14 @@
 //! A minimal dApp's use of near-rpc, compiled to wasm32: read an account, send a
-//! transfer signed in the wasm, read with an API key through a server that redirects.
-//! checks.mjs calls these against `near-rpc mock` (and redirector.mjs), under Node
-//! (run.mjs) and in a page of headless Chromium (index.html); scripts/wasm.sh runs both.
+//! transfer signed in the wasm; read with an API key through a server that redirects, and
+//! from one that never answers. checks.mjs calls these against `near-rpc mock` (and
+//! provider.mjs), under Node (run.mjs) and in a page of headless Chromium (index.html);
+//! scripts/wasm.sh runs both.
 
-use near_rpc::types::TxExecutionStatus;
+use std::time::Duration;
+
+use near_rpc::client::layers::RetryPolicy;
 use near_rpc::client::ApiKey;
+use near_rpc::types::TxExecutionStatus;
 use near_rpc::{Client, ErrorReport, NearToken, Signer};
 use wasm_bindgen::prelude::*;
 
@@ -68,6 +72,25 @@ pub async fn balance_with_key(
         .build()
         .map_err(js)?;
     // The whole chain: the transport's reason is the cause of the call's error.
+    let view = client
+        .view_account(&account)
+        .await
+        .map_err(|e| js(ErrorReport(&e)))?;
+    Ok(view.amount.as_yoctonear().to_string())
+}
+
+/// `account`'s balance read through `url`, one attempt of at most `millis` ms and no
+/// retry: checks.mjs points it at a server that never answers, and expects the timeout,
+/// with the request aborted.
+#[wasm_bindgen]
+pub async fn balance_within(url: String, account: String, millis: u32) -> Result<String, JsError> {
+    let client = Client::builder()
+        .endpoint(&url)
+        .map_err(js)?
+        .timeout(Duration::from_millis(millis.into()))
+        .retry(RetryPolicy::none())
+        .build()
+        .map_err(js)?;
     let view = client
         .view_account(&account)
         .await
