@@ -858,20 +858,7 @@ fn signers_refuse_empty_and_repeated_keys_and_indexes_and_never_show_a_secret() 
 /// keys of one account, two on each key, all executed.
 #[tokio::test(start_paused = true)]
 async fn a_pool_of_access_keys_sends_concurrently_on_the_mock_chain() {
-    use near_rpc_mock::MockNode;
-    let ticker = tokio::spawn(async {
-        loop {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-    });
-    let node = MockNode::new();
-    node.set_block_time(Duration::ZERO);
-    let server = node.serve(0).await.expect("listen");
-    let client = Client::builder()
-        .endpoint(server.url())
-        .unwrap()
-        .build()
-        .unwrap();
+    let MockChain { node, client, .. } = &mock_chain().await;
     let alice_signer = node.signer("alice.mock").expect("alice signs");
     let account = alice_signer.account_id().clone();
     let extra: Vec<SecretKey> = (41..44).map(secret).collect();
@@ -936,7 +923,6 @@ async fn a_pool_of_access_keys_sends_concurrently_on_the_mock_chain() {
     }
     let bob_after = node.with_chain(|c| c.account("bob.mock").unwrap().amount);
     assert_eq!(bob_after - bob_before, 8 * one_near().as_yoctonear());
-    ticker.abort();
 }
 
 /// A gas key against the mock node's chain, over a real socket: another process spends
@@ -945,23 +931,11 @@ async fn a_pool_of_access_keys_sends_concurrently_on_the_mock_chain() {
 /// transfer executes exactly once. Index 0's count never moves for it.
 #[tokio::test(start_paused = true)]
 async fn an_index_spent_elsewhere_is_signed_anew_on_that_index_on_the_mock_chain() {
-    use near_rpc_mock::{chain, MockNode};
-    let ticker = tokio::spawn(async {
-        loop {
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-    });
-    let node = MockNode::new();
-    node.set_block_time(Duration::ZERO);
+    use near_rpc_mock::chain;
+    let MockChain { node, client, .. } = &mock_chain().await;
     let gas_key = node
         .add_gas_key("alice.mock", 2, 10 * one_near().as_yoctonear())
         .expect("a gas key for alice");
-    let server = node.serve(0).await.expect("listen");
-    let client = Client::builder()
-        .endpoint(server.url())
-        .unwrap()
-        .build()
-        .unwrap();
     let signer = Signer::gas_key(
         "alice.mock".parse().unwrap(),
         chain::gas_key_secret("alice.mock"),
@@ -976,25 +950,20 @@ async fn an_index_spent_elsewhere_is_signed_anew_on_that_index_on_the_mock_chain
     };
     let bob = || node.with_chain(|c| c.account("bob.mock").unwrap().amount);
     let bob_before = bob();
-    let sent = |outcome: near_rpc::types::RpcTransactionResponse| {
+    // A transfer of 1 NEAR to bob: the index and nonce it was signed with.
+    let send = || async {
+        let outcome = client
+            .transfer(&signer, "bob.mock", one_near())
+            .await
+            .unwrap();
         assert!(!outcome.is_failure());
         let tx = outcome.outcome.unwrap().transaction().clone();
         (tx.nonce_index.expect("a gas key's index"), tx.nonce)
     };
     // One send on each index, from the one read of the key's nonces.
     let start = nonces();
-    let first = sent(
-        client
-            .transfer(&signer, "bob.mock", one_near())
-            .await
-            .unwrap(),
-    );
-    let second = sent(
-        client
-            .transfer(&signer, "bob.mock", one_near())
-            .await
-            .unwrap(),
-    );
+    let first = send().await;
+    let second = send().await;
     let mut indexes = [first.0, second.0];
     indexes.sort_unstable();
     assert_eq!(indexes, [0, 1], "each index in turn");
@@ -1015,18 +984,8 @@ async fn an_index_spent_elsewhere_is_signed_anew_on_that_index_on_the_mock_chain
         key.gas_key.as_mut().unwrap().nonces[1] += 5;
     });
     let spent = nonces()[1];
-    let third = sent(
-        client
-            .transfer(&signer, "bob.mock", one_near())
-            .await
-            .unwrap(),
-    );
-    let fourth = sent(
-        client
-            .transfer(&signer, "bob.mock", one_near())
-            .await
-            .unwrap(),
-    );
+    let third = send().await;
+    let fourth = send().await;
     let (on_one, on_zero) = if third.0 == 1 {
         (third, fourth)
     } else {
@@ -1043,5 +1002,41 @@ async fn an_index_spent_elsewhere_is_signed_anew_on_that_index_on_the_mock_chain
     assert_eq!(nonces(), vec![start[0] + 2, spent + 1]);
     // Four transfers, each executed once.
     assert_eq!(bob() - bob_before, 4 * one_near().as_yoctonear());
-    ticker.abort();
+}
+
+/// The mock node's chain over a real socket, producing each block at once, and a client
+/// of it; a task keeps the paused clock moving while it lives.
+struct MockChain {
+    node: near_rpc_mock::MockNode,
+    client: Client,
+    _server: near_rpc_mock::MockServer,
+    ticker: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for MockChain {
+    fn drop(&mut self) {
+        self.ticker.abort();
+    }
+}
+
+async fn mock_chain() -> MockChain {
+    let ticker = tokio::spawn(async {
+        loop {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    });
+    let node = near_rpc_mock::MockNode::new();
+    node.set_block_time(Duration::ZERO);
+    let server = node.serve(0).await.expect("listen");
+    let client = Client::builder()
+        .endpoint(server.url())
+        .unwrap()
+        .build()
+        .unwrap();
+    MockChain {
+        node,
+        client,
+        _server: server,
+        ticker,
+    }
 }

@@ -71,12 +71,7 @@ pub async fn balance_with_key(
         .api_key(ApiKey::x_api_key(&api_key).map_err(js)?)
         .build()
         .map_err(js)?;
-    // The whole chain: the transport's reason is the cause of the call's error.
-    let view = client
-        .view_account(&account)
-        .await
-        .map_err(|e| js(ErrorReport(&e)))?;
-    Ok(view.amount.as_yoctonear().to_string())
+    reported_balance(&client, &account).await
 }
 
 /// `account`'s balance read through `url`, one attempt of at most `millis` ms and no
@@ -91,8 +86,14 @@ pub async fn balance_within(url: String, account: String, millis: u32) -> Result
         .retry(RetryPolicy::none())
         .build()
         .map_err(js)?;
+    reported_balance(&client, &account).await
+}
+
+/// `account`'s balance through `client`; an error with its whole chain (the transport's
+/// reason is the cause of the call's error).
+async fn reported_balance(client: &Client, account: &str) -> Result<String, JsError> {
     let view = client
-        .view_account(&account)
+        .view_account(account)
         .await
         .map_err(|e| js(ErrorReport(&e)))?;
     Ok(view.amount.as_yoctonear().to_string())
