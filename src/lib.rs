@@ -192,11 +192,12 @@ pub mod client;
 mod de;
 pub mod envelope;
 mod generated;
-mod method;
+pub mod methods;
 mod primitives;
 mod protocol_config;
 mod replaced;
 mod report;
+pub mod schemas;
 #[cfg(feature = "tx")]
 pub mod tx;
 mod tx_outcome;
@@ -230,12 +231,12 @@ pub mod __generated_root {
 
     /// What generated code names in `methods` (`crate::methods::RpcMethod`).
     pub mod in_methods {
-        pub use crate::method::{MethodVisitor, RpcMethod};
+        pub use crate::methods::{MethodVisitor, RpcMethod};
     }
 
     /// What generated code names in `schemas` (`crate::schemas::SchemaVisitor`).
     pub mod in_schemas {
-        pub use crate::method::SchemaVisitor;
+        pub use crate::schemas::SchemaVisitor;
     }
 
     /// Each hand-written type's schema name and the path generated code names it by (a
@@ -272,7 +273,6 @@ pub use types::Finality;
 
 pub use de::decode;
 pub use generated::spec::{SPEC_DOCUMENTS, SPEC_SHA256, SPEC_VERSION};
-pub use generated::{methods, schemas};
 
 // `if_spec_ge_1_2_8! { .. }`, `if_spec_lt_1_2_8! { .. }`, ... (written by build.rs).
 include!(concat!(env!("OUT_DIR"), "/version_macros.rs"));

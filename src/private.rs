@@ -3,10 +3,10 @@
 //! here.
 
 use crate::de::decode::DecodeError;
-pub use crate::method::encode_request;
+pub use crate::methods::encode_request;
 
 /// What a generated `RpcMethod::decode_response` returns.
-pub type Decoded<M> = Result<crate::method::EnvelopeOf<M>, DecodeError>;
+pub type Decoded<M> = Result<crate::methods::EnvelopeOf<M>, DecodeError>;
 /// What a generated `RpcMethod::encode_request` returns.
 pub type Encoded = Result<Vec<u8>, serde_json::Error>;
 

@@ -14,7 +14,7 @@ use super::{
     BuildError, CallBuilder, Client, ClientBuilder, ContractArgs, Error, Input, SendError, Signer,
     SigningClient, TransactionBuilder,
 };
-use crate::generated::methods::RpcMethod;
+use crate::methods::RpcMethod;
 use crate::primitives::NearGas;
 use crate::replaced::root::AccountId;
 use crate::replaced::root::NearToken;

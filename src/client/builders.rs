@@ -20,7 +20,7 @@ use serde::de::DeserializeOwned;
 use super::{
     Client, ContractArgs, Error, Input, RawArgs, SendError, SendErrorKind, Signer, DEFAULT_CALL_GAS,
 };
-use crate::generated::methods::{QueryMethod, RpcMethod};
+use crate::methods::{QueryMethod, RpcMethod};
 use crate::primitives::NearGas;
 use crate::primitives::PublicKey;
 use crate::replaced::root::AccountId;

@@ -92,7 +92,7 @@ pub use signer::{Signer, SignerError, BLOCK_HASH_REUSE};
 pub use verified::{Verified, VerifiedClient, VerifyError, MAX_SYNC_BLOCKS};
 
 use crate::envelope::{ErrorWrapper, Id};
-use crate::generated::methods::RpcMethod;
+use crate::methods::RpcMethod;
 use crate::types::{BlockReference, Finality, TxExecutionStatus};
 use layers::{
     Archival, Deadline, Fallback, RateBudget, RateLimit, Redact, Retry, RetryPolicy, SizeLimit,
@@ -792,7 +792,7 @@ fn id_matches(got: Option<&Id>, id: u64, is_error: bool) -> bool {
 mod tests {
     use super::transport::{MockReply, MockTransport};
     use super::*;
-    use crate::generated::methods;
+    use crate::methods;
     use crate::types::{Finality, RpcBlockRequest};
 
     /// Every error carries the verdict the retry layer gave its outcome: retryable or

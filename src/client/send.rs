@@ -13,7 +13,7 @@ use serde::Serialize;
 #[cfg(target_arch = "wasm32")]
 use super::rt as tokio;
 use super::{Client, Error, Signer, TxRef};
-use crate::generated::methods;
+use crate::methods;
 use crate::primitives::CryptoHash;
 use crate::replaced::root::AccountId;
 use crate::tx::{Action, NonceMode, SignedTransaction, Transaction};
@@ -472,7 +472,7 @@ fn has_outcome(level: &TxExecutionStatus) -> bool {
 /// The answer, if it settles the transaction: the level asked or a stricter one, with
 /// the outcome of this hash where the level has one, and no outcome of another. Anything
 /// less is an error, to be resolved by hash.
-fn settled<M: crate::generated::methods::RpcMethod>(
+fn settled<M: crate::methods::RpcMethod>(
     response: RpcTransactionResponse,
     hash: CryptoHash,
     asked: &TxExecutionStatus,

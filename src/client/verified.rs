@@ -25,7 +25,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::{Client, Error};
-use crate::generated::methods;
+use crate::methods;
 use crate::primitives::CryptoHash;
 use crate::replaced::root::AccountId;
 use crate::types::RpcTransactionResponse;

@@ -462,7 +462,7 @@ fn the_guide_states_the_layers_defaults() {
         (
             "HttpTransport",
             format!(
-                "| {} s per attempt, redirects within the origin only |",
+                "| {} s per attempt, redirects within the origin only (none on wasm32) |",
                 transport::DEFAULT_TIMEOUT.as_secs()
             ),
         ),

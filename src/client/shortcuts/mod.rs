@@ -23,8 +23,8 @@ pub use values::{AtBlock, ChunkRef, ContractArgs, Epoch, GasPrice, RawArgs};
 pub use writes::{DEFAULT_CALL_GAS, WRITE_SHORTCUTS};
 
 use super::{Client, Error};
-use crate::generated::methods;
-use crate::generated::methods::RpcMethod;
+use crate::methods;
+use crate::methods::RpcMethod;
 use crate::primitives::BlockId;
 use crate::primitives::CryptoHash;
 use crate::primitives::PublicKey;

@@ -5,9 +5,9 @@ use std::fmt;
 
 use crate::de::decode::{self, Unrecognized};
 use crate::envelope::Response;
-use crate::generated::methods::RpcMethod;
-use crate::generated::methods::StatusMethod;
 use crate::generated::spec::SPEC_VERSION;
+use crate::methods::RpcMethod;
+use crate::methods::StatusMethod;
 use crate::types::RpcStatusResponse;
 use crate::types::SpecErrorWrapper;
 

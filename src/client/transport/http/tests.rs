@@ -20,7 +20,7 @@ use rustls::{ServerConfig, ServerConnection, StreamOwned};
 
 use super::*;
 use crate::client::{layers::RetryPolicy, Client};
-use crate::generated::methods::SendTxMethod;
+use crate::methods::SendTxMethod;
 use crate::types::{RpcSendTransactionRequest, SignedTransaction};
 
 const CA: &[u8] = include_bytes!("../testdata/ca.pem");
