@@ -4,17 +4,20 @@
 # tests/wasm/checks.mjs against `near-rpc mock` over loopback, twice: under Node (its
 # standard `fetch`, run.mjs) and in a page of headless Chromium (index.html, served by
 # serve.mjs from another origin, so through the mock's CORS preflight): balances read, a
-# transfer signed in the wasm and sent, the chain checked. Prints the module's size,
-# raw and gzipped (BENCHMARKS.md, "What does a browser dApp's wasm weigh?").
+# transfer signed in the wasm and sent, the chain checked, a redirecting and a silent
+# provider (provider.mjs). Prints the module's size, raw and gzipped, as bound and after
+# binaryen's `wasm-opt -Oz` (BENCHMARKS.md, "What does a browser dApp's wasm weigh?");
+# the Node run runs the optimized module, the page the one as bound.
 #
 # Installs what it needs: the rustup target, and wasm-bindgen-cli at exactly the
 # wasm-bindgen version of tests/wasm/Cargo.lock (the CLI and the library must agree),
-# into the target directory (tools/), from crates.io; Chromium from Debian's packages
-# when missing (as root). .ci/run runs it; it needs Node.js.
+# into the target directory (tools/), from crates.io; binaryen (its JS build) from npm,
+# pinned by tests/wasm/package-lock.json; Chromium from Debian's packages when missing
+# (as root). .ci/run runs it; it needs Node.js and npm.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-command -v node >/dev/null || { echo "wasm: Node.js is needed" >&2; exit 1; }
+command -v node >/dev/null && command -v npm >/dev/null || { echo "wasm: Node.js and npm are needed" >&2; exit 1; }
 # A browser: Debian's chromium, installed when missing and apt can (as root, in CI).
 chromium="$(command -v chromium || command -v chromium-browser || true)"
 if [ -z "$chromium" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -53,12 +56,11 @@ trap 'kill $mock $page $browser 2>/dev/null || true; rm -rf "$work"' EXIT
 
 bound="$work/pkg/near_rpc_wasm_dapp_bg.wasm"
 echo "wasm: the dApp's module: $(wc -c <"$bound") bytes, $(gzip -9c "$bound" | wc -c) gzipped"
-if command -v wasm-opt >/dev/null; then
-    wasm-opt -Oz "$bound" -o "$work/opt.wasm"
-    echo "wasm: after wasm-opt -Oz: $(wc -c <"$work/opt.wasm") bytes, $(gzip -9c "$work/opt.wasm" | wc -c) gzipped"
-else
-    echo "wasm: no wasm-opt here: sizes without it"
-fi
+(cd tests/wasm && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+tests/wasm/node_modules/.bin/wasm-opt -Oz "$bound" -o "$work/opt.wasm"
+echo "wasm: after wasm-opt -Oz: $(wc -c <"$work/opt.wasm") bytes, $(gzip -9c "$work/opt.wasm" | wc -c) gzipped"
+# The Node run below runs the optimized module: what is measured is what works.
+mv "$work/opt.wasm" "$bound"
 
 # The page's server first: the mock allows its origin (another port, so the browser
 # asks the mock's CORS preflight first).
