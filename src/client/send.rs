@@ -509,9 +509,19 @@ fn settled<M: crate::methods::RpcMethod>(
 }
 
 /// The actions, unless one is a delegate action whose signature no node could decode
-/// ([`crate::tx::check_actions`]): a usage error, before anything is read or signed.
+/// ([`crate::tx::check_actions`]), or a second delegate action (nearcore refuses a
+/// transaction with two: `DelegateActionMustBeOnlyOne`): a usage error, before anything
+/// is read or signed.
 fn check_actions(actions: &[Action]) -> Result<(), SendError> {
-    crate::tx::check_actions(actions).map_err(|e| SendError::usage(e.to_string()))
+    crate::tx::check_actions(actions).map_err(|e| SendError::usage(e.to_string()))?;
+    let mut delegates = actions.iter().enumerate().filter(|(_, a)| a.is_delegate());
+    if let (Some((first, _)), Some((second, _))) = (delegates.next(), delegates.next()) {
+        return Err(SendError::usage(format!(
+            "actions {first} and {second} are both delegate actions; a transaction may \
+             hold one (nearcore refuses more: DelegateActionMustBeOnlyOne)"
+        )));
+    }
+    Ok(())
 }
 
 /// `outcome` settles `signed`: the level it reached, recorded, from the answer to `by`.
@@ -553,7 +563,8 @@ impl Client {
         receiver: AccountId,
         actions: Vec<Action>,
     ) -> Result<RpcTransactionResponse, SendError> {
-        // A delegate action no node could decode is refused before anything is read.
+        // A delegate action no node could decode, or a second one, is refused before
+        // anything is read.
         check_actions(&actions)?;
         let mut signed_all: Vec<SignedTransaction> = Vec::new();
         let fail = |kind, signed| Err(SendError::new(kind, signed));

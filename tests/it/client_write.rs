@@ -980,6 +980,55 @@ async fn a_delegate_action_no_node_could_read_is_refused_before_signing() {
     assert!(node.requests().is_empty());
 }
 
+/// Two delegate actions in one transaction (nearcore's `DelegateActionMustBeOnlyOne`) are
+/// a usage error naming both; nothing is read, signed or sent.
+#[tokio::test(start_paused = true)]
+async fn two_delegate_actions_in_one_transaction_are_refused_before_signing() {
+    use near_rpc::tx::{DelegateAction, NonDelegateAction};
+    let node = Node::new(1);
+    let key: SecretKey = SECRET.parse().unwrap();
+    let delegate = |nonce| {
+        Action::Delegate(Box::new(
+            DelegateAction {
+                sender_id: "carol.near".parse().unwrap(),
+                receiver_id: "app.near".parse().unwrap(),
+                actions: vec![NonDelegateAction::try_from(Action::CreateAccount).unwrap()],
+                nonce,
+                max_block_height: 100,
+                public_key: key.public_key(),
+            }
+            .sign(&key),
+        ))
+    };
+    // Each alone is valid and readable: only their number is wrong.
+    let actions = vec![delegate(1), Action::CreateAccount, delegate(2)];
+    assert!(actions.iter().all(|a| match a {
+        Action::Delegate(d) => d.signature.borsh_readable(),
+        _ => true,
+    }));
+    let client = client(&node);
+    for err in [
+        client
+            .send(&signer(), "carol.near", actions.clone())
+            .await
+            .unwrap_err(),
+        client
+            .prepare(&signer(), "carol.near", actions.clone())
+            .await
+            .unwrap_err(),
+    ] {
+        let SendErrorKind::Usage { message } = err.kind() else {
+            panic!("{err}")
+        };
+        assert!(
+            message.starts_with("actions 0 and 2 are both delegate actions"),
+            "{message}"
+        );
+        assert!(err.transactions().is_empty());
+    }
+    assert!(node.requests().is_empty());
+}
+
 /// Each write shortcut sends the actions it names to the right receiver.
 #[tokio::test(start_paused = true)]
 async fn the_write_shortcuts_build_their_actions() {
