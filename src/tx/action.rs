@@ -942,19 +942,12 @@ impl SignedDelegateActionV2 {
 
     /// The base64 of the borsh bytes: the text a relayer receives.
     pub fn to_base64(&self) -> String {
-        use base64::Engine as _;
-        base64::engine::general_purpose::STANDARD.encode(self.to_borsh())
+        super::borsh::to_base64(self)
     }
 
     /// A signed version-2 delegate action from the base64 of its borsh bytes.
     pub fn from_base64(text: &str) -> Result<Self, BorshError> {
-        use base64::Engine as _;
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(text.trim())
-            .map_err(|e| {
-                Reader::new(&[]).error(super::borsh::BorshErrorKind::NotBase64(e.to_string()))
-            })?;
-        Self::from_borsh(&bytes)
+        super::borsh::from_base64(text)
     }
 }
 
@@ -1004,19 +997,12 @@ impl SignedDelegateAction {
 
     /// The base64 of the borsh bytes: the text a relayer receives.
     pub fn to_base64(&self) -> String {
-        use base64::Engine as _;
-        base64::engine::general_purpose::STANDARD.encode(self.to_borsh())
+        super::borsh::to_base64(self)
     }
 
     /// A signed delegate action from the base64 of its borsh bytes.
     pub fn from_base64(text: &str) -> Result<Self, BorshError> {
-        use base64::Engine as _;
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(text.trim())
-            .map_err(|e| {
-                Reader::new(&[]).error(super::borsh::BorshErrorKind::NotBase64(e.to_string()))
-            })?;
-        Self::from_borsh(&bytes)
+        super::borsh::from_base64(text)
     }
 }
 

@@ -497,6 +497,23 @@ pub(crate) fn from_slice<T: Borsh>(bytes: &[u8]) -> Result<T, BorshError> {
     Ok(value)
 }
 
+/// The standard base64 of `value`'s bytes (how signed transactions and delegate actions
+/// travel as text).
+pub(crate) fn to_base64<T: Borsh>(value: &T) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(to_vec(value))
+}
+
+/// Exactly one `T` from the standard base64 of its bytes (surrounding white space
+/// ignored); text that is not base64 is [`BorshErrorKind::NotBase64`].
+pub(crate) fn from_base64<T: Borsh>(text: &str) -> Result<T, BorshError> {
+    use base64::Engine as _;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(text.trim())
+        .map_err(|e| Reader::new(&[]).error(BorshErrorKind::NotBase64(e.to_string())))?;
+    from_slice(&bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

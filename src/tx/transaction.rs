@@ -372,8 +372,7 @@ impl SignedTransaction {
 
     /// The base64 of the borsh bytes, as `signed_tx_base64`.
     pub fn to_base64(&self) -> String {
-        use base64::Engine as _;
-        base64::engine::general_purpose::STANDARD.encode(self.to_borsh())
+        borsh::to_base64(self)
     }
 
     /// A signed transaction from its borsh bytes, all of them. The signature is not
@@ -384,13 +383,7 @@ impl SignedTransaction {
 
     /// A signed transaction from the base64 of its borsh bytes.
     pub fn from_base64(text: &str) -> Result<Self, BorshError> {
-        use base64::Engine as _;
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(text.trim())
-            .map_err(|e| {
-                Reader::new(&[]).error(super::borsh::BorshErrorKind::NotBase64(e.to_string()))
-            })?;
-        Self::from_borsh(&bytes)
+        borsh::from_base64(text)
     }
 
     /// The transaction and signature.

@@ -1087,19 +1087,7 @@ fn hostile_bytes_are_refused_with_where() {
     assert_eq!(err.offset, nested.len() - 1);
     // Delegates nested 100 000 deep are refused at the second, on a small stack:
     // nothing inside is decoded first.
-    let level = hex("08030000006161610300000062626201000000");
-    let deep: Vec<u8> = level
-        .iter()
-        .copied()
-        .cycle()
-        .take(level.len() * 100_000)
-        .collect();
-    let err = std::thread::Builder::new()
-        .stack_size(64 * 1024)
-        .spawn(move || Action::from_borsh(&deep).unwrap_err())
-        .unwrap()
-        .join()
-        .unwrap();
+    let err = nested_100_000_deep(&hex("08030000006161610300000062626201000000"));
     assert!(err.to_string().contains("cannot contain another"), "{err}");
     // An invalid account id, named.
     let mut bad_id = bytes.clone();
@@ -1259,4 +1247,22 @@ fn random_bytes_never_panic_and_what_decodes_reencodes() {
         }
     }
     assert!(decoded > 0, "some mutations stay valid");
+}
+
+/// What decoding `level` (one delegate action's bytes up to its inner actions) repeated
+/// 100 000 times as one action says, on a thread of a 64 KiB stack: a decoder that
+/// recursed before refusing would overflow it.
+pub(crate) fn nested_100_000_deep(level: &[u8]) -> near_rpc::tx::BorshError {
+    let deep: Vec<u8> = level
+        .iter()
+        .copied()
+        .cycle()
+        .take(level.len() * 100_000)
+        .collect();
+    std::thread::Builder::new()
+        .stack_size(64 * 1024)
+        .spawn(move || Action::from_borsh(&deep).unwrap_err())
+        .unwrap()
+        .join()
+        .unwrap()
 }
